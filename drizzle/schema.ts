@@ -1,0 +1,205 @@
+// The database schema. `npm run db:generate` turns changes here into SQL under migrations/.
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+export const states = sqliteTable("states", {
+  id: integer("id").primaryKey(),
+  code: text("code").notNull(),
+  name: text("name").notNull(),
+});
+
+export const cities = sqliteTable(
+  "cities",
+  {
+    id: integer("id").primaryKey(),
+    name: text("name").notNull(),
+    code: text("code").notNull(),
+    stateId: integer("state_id").notNull().references(() => states.id),
+  },
+  (t) => [index("cities_state_idx").on(t.stateId)],
+);
+
+export const areas = sqliteTable(
+  "areas",
+  {
+    id: integer("id").primaryKey(),
+    name: text("name").notNull(),
+    areaCode: text("area_code").notNull().default(""),
+    cityId: integer("city_id").notNull().references(() => cities.id),
+  },
+  (t) => [index("areas_city_idx").on(t.cityId)],
+);
+
+export const postalCodes = sqliteTable(
+  "postal_codes",
+  {
+    id: integer("id").primaryKey(),
+    code: text("code").notNull(),
+  },
+  // Not unique: the data may carry one pincode under several ids, and the lookup serves all of them.
+  (t) => [index("postal_codes_code_idx").on(t.code)],
+);
+
+export const salesAgents = sqliteTable("sales_agents", {
+  id: integer("id").primaryKey(),
+  firstName: text("first_name").notNull(),
+  lastName: text("last_name").notNull(),
+  mobileNumber: text("mobile_number").notNull(),
+  email: text("email"),
+  avatar: text("avatar"),
+});
+
+export const salesAgentPostalCodes = sqliteTable(
+  "sales_agent_postal_codes",
+  {
+    salesAgentId: integer("sales_agent_id")
+      .notNull()
+      .references(() => salesAgents.id),
+    postalCodeId: integer("postal_code_id")
+      .notNull()
+      .references(() => postalCodes.id),
+  },
+  (t) => [
+    primaryKey({ columns: [t.salesAgentId, t.postalCodeId] }),
+    index("sales_agent_postal_codes_postal_code_idx").on(t.postalCodeId, t.salesAgentId),
+  ],
+);
+
+export const deliveryAgents = sqliteTable("delivery_agents", {
+  id: integer("id").primaryKey(),
+  firstName: text("first_name").notNull(),
+  lastName: text("last_name").notNull(),
+  phoneNumber: text("phone_number").notNull(),
+});
+
+export const products = sqliteTable("products", {
+  id: integer("id").primaryKey(),
+  sku: text("sku").notNull(),
+  name: text("name").notNull(),
+});
+
+export const customers = sqliteTable(
+  "customers",
+  {
+    id: integer("id").primaryKey(),
+    contactPersonName: text("contact_person_name").notNull(),
+    companyName: text("company_name").notNull(),
+    displayName: text("display_name").notNull(),
+    email: text("email"),
+    // Kept exactly as given; phoneKey is its normalized form (src/lib/phone.ts), the lookup key.
+    contactpersonNumber: text("contactperson_number").notNull(),
+    phoneKey: text("phone_key"),
+    companyPhone: text("company_phone"),
+    gstTreatment: text("gst_treatment").notNull(),
+    gstin: text("gstin"),
+    customerCode: text("customer_code"),
+    status: text("status").notNull(),
+    approval: text("approval").notNull(),
+    salesagentId: integer("salesagent_id").references(() => salesAgents.id),
+  },
+  // Unique so that two racing creates with one number cannot both succeed.
+  (t) => [uniqueIndex("customers_phone_key_uq").on(t.phoneKey)],
+);
+
+export const customerAddresses = sqliteTable(
+  "customer_addresses",
+  {
+    customerId: integer("customer_id")
+      .primaryKey()
+      .references(() => customers.id),
+    addressline1: text("addressline1").notNull(),
+    addressline2: text("addressline2").notNull().default(""),
+    areaId: integer("area_id")
+      .notNull()
+      .references(() => areas.id),
+    postalcodeId: integer("postalcode_id")
+      .notNull()
+      .references(() => postalCodes.id),
+  },
+);
+
+export const orders = sqliteTable(
+  "orders",
+  {
+    id: integer("id").primaryKey(),
+    orderNo: text("order_no").notNull(),
+    customerId: integer("customer_id")
+      .notNull()
+      .references(() => customers.id),
+    salesagentId: integer("salesagent_id").references(() => salesAgents.id),
+    deliveryagentId: integer("deliveryagent_id").references(() => deliveryAgents.id),
+    date: text("date").notNull(),
+    itemTotalAmount: real("item_total_amount").notNull(),
+    discountAmount: real("discount_amount").notNull(),
+    returnTotalAmount: real("return_total_amount").notNull(),
+    billableAmount: real("billable_amount").notNull(),
+  },
+  (t) => [
+    uniqueIndex("orders_order_no_uq").on(t.orderNo),
+    // Serves a customer's orders page (filter, date range and sort) from the index alone.
+    index("orders_customer_date_idx").on(t.customerId, t.date, t.id),
+  ],
+);
+
+export const orderItems = sqliteTable(
+  "order_items",
+  {
+    orderId: integer("order_id")
+      .notNull()
+      .references(() => orders.id),
+    lineNo: integer("line_no").notNull(),
+    productId: integer("product_id")
+      .notNull()
+      .references(() => products.id),
+    quantity: integer("quantity").notNull(),
+    price: real("price").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.orderId, t.lineNo] })],
+);
+
+export const orderStatuses = sqliteTable(
+  "order_statuses",
+  {
+    orderId: integer("order_id")
+      .notNull()
+      .references(() => orders.id),
+    // Position in the order's history as recorded; breaks ties between equal times.
+    seq: integer("seq").notNull(),
+    name: text("name").notNull(),
+    at: text("at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.orderId, t.seq] })],
+);
+
+export const invoices = sqliteTable(
+  "invoices",
+  {
+    id: integer("id").primaryKey(),
+    orderId: integer("order_id")
+      .notNull()
+      .references(() => orders.id),
+    invoiceNumber: text("invoice_number").notNull(),
+    date: text("date").notNull(),
+    dueDate: text("due_date").notNull(),
+    totalAmount: real("total_amount").notNull(),
+    discountAmount: real("discount_amount").notNull(),
+    returnedAmount: real("returned_amount").notNull(),
+    invoiceAmount: real("invoice_amount").notNull(),
+    cgst: real("cgst").notNull(),
+    sgst: real("sgst").notNull(),
+    igst: real("igst").notNull(),
+  },
+  (t) => [
+    uniqueIndex("invoices_invoice_number_uq").on(t.invoiceNumber),
+    index("invoices_order_date_idx").on(t.orderId, t.date, t.id),
+  ],
+);
+
+// Replays of POST /customers/create under an Idempotency-Key. The primary key makes a concurrent
+// duplicate fail inside the same batch that writes the customer.
+export const idempotencyKeys = sqliteTable("idempotency_keys", {
+  key: text("key").primaryKey(),
+  requestHash: text("request_hash").notNull(),
+  status: integer("status").notNull(),
+  body: text("body").notNull(),
+  createdAt: integer("created_at").notNull(),
+});

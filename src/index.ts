@@ -1,0 +1,52 @@
+// Wires the worker: global middleware, the API under /api and at the root, errors.
+import { OpenAPIHono } from "@hono/zod-openapi";
+import { Hono } from "hono";
+import { cors } from "hono/cors";
+import { requestId } from "hono/request-id";
+import { secureHeaders } from "hono/secure-headers";
+import type { AppEnv } from "./env.ts";
+import { auth } from "./middleware/auth.ts";
+import { notFoundHandler, onError, validationHook } from "./middleware/errors.ts";
+import { rateLimit } from "./middleware/rate-limit.ts";
+import { requestLog } from "./middleware/request-log.ts";
+import { services } from "./middleware/services.ts";
+import { serverTiming } from "./middleware/timing.ts";
+import { apiRoutes } from "./routes/index.ts";
+
+export const API_PREFIX = "/api";
+
+const api = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+for (const { route, handler } of apiRoutes) {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the routes' types differ; each file types its own handler
+  const own = (route as { middleware?: unknown[] }).middleware ?? [];
+  api.openapi({ ...route, middleware: [auth, rateLimit, ...own] } as any, handler as any);
+}
+
+const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+app.use(
+  requestId(),
+  requestLog,
+  ...serverTiming,
+  secureHeaders(),
+  cors({
+    origin: (origin, c) => ((c.env.CORS_ORIGINS ?? "").split(",").map((o: string) => o.trim()).includes(origin) ? origin : null),
+    exposeHeaders: ["X-Request-Id", "Server-Timing", "ETag", "Retry-After", "Idempotent-Replayed", "X-D1-Bookmark"],
+  }),
+  services,
+);
+app.route(API_PREFIX, api);
+// The root mount goes through a plain Hono so that the OpenAPI document lists the /api paths once.
+app.route("/", new Hono<AppEnv>().route("/", api));
+
+const routeTable = new Map<string, Set<string>>();
+for (const r of api.routes) {
+  if (r.method === "ALL") continue;
+  const methods = routeTable.get(r.path) ?? new Set<string>();
+  methods.add(r.method);
+  routeTable.set(r.path, methods);
+}
+app.notFound(notFoundHandler(routeTable, [API_PREFIX]));
+app.onError(onError);
+
+export { app };
+export default app;

@@ -1,0 +1,66 @@
+// Turns every failure into the error envelope: thrown errors, unknown paths, wrong methods and
+// failed validation. Nothing of a fault's cause (stack, SQL, binding names) reaches the caller.
+import type { Context, ErrorHandler, NotFoundHandler } from "hono";
+import type { Hook } from "@hono/zod-openapi";
+import type { ZodError } from "zod";
+import type { AppEnv } from "../env.ts";
+import { type ApiError, type FieldError, errorBody, errors, toApiError } from "../lib/errors.ts";
+import { log } from "../lib/log.ts";
+
+/** The absolute URL of the endpoint called, without the query. */
+export function sourceOf(c: Context): string {
+  const url = new URL(c.req.url);
+  return `${url.origin}${url.pathname}`;
+}
+
+export function errorResponse(c: Context, err: ApiError): Response {
+  const res = c.json(errorBody(err, sourceOf(c)), err.status);
+  for (const [name, value] of Object.entries(err.options.headers ?? {})) res.headers.set(name, value);
+  return res;
+}
+
+export const onError: ErrorHandler<AppEnv> = (err, c) => {
+  const apiError = toApiError(err);
+  if (apiError.status >= 500) {
+    // The error's name and the request id, never its message: driver messages can carry SQL.
+    log({ level: "error", request_id: c.get("requestId"), error: errorName(err), status: apiError.status });
+  }
+  return errorResponse(c, apiError);
+};
+
+/** Builds the 404/405 handler from the API's route table (path -> methods, paths without prefix). */
+export function notFoundHandler(routes: Map<string, Set<string>>, prefixes: string[]): NotFoundHandler<AppEnv> {
+  return (c) => {
+    const path = c.req.path;
+    const prefix = prefixes.find((p) => path === p || path.startsWith(`${p}/`));
+    const methods = routes.get(prefix ? path.slice(prefix.length) : path) ?? routes.get(path);
+    if (methods) {
+      const allow = [...methods];
+      if (allow.includes("GET")) allow.push("HEAD");
+      return errorResponse(c, errors.methodNotAllowed(c.req.method, allow));
+    }
+    return errorResponse(c, errors.notFound(`No endpoint at ${path}`));
+  };
+}
+
+/** zod-openapi's hook: a failed validation is one 422 listing every broken parameter once. */
+export const validationHook: Hook<unknown, AppEnv, string, unknown> = (result) => {
+  if (!result.success) throw errors.validation(fieldErrors(result.error as ZodError));
+};
+
+export function fieldErrors(error: ZodError): FieldError[] {
+  const seen = new Map<string, FieldError>();
+  for (const issue of error.issues) {
+    const field = issue.path.length ? issue.path.map(String).join(".") : "request";
+    if (!seen.has(field)) seen.set(field, { field, message: issue.message });
+  }
+  return [...seen.values()];
+}
+
+function errorName(err: unknown): string {
+  if (err instanceof Error) {
+    const cause = (err as { cause?: unknown }).cause;
+    return cause instanceof Error ? `${err.name} (${cause.name})` : err.name;
+  }
+  return typeof err;
+}

@@ -1,0 +1,66 @@
+// Builds the per-request services once: metered bindings, the database, the caches, the key store.
+import { drizzle } from "drizzle-orm/d1";
+import { createMiddleware } from "hono/factory";
+import * as schema from "../../drizzle/schema.ts";
+import type { AppEnv } from "../env.ts";
+import { LookupCache, kvTtlSeconds } from "../cache/lookup-cache.ts";
+import { KeyStore } from "../keys/store.ts";
+import { Meter, meterD1, meterKV } from "../lib/meter.ts";
+
+export type Database = ReturnType<typeof drizzle<typeof schema>>;
+
+export interface Services {
+  /** Reads: may be served by the nearest read replica (D1 Sessions API). */
+  db: Database;
+  /** Writes and the reads that must see them: the primary. */
+  primaryDb: Database;
+  cache: LookupCache;
+  keys: KeyStore;
+}
+
+/** Header through which a client passes the D1 bookmark of its last write to read what it wrote. */
+export const BOOKMARK_HEADER = "X-D1-Bookmark";
+
+export const services = createMiddleware<AppEnv>(async (c, next) => {
+  const meter = new Meter();
+  c.set("meter", meter);
+
+  const sessions: D1DatabaseSession[] = [];
+  const open = (constraint: string) => {
+    let session: D1DatabaseSession;
+    try {
+      session = c.env.DB.withSession(constraint);
+    } catch {
+      // A bookmark that D1 does not accept: read without the constraint rather than fail.
+      session = c.env.DB.withSession("first-unconstrained");
+    }
+    sessions.push(session);
+    // drizzle's D1 driver needs only prepare() and batch(), which a session has.
+    return drizzle(meterD1(session, meter) as unknown as D1Database, { schema });
+  };
+  const bookmark = c.req.header(BOOKMARK_HEADER);
+  let db: Database | undefined;
+  let primaryDb: Database | undefined;
+  const executionCtx = c.executionCtx;
+
+  c.set("services", {
+    get db() {
+      return (db ??= open(bookmark && bookmark.length <= 256 ? bookmark : "first-unconstrained"));
+    },
+    get primaryDb() {
+      return (primaryDb ??= open("first-primary"));
+    },
+    cache: new LookupCache(
+      meterKV(c.env.LOOKUP_CACHE, meter, "lookup cache"),
+      kvTtlSeconds(c.env.LOOKUP_CACHE_TTL),
+      (p) => executionCtx.waitUntil(p),
+    ),
+    keys: new KeyStore(meterKV(c.env.KEYS, meter, "key store")),
+  });
+
+  await next();
+
+  // The last session opened is the primary's when there was a write.
+  const latest = sessions.map((s) => s.getBookmark()).findLast((b) => b);
+  if (latest) c.header(BOOKMARK_HEADER, latest);
+});

@@ -1,0 +1,19 @@
+// Answers a lookup from the lookup cache: the cached body as is, with its ETag, so that the cached
+// and the uncached answer are the same bytes and hono's etag() can answer If-None-Match with 304.
+import type { Context } from "hono";
+import type { AppEnv } from "../env.ts";
+
+/** Bump when the shape of a cached answer changes, so that no old shape is served after a deploy. */
+const CACHE_FORMAT = "v1";
+
+export async function cachedJson(c: Context<AppEnv>, key: string, load: () => Promise<unknown>) {
+  const { body, etag } = await c
+    .get("services")
+    .cache.get(`${CACHE_FORMAT}:${key}`, async () => JSON.stringify(await load()));
+  return c.body(body, 200, {
+    "Content-Type": "application/json",
+    ETag: etag,
+    // Clients may keep it but must revalidate; shared caches must not keep an authenticated answer.
+    "Cache-Control": "private, no-cache",
+  });
+}

@@ -1,0 +1,35 @@
+import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
+import type { AppEnv } from "../env.ts";
+import { listCustomers } from "../db/customers.ts";
+import { buildPagination, carriedParams, toPage } from "../lib/pagination.ts";
+import { commonErrorResponses, PaginationSchema } from "../schemas/common.ts";
+import { CustomerSchema } from "../schemas/customer.ts";
+import { pagingQuery, skipOrPage } from "../schemas/params.ts";
+
+export const route = createRoute({
+  method: "get",
+  path: "/customers",
+  tags: ["Customers"],
+  summary: "List customers",
+  description: "The organization's customers by id ascending, a page at a time.",
+  security: [{ bearerAuth: [] }],
+  request: { query: z.object(pagingQuery).superRefine(skipOrPage) },
+  responses: {
+    200: {
+      description: "A page of customers",
+      content: {
+        "application/json": {
+          schema: z.object({ data: z.object({ customers: z.array(CustomerSchema), pagination: PaginationSchema }) }),
+        },
+      },
+    },
+    ...commonErrorResponses,
+  },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const page = toPage(c.req.valid("query"));
+  const { customers, total } = await listCustomers(c.get("services").db, page);
+  const pagination = buildPagination(c.req.url, page, total, carriedParams((n) => c.req.query(n), ["count"]));
+  return c.json({ data: { customers, pagination } }, 200);
+};

@@ -1,0 +1,18 @@
+// Every API endpoint, each served under /api and at the root. index.ts puts authentication and the
+// rate limit in front of each one, so a route listed here cannot be left open.
+import * as areas from "./areas.list.ts";
+import * as customersList from "./customers.list.ts";
+import * as ordersList from "./orders.list.ts";
+import * as postalcodes from "./postalcodes.list.ts";
+import * as salesagentsByPincode from "./salesagents.by-pincode.ts";
+import * as salesagents from "./salesagents.list.ts";
+
+export const apiRoutes = [
+  customersList,
+  ordersList,
+  salesagentsByPincode,
+  areas,
+  { route: areas.aliasRoute, handler: areas.handler },
+  postalcodes,
+  salesagents,
+];

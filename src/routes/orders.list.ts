@@ -1,0 +1,78 @@
+import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
+import type { AppEnv } from "../env.ts";
+import { findOrdersByPhone } from "../db/orders.ts";
+import { parseApiDate } from "../lib/dates.ts";
+import { errors } from "../lib/errors.ts";
+import { buildPagination, carriedParams, toPage } from "../lib/pagination.ts";
+import { isTenDigits, normalizePhone } from "../lib/phone.ts";
+import { commonErrorResponses, errorResponse, PaginationSchema } from "../schemas/common.ts";
+import { OrderSchema } from "../schemas/order.ts";
+import { pagingQuery, queryString, skipOrPage } from "../schemas/params.ts";
+
+const DATE_MESSAGE = "must be a real date written dd-mm-yyyy (or yyyy-mm-dd)";
+
+const apiDate = queryString()
+  .transform((value, ctx) => {
+    const iso = parseApiDate(value);
+    if (iso === null) ctx.addIssue({ code: "custom", message: DATE_MESSAGE });
+    return iso ?? "";
+  })
+  .optional();
+
+const query = z
+  .object({
+    phone_number: queryString()
+      .transform((value, ctx) => {
+        const normalized = normalizePhone(value);
+        if (!isTenDigits(normalized)) {
+          ctx.addIssue({ code: "custom", message: "must be a 10-digit phone number (a +91 or 0 prefix is allowed)" });
+        }
+        return normalized;
+      })
+      .openapi({ param: { description: "The customer's phone number, e.g. 9820000001 or +91 98200 00001" }, example: "9820000001", type: "string" }),
+    from_date: apiDate.openapi({ param: { description: "First day, inclusive: dd-mm-yyyy or yyyy-mm-dd" }, example: "01-03-2026", type: "string" }),
+    to_date: apiDate.openapi({ param: { description: "Last day, inclusive: dd-mm-yyyy or yyyy-mm-dd" }, example: "31-03-2026", type: "string" }),
+    ...pagingQuery,
+  })
+  .superRefine(skipOrPage)
+  .superRefine((q, ctx) => {
+    if (q.from_date && q.to_date && q.from_date > q.to_date) {
+      ctx.addIssue({ code: "custom", path: ["from_date"], message: "must not be after to_date" });
+    }
+  });
+
+export const route = createRoute({
+  method: "get",
+  path: "/orders",
+  tags: ["Orders"],
+  summary: "List a customer's sales orders",
+  description:
+    "The sales orders of the customer with this phone number, newest first (date, then id, descending), each with its products, customer, agents, last status and invoices.",
+  security: [{ bearerAuth: [] }],
+  request: { query },
+  responses: {
+    200: {
+      description: "A page of orders",
+      content: {
+        "application/json": {
+          schema: z.object({ data: z.object({ orders: z.array(OrderSchema), pagination: PaginationSchema }) }),
+        },
+      },
+    },
+    404: errorResponse("No customer has this phone number"),
+    ...commonErrorResponses,
+  },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const q = c.req.valid("query");
+  const page = toPage(q);
+  const found = await findOrdersByPhone(
+    c.get("services").db,
+    { phoneKey: q.phone_number, from: q.from_date, to: q.to_date },
+    page,
+  );
+  if (!found) throw errors.notFound("No customer has this phone number");
+  const carried = carriedParams((n) => c.req.query(n), ["count", "phone_number", "from_date", "to_date"]);
+  return c.json({ data: { orders: found.orders, pagination: buildPagination(c.req.url, page, found.total, carried) } }, 200);
+};

@@ -1,0 +1,50 @@
+import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
+import type { AppEnv } from "../env.ts";
+import { listPostalCodes } from "../db/lookups.ts";
+import { buildPagination, carriedParams, toPage } from "../lib/pagination.ts";
+import { commonErrorResponses, PaginationSchema } from "../schemas/common.ts";
+import { pagingQuery, skipOrPage } from "../schemas/params.ts";
+import { pincodeParam } from "./salesagents.by-pincode.ts";
+
+export const route = createRoute({
+  method: "get",
+  path: "/postalcodes",
+  tags: ["Lookups"],
+  summary: "List postal codes",
+  description: "Postal codes by id, a page at a time; their ids are what POST /customers/create takes as postalcode_id.",
+  security: [{ bearerAuth: [] }],
+  request: {
+    query: z
+      .object({
+        code: pincodeParam
+          .optional()
+          .openapi({ param: { description: "Only the records of this 6-digit PIN code" }, example: "400069", type: "string" }),
+        ...pagingQuery,
+      })
+      .superRefine(skipOrPage),
+  },
+  responses: {
+    200: {
+      description: "A page of postal codes",
+      content: {
+        "application/json": {
+          schema: z.object({
+            data: z.object({
+              postalcodes: z.array(z.object({ id: z.number().int(), code: z.string() }).openapi("PostalCode")),
+              pagination: PaginationSchema,
+            }),
+          }),
+        },
+      },
+    },
+    ...commonErrorResponses,
+  },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const q = c.req.valid("query");
+  const page = toPage(q);
+  const { postalcodes, total } = await listPostalCodes(c.get("services").db, page, q.code);
+  const pagination = buildPagination(c.req.url, page, total, carriedParams((n) => c.req.query(n), ["count", "code"]));
+  return c.json({ data: { postalcodes, pagination } }, 200);
+};

@@ -1,0 +1,50 @@
+import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
+import { etag } from "hono/etag";
+import type { AppEnv } from "../env.ts";
+import { salesAgentsByPincode } from "../db/lookups.ts";
+import { isPincode } from "../lib/pincode.ts";
+import { commonErrorResponses } from "../schemas/common.ts";
+import { queryString } from "../schemas/params.ts";
+import { cachedJson } from "./cached-json.ts";
+
+export const PincodeSalesAgentSchema = z
+  .object({ id: z.number().int(), first_name: z.string(), last_name: z.string(), mobile: z.string() })
+  .openapi("PincodeSalesAgent");
+
+export const pincodeParam = queryString().refine(isPincode, {
+  error: "must be a 6-digit PIN code that does not start with 0",
+});
+
+export const route = createRoute({
+  method: "get",
+  path: "/fetch-salesagent-by-pincode",
+  tags: ["Lookups"],
+  summary: "Sales agents serving a pincode",
+  description: "The sales agents who serve a 6-digit PIN code, by id. Cached; answers carry an ETag.",
+  security: [{ bearerAuth: [] }],
+  middleware: [etag()] as const,
+  request: {
+    query: z.object({
+      pincode: pincodeParam.openapi({ param: { description: "6-digit PIN code" }, example: "400069", type: "string" }),
+    }),
+  },
+  responses: {
+    200: {
+      description: "The agents (possibly none, with a message saying so)",
+      headers: z.object({ ETag: z.string() }),
+      content: {
+        "application/json": { schema: z.object({ data: z.array(PincodeSalesAgentSchema), message: z.string() }) },
+      },
+    },
+    304: { description: "Not modified (If-None-Match matched the ETag)" },
+    ...commonErrorResponses,
+  },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const { pincode } = c.req.valid("query");
+  return cachedJson(c, `pincode:${pincode}`, async () => {
+    const data = await salesAgentsByPincode(c.get("services").db, pincode);
+    return { data, message: data.length ? "" : `No sales agent serves pincode ${pincode}` };
+  });
+};

@@ -1,0 +1,37 @@
+import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
+import type { AppEnv } from "../env.ts";
+import { listSalesAgents } from "../db/lookups.ts";
+import { buildPagination, carriedParams, toPage } from "../lib/pagination.ts";
+import { commonErrorResponses, PaginationSchema } from "../schemas/common.ts";
+import { OrderSalesAgentSchema } from "../schemas/order.ts";
+import { pagingQuery, skipOrPage } from "../schemas/params.ts";
+
+export const route = createRoute({
+  method: "get",
+  path: "/salesagents",
+  tags: ["Lookups"],
+  summary: "List sales agents",
+  description: "Sales agents by id, a page at a time; their ids are what POST /customers/create takes as salesagent_id.",
+  security: [{ bearerAuth: [] }],
+  request: { query: z.object(pagingQuery).superRefine(skipOrPage) },
+  responses: {
+    200: {
+      description: "A page of sales agents",
+      content: {
+        "application/json": {
+          schema: z.object({
+            data: z.object({ salesagents: z.array(OrderSalesAgentSchema), pagination: PaginationSchema }),
+          }),
+        },
+      },
+    },
+    ...commonErrorResponses,
+  },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const page = toPage(c.req.valid("query"));
+  const { salesagents, total } = await listSalesAgents(c.get("services").db, page);
+  const pagination = buildPagination(c.req.url, page, total, carriedParams((n) => c.req.query(n), ["count"]));
+  return c.json({ data: { salesagents, pagination } }, 200);
+};

@@ -1,0 +1,40 @@
+// Query parameter schemas shared by the routes. Query values arrive as strings; each parser is
+// strict (no trimming, no clamping) and says in its message what the rule is.
+import { z } from "@hono/zod-openapi";
+import { MAX_COUNT } from "../lib/pagination.ts";
+
+/** A query value: absent, or one string (a repeated parameter is an error, not a silent pick). */
+export function queryString(requiredMessage?: string) {
+  return z.string({
+    error: (issue) =>
+      issue.input === undefined ? (requiredMessage ?? "is required") : "must be given once, as a single value",
+  });
+}
+
+/** A whole number in [min, max], written in plain digits. */
+export function integerParam(min: number, max: number = Number.MAX_SAFE_INTEGER) {
+  const message = max === Number.MAX_SAFE_INTEGER ? `must be an integer of ${min} or more` : `must be an integer between ${min} and ${max}`;
+  return queryString()
+    .regex(/^\d{1,16}$/, { error: message })
+    .transform(Number)
+    .pipe(z.number().int().min(min, { error: message }).max(max, { error: message }));
+}
+
+export const pagingQuery = {
+  count: integerParam(1, MAX_COUNT)
+    .optional()
+    .openapi({ param: { description: `Rows a page, 1 to ${MAX_COUNT}; default 10` }, example: "10", type: "integer" }),
+  skip: integerParam(0)
+    .optional()
+    .openapi({ param: { description: "Rows to skip; default 0. Not with page." }, example: "0", type: "integer" }),
+  page: integerParam(1)
+    .optional()
+    .openapi({ param: { description: "Page number, 1 or more: skip = (page - 1) * count. Not with skip." }, type: "integer" }),
+};
+
+/** skip and page are two ways to say one thing: both at once is an error. */
+export function skipOrPage(query: { skip?: unknown; page?: unknown }, ctx: z.RefinementCtx) {
+  if (query.skip !== undefined && query.page !== undefined) {
+    ctx.addIssue({ code: "custom", path: ["page"], message: "cannot be combined with skip" });
+  }
+}
