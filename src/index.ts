@@ -17,7 +17,6 @@ export const API_PREFIX = "/api";
 
 const api = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
 for (const { route, handler } of apiRoutes) {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the routes' types differ; each file types its own handler
   const own = (route as { middleware?: unknown[] }).middleware ?? [];
   api.openapi({ ...route, middleware: [auth, rateLimit, ...own] } as any, handler as any);
 }

@@ -2,12 +2,17 @@ import { asc, count, eq, type SQL } from "drizzle-orm";
 import { areas, cities, customerAddresses, customers, postalCodes, states } from "../../drizzle/schema.ts";
 import type { Database } from "../middleware/services.ts";
 import type { Page } from "../lib/pagination.ts";
-import { addressColumns, customerColumns, toAddress, toCustomerFields } from "./shapes.ts";
+import { addressColumns, as, customerColumns, toAddress, toCustomerFields } from "./shapes.ts";
 
 /** Customers with their whole address group, in one statement; the caller adds order and limits. */
 export function selectCustomersWithAddress(db: Database, where?: SQL) {
   return db
-    .select({ ...customerColumns, status: customers.status, approval: customers.approval, ...addressColumns })
+    .select({
+      ...customerColumns,
+      status: as(customers.status, "c_status"),
+      approval: as(customers.approval, "c_approval"),
+      ...addressColumns,
+    })
     .from(customers)
     .leftJoin(customerAddresses, eq(customerAddresses.customerId, customers.id))
     .leftJoin(areas, eq(areas.id, customerAddresses.areaId))

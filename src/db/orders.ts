@@ -13,7 +13,7 @@ import type { Database } from "../middleware/services.ts";
 import type { Page } from "../lib/pagination.ts";
 import type { OrderStatusName } from "../schemas/order.ts";
 import { selectCustomersWithAddress } from "./customers.ts";
-import { toAddress, toCustomerFields } from "./shapes.ts";
+import { as, toAddress, toCustomerFields } from "./shapes.ts";
 
 export interface OrderFilter {
   phoneKey: string;
@@ -50,28 +50,24 @@ export async function findOrdersByPhone(db: Database, filter: OrderFilter, page:
     db.select({ total: count() }).from(orders).where(where),
     db
       .select({
-        id: orders.id,
-        orderNo: orders.orderNo,
-        itemTotalAmount: orders.itemTotalAmount,
-        discountAmount: orders.discountAmount,
-        returnTotalAmount: orders.returnTotalAmount,
-        billableAmount: orders.billableAmount,
-        date: orders.date,
-        lastStatus,
-        sa: {
-          id: salesAgents.id,
-          firstName: salesAgents.firstName,
-          lastName: salesAgents.lastName,
-          mobileNumber: salesAgents.mobileNumber,
-          avatar: salesAgents.avatar,
-          email: salesAgents.email,
-        },
-        da: {
-          id: deliveryAgents.id,
-          firstName: deliveryAgents.firstName,
-          lastName: deliveryAgents.lastName,
-          phoneNumber: deliveryAgents.phoneNumber,
-        },
+        id: as(orders.id, "o_id"),
+        orderNo: as(orders.orderNo, "o_order_no"),
+        itemTotalAmount: as(orders.itemTotalAmount, "o_item_total_amount"),
+        discountAmount: as(orders.discountAmount, "o_discount_amount"),
+        returnTotalAmount: as(orders.returnTotalAmount, "o_return_total_amount"),
+        billableAmount: as(orders.billableAmount, "o_billable_amount"),
+        date: as(orders.date, "o_date"),
+        lastStatus: lastStatus.as("o_last_status"),
+        saId: as(salesAgents.id, "sa_id"),
+        saFirstName: as(salesAgents.firstName, "sa_first_name"),
+        saLastName: as(salesAgents.lastName, "sa_last_name"),
+        saMobileNumber: as(salesAgents.mobileNumber, "sa_mobile_number"),
+        saAvatar: as(salesAgents.avatar, "sa_avatar"),
+        saEmail: as(salesAgents.email, "sa_email"),
+        daId: as(deliveryAgents.id, "da_id"),
+        daFirstName: as(deliveryAgents.firstName, "da_first_name"),
+        daLastName: as(deliveryAgents.lastName, "da_last_name"),
+        daPhoneNumber: as(deliveryAgents.phoneNumber, "da_phone_number"),
       })
       .from(orders)
       .leftJoin(salesAgents, eq(salesAgents.id, orders.salesagentId))
@@ -119,31 +115,33 @@ export async function findOrdersByPhone(db: Database, filter: OrderFilter, page:
   const productsByOrder = groupBy(itemRows, (r) => r.orderId);
   const invoicesByOrder = groupBy(invoiceRows, (r) => r.orderId);
   const list = orderRows.map((o) => ({
-    id: o.id,
-    order_no: o.orderNo,
-    item_total_amount: o.itemTotalAmount,
-    discount_amount: o.discountAmount,
-    return_total_amount: o.returnTotalAmount,
-    billable_amount: o.billableAmount,
-    date: o.date,
-    products: (productsByOrder.get(o.id) ?? []).map(({ orderId: _o, ...p }) => p),
+    id: o.id!,
+    order_no: o.orderNo!,
+    item_total_amount: o.itemTotalAmount!,
+    discount_amount: o.discountAmount!,
+    return_total_amount: o.returnTotalAmount!,
+    billable_amount: o.billableAmount!,
+    date: o.date!,
+    products: (productsByOrder.get(o.id!) ?? []).map(({ orderId: _o, ...p }) => p),
     customer,
     address,
-    salesagent: o.sa
-      ? {
-          id: o.sa.id,
-          first_name: o.sa.firstName,
-          last_name: o.sa.lastName,
-          mobile_number: o.sa.mobileNumber,
-          avatar: o.sa.avatar,
-          email: o.sa.email,
-        }
-      : ([] as never[]),
-    deliveryagent: o.da
-      ? { id: o.da.id, first_name: o.da.firstName, last_name: o.da.lastName, phone_number: o.da.phoneNumber }
-      : null,
+    salesagent:
+      o.saId === null
+        ? ([] as never[])
+        : {
+            id: o.saId,
+            first_name: o.saFirstName!,
+            last_name: o.saLastName!,
+            mobile_number: o.saMobileNumber!,
+            avatar: o.saAvatar,
+            email: o.saEmail,
+          },
+    deliveryagent:
+      o.daId === null
+        ? null
+        : { id: o.daId, first_name: o.daFirstName!, last_name: o.daLastName!, phone_number: o.daPhoneNumber! },
     laststatus: o.lastStatus === null ? null : { name: o.lastStatus },
-    invoices: (invoicesByOrder.get(o.id) ?? []).map(({ orderId: _o, ...i }) => i),
+    invoices: (invoicesByOrder.get(o.id!) ?? []).map(({ orderId: _o, ...i }) => i),
   }));
   return { total: totalRows[0]?.total ?? 0, orders: list };
 }

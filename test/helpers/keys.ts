@@ -1,0 +1,20 @@
+import { env } from "cloudflare:workers";
+import { clearIsolateTier } from "../../src/cache/lookup-cache.ts";
+import type { KeyMode } from "../../src/keys/secret.ts";
+import { clearIsolateKeyCache, KeyStore } from "../../src/keys/store.ts";
+
+/** A key made through the key store module itself, in this test file's KV. */
+export async function makeKey(options: { mode?: KeyMode; name?: string; expiresInSeconds?: number } = {}) {
+  const created = await new KeyStore(env.KEYS).create({
+    name: options.name ?? "test key",
+    mode: options.mode ?? "test",
+    expiresInSeconds: options.expiresInSeconds,
+  });
+  return created;
+}
+
+/** Forgets what this isolate cached (keys, lookups), as a new isolate would. */
+export function clearIsolateCaches() {
+  clearIsolateKeyCache();
+  clearIsolateTier();
+}
