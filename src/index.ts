@@ -11,9 +11,7 @@ import { rateLimit } from "./middleware/rate-limit.ts";
 import { requestLog } from "./middleware/request-log.ts";
 import { services } from "./middleware/services.ts";
 import { serverTiming } from "./middleware/timing.ts";
-import { apiRoutes } from "./routes/index.ts";
-
-export const API_PREFIX = "/api";
+import { API_PREFIX, apiRoutes } from "./routes/index.ts";
 
 const api = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
 for (const { route, handler } of apiRoutes) {
@@ -47,5 +45,5 @@ for (const r of api.routes) {
 app.notFound(notFoundHandler(routeTable, [API_PREFIX]));
 app.onError(onError);
 
-export { app };
+// The module exports only the handler: workerd rejects any other runtime export of the main module.
 export default app;

@@ -7,6 +7,8 @@ import * as postalcodes from "./postalcodes.list.ts";
 import * as salesagentsByPincode from "./salesagents.by-pincode.ts";
 import * as salesagents from "./salesagents.list.ts";
 
+export const API_PREFIX = "/api";
+
 export const apiRoutes = [
   customersList,
   ordersList,
