@@ -5,12 +5,15 @@ import { cors } from "hono/cors";
 import { requestId } from "hono/request-id";
 import { secureHeaders } from "hono/secure-headers";
 import type { AppEnv } from "./env.ts";
+import { dashboardApp } from "./dashboard/index.ts";
 import { auth } from "./middleware/auth.ts";
+import { cacheControl } from "./middleware/cache-control.ts";
 import { notFoundHandler, onError, validationHook } from "./middleware/errors.ts";
 import { rateLimit } from "./middleware/rate-limit.ts";
 import { requestLog } from "./middleware/request-log.ts";
 import { services } from "./middleware/services.ts";
 import { serverTiming } from "./middleware/timing.ts";
+import { mountDocs } from "./openapi/index.ts";
 import { API_PREFIX, apiRoutes } from "./routes/index.ts";
 
 const api = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
@@ -23,6 +26,7 @@ const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
 app.use(
   requestId(),
   requestLog,
+  cacheControl,
   ...serverTiming,
   secureHeaders(),
   cors({
@@ -34,6 +38,10 @@ app.use(
 app.route(API_PREFIX, api);
 // The root mount goes through a plain Hono so that the OpenAPI document lists the /api paths once.
 app.route("/", new Hono<AppEnv>().route("/", api));
+// GET /openapi.json and GET /docs: public (they describe the API, they serve none of its data).
+mountDocs(app);
+// GET /dashboard and /admin/keys: the administrator's side; they take the admin token, not API keys.
+app.route("/", dashboardApp);
 
 const routeTable = new Map<string, Set<string>>();
 for (const r of api.routes) {

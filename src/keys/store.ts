@@ -1,16 +1,23 @@
 // The key store: API keys in a KV namespace, used by the worker (authentication, dashboard) and by
-// the command line (scripts/keys.ts) alike.
+// the command line (scripts/keys.ts) alike. It never holds a secret, only its SHA-256.
 //
 // Layout: "hash:<sha256 of secret>" -> KeyRecord JSON (the one read that authentication makes);
 //         "id:<key id>" -> the hash, with the KeyRecord as metadata (so list() needs no more reads).
+import { errors } from "../lib/errors.ts";
+import { cachedKey, forgetKey, ISOLATE_KEY_TTL_MS, rememberKey } from "./isolate-cache.ts";
+import { checkMode, checkName, checkSeconds } from "./rules.ts";
 import {
   type KeyMode,
   digestsEqual,
   displayPrefix,
   hashSecret,
+  KEY_ID_PATTERN,
   newKeyId,
   newSecret,
 } from "./secret.ts";
+
+export { clearIsolateKeyCache, ISOLATE_KEY_TTL_MS } from "./isolate-cache.ts";
+export { MAX_LIFETIME_SECONDS, MAX_NAME_LENGTH } from "./rules.ts";
 
 export interface KeyRecord {
   id: string;
@@ -27,6 +34,7 @@ export interface KeyRecord {
   replaced_by: string | null;
 }
 
+/** "grace": rolled, still working until its expires_at. */
 export type KeyState = "active" | "grace" | "expired" | "revoked";
 
 export interface CreatedKey {
@@ -35,18 +43,16 @@ export interface CreatedKey {
   secret: string;
 }
 
-/** How long an isolate trusts what it read (part of the revocation bound stated in the README). */
-export const ISOLATE_KEY_TTL_MS = 10_000;
-/** KV's edge cache for key reads (its minimum). */
+/** KV's edge cache for key reads (its minimum): a production read may be this stale. */
 export const KV_KEY_CACHE_TTL_SECONDS = 30;
+/** Workers KV's own propagation of a write to other locations, as Cloudflare documents it. */
+export const KV_PROPAGATION_SECONDS = 60;
+/** Revoking or rolling reaches every request locally within this (KV's cacheTtl has no effect locally). */
+export const REVOCATION_BOUND_LOCAL_SECONDS = ISOLATE_KEY_TTL_MS / 1000;
+/** ... and in production within this: isolate cache + KV edge cache + KV propagation (about 100 s). */
+export const REVOCATION_BOUND_PRODUCTION_SECONDS =
+  ISOLATE_KEY_TTL_MS / 1000 + KV_KEY_CACHE_TTL_SECONDS + KV_PROPAGATION_SECONDS;
 export const DEFAULT_GRACE_SECONDS = 86_400;
-
-const isolateKeys = new Map<string, { record: KeyRecord | null; until: number }>();
-
-/** Forgets what this isolate cached about keys (tests; the dashboard after a change). */
-export function clearIsolateKeyCache(): void {
-  isolateKeys.clear();
-}
 
 export class KeyStore {
   constructor(
@@ -54,18 +60,26 @@ export class KeyStore {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  async create(input: { name: string; mode: KeyMode; expiresInSeconds?: number | null; replaces?: string | null }): Promise<CreatedKey> {
-    const secret = newSecret(input.mode);
+  /** Makes a key. Throws a 422 ApiError for a bad name, mode or expiry. */
+  async create(input: {
+    name: string;
+    mode: KeyMode;
+    expiresInSeconds?: number | null;
+    replaces?: string | null;
+  }): Promise<CreatedKey> {
+    const name = checkName(input.name);
+    const mode = checkMode(input.mode);
+    const expiresIn = input.expiresInSeconds == null ? null : checkSeconds("expires_in", input.expiresInSeconds, 1);
+    const secret = newSecret(mode);
     const now = this.now();
     const record: KeyRecord = {
       id: newKeyId(),
-      name: input.name,
-      mode: input.mode,
+      name,
+      mode,
       prefix: displayPrefix(secret),
       hash: await hashSecret(secret),
       created_at: now.toISOString(),
-      expires_at:
-        input.expiresInSeconds != null ? new Date(now.getTime() + input.expiresInSeconds * 1000).toISOString() : null,
+      expires_at: expiresIn === null ? null : new Date(now.getTime() + expiresIn * 1000).toISOString(),
       revoked_at: null,
       replaces: input.replaces ?? null,
       replaced_by: null,
@@ -74,23 +88,30 @@ export class KeyStore {
     return { record, secret };
   }
 
-  /** The record a secret belongs to, or null: one KV read, cached in the isolate for a few seconds. */
+  /**
+   * The record a secret belongs to, or null. At most one KV read; what it read is trusted by this
+   * isolate for ISOLATE_KEY_TTL_MS (found or not), so most requests make none.
+   */
   async findBySecret(secret: string): Promise<KeyRecord | null> {
     const hash = await hashSecret(secret);
-    const cached = isolateKeys.get(hash);
-    const nowMs = Date.now();
-    if (cached && cached.until > nowMs) return cached.record;
+    const nowMs = this.now().getTime();
+    const cached = cachedKey(hash, nowMs);
+    if (cached !== undefined) return cached;
     const record = await this.kv.get<KeyRecord>(`hash:${hash}`, { type: "json", cacheTtl: KV_KEY_CACHE_TTL_SECONDS });
-    const found = record && digestsEqual(record.hash, hash) ? record : null;
-    isolateKeys.set(hash, { record: found, until: nowMs + ISOLATE_KEY_TTL_MS });
+    // The read is by hash already; the comparison guards against a record stored under the wrong key.
+    const found = record && typeof record.hash === "string" && digestsEqual(record.hash, hash) ? record : null;
+    rememberKey(hash, found, nowMs);
     return found;
   }
 
+  /** The record of a key id, or null (also for an id that cannot be one, without a read). */
   async get(id: string): Promise<KeyRecord | null> {
+    if (!KEY_ID_PATTERN.test(id)) return null;
     const { metadata } = await this.kv.getWithMetadata<KeyRecord>(`id:${id}`);
     return metadata ?? null;
   }
 
+  /** Every key, oldest first, in one list() call per 1000 keys. */
   async list(): Promise<KeyRecord[]> {
     const records: KeyRecord[] = [];
     let cursor: string | undefined;
@@ -102,12 +123,22 @@ export class KeyStore {
     return records.sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
   }
 
-  /** A new key of the same name and mode; the old one keeps working for graceSeconds (0: stops at once). */
+  /**
+   * A new key of the same name and mode; the old one keeps working for graceSeconds (0: stops at
+   * once, never later than its own expiry). Null for an unknown id; a 409 ApiError for a key that is
+   * not active (revoked, expired, or already rolled: roll its replacement instead); a 422 for a bad grace.
+   */
   async roll(id: string, graceSeconds = DEFAULT_GRACE_SECONDS, expiresInSeconds?: number | null): Promise<CreatedKey | null> {
+    const grace = checkSeconds("grace", graceSeconds, 0);
     const old = await this.get(id);
     if (!old) return null;
+    const state = this.stateOf(old);
+    if (state !== "active") {
+      const why = state === "grace" ? `already rolled (its replacement is ${old.replaced_by})` : state;
+      throw errors.conflict(`Key ${id} is ${why}: only an active key can be rolled`);
+    }
     const created = await this.create({ name: old.name, mode: old.mode, expiresInSeconds, replaces: old.id });
-    const graceEnd = new Date(this.now().getTime() + graceSeconds * 1000).toISOString();
+    const graceEnd = new Date(this.now().getTime() + grace * 1000).toISOString();
     await this.save({
       ...old,
       expires_at: old.expires_at && old.expires_at < graceEnd ? old.expires_at : graceEnd,
@@ -116,11 +147,11 @@ export class KeyStore {
     return created;
   }
 
+  /** Revokes at once; revoking again keeps the first time (and rewrites both entries, healing a half-done one). */
   async revoke(id: string): Promise<KeyRecord | null> {
     const old = await this.get(id);
     if (!old) return null;
-    if (old.revoked_at) return old;
-    const revoked = { ...old, revoked_at: this.now().toISOString() };
+    const revoked = { ...old, revoked_at: old.revoked_at ?? this.now().toISOString() };
     await this.save(revoked);
     return revoked;
   }
@@ -133,12 +164,14 @@ export class KeyStore {
     return "active";
   }
 
+  /**
+   * The authentication entry first, then the listing entry: if the second write fails, a revocation
+   * has still taken effect, and a new key whose creation threw was never given to anyone.
+   */
   private async save(record: KeyRecord): Promise<void> {
-    await Promise.all([
-      this.kv.put(`hash:${record.hash}`, JSON.stringify(record)),
-      this.kv.put(`id:${record.id}`, record.hash, { metadata: record }),
-    ]);
-    isolateKeys.delete(record.hash);
+    await this.kv.put(`hash:${record.hash}`, JSON.stringify(record));
+    forgetKey(record.hash);
+    await this.kv.put(`id:${record.id}`, record.hash, { metadata: record });
   }
 }
 

@@ -1,41 +1,73 @@
 // API key authentication (SPEC.md section 2). Runs before validation and rate limiting, on every
 // API route (index.ts attaches it to each one). Does no D1 work: one KV read at most, usually none.
+// No answer ever echoes what the caller sent: the descriptions below are fixed texts.
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env.ts";
-import { errors } from "../lib/errors.ts";
-import { KEY_PATTERN } from "../keys/secret.ts";
+import { ApiError, errors } from "../lib/errors.ts";
+import { log } from "../lib/log.ts";
+import { isKeyMode, KEY_PATTERN, type KeyMode } from "../keys/secret.ts";
 
-const SCHEME = /^bearer$/i;
+export type AuthFailure = "missing" | "scheme" | "malformed" | "unknown" | "expired" | "grace_ended" | "revoked";
+
+const DESCRIPTIONS: Record<AuthFailure, string> = {
+  missing: "Missing credentials: send the header 'Authorization: Bearer <API key>'",
+  scheme: "Malformed Authorization header: it must be the word Bearer, one space and the API key",
+  malformed:
+    "Malformed API key: the header must be 'Bearer', one space and the key (sk_test_ or sk_live_ and its characters), with no other whitespace",
+  unknown: "Invalid API key: no such key",
+  expired: "Invalid API key: the key has expired",
+  grace_ended: "Invalid API key: the key was rolled and its grace period has ended; use its replacement",
+  revoked: "Invalid API key: the key has been revoked",
+};
+
+export function authError(failure: AuthFailure): ApiError {
+  return errors.unauthenticated(DESCRIPTIONS[failure]);
+}
+
+function wrongMode(keyMode: KeyMode, deploymentMode: KeyMode): ApiError {
+  return errors.unauthenticated(
+    `Wrong mode: this is a ${keyMode}-mode key; this deployment accepts ${deploymentMode}-mode keys only`,
+  );
+}
+
+/**
+ * The secret of an Authorization header that is exactly "<scheme> <key>", the scheme being
+ * "bearer" in any letter case. Nothing is trimmed: any other whitespace anywhere is a failure.
+ */
+export function parseAuthorization(header: string | undefined | null): { secret: string; mode: KeyMode } | { failure: AuthFailure } {
+  if (header === undefined || header === null || header === "") return { failure: "missing" };
+  const space = header.indexOf(" ");
+  // "Bearer" followed by anything but one space (a tab, nothing, a newline) is not the Bearer scheme.
+  if (space !== 6 || header.slice(0, 6).toLowerCase() !== "bearer") return { failure: "scheme" };
+  const secret = header.slice(7);
+  const match = KEY_PATTERN.exec(secret);
+  if (!match) return { failure: "malformed" };
+  return { secret, mode: match[1] as KeyMode };
+}
+
+/** The deployment's mode: exactly "test" or "live", else the worker refuses every key (fails closed). */
+export function deploymentMode(value: unknown): KeyMode | null {
+  return isKeyMode(value) ? value : null;
+}
 
 export const auth = createMiddleware<AppEnv>(async (c, next) => {
-  const header = c.req.header("Authorization");
-  if (header === undefined || header === "") {
-    throw errors.unauthenticated("Missing credentials: send the header 'Authorization: Bearer <API key>'");
+  const mode = deploymentMode(c.env.MODE);
+  if (!mode) {
+    log({ level: "error", request_id: c.get("requestId"), error: "MODE must be 'test' or 'live'" });
+    throw errors.internal();
   }
-  // Exactly: scheme, one space, key. Nothing is trimmed: stray whitespace makes the key invalid.
-  const space = header.indexOf(" ");
-  const scheme = space === -1 ? header : header.slice(0, space);
-  if (!SCHEME.test(scheme)) {
-    throw errors.unauthenticated("Malformed Authorization header: the scheme must be Bearer");
-  }
-  const secret = header.slice(space + 1);
-  const match = KEY_PATTERN.exec(secret);
-  if (!match) {
-    throw errors.unauthenticated(
-      "Malformed API key: the header must be 'Bearer', one space and the key, with no other whitespace",
-    );
-  }
-  const mode = c.env.MODE === "live" ? "live" : "test";
-  if (match[1] !== mode) {
-    throw errors.unauthenticated(`Wrong mode: this is a ${match[1]}-mode key; this deployment accepts ${mode}-mode keys`);
-  }
+  const parsed = parseAuthorization(c.req.header("Authorization"));
+  if ("failure" in parsed) throw authError(parsed.failure);
+  if (parsed.mode !== mode) throw wrongMode(parsed.mode, mode);
 
   const keys = c.get("services").keys;
-  const record = await keys.findBySecret(secret);
-  if (!record || record.mode !== mode) throw errors.unauthenticated("Invalid API key: no such key");
+  const record = await keys.findBySecret(parsed.secret);
+  if (!record) throw authError("unknown");
+  // A record whose stored mode differs from its prefix's can only come from tampering: still refused.
+  if (record.mode !== mode) throw wrongMode(record.mode, mode);
   const state = keys.stateOf(record);
-  if (state === "revoked") throw errors.unauthenticated("Invalid API key: the key has been revoked");
-  if (state === "expired") throw errors.unauthenticated("Invalid API key: the key has expired");
+  if (state === "revoked") throw authError("revoked");
+  if (state === "expired") throw authError(record.replaced_by ? "grace_ended" : "expired");
 
   c.set("apiKey", record);
   await next();

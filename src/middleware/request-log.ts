@@ -1,7 +1,18 @@
 // One JSON log line per request, and the request id on every response (even a bare 304).
+// The line never carries a header value or a query string: only the path, with anything shaped
+// like an API key masked (a caller may paste one into a URL) and very long paths cut short.
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env.ts";
 import { log } from "../lib/log.ts";
+
+const MAX_LOGGED_PATH = 512;
+const KEY_LIKE = /sk_(test|live)_[A-Za-z0-9]+/g;
+
+/** The request path as it may appear in a log line. */
+export function loggablePath(path: string): string {
+  const masked = path.replace(KEY_LIKE, "sk_$1_[redacted]");
+  return masked.length > MAX_LOGGED_PATH ? `${masked.slice(0, MAX_LOGGED_PATH)}…` : masked;
+}
 
 export const requestLog = createMiddleware<AppEnv>(async (c, next) => {
   const start = performance.now();
@@ -12,7 +23,7 @@ export const requestLog = createMiddleware<AppEnv>(async (c, next) => {
   log({
     request_id: requestId,
     method: c.req.method,
-    path: c.req.path,
+    path: loggablePath(c.req.path),
     status: c.res.status,
     duration_ms: Math.round((performance.now() - start) * 10) / 10,
     key_id: c.get("apiKey")?.id ?? null,

@@ -2,7 +2,7 @@ import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
 import { etag } from "hono/etag";
 import type { AppEnv } from "../env.ts";
 import { listAreas } from "../db/lookups.ts";
-import { commonErrorResponses } from "../schemas/common.ts";
+import { authErrorResponses, cachedLookupHeaders, notModifiedResponse } from "../schemas/common.ts";
 import { cachedJson } from "./cached-json.ts";
 
 const AreaSchema = z.object({ id: z.number().int(), name: z.string(), city_id: z.number().int() }).openapi("Area");
@@ -18,11 +18,12 @@ export const route = createRoute({
   responses: {
     200: {
       description: "All areas",
-      headers: z.object({ ETag: z.string() }),
+      headers: cachedLookupHeaders,
       content: { "application/json": { schema: z.object({ data: z.array(AreaSchema) }) } },
     },
-    304: { description: "Not modified (If-None-Match matched the ETag)" },
-    ...commonErrorResponses,
+    304: notModifiedResponse,
+    // No 422: the endpoint takes no parameters, and ignores any it is given.
+    ...authErrorResponses,
   },
 });
 

@@ -4,7 +4,7 @@ import { listCustomers } from "../db/customers.ts";
 import { buildPagination, carriedParams, toPage } from "../lib/pagination.ts";
 import { commonErrorResponses, PaginationSchema } from "../schemas/common.ts";
 import { CustomerSchema } from "../schemas/customer.ts";
-import { pagingQuery, skipOrPage } from "../schemas/params.ts";
+import { EVEN_AFTER_ERRORS, pagingQuery, skipOrPage } from "../schemas/params.ts";
 
 export const route = createRoute({
   method: "get",
@@ -13,7 +13,7 @@ export const route = createRoute({
   summary: "List customers",
   description: "The organization's customers by id ascending, a page at a time.",
   security: [{ bearerAuth: [] }],
-  request: { query: z.object(pagingQuery).superRefine(skipOrPage) },
+  request: { query: z.object(pagingQuery).superRefine(skipOrPage, EVEN_AFTER_ERRORS) },
   responses: {
     200: {
       description: "A page of customers",

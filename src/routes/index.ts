@@ -1,6 +1,7 @@
 // Every API endpoint, each served under /api and at the root. index.ts puts authentication and the
 // rate limit in front of each one, so a route listed here cannot be left open.
 import * as areas from "./areas.list.ts";
+import * as customersCreate from "./customers.create.ts";
 import * as customersList from "./customers.list.ts";
 import * as ordersList from "./orders.list.ts";
 import * as postalcodes from "./postalcodes.list.ts";
@@ -11,6 +12,7 @@ export const API_PREFIX = "/api";
 
 export const apiRoutes = [
   customersList,
+  customersCreate,
   ordersList,
   salesagentsByPincode,
   areas,

@@ -7,7 +7,7 @@ import { buildPagination, carriedParams, toPage } from "../lib/pagination.ts";
 import { isTenDigits, normalizePhone } from "../lib/phone.ts";
 import { commonErrorResponses, errorResponse, PaginationSchema } from "../schemas/common.ts";
 import { OrderSchema } from "../schemas/order.ts";
-import { pagingQuery, queryString, skipOrPage } from "../schemas/params.ts";
+import { EVEN_AFTER_ERRORS, pagingQuery, queryString, skipOrPage } from "../schemas/params.ts";
 
 const DATE_MESSAGE = "must be a real date written dd-mm-yyyy (or yyyy-mm-dd)";
 
@@ -34,12 +34,12 @@ const query = z
     to_date: apiDate.openapi({ param: { description: "Last day, inclusive: dd-mm-yyyy or yyyy-mm-dd" }, example: "31-03-2026", type: "string" }),
     ...pagingQuery,
   })
-  .superRefine(skipOrPage)
+  .superRefine(skipOrPage, EVEN_AFTER_ERRORS)
   .superRefine((q, ctx) => {
     if (q.from_date && q.to_date && q.from_date > q.to_date) {
       ctx.addIssue({ code: "custom", path: ["from_date"], message: "must not be after to_date" });
     }
-  });
+  }, EVEN_AFTER_ERRORS);
 
 export const route = createRoute({
   method: "get",

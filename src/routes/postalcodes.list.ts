@@ -3,7 +3,7 @@ import type { AppEnv } from "../env.ts";
 import { listPostalCodes } from "../db/lookups.ts";
 import { buildPagination, carriedParams, toPage } from "../lib/pagination.ts";
 import { commonErrorResponses, PaginationSchema } from "../schemas/common.ts";
-import { pagingQuery, skipOrPage } from "../schemas/params.ts";
+import { EVEN_AFTER_ERRORS, pagingQuery, skipOrPage } from "../schemas/params.ts";
 import { pincodeParam } from "./salesagents.by-pincode.ts";
 
 export const route = createRoute({
@@ -21,7 +21,7 @@ export const route = createRoute({
           .openapi({ param: { description: "Only the records of this 6-digit PIN code" }, example: "400069", type: "string" }),
         ...pagingQuery,
       })
-      .superRefine(skipOrPage),
+      .superRefine(skipOrPage, EVEN_AFTER_ERRORS),
   },
   responses: {
     200: {

@@ -3,7 +3,7 @@ import { etag } from "hono/etag";
 import type { AppEnv } from "../env.ts";
 import { salesAgentsByPincode } from "../db/lookups.ts";
 import { isPincode } from "../lib/pincode.ts";
-import { commonErrorResponses } from "../schemas/common.ts";
+import { cachedLookupHeaders, commonErrorResponses, notModifiedResponse } from "../schemas/common.ts";
 import { queryString } from "../schemas/params.ts";
 import { cachedJson } from "./cached-json.ts";
 
@@ -31,12 +31,12 @@ export const route = createRoute({
   responses: {
     200: {
       description: "The agents (possibly none, with a message saying so)",
-      headers: z.object({ ETag: z.string() }),
+      headers: cachedLookupHeaders,
       content: {
         "application/json": { schema: z.object({ data: z.array(PincodeSalesAgentSchema), message: z.string() }) },
       },
     },
-    304: { description: "Not modified (If-None-Match matched the ETag)" },
+    304: notModifiedResponse,
     ...commonErrorResponses,
   },
 });

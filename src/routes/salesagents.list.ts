@@ -4,7 +4,7 @@ import { listSalesAgents } from "../db/lookups.ts";
 import { buildPagination, carriedParams, toPage } from "../lib/pagination.ts";
 import { commonErrorResponses, PaginationSchema } from "../schemas/common.ts";
 import { OrderSalesAgentSchema } from "../schemas/order.ts";
-import { pagingQuery, skipOrPage } from "../schemas/params.ts";
+import { EVEN_AFTER_ERRORS, pagingQuery, skipOrPage } from "../schemas/params.ts";
 
 export const route = createRoute({
   method: "get",
@@ -13,7 +13,7 @@ export const route = createRoute({
   summary: "List sales agents",
   description: "Sales agents by id, a page at a time; their ids are what POST /customers/create takes as salesagent_id.",
   security: [{ bearerAuth: [] }],
-  request: { query: z.object(pagingQuery).superRefine(skipOrPage) },
+  request: { query: z.object(pagingQuery).superRefine(skipOrPage, EVEN_AFTER_ERRORS) },
   responses: {
     200: {
       description: "A page of sales agents",

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { headerRef } from "./headers.ts";
 
 export const ErrorSchema = z
   .object({
@@ -24,6 +25,12 @@ export const ErrorSchema = z
   })
   .openapi("Error");
 
+/** "None", as the published interface writes it for an address or a sales agent: an empty array. */
+export const EmptyArraySchema = z
+  .array(z.unknown())
+  .max(0)
+  .openapi("EmptyArray", { description: "An empty array: the published interface's way of saying that there is none" });
+
 export const PaginationSchema = z
   .object({
     current_page: z.number().int(),
@@ -38,18 +45,44 @@ export const PaginationSchema = z
   })
   .openapi("Pagination");
 
-const errorResponse = (description: string) => ({
+const errorResponse = (description: string, headers?: Record<string, { $ref: string }>) => ({
   content: { "application/json": { schema: ErrorSchema } },
   description,
+  ...(headers ? { headers } : {}),
 });
 
-/** The error answers every authenticated endpoint can give. */
-export const commonErrorResponses = {
-  401: errorResponse("No valid API key: missing, malformed, unknown, expired, revoked or of the other mode"),
-  422: errorResponse("A parameter breaks its rule; `fields` lists every one"),
-  429: errorResponse("Over the per-key rate limit; see Retry-After"),
+/** The headers of a cached lookup's 200: its ETag, and who may keep it. */
+export const cachedLookupHeaders = {
+  ETag: headerRef("ETag"),
+  "Cache-Control": {
+    description: "The caller may keep the answer but must revalidate it (If-None-Match); no shared cache may keep it.",
+    required: true,
+    schema: { type: "string", const: "private, no-cache" },
+  },
+} as const;
+
+/** A cached lookup's answer to a matching If-None-Match. */
+export const notModifiedResponse = {
+  description: "Not modified: If-None-Match matched the answer's ETag. No body.",
+  headers: { ETag: headerRef("ETag") },
+} as const;
+
+/** The error answers of every authenticated endpoint, whatever it takes. */
+export const authErrorResponses = {
+  401: errorResponse("No valid API key: missing, malformed, unknown, expired, revoked or of the other mode", {
+    "WWW-Authenticate": headerRef("WWW-Authenticate"),
+  }),
+  429: errorResponse("Over the per-key rate limit; see Retry-After", { "Retry-After": headerRef("Retry-After") }),
   500: errorResponse("A fault of the service"),
-  503: errorResponse("The database or the key store cannot be reached; see Retry-After"),
+  503: errorResponse("The database or the key store cannot be reached; see Retry-After", {
+    "Retry-After": headerRef("Retry-After"),
+  }),
+} as const;
+
+/** The error answers every authenticated endpoint that takes parameters can give. */
+export const commonErrorResponses = {
+  ...authErrorResponses,
+  422: errorResponse("A parameter breaks its rule; `fields` lists every one"),
 } as const;
 
 export { errorResponse };

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { EmptyArraySchema } from "./common.ts";
 
 export const AddressSchema = z
   .object({
@@ -20,7 +21,7 @@ export const AddressSchema = z
   .openapi("Address");
 
 /** A customer without an address carries an empty array, as the published interface does. */
-export const AddressOrEmptySchema = z.union([AddressSchema, z.array(z.never()).length(0)]);
+export const AddressOrEmptySchema = z.union([AddressSchema, EmptyArraySchema]);
 
 const customerFields = {
   id: z.number().int(),

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { EmptyArraySchema } from "./common.ts";
 import { AddressOrEmptySchema, OrderCustomerSchema } from "./customer.ts";
 
 export const ORDER_STATUS_NAMES = [
@@ -41,7 +42,7 @@ export const OrderSchema = z
     ),
     customer: OrderCustomerSchema,
     address: AddressOrEmptySchema,
-    salesagent: z.union([OrderSalesAgentSchema, z.array(z.never()).length(0)]),
+    salesagent: z.union([OrderSalesAgentSchema, EmptyArraySchema]),
     deliveryagent: z
       .object({ id: z.number().int(), first_name: z.string(), last_name: z.string(), phone_number: z.string() })
       .nullable(),

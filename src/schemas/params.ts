@@ -11,11 +11,14 @@ export function queryString(requiredMessage?: string) {
   });
 }
 
-/** A whole number in [min, max], written in plain digits. */
-export function integerParam(min: number, max: number = Number.MAX_SAFE_INTEGER) {
-  const message = max === Number.MAX_SAFE_INTEGER ? `must be an integer of ${min} or more` : `must be an integer between ${min} and ${max}`;
+/** The largest skip or page taken: 15 digits, well inside exact integer range. */
+export const MAX_OFFSET = 999_999_999_999_999;
+
+/** A whole number in [min, max], written in plain digits (no sign, no spaces, no exponent). */
+export function integerParam(min: number, max: number = MAX_OFFSET) {
+  const message = `must be an integer between ${min} and ${max}`;
   return queryString()
-    .regex(/^\d{1,16}$/, { error: message })
+    .regex(/^\d{1,15}$/, { error: message })
     .transform(Number)
     .pipe(z.number().int().min(min, { error: message }).max(max, { error: message }));
 }
@@ -31,6 +34,12 @@ export const pagingQuery = {
     .optional()
     .openapi({ param: { description: "Page number, 1 or more: skip = (page - 1) * count. Not with skip." }, type: "integer" }),
 };
+
+/**
+ * For cross-parameter rules: run them even when a single parameter already failed, so that one 422
+ * lists every broken parameter (zod skips refinements after a failure by default).
+ */
+export const EVEN_AFTER_ERRORS = { when: () => true } as const;
 
 /** skip and page are two ways to say one thing: both at once is an error. */
 export function skipOrPage(query: { skip?: unknown; page?: unknown }, ctx: z.RefinementCtx) {

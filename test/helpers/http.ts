@@ -1,6 +1,8 @@
 // Every HTTP test goes through call(): a request into the worker (in workerd, real D1 and KV),
-// its status, headers and parsed body.
+// its status, headers and parsed body. Every answer is checked against the OpenAPI document that
+// the worker serves (./contract.ts) before the test sees it, so no test can forget the check.
 import { exports } from "cloudflare:workers";
+import { Contract } from "./contract.ts";
 
 export const BASE = "http://127.0.0.1:8787";
 
@@ -20,9 +22,29 @@ export interface CallResult<T = any> {
   text: string;
 }
 
-const worker = (exports as unknown as { default: { fetch: (req: Request) => Promise<Response> } }).default;
+/** A way to send a request into the worker: its own fetch, or the app with other bindings. */
+export type Fetcher = (request: Request) => Promise<Response>;
+
+const worker = (exports as unknown as { default: { fetch: Fetcher } }).default;
+
+let contract: Promise<Contract> | undefined;
+
+/** The contract: the document as the real worker serves it, loaded once per test file. */
+export function loadContract(): Promise<Contract> {
+  contract ??= (async () => {
+    const res = await worker.fetch(new Request(`${BASE}/openapi.json`));
+    if (res.status !== 200) throw new Error(`GET /openapi.json answered ${res.status}: ${await res.text()}`);
+    return new Contract(await res.json());
+  })();
+  return contract;
+}
 
 export async function call<T = any>(path: string, options: CallOptions = {}): Promise<CallResult<T>> {
+  return callVia<T>((request) => worker.fetch(request), path, options);
+}
+
+/** call() through another fetcher (e.g. the app with faulty bindings): same request, same check. */
+export async function callVia<T = any>(fetcher: Fetcher, path: string, options: CallOptions = {}): Promise<CallResult<T>> {
   const headers = new Headers(options.headers);
   if (options.key !== undefined) headers.set("Authorization", `Bearer ${options.key}`);
   let body: BodyInit | undefined;
@@ -32,11 +54,25 @@ export async function call<T = any>(path: string, options: CallOptions = {}): Pr
     if (!headers.has("Content-Type")) headers.set("Content-Type", "application/json");
   }
   const url = path.startsWith("http") ? path : `${BASE}${path}`;
-  const res = await worker.fetch(new Request(url, { method: options.method ?? "GET", headers, body }));
+  const method = options.method ?? "GET";
+  const res = await fetcher(new Request(url, { method, headers, body }));
   const text = await res.text();
+  (await loadContract()).check({ method, url, status: res.status, headers: res.headers, text });
   let parsed: unknown = undefined;
   if (text && (res.headers.get("Content-Type") ?? "").includes("json")) parsed = JSON.parse(text);
   return { status: res.status, headers: res.headers, body: parsed as T, text };
+}
+
+/**
+ * A fetch for clients (e.g. the typed client of src/client.ts) that goes into the worker and holds
+ * every answer to the same contract as call().
+ */
+export async function contractFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+  const request = new Request(input, init);
+  const res = await worker.fetch(request);
+  const text = await res.text();
+  (await loadContract()).check({ method: request.method, url: request.url, status: res.status, headers: res.headers, text });
+  return new Response(text === "" ? null : text, { status: res.status, statusText: res.statusText, headers: res.headers });
 }
 
 /** The error envelope that SPEC.md section 3 requires, for whole-body assertions. */

@@ -1,0 +1,259 @@
+// The key dashboard in a real headless Chromium (Debian's, never a download) against a real
+// `wrangler dev`: an administrator logs in, makes a key, uses it, rolls it and revokes it, by
+// typing and clicking as a person would. Saves docs/dashboard.png of the logged-in page.
+import { randomBytes } from "node:crypto";
+import { mkdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { type Browser, type BrowserContext, type Page, chromium } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type DevServer, startWranglerDev } from "./helpers/server.ts";
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const SCREENSHOT = join(dirname(fileURLToPath(import.meta.url)), "..", "docs", "dashboard.png");
+const SECRET = /^sk_test_[0-9A-Za-z]{43}$/;
+/** The isolate trusts a key it read for 10 s; allow generously for a loaded machine. */
+const REJECTION_WAIT_MS = 60_000;
+
+type Server = DevServer & { cleanup: () => Promise<void> };
+
+function launch(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+}
+
+async function apiStatus(server: Server, secret: string): Promise<number> {
+  const res = await fetch(`${server.url}/api/customers`, { headers: { Authorization: `Bearer ${secret}` } });
+  await res.arrayBuffer();
+  return res.status;
+}
+
+/** Polls the API until the key gets `want` (or the wait is over); returns the last status seen. */
+async function apiStatusWithin(server: Server, secret: string, want: number): Promise<number> {
+  const deadline = Date.now() + REJECTION_WAIT_MS;
+  let status = await apiStatus(server, secret);
+  while (status !== want && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 1000));
+    status = await apiStatus(server, secret);
+  }
+  return status;
+}
+
+/** The table row of the key with this name that still offers the given action. */
+function keyRow(page: Page, name: string, action: "Roll" | "Revoke") {
+  return page
+    .locator("tbody tr")
+    .filter({ has: page.getByRole("rowheader", { name, exact: true }) })
+    .filter({ has: page.getByRole("button", { name: new RegExp(`^${action} key`) }) });
+}
+
+async function makeKey(page: Page, name: string, mode: "test" | "live", expires: string): Promise<string> {
+  await page.getByLabel("Name", { exact: true }).fill(name);
+  await page.getByRole("radio", { name: mode }).check();
+  await page.getByLabel("Expires").selectOption({ label: expires });
+  await page.getByRole("button", { name: "Make key" }).click();
+  return page.getByLabel("Secret of the new key").inputValue();
+}
+
+describe("the key dashboard in Chromium", () => {
+  const adminToken = `e2e-admin-${randomBytes(18).toString("base64url")}`;
+  let server: Server;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  const problems: string[] = [];
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startWranglerDev({ ADMIN_TOKEN: adminToken }), launch()]);
+    context = await browser.newContext({ viewport: { width: 1180, height: 820 } });
+    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });
+    page = await context.newPage();
+    // A CSP violation (a style or script without the nonce) or a script error shows up here.
+    page.on("console", (m) => {
+      // Error statuses (the wrong token's 401, the absent favicon) are expected; anything else is not.
+      if (m.type() === "error" && !m.text().startsWith("Failed to load resource")) problems.push(m.text());
+    });
+    page.on("pageerror", (e) => problems.push(e.message));
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.cleanup();
+  });
+
+  it("before login: a heading and the administrator token field, nothing else", async () => {
+    await page.goto(`${server.url}/dashboard`);
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("API key dashboard");
+    const field = page.getByLabel("Administrator token");
+    expect(await field.getAttribute("type")).toBe("password");
+    expect(await page.locator("input, select, textarea").count()).toBe(1);
+    expect(await page.getByRole("button").allTextContents()).toEqual(["Log in"]);
+    // The field has the focus, so the token can be typed at once.
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("token");
+  });
+
+  it("a wrong token shows an error and lets nobody in", async () => {
+    await page.keyboard.type("this-is-not-the-admin-token");
+    await page.keyboard.press("Enter");
+    await page.getByRole("alert").waitFor();
+    expect(await page.getByRole("alert").textContent()).toBe(
+      "That is not the administrator token. Nobody was logged in.",
+    );
+    expect(await context.cookies()).toEqual([]);
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("API key dashboard");
+  });
+
+  it("the right token logs in with a Secure, HttpOnly, SameSite=Strict cookie", async () => {
+    await page.getByLabel("Administrator token").fill(adminToken);
+    await page.getByRole("button", { name: "Log in" }).click();
+    await page.getByRole("heading", { name: "API keys", level: 1 }).waitFor();
+    const cookies = await context.cookies();
+    expect(cookies).toHaveLength(1);
+    const [cookie] = cookies;
+    expect(cookie).toMatchObject({ name: "__Host-olk_admin", path: "/", httpOnly: true, secure: true, sameSite: "Strict" });
+    const hoursLeft = (cookie!.expires * 1000 - Date.now()) / 3_600_000;
+    expect(hoursLeft).toBeGreaterThan(7.9);
+    expect(hoursLeft).toBeLessThanOrEqual(8);
+    // The session survives a reload: Chromium keeps and sends the Secure cookie on http://127.0.0.1.
+    await page.goto(`${server.url}/dashboard`);
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("API keys");
+    expect(await page.getByText("No keys yet.").count()).toBe(1);
+  });
+
+  it("focus is visible when moving through the page with the keyboard", async () => {
+    await page.keyboard.press("Tab");
+    const focused = await page.evaluate(() => {
+      const el = document.activeElement as HTMLElement;
+      const style = getComputedStyle(el);
+      return { text: el.textContent, outline: style.outlineStyle, width: style.outlineWidth };
+    });
+    expect(focused).toEqual({ text: "Log out", outline: "solid", width: "3px" });
+  });
+
+  let first: string;
+  let second: string;
+
+  it("makes a key, shows its secret once with a copy button, and the key works on the API", async () => {
+    first = await makeKey(page, "E2E integration", "test", "in 7 days");
+    expect(first).toMatch(SECRET);
+    await page.getByRole("button", { name: "Copy key" }).click();
+    await page.getByText("Copied to the clipboard.").waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(first);
+
+    expect(await apiStatus(server, first)).toBe(200);
+
+    await page.goto(`${server.url}/dashboard`);
+    const row = keyRow(page, "E2E integration", "Roll");
+    expect(await row.count()).toBe(1);
+    expect(await row.locator("td").nth(0).textContent()).toBe("test");
+    expect(await row.locator("td code").textContent()).toBe(`${first.slice(0, 12)}…`);
+    expect(await row.locator(".status").textContent()).toBe("active");
+    expect(await page.content()).not.toContain(first);
+  });
+
+  it("rolls the key at once: the new key works, the old one is rejected", async () => {
+    const row = keyRow(page, "E2E integration", "Roll");
+    await row.getByLabel(/^Old key stops/).selectOption({ label: "now" });
+    await row.getByRole("button", { name: /^Roll key/ }).click();
+    await page.getByRole("heading", { name: /copy it now/ }).waitFor();
+    second = await page.getByLabel("Secret of the new key").inputValue();
+    expect(second).toMatch(SECRET);
+    expect(second).not.toBe(first);
+    expect(await page.getByText(/which no longer works/).count()).toBe(1);
+
+    expect(await apiStatus(server, second)).toBe(200);
+    expect(await apiStatusWithin(server, first, 401)).toBe(401);
+  });
+
+  it("revokes the key: the page says so and the API rejects it", async () => {
+    await keyRow(page, "E2E integration", "Revoke").getByRole("button", { name: /^Revoke key/ }).click();
+    const notice = page.getByRole("status").filter({ hasText: "is revoked" });
+    await notice.waitFor();
+    expect(await notice.textContent()).toMatch(
+      /^Key “E2E integration” \(sk_test_.{4}…\) is revoked\. It stops working everywhere within 10 seconds locally/,
+    );
+    expect(await apiStatusWithin(server, second, 401)).toBe(401);
+    const statuses = await page
+      .locator("tbody tr")
+      .filter({ has: page.getByRole("rowheader", { name: "E2E integration", exact: true }) })
+      .locator(".status")
+      .allTextContents();
+    expect(statuses.sort()).toEqual(["expired", "revoked"]);
+  });
+
+  it("saves a screenshot of the logged-in page", async () => {
+    await makeKey(page, "Mobile app", "live", "never");
+    await makeKey(page, "Partner portal", "test", "in 90 days");
+    await makeKey(page, "Nightly reports", "test", "never");
+    await page.goto(`${server.url}/dashboard`);
+    const row = keyRow(page, "Nightly reports", "Roll");
+    await row.getByLabel(/^Old key stops/).selectOption({ label: "in 24 hours" });
+    await row.getByRole("button", { name: /^Roll key/ }).click();
+    await page.getByRole("heading", { name: /copy it now/ }).waitFor();
+    // The page as it is after a reload: no secret in the picture.
+    await page.goto(`${server.url}/dashboard`);
+    expect(await page.locator(".status").allTextContents()).toEqual(
+      expect.arrayContaining(["active", "expiring", "expired", "revoked"]),
+    );
+    mkdirSync(dirname(SCREENSHOT), { recursive: true });
+    await page.screenshot({ path: SCREENSHOT, fullPage: true });
+    expect(problems).toEqual([]);
+  });
+
+  it("logs out", async () => {
+    await page.getByRole("button", { name: "Log out" }).click();
+    await page.getByLabel("Administrator token").waitFor();
+    expect(await context.cookies()).toEqual([]);
+    await page.goto(`${server.url}/dashboard`);
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("API key dashboard");
+  });
+});
+
+describe("with an unusable ADMIN_TOKEN", () => {
+  let server: Server;
+
+  beforeAll(async () => {
+    server = await startWranglerDev({ ADMIN_TOKEN: "too-short" });
+  });
+
+  afterAll(async () => {
+    await server?.cleanup();
+  });
+
+  it("the dashboard refuses every login and says why", async () => {
+    const page = await fetch(`${server.url}/dashboard`);
+    expect(page.status).toBe(503);
+    const html = await page.text();
+    expect(html).toContain("Logins are disabled: ADMIN_TOKEN is shorter than 16 characters.");
+    expect(html).not.toContain("<input");
+
+    const login = await fetch(`${server.url}/dashboard/login`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: server.url },
+      body: "token=too-short",
+    });
+    expect(login.status).toBe(503);
+    expect(login.headers.getSetCookie()).toEqual([]);
+
+    const admin = await fetch(`${server.url}/admin/keys`, { headers: { Authorization: "Bearer too-short" } });
+    expect(admin.status).toBe(401);
+    expect(await admin.json()).toEqual({
+      error: {
+        code: "AUTHENTICATION_ERROR",
+        description: "The admin API is closed: ADMIN_TOKEN is shorter than 16 characters",
+        source: `${server.url}/admin/keys`,
+        status_code: 401,
+      },
+    });
+  });
+});

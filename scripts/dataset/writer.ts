@@ -1,0 +1,73 @@
+// Streams a dataset to a file in the CONTRACTS.md format, one record at a time, so that a million
+// orders never sit in memory: `.json` (one object of arrays, a record a line) or `.jsonl` (a record
+// a line with its "type", the types in the contract's order).
+import { createWriteStream, type WriteStream } from "node:fs";
+import { once } from "node:events";
+
+export type DatasetFormat = "json" | "jsonl";
+
+/** The record types in the order that JSON Lines requires, with their JSON member names. */
+export const RECORD_TYPES = [
+  ["state", "states"],
+  ["city", "cities"],
+  ["area", "areas"],
+  ["postal_code", "postal_codes"],
+  ["sales_agent", "sales_agents"],
+  ["delivery_agent", "delivery_agents"],
+  ["product", "products"],
+  ["customer", "customers"],
+  ["order", "orders"],
+] as const;
+export type RecordType = (typeof RECORD_TYPES)[number][0];
+
+const FLUSH_AT = 1 << 16;
+
+export function formatOf(path: string): DatasetFormat | null {
+  if (path.endsWith(".jsonl")) return "jsonl";
+  if (path.endsWith(".json")) return "json";
+  return null;
+}
+
+export class DatasetWriter {
+  private readonly stream: WriteStream;
+  private buffer = "";
+  private next = 0;
+  private written = 0;
+
+  constructor(path: string, private readonly format: DatasetFormat) {
+    this.stream = createWriteStream(path, { encoding: "utf8" });
+  }
+
+  /** Writes one section; sections must come in RECORD_TYPES order, each exactly once. */
+  async section(type: RecordType, records: Iterable<object>): Promise<number> {
+    const [expected, member] = RECORD_TYPES[this.next] ?? [];
+    if (expected !== type) throw new Error(`section ${type} out of order (expected ${expected ?? "none"})`);
+    this.next++;
+    if (this.format === "json") this.buffer += `${this.next === 1 ? "{\n" : ",\n"}"${member}": [`;
+    let count = 0;
+    for (const record of records) {
+      if (this.format === "json") this.buffer += `${count === 0 ? "\n" : ",\n"}${JSON.stringify(record)}`;
+      else this.buffer += `${JSON.stringify({ type, ...record })}\n`;
+      count++;
+      if (this.buffer.length >= FLUSH_AT) await this.flush();
+    }
+    if (this.format === "json") this.buffer += count === 0 ? "]" : "\n]";
+    this.written += count;
+    return count;
+  }
+
+  async close(): Promise<number> {
+    if (this.next !== RECORD_TYPES.length) throw new Error("dataset closed before all sections were written");
+    if (this.format === "json") this.buffer += "\n}\n";
+    await this.flush();
+    this.stream.end();
+    await once(this.stream, "finish");
+    return this.written;
+  }
+
+  private async flush(): Promise<void> {
+    const chunk = this.buffer;
+    this.buffer = "";
+    if (!this.stream.write(chunk)) await once(this.stream, "drain");
+  }
+}

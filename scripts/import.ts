@@ -1,0 +1,47 @@
+// npm run db:import -- FILE [--remote] [--env live]: applies the migrations, imports a dataset file
+// (.json or .jsonl, CONTRACTS.md) all or nothing, and purges the lookup cache.
+import { importFile } from "./import/file.ts";
+import { ImportError } from "./import/errors.ts";
+import type { ImportSummary } from "./import/index.ts";
+import { openPlatform, platformFlags } from "./lib/local.ts";
+import { applyMigrations } from "./lib/migrate.ts";
+
+const USAGE = "usage: npm run db:import -- FILE.json|FILE.jsonl [--remote] [--env NAME]";
+
+async function main(argv: string[]): Promise<number> {
+  const flags = platformFlags(argv);
+  const file = argv.find((a, i) => !a.startsWith("--") && argv[i - 1] !== "--env");
+  if (!file) {
+    console.error(USAGE);
+    return 2;
+  }
+  await applyMigrations({ ...flags, quiet: true });
+  const platform = await openPlatform(flags);
+  try {
+    const summary = await importFile(file, platform.env);
+    console.log(report(file, summary));
+    return 0;
+  } catch (err) {
+    // One line naming the record and the field; the database is as it was.
+    if (err instanceof ImportError) console.error(`Import failed, nothing changed: ${err.message}`);
+    else console.error(`Import failed, nothing changed: ${(err as Error).message ?? err}`);
+    return 1;
+  } finally {
+    await platform.dispose();
+  }
+}
+
+function report(file: string, summary: ImportSummary): string {
+  const counts = Object.entries(summary.counts)
+    .map(([table, n]) => `${n} ${table.replace(/_/g, " ")}`)
+    .join(", ");
+  return `Imported ${file} in ${summary.seconds.toFixed(1)} s: ${counts}. Lookup cache purged.`;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => (process.exitCode = code),
+  (err: unknown) => {
+    console.error((err as Error).message ?? err);
+    process.exitCode = 1;
+  },
+);

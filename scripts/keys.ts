@@ -1,0 +1,128 @@
+// `npm run keys -- create|list|roll|revoke` (CONTRACTS.md): the operator's key management, on the
+// local key store (PERSIST_DIR) or, with --remote, the Cloudflare account's, through the same
+// KeyStore module that the worker uses. A secret is printed once, by the command that made it;
+// with --json the last line of standard output is the JSON answer.
+import { type CreatedKey, type KeyRecord, KeyStore, publicRecord, REVOCATION_BOUND_LOCAL_SECONDS, REVOCATION_BOUND_PRODUCTION_SECONDS } from "../src/keys/store.ts";
+import { KEY_ID_PATTERN } from "../src/keys/secret.ts";
+import { ApiError } from "../src/lib/errors.ts";
+import { openPlatform, type Platform } from "./lib/local.ts";
+import { openRemotePlatform } from "./lib/remote-platform.ts";
+import { type Command, firstLine, parseCommandLine, USAGE, UsageError } from "./keys/args.ts";
+
+/** A failure to report in one line (exit status 1). */
+class CommandError extends Error {
+  override readonly name = "CommandError";
+}
+
+interface Context {
+  store: KeyStore;
+  json: boolean;
+  remote: boolean;
+  /** The deployment mode of the store's environment (its MODE var). */
+  deploymentMode: string;
+}
+
+async function main(argv: string[]): Promise<void> {
+  const { cmd, json, remote, environment } = parseCommandLine(argv);
+  if (cmd.command === "help") {
+    console.log(USAGE);
+    return;
+  }
+  const platform: Platform = remote ? await openRemotePlatform({ environment }) : await openPlatform({ environment });
+  try {
+    const store = new KeyStore(platform.env.KEYS);
+    await run(cmd, { store, json, remote, deploymentMode: String(platform.env.MODE) });
+  } finally {
+    await platform.dispose();
+  }
+}
+
+async function run(cmd: Exclude<Command, { command: "help" }>, ctx: Context): Promise<void> {
+  const { store, json } = ctx;
+  switch (cmd.command) {
+    case "create": {
+      const created = await store.create({ name: cmd.name, mode: cmd.mode, expiresInSeconds: cmd.expiresIn });
+      if (cmd.mode !== ctx.deploymentMode) {
+        console.error(`Note: this key store's deployment runs in ${ctx.deploymentMode} mode; it will refuse this ${cmd.mode}-mode key.`);
+      }
+      printNewKey(created, json, `Created ${cmd.mode}-mode key ${created.record.id} "${created.record.name}", ${expiry(created.record)}.`);
+      return;
+    }
+    case "list": {
+      const rows = (await store.list()).map((r) => publicRecord(r, store.stateOf(r)));
+      if (json) console.log(JSON.stringify(rows));
+      else printTable(rows);
+      return;
+    }
+    case "roll": {
+      const created = await store.roll(cmd.id, cmd.grace);
+      if (!created) throw unknown(cmd.id);
+      const old = await store.get(cmd.id);
+      printNewKey(
+        created,
+        json,
+        `Rolled ${cmd.id} "${created.record.name}": the new key is ${created.record.id}; ` +
+          `${cmd.id} ${cmd.grace === 0 ? "stopped working now" : `keeps working until ${old?.expires_at}`}.`,
+      );
+      return;
+    }
+    case "revoke": {
+      const before = await store.get(cmd.id);
+      const revoked = await store.revoke(cmd.id);
+      if (!before || !revoked) throw unknown(cmd.id);
+      if (json) {
+        console.log(JSON.stringify(publicRecord(revoked, store.stateOf(revoked))));
+        return;
+      }
+      const bound = ctx.remote ? `about ${REVOCATION_BOUND_PRODUCTION_SECONDS} s` : `${REVOCATION_BOUND_LOCAL_SECONDS} s`;
+      console.log(
+        before.revoked_at
+          ? `Key ${cmd.id} "${revoked.name}" was already revoked at ${revoked.revoked_at}.`
+          : `Revoked ${cmd.id} "${revoked.name}" at ${revoked.revoked_at}. Running servers refuse it within ${bound}.`,
+      );
+      return;
+    }
+  }
+}
+
+function printNewKey({ record, secret }: CreatedKey, json: boolean, summary: string): void {
+  if (json) {
+    console.log(JSON.stringify({ id: record.id, secret, name: record.name, mode: record.mode, expires_at: record.expires_at }));
+    return;
+  }
+  console.log(summary);
+  console.log("Its secret, shown this once (the key store keeps only a hash of it):");
+  console.log(secret);
+}
+
+function expiry(record: KeyRecord): string {
+  return record.expires_at ? `expires ${record.expires_at}` : "never expires";
+}
+
+function printTable(rows: ReturnType<typeof publicRecord>[]): void {
+  if (rows.length === 0) {
+    console.log("No keys.");
+    return;
+  }
+  const header = ["ID", "NAME", "MODE", "PREFIX", "STATUS", "CREATED", "EXPIRES", "REVOKED"];
+  const lines = rows.map((r) => [r.id, r.name, r.mode, r.prefix, r.status, r.created_at, r.expires_at ?? "-", r.revoked_at ?? "-"]);
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
+  for (const line of [header, ...lines]) console.log(line.map((cell, i) => cell.padEnd(widths[i]!)).join("  ").trimEnd());
+}
+
+function unknown(id: string): CommandError {
+  const shown = KEY_ID_PATTERN.test(id) ? `'${id}'` : "like that";
+  return new CommandError(`no key with id ${shown} (npm run keys -- list shows the ids)`);
+}
+
+main(process.argv.slice(2)).then(
+  () => process.exit(0),
+  (err: unknown) => {
+    let message: string;
+    if (err instanceof UsageError || err instanceof CommandError) message = err.message;
+    else if (err instanceof ApiError) message = err.options.fields?.[0] ? `${err.options.fields[0].field} ${err.options.fields[0].message}` : err.description;
+    else message = `${firstLine(err)}`;
+    console.error(`Error: ${message}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,45 @@
+// Who may use the JSON admin API: the administrator token as a bearer credential, or a dashboard
+// session (cookie) whose writes carry the session's CSRF token in a header. API keys never do.
+import { createMiddleware } from "hono/factory";
+import type { AppEnv } from "../env.ts";
+import { errors } from "../lib/errors.ts";
+import { CSRF_HEADER, adminTokenMatches, adminTokenProblem, csrfTokenValid, readSession } from "../dashboard/session.ts";
+
+const SAFE_METHOD = /^(GET|HEAD|OPTIONS)$/;
+
+export const adminAuth = createMiddleware<AppEnv>(async (c, next) => {
+  const token = c.env.ADMIN_TOKEN;
+  const problem = adminTokenProblem(token);
+  if (problem) throw errors.unauthenticated(`The admin API is closed: ${problem}`);
+
+  const header = c.req.header("Authorization");
+  if (header !== undefined) {
+    // As for API keys: the scheme, one space, the credential; nothing is trimmed.
+    const space = header.indexOf(" ");
+    if (space === -1 || !/^bearer$/i.test(header.slice(0, space))) {
+      throw errors.unauthenticated("Malformed Authorization header: send 'Authorization: Bearer <administrator token>'");
+    }
+    const given = header.slice(space + 1);
+    if (!(await adminTokenMatches(token, given))) {
+      throw errors.unauthenticated(
+        given.startsWith("sk_")
+          ? "API keys do not open the admin API: use the administrator token"
+          : "Invalid administrator token",
+      );
+    }
+    return next();
+  }
+
+  const session = await readSession(c, token);
+  if (!session) {
+    throw errors.unauthenticated(
+      "Missing credentials: send 'Authorization: Bearer <administrator token>' or log in at /dashboard",
+    );
+  }
+  if (!SAFE_METHOD.test(c.req.method) && !(await csrfTokenValid(session, c.req.header(CSRF_HEADER)))) {
+    throw errors.unauthenticated(
+      `Missing or invalid ${CSRF_HEADER} header: a write with the dashboard session must carry the page's CSRF token`,
+    );
+  }
+  return next();
+});

@@ -1,0 +1,43 @@
+// The JSON admin API for keys (list, create, roll, revoke), for the dashboard's administrator and
+// for scripts. Not part of the API registry: it takes the administrator credential, not API keys.
+import { Hono } from "hono";
+import type { AppEnv } from "../env.ts";
+import { errors } from "../lib/errors.ts";
+import { adminAuth } from "./auth.ts";
+import { limitBody, readJsonBody } from "./body.ts";
+import { createKey, createKeyInput, listKeys, parseInput, revokeKey, rollKey, rollKeyInput } from "./keys.ts";
+
+export const adminRoutes = new Hono<AppEnv>();
+
+// Authentication first (before the method, the body or the id is looked at), then the size limit.
+adminRoutes.use("/admin/*", adminAuth, limitBody, async (c, next) => {
+  await next();
+  // New secrets travel in these answers: no cache may keep them.
+  c.header("Cache-Control", "no-store");
+});
+
+adminRoutes.get("/admin/keys", async (c) => c.json({ data: await listKeys(c.get("services").keys) }));
+
+adminRoutes.post("/admin/keys", async (c) => {
+  const input = parseInput(createKeyInput, await readJsonBody(c));
+  return c.json({ data: await createKey(c.get("services").keys, input) }, 201);
+});
+
+adminRoutes.post("/admin/keys/:id/roll", async (c) => {
+  const input = parseInput(rollKeyInput, await readJsonBody(c));
+  return c.json({ data: await rollKey(c.get("services").keys, c.req.param("id"), input) }, 201);
+});
+
+adminRoutes.post("/admin/keys/:id/revoke", async (c) => {
+  return c.json({ data: await revokeKey(c.get("services").keys, c.req.param("id")) });
+});
+
+adminRoutes.all("/admin/keys", (c) => {
+  throw errors.methodNotAllowed(c.req.method, ["GET", "HEAD", "POST"]);
+});
+adminRoutes.all("/admin/keys/:id/roll", (c) => {
+  throw errors.methodNotAllowed(c.req.method, ["POST"]);
+});
+adminRoutes.all("/admin/keys/:id/revoke", (c) => {
+  throw errors.methodNotAllowed(c.req.method, ["POST"]);
+});

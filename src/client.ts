@@ -1,0 +1,46 @@
+// A typed client for TypeScript callers: Hono's `hc` over the type of the API's routes, so that
+// paths, query parameters and each status's body are checked by the compiler against the same
+// createRoute definitions that the worker serves (and that /openapi.json is generated from).
+//
+//   import { createClient } from "order-lookup-service/client";
+//   const api = createClient("http://127.0.0.1:8787", process.env.API_KEY!);
+//   const res = await api.orders.$get({ query: { phone_number: "9820000001", count: "5" } });
+//   if (res.status === 200) for (const order of (await res.json()).data.orders) console.log(order.order_no);
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import { hc, type ClientRequestOptions } from "hono/client";
+import type { AppEnv } from "./env.ts";
+import type { apiRoutes } from "./routes/index.ts";
+
+// The routes' types, as OpenAPIHono's own openapi() would accumulate them one call at a time; the
+// worker registers the same list in a loop (src/index.ts), which keeps them at runtime but not in
+// its type. Type-only: nothing of the worker is bundled into a caller.
+declare const api: OpenAPIHono<AppEnv>;
+type Entry = (typeof apiRoutes)[number];
+type RouteSchema<E> = E extends { route: infer R extends Parameters<typeof api.openapi>[0] }
+  ? ReturnType<typeof api.openapi<R>> extends OpenAPIHono<AppEnv, infer S> ? S : never
+  : never;
+type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
+
+/** The API's routes (paths without the /api prefix) with their inputs and typed answers. */
+export type ApiRoutes = OpenAPIHono<AppEnv, UnionToIntersection<RouteSchema<Entry>>>;
+
+export interface ClientOptions {
+  /** A fetch to use instead of the global one (tests, proxies, retries). */
+  fetch?: ClientRequestOptions["fetch"];
+  /** Headers sent with every request besides Authorization. */
+  headers?: Record<string, string>;
+}
+
+/**
+ * A client of the API at `baseUrl` (e.g. "https://orders.example.com"; the /api prefix is added),
+ * authenticated with `apiKey` (`sk_test_…` or `sk_live_…`).
+ */
+export function createClient(baseUrl: string | URL, apiKey: string, options: ClientOptions = {}) {
+  const root = new URL("api", String(baseUrl).replace(/\/*$/, "/")).href;
+  return hc<ApiRoutes>(root, {
+    fetch: options.fetch,
+    headers: { ...options.headers, Authorization: `Bearer ${apiKey}` },
+  });
+}
+
+export type ApiClient = ReturnType<typeof createClient>;

@@ -1,0 +1,231 @@
+// The dashboard's routes: GET /dashboard (login or keys), and the forms it posts: login, logout,
+// create, roll, revoke. Every form is checked twice against CSRF: its Origin (hono/csrf) and the
+// session's token in a hidden field. A new secret is rendered into the POST's answer, nowhere else.
+import { type Context, Hono } from "hono";
+import { csrf } from "hono/csrf";
+import { createMiddleware } from "hono/factory";
+import { HTTPException } from "hono/http-exception";
+import { NONCE, type SecureHeadersVariables, secureHeaders } from "hono/secure-headers";
+import type { Bindings, Variables } from "../env.ts";
+import { ApiError, toApiError } from "../lib/errors.ts";
+import { log } from "../lib/log.ts";
+import { ISOLATE_KEY_TTL_MS, KV_KEY_CACHE_TTL_SECONDS } from "../keys/store.ts";
+import { limitBody } from "../admin/body.ts";
+import {
+  createKey,
+  createKeyInput,
+  findKey,
+  listKeys,
+  parseInput,
+  revokeKey,
+  rollKey,
+  rollKeyInput,
+  view,
+} from "../admin/keys.ts";
+import { type KeysPageProps, KeysPage, LoginPage, MessagePage } from "./pages.tsx";
+import {
+  CSRF_FIELD,
+  type Session,
+  adminTokenMatches,
+  adminTokenProblem,
+  csrfTokenValid,
+  endSession,
+  readSession,
+  startSession,
+} from "./session.ts";
+
+type FormBody = Record<string, string | File>;
+type DashEnv = {
+  Bindings: Bindings;
+  Variables: Variables & SecureHeadersVariables & { session: Session; form: FormBody };
+};
+type DashContext = Context<DashEnv>;
+
+/** Workers KV's own propagation time to every location (Cloudflare documents "up to 60 seconds"). */
+const KV_PROPAGATION_SECONDS = 60;
+const BOUNDS = {
+  local: ISOLATE_KEY_TTL_MS / 1000,
+  production: ISOLATE_KEY_TTL_MS / 1000 + KV_KEY_CACHE_TTL_SECONDS + KV_PROPAGATION_SECONDS,
+};
+
+export const dashboardRoutes = new Hono<DashEnv>();
+
+dashboardRoutes.use(
+  "/dashboard/*",
+  secureHeaders({
+    contentSecurityPolicy: {
+      defaultSrc: ["'none'"],
+      scriptSrc: [NONCE],
+      styleSrc: [NONCE],
+      formAction: ["'self'"],
+      frameAncestors: ["'none'"],
+      baseUri: ["'none'"],
+    },
+  }),
+  async (c, next) => {
+    await next();
+    // Pages carry a fresh secret or the CSRF token: no cache may keep them.
+    c.header("Cache-Control", "no-store");
+  },
+);
+
+dashboardRoutes.onError((err, c) => {
+  const apiError = toApiError(err);
+  if (apiError.status >= 500) {
+    log({ level: "error", request_id: c.get("requestId"), error: err instanceof Error ? err.name : typeof err, status: apiError.status });
+  }
+  const title = apiError.status === 413 ? "Form too large" : "Something went wrong";
+  return c.html(<MessagePage nonce={nonceOf(c)} title={title} message={apiError.description} />, apiError.status);
+});
+
+/** hono/csrf's Origin / Sec-Fetch-Site check, answered with a page instead of a bare 403. */
+const sameOrigin = csrf();
+const checkOrigin = createMiddleware<DashEnv>(async (c, next) => {
+  try {
+    await sameOrigin(c, async () => {});
+  } catch (err) {
+    if (err instanceof HTTPException && err.status === 403) return staleForm(c);
+    throw err;
+  }
+  await next();
+});
+
+/** A valid session and the form's CSRF token; the parsed form is kept for the handler. */
+const requireSession = createMiddleware<DashEnv>(async (c, next) => {
+  const session = await readSession(c, c.env.ADMIN_TOKEN);
+  if (!session) {
+    return c.html(
+      <LoginPage nonce={nonceOf(c)} error="Your session has ended: log in again. Nothing was changed." />,
+      401,
+    );
+  }
+  const form = await c.req.parseBody();
+  const given = form[CSRF_FIELD];
+  if (!(await csrfTokenValid(session, typeof given === "string" ? given : null))) return staleForm(c);
+  c.set("session", session);
+  c.set("form", form);
+  await next();
+});
+
+dashboardRoutes.get("/dashboard", async (c) => {
+  const problem = adminTokenProblem(c.env.ADMIN_TOKEN);
+  if (problem) return c.html(<LoginPage nonce={nonceOf(c)} disabled={problem} />, 503);
+  const session = await readSession(c, c.env.ADMIN_TOKEN);
+  if (!session) return c.html(<LoginPage nonce={nonceOf(c)} />);
+  return renderKeys(c, session);
+});
+
+// The forms' addresses, reloaded or bookmarked after a POST, lead back to the page.
+dashboardRoutes.get("/dashboard/*", (c) => c.redirect("/dashboard", 303));
+
+dashboardRoutes.post("/dashboard/login", checkOrigin, limitBody, async (c) => {
+  const token = c.env.ADMIN_TOKEN;
+  const problem = adminTokenProblem(token);
+  if (problem) return c.html(<LoginPage nonce={nonceOf(c)} disabled={problem} />, 503);
+  const given = (await c.req.parseBody()).token;
+  if (typeof given !== "string" || !(await adminTokenMatches(token, given))) {
+    log({ level: "warn", request_id: c.get("requestId"), event: "dashboard_login_failed" });
+    return c.html(<LoginPage nonce={nonceOf(c)} error="That is not the administrator token. Nobody was logged in." />, 401);
+  }
+  const session = await startSession(c, token!);
+  // The page itself rather than a redirect: the same answer for a browser and for any client.
+  return renderKeys(c, session);
+});
+
+dashboardRoutes.post("/dashboard/logout", checkOrigin, limitBody, requireSession, (c) => {
+  endSession(c);
+  return c.html(<LoginPage nonce={nonceOf(c)} />);
+});
+
+dashboardRoutes.post("/dashboard/keys", checkOrigin, limitBody, requireSession, async (c) => {
+  const form = c.get("form");
+  const values = { name: text(form.name), mode: text(form.mode), expires_in: text(form.expires_in) };
+  return withErrorsShown(c, "The key was not made", values, async () => {
+    const input = parseInput(createKeyInput, {
+      name: values.name,
+      mode: values.mode,
+      expires_in: values.expires_in === "" || values.expires_in === undefined ? null : number(values.expires_in),
+    });
+    const created = await createKey(c.get("services").keys, input);
+    return renderKeys(c, c.get("session"), { newKey: { created } });
+  });
+});
+
+dashboardRoutes.post("/dashboard/keys/:id/roll", checkOrigin, limitBody, requireSession, async (c) => {
+  const grace = text(c.get("form").grace);
+  return withErrorsShown(c, "The key was not rolled", undefined, async () => {
+    const store = c.get("services").keys;
+    const input = parseInput(rollKeyInput, { grace: grace === undefined ? undefined : number(grace) });
+    const created = await rollKey(store, c.req.param("id"), input);
+    const replaced = view(store, await findKey(store, c.req.param("id")));
+    return renderKeys(c, c.get("session"), { newKey: { created, replaced } });
+  });
+});
+
+dashboardRoutes.post("/dashboard/keys/:id/revoke", checkOrigin, limitBody, requireSession, async (c) => {
+  return withErrorsShown(c, "The key was not revoked", undefined, async () => {
+    const revoked = await revokeKey(c.get("services").keys, c.req.param("id"));
+    const notice =
+      `Key “${revoked.name}” (${revoked.prefix}) is revoked. It stops working everywhere within ` +
+      `${BOUNDS.local} seconds locally and about ${BOUNDS.production} seconds in production.`;
+    return renderKeys(c, c.get("session"), { notice });
+  });
+});
+
+async function renderKeys(
+  c: DashContext,
+  session: Session,
+  extra: Partial<KeysPageProps> = {},
+  status: 200 | 404 | 409 | 422 = 200,
+): Promise<Response> {
+  const keys = await listKeys(c.get("services").keys);
+  const mode = c.env.MODE === "live" ? "live" : "test";
+  return c.html(
+    <KeysPage nonce={nonceOf(c)} csrfToken={session.csrfToken} mode={mode} keys={keys} bounds={BOUNDS} {...extra} />,
+    status,
+  );
+}
+
+/** Runs a change; a refusal (unknown key, conflict, bad input) is shown on the page, not thrown. */
+async function withErrorsShown(
+  c: DashContext,
+  what: string,
+  form: KeysPageProps["form"],
+  work: () => Promise<Response>,
+): Promise<Response> {
+  try {
+    return await work();
+  } catch (err) {
+    if (!(err instanceof ApiError) || (err.status !== 404 && err.status !== 409 && err.status !== 422)) throw err;
+    return renderKeys(
+      c,
+      c.get("session"),
+      { error: { message: `${what}: ${err.description}.`, fields: err.options.fields }, form },
+      err.status,
+    );
+  }
+}
+
+function staleForm(c: DashContext): Response | Promise<Response> {
+  return c.html(
+    <MessagePage
+      nonce={nonceOf(c)}
+      title="Form refused"
+      message="This form is out of date or was not sent from this dashboard, so nothing was changed. Go back to the dashboard and try again."
+    />,
+    403,
+  );
+}
+
+function nonceOf(c: Context): string {
+  return (c.get("secureHeadersNonce" as never) as string | undefined) ?? "";
+}
+
+function text(value: string | File | undefined): string | undefined {
+  return typeof value === "string" ? value : undefined;
+}
+
+/** Form numbers are plain digits; anything else stays text so that validation names the rule. */
+function number(value: string): number | string {
+  return /^\d{1,15}$/.test(value) ? Number(value) : value;
+}

@@ -1,0 +1,215 @@
+// The write of POST /customers/create. D1 has no interactive transactions, so the work is two
+// batches (each one round trip, each atomic): one that reads everything the decision needs, and one
+// that writes the customer, its address and the idempotency record, and reads the customer back.
+// The unique phone_key index and the idempotency primary key decide races inside the write batch.
+import { and, eq, lte, sql } from "drizzle-orm";
+import {
+  areas,
+  cities,
+  customerAddresses,
+  customers,
+  idempotencyKeys,
+  postalCodes,
+  salesAgents,
+  states,
+} from "../../drizzle/schema.ts";
+import { causeMessages } from "../lib/errors.ts";
+import type { Database } from "../middleware/services.ts";
+import type { NewCustomer } from "../routes/create-customer/validate.ts";
+import { as } from "./shapes.ts";
+import { selectCustomersWithAddress, type CustomerWithAddressRow } from "./customers.ts";
+
+export interface IdempotencyRecord {
+  key: string;
+  requestHash: string;
+  status: number;
+  body: string;
+  createdAt: number;
+}
+
+export interface ReferenceRows {
+  area: AreaRow | null;
+  postalcode: { id: number; code: string } | null;
+  salesAgentExists: boolean;
+}
+
+export interface Lookup extends ReferenceRows {
+  /** The customer that already has this normalized number, if any. */
+  existingCustomerId: number | null;
+  idempotency: IdempotencyRecord | null;
+}
+
+type AreaRow = NonNullable<Awaited<ReturnType<typeof selectArea>>[number]>;
+
+// An absent value is looked up as NULL, which matches nothing: the batch keeps one fixed shape.
+function selectArea(db: Database, id: number | undefined) {
+  return db
+    .select({
+      areaId: as(areas.id, "ar_id"),
+      areaName: as(areas.name, "ar_name"),
+      areaCode: as(areas.areaCode, "ar_area_code"),
+      cityId: as(cities.id, "ci_id"),
+      cityName: as(cities.name, "ci_name"),
+      cityCode: as(cities.code, "ci_code"),
+      stateId: as(states.id, "st_id"),
+      stateCode: as(states.code, "st_code"),
+      stateName: as(states.name, "st_name"),
+    })
+    .from(areas)
+    .leftJoin(cities, eq(cities.id, areas.cityId))
+    .leftJoin(states, eq(states.id, cities.stateId))
+    .where(eq(areas.id, sql`${id ?? null}`));
+}
+
+function referenceStatements(db: Database, ids: { areaId?: number; postalcodeId?: number; salesagentId?: number }) {
+  return [
+    selectArea(db, ids.areaId),
+    db.select({ id: postalCodes.id, code: postalCodes.code }).from(postalCodes).where(eq(postalCodes.id, sql`${ids.postalcodeId ?? null}`)),
+    db.select({ id: salesAgents.id }).from(salesAgents).where(eq(salesAgents.id, sql`${ids.salesagentId ?? null}`)),
+  ] as const;
+}
+
+/** Everything the decision needs, in one round trip. */
+export async function lookUp(
+  db: Database,
+  q: { areaId?: number; postalcodeId?: number; salesagentId?: number; phoneKey?: string; idempotencyKey?: string },
+): Promise<Lookup> {
+  const [areaRows, postalRows, agentRows, customerRows, idempotencyRows] = await db.batch([
+    ...referenceStatements(db, q),
+    db.select({ id: customers.id }).from(customers).where(eq(customers.phoneKey, sql`${q.phoneKey ?? null}`)),
+    db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, sql`${q.idempotencyKey ?? null}`)),
+  ]);
+  return {
+    area: areaRows[0] ?? null,
+    postalcode: postalRows[0] ?? null,
+    salesAgentExists: agentRows.length > 0,
+    existingCustomerId: customerRows[0]?.id ?? null,
+    idempotency: idempotencyRows[0] ?? null,
+  };
+}
+
+/** The three referenced rows again (after a foreign key failure: which one went away?). */
+export async function lookUpReferences(db: Database, ids: { areaId: number; postalcodeId: number; salesagentId: number }) {
+  const [areaRows, postalRows, agentRows] = await db.batch(referenceStatements(db, ids));
+  return { area: areaRows[0] ?? null, postalcode: postalRows[0] ?? null, salesAgentExists: agentRows.length > 0 };
+}
+
+/**
+ * The row that selectCustomersWithAddress will read for this customer once written, from what the
+ * lookup read: the idempotency record stores the answer built from it before the write.
+ */
+export function expectedRow(input: NewCustomer, refs: ReferenceRows, id: number): CustomerWithAddressRow {
+  const area = refs.area!;
+  return {
+    id,
+    contactPersonName: input.contactPersonName,
+    companyName: input.companyName,
+    displayName: input.companyName,
+    email: "",
+    contactpersonNumber: input.mobileNumber,
+    companyPhone: null,
+    gstTreatment: input.gstTreatment,
+    gstin: input.gstin,
+    customerCode: null,
+    status: "Active",
+    approval: "accepted",
+    addrCustomerId: id,
+    addressline1: input.address,
+    addressline2: "",
+    ...area,
+    postalcodeId: refs.postalcode!.id,
+    postalcode: refs.postalcode!.code,
+  };
+}
+
+export interface IdempotentWrite {
+  key: string;
+  requestHash: string;
+  now: number;
+  /** A stored record created at or before this time is stale: deleted in the same batch. */
+  staleAtOrBefore: number;
+  /** The answer to store, around the customer's id (not known until SQLite assigns it). */
+  bodyBeforeId: string;
+  bodyAfterId: string;
+}
+
+export type WriteOutcome =
+  | { kind: "created"; row: CustomerWithAddressRow }
+  | { kind: "phone-taken"; customerId: number | null }
+  | { kind: "key-taken"; record: IdempotencyRecord | null }
+  | { kind: "reference-gone" };
+
+/**
+ * Customer, address and idempotency record in one batch: all of it or none of it. A unique or
+ * foreign key failure rolls the batch back and comes back as an outcome, never as a fault.
+ */
+export async function insertCustomer(db: Database, input: NewCustomer, idem?: IdempotentWrite): Promise<WriteOutcome> {
+  const newId = sql`(select ${customers.id} from ${customers} where ${customers.phoneKey} = ${input.phoneKey})`;
+  const writes = [
+    db.insert(customers).values({
+      contactPersonName: input.contactPersonName,
+      companyName: input.companyName,
+      displayName: input.companyName,
+      email: "",
+      contactpersonNumber: input.mobileNumber,
+      phoneKey: input.phoneKey,
+      companyPhone: null,
+      gstTreatment: input.gstTreatment,
+      gstin: input.gstin,
+      customerCode: null,
+      status: "Active",
+      approval: "accepted",
+      salesagentId: input.salesagentId,
+    }),
+    db.insert(customerAddresses).values({
+      customerId: newId,
+      addressline1: input.address,
+      addressline2: "",
+      areaId: input.areaId,
+      postalcodeId: input.postalcodeId,
+    }),
+  ] as const;
+  const readBack = selectCustomersWithAddress(db, eq(customers.phoneKey, input.phoneKey));
+
+  try {
+    const results = idem
+      ? await db.batch([
+          db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.key, idem.key), lte(idempotencyKeys.createdAt, idem.staleAtOrBefore))),
+          // Before the customer: a concurrent duplicate must fail on the key, not on the phone number.
+          db.insert(idempotencyKeys).values({ key: idem.key, requestHash: idem.requestHash, status: 201, body: "", createdAt: idem.now }),
+          ...writes,
+          db
+            .update(idempotencyKeys)
+            .set({ body: sql`${idem.bodyBeforeId} || ${newId} || ${idem.bodyAfterId}` })
+            .where(eq(idempotencyKeys.key, idem.key)),
+          readBack,
+        ])
+      : await db.batch([...writes, readBack]);
+    const rows = results.at(-1) as CustomerWithAddressRow[];
+    return { kind: "created", row: rows[0]! };
+  } catch (err) {
+    const text = causeMessages(err);
+    if (/UNIQUE constraint failed: idempotency_keys\.key/.test(text) && idem) {
+      return { kind: "key-taken", record: await findIdempotencyRecord(db, idem.key) };
+    }
+    if (/UNIQUE constraint failed: customers\.phone_key/.test(text)) {
+      const [existing] = await db.select({ id: customers.id }).from(customers).where(eq(customers.phoneKey, input.phoneKey));
+      return { kind: "phone-taken", customerId: existing?.id ?? null };
+    }
+    if (/FOREIGN KEY constraint failed/.test(text)) return { kind: "reference-gone" };
+    throw err;
+  }
+}
+
+export async function findIdempotencyRecord(db: Database, key: string): Promise<IdempotencyRecord | null> {
+  const [row] = await db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, key));
+  return row ?? null;
+}
+
+/** Rewrites a stored answer (when the one sent differs from the one stored with the write). */
+export async function storeAnswer(db: Database, key: string, requestHash: string, body: string): Promise<void> {
+  await db
+    .update(idempotencyKeys)
+    .set({ body })
+    .where(and(eq(idempotencyKeys.key, key), eq(idempotencyKeys.requestHash, requestHash)));
+}

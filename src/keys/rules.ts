@@ -1,0 +1,40 @@
+// The key store's input rules, enforced by the store itself so that no caller (worker, dashboard,
+// command line) can write a record that breaks them. Failures are the service's own errors: a 422
+// naming the field, or a 409 for a key whose state forbids the change.
+import { errors } from "../lib/errors.ts";
+import { isKeyMode, KEY_MODES, type KeyMode } from "./secret.ts";
+
+export const MAX_NAME_LENGTH = 100;
+/** Ten years: the longest expiry and the longest grace. Also keeps dates inside Date's range. */
+export const MAX_LIFETIME_SECONDS = 10 * 365 * 24 * 60 * 60;
+
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/** The name as stored (trimmed): 1 to 100 characters, no control characters. */
+export function checkName(name: unknown): string {
+  if (typeof name !== "string") throw invalid("name", "is required");
+  const trimmed = name.trim();
+  if (trimmed.length === 0) throw invalid("name", "must not be empty");
+  if (trimmed.length > MAX_NAME_LENGTH) throw invalid("name", `must be at most ${MAX_NAME_LENGTH} characters`);
+  // Control characters would break the command line's table and the logs.
+  if (CONTROL.test(trimmed)) throw invalid("name", "must not contain control characters");
+  return trimmed;
+}
+
+export function checkMode(mode: unknown): KeyMode {
+  if (!isKeyMode(mode)) throw invalid("mode", `must be one of ${KEY_MODES.join(", ")}`);
+  return mode;
+}
+
+/** A whole number of seconds from min to MAX_LIFETIME_SECONDS. */
+export function checkSeconds(field: "expires_in" | "grace", value: unknown, min: number): number {
+  if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > MAX_LIFETIME_SECONDS) {
+    throw invalid(field, `must be a whole number of seconds from ${min} to ${MAX_LIFETIME_SECONDS}`);
+  }
+  return value;
+}
+
+function invalid(field: string, message: string) {
+  return errors.validation([{ field, message }]);
+}

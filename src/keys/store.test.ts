@@ -1,0 +1,279 @@
+// The key store on the real local KV of this test file (no mocks): layout, rules, rolling, revoking.
+import { env } from "cloudflare:workers";
+import { beforeEach, describe, expect, it } from "vitest";
+import { ApiError } from "../lib/errors.ts";
+import {
+  cachedKey,
+  clearIsolateKeyCache,
+  ISOLATE_KEY_CACHE_SIZE,
+  isolateKeyCacheSize,
+  rememberKey,
+} from "./isolate-cache.ts";
+import { hashSecret } from "./secret.ts";
+import {
+  DEFAULT_GRACE_SECONDS,
+  ISOLATE_KEY_TTL_MS,
+  KeyStore,
+  publicRecord,
+  REVOCATION_BOUND_LOCAL_SECONDS,
+  REVOCATION_BOUND_PRODUCTION_SECONDS,
+} from "./store.ts";
+
+const T0 = Date.parse("2026-05-01T10:00:00.000Z");
+
+/** A store on a clock that the test moves. */
+function storeAt(start = T0) {
+  const clock = { ms: start };
+  return { store: new KeyStore(env.KEYS, () => new Date(clock.ms)), clock };
+}
+
+/** Everything in the key store namespace: names, values and metadata, as text. */
+async function dumpKv(): Promise<string> {
+  const { keys } = await env.KEYS.list();
+  const parts = await Promise.all(
+    keys.map(async (k) => `${k.name}\n${await env.KEYS.get(k.name)}\n${JSON.stringify(k.metadata)}`),
+  );
+  return parts.join("\n");
+}
+
+function apiError(fn: () => unknown): Promise<ApiError> {
+  return Promise.resolve()
+    .then(fn)
+    .then(
+      () => {
+        throw new Error("expected an ApiError");
+      },
+      (err: unknown) => {
+        if (!(err instanceof ApiError)) throw err;
+        return err;
+      },
+    );
+}
+
+beforeEach(async () => {
+  clearIsolateKeyCache();
+  const { keys } = await env.KEYS.list();
+  await Promise.all(keys.map((k) => env.KEYS.delete(k.name)));
+});
+
+describe("create", () => {
+  it("stores a record under the hash and a listing entry under the id, never the secret", async () => {
+    const { store } = storeAt();
+    const { record, secret } = await store.create({ name: "  warehouse app ", mode: "test", expiresInSeconds: 3600 });
+    const hash = await hashSecret(secret);
+    expect(record).toEqual({
+      id: expect.stringMatching(/^key_[0-9A-Za-z]{16}$/),
+      name: "warehouse app",
+      mode: "test",
+      prefix: `${secret.slice(0, 12)}…`,
+      hash,
+      created_at: "2026-05-01T10:00:00.000Z",
+      expires_at: "2026-05-01T11:00:00.000Z",
+      revoked_at: null,
+      replaces: null,
+      replaced_by: null,
+    });
+    expect(await env.KEYS.get(`hash:${hash}`, "json")).toEqual(record);
+    const byId = await env.KEYS.getWithMetadata(`id:${record.id}`);
+    expect(byId.value).toBe(hash);
+    expect(byId.metadata).toEqual(record);
+    const stored = await dumpKv();
+    expect(stored).toContain(hash);
+    expect(stored).not.toContain(secret);
+    expect(stored).not.toContain(secret.slice(8));
+  });
+
+  it("refuses a bad name, mode or expiry with a 422 naming the field", async () => {
+    const { store } = storeAt();
+    const cases: [Parameters<KeyStore["create"]>[0], string, string][] = [
+      [{ name: "", mode: "test" }, "name", "must not be empty"],
+      [{ name: "  \t ", mode: "test" }, "name", "must not be empty"],
+      [{ name: "x".repeat(101), mode: "test" }, "name", "must be at most 100 characters"],
+      [{ name: "a\nb", mode: "test" }, "name", "must not contain control characters"],
+      [{ name: undefined as unknown as string, mode: "test" }, "name", "is required"],
+      [{ name: "n", mode: "prod" as "test" }, "mode", "must be one of test, live"],
+      [{ name: "n", mode: "test", expiresInSeconds: 0 }, "expires_in", "must be a whole number of seconds from 1 to 315360000"],
+      [{ name: "n", mode: "test", expiresInSeconds: -5 }, "expires_in", "must be a whole number of seconds from 1 to 315360000"],
+      [{ name: "n", mode: "test", expiresInSeconds: 1.5 }, "expires_in", "must be a whole number of seconds from 1 to 315360000"],
+      [{ name: "n", mode: "test", expiresInSeconds: 315_360_001 }, "expires_in", "must be a whole number of seconds from 1 to 315360000"],
+    ];
+    for (const [input, field, message] of cases) {
+      const err = await apiError(() => store.create(input));
+      expect({ status: err.status, fields: err.options.fields }).toEqual({ status: 422, fields: [{ field, message }] });
+    }
+    expect((await env.KEYS.list()).keys).toEqual([]);
+    expect((await store.create({ name: "x".repeat(100), mode: "live", expiresInSeconds: 315_360_000 })).record.name).toHaveLength(100);
+  });
+
+  it("fits the largest record in KV's 1024-byte metadata, even rolled and revoked", async () => {
+    const { store } = storeAt();
+    // Three UTF-8 bytes per character: the longest name in bytes that the rules allow.
+    const { record } = await store.create({ name: "€".repeat(100), mode: "live", expiresInSeconds: 60 });
+    const rolled = await store.roll(record.id, 10);
+    expect(rolled).not.toBeNull();
+    const revoked = await store.revoke(record.id);
+    expect(revoked?.replaced_by).toBe(rolled!.record.id);
+    expect(new TextEncoder().encode(JSON.stringify(revoked)).length).toBeLessThan(1024);
+    expect((await env.KEYS.getWithMetadata(`id:${record.id}`)).metadata).toEqual(revoked);
+    // The limit is real here: a larger metadata is refused by this KV, so the test above can fail.
+    await expect(env.KEYS.put("probe", "x", { metadata: { pad: "x".repeat(1100) } })).rejects.toThrow();
+  });
+});
+
+describe("findBySecret", () => {
+  it("finds by the secret's hash, and nothing for another secret", async () => {
+    const { store } = storeAt();
+    const { record, secret } = await store.create({ name: "a", mode: "test" });
+    expect(await store.findBySecret(secret)).toEqual(record);
+    expect(await store.findBySecret(`${secret.slice(0, -1)}${secret.endsWith("a") ? "b" : "a"}`)).toBeNull();
+  });
+
+  it("trusts what it read for the isolate TTL, then reads again", async () => {
+    const { store, clock } = storeAt();
+    const { record, secret } = await store.create({ name: "a", mode: "test" });
+    expect(await store.findBySecret(secret)).toEqual(record);
+    // Another process (the command line) revokes: it writes KV, not this isolate's cache.
+    const revoked = { ...record, revoked_at: new Date(clock.ms).toISOString() };
+    await env.KEYS.put(`hash:${record.hash}`, JSON.stringify(revoked));
+    clock.ms += ISOLATE_KEY_TTL_MS - 1;
+    expect(await store.findBySecret(secret)).toEqual(record);
+    clock.ms += 1;
+    expect(await store.findBySecret(secret)).toEqual(revoked);
+  });
+
+  it("sees its own isolate's changes at once", async () => {
+    const { store } = storeAt();
+    const { record, secret } = await store.create({ name: "a", mode: "test" });
+    expect((await store.findBySecret(secret))?.revoked_at).toBeNull();
+    await store.revoke(record.id);
+    expect((await store.findBySecret(secret))?.revoked_at).toBe("2026-05-01T10:00:00.000Z");
+  });
+});
+
+describe("isolate cache", () => {
+  it("keeps at most ISOLATE_KEY_CACHE_SIZE entries, dropping the oldest", () => {
+    for (let i = 0; i < ISOLATE_KEY_CACHE_SIZE + 50; i++) rememberKey(`h${i}`, null, T0);
+    expect(isolateKeyCacheSize()).toBe(ISOLATE_KEY_CACHE_SIZE);
+    expect(cachedKey("h0", T0)).toBeUndefined();
+    expect(cachedKey("h49", T0)).toBeUndefined();
+    expect(cachedKey("h50", T0)).toBeNull();
+    expect(cachedKey(`h${ISOLATE_KEY_CACHE_SIZE + 49}`, T0)).toBeNull();
+    expect(cachedKey("h50", T0 + ISOLATE_KEY_TTL_MS)).toBeUndefined();
+  });
+});
+
+describe("get and list", () => {
+  it("lists every key oldest first, from the listing entries alone", async () => {
+    const { store, clock } = storeAt();
+    const a = await store.create({ name: "a", mode: "test" });
+    clock.ms += 1000;
+    const b = await store.create({ name: "b", mode: "live" });
+    expect(await store.list()).toEqual([a.record, b.record]);
+    expect(await store.get(b.record.id)).toEqual(b.record);
+  });
+
+  it("answers null for an unknown or impossible id", async () => {
+    const { store } = storeAt();
+    expect(await store.get("key_AAAAAAAAAAAAAAAA")).toBeNull();
+    expect(await store.get(`key_${"A".repeat(600)}`)).toBeNull();
+    expect(await store.get("../etc")).toBeNull();
+    expect(await store.revoke("key_AAAAAAAAAAAAAAAA")).toBeNull();
+    expect(await store.roll("nope")).toBeNull();
+  });
+
+  it("shows administrators everything but the hash", async () => {
+    const { store } = storeAt();
+    const { record } = await store.create({ name: "a", mode: "test" });
+    const shown = publicRecord(record, store.stateOf(record));
+    expect(shown).not.toHaveProperty("hash");
+    expect(shown).toEqual({ ...record, hash: undefined, status: "active" });
+  });
+});
+
+describe("roll", () => {
+  it("makes a key of the same name and mode; the old one works for the grace, then expires", async () => {
+    const { store, clock } = storeAt();
+    const old = await store.create({ name: "pos", mode: "live" });
+    const rolled = await store.roll(old.record.id, 600);
+    expect(rolled!.record).toMatchObject({ name: "pos", mode: "live", replaces: old.record.id, replaced_by: null, expires_at: null });
+    expect(rolled!.secret).toMatch(/^sk_live_/);
+    const after = await store.get(old.record.id);
+    expect(after).toEqual({ ...old.record, replaced_by: rolled!.record.id, expires_at: "2026-05-01T10:10:00.000Z" });
+    expect(await store.findBySecret(old.secret)).toEqual(after);
+    expect(store.stateOf(after!)).toBe("grace");
+    clock.ms += 600_000 - 1;
+    expect(store.stateOf(after!)).toBe("grace");
+    clock.ms += 1;
+    expect(store.stateOf(after!)).toBe("expired");
+  });
+
+  it("defaults to a day of grace, 0 stops the old key at once, and never extends its own expiry", async () => {
+    const { store } = storeAt();
+    expect(DEFAULT_GRACE_SECONDS).toBe(86_400);
+    const a = await store.create({ name: "a", mode: "test" });
+    await store.roll(a.record.id);
+    expect((await store.get(a.record.id))?.expires_at).toBe("2026-05-02T10:00:00.000Z");
+
+    const b = await store.create({ name: "b", mode: "test" });
+    await store.roll(b.record.id, 0);
+    const bAfter = await store.get(b.record.id);
+    expect(bAfter?.expires_at).toBe("2026-05-01T10:00:00.000Z");
+    expect(store.stateOf(bAfter!)).toBe("expired");
+
+    const c = await store.create({ name: "c", mode: "test", expiresInSeconds: 60 });
+    await store.roll(c.record.id, 3600);
+    expect((await store.get(c.record.id))?.expires_at).toBe("2026-05-01T10:01:00.000Z");
+  });
+
+  it("refuses a key that is not active (409) and a bad grace (422)", async () => {
+    const { store, clock } = storeAt();
+    const rolled = await store.create({ name: "r", mode: "test" });
+    const next = await store.roll(rolled.record.id, 60);
+    const revoked = await store.create({ name: "v", mode: "test" });
+    await store.revoke(revoked.record.id);
+    const expired = await store.create({ name: "e", mode: "test", expiresInSeconds: 1 });
+    clock.ms += 1000;
+    const expect409 = async (id: string, description: string) => {
+      const err = await apiError(() => store.roll(id));
+      expect({ status: err.status, description: err.description }).toEqual({ status: 409, description });
+    };
+    await expect409(rolled.record.id, `Key ${rolled.record.id} is already rolled (its replacement is ${next!.record.id}): only an active key can be rolled`);
+    await expect409(revoked.record.id, `Key ${revoked.record.id} is revoked: only an active key can be rolled`);
+    await expect409(expired.record.id, `Key ${expired.record.id} is expired: only an active key can be rolled`);
+    for (const grace of [-1, 0.5, 315_360_001]) {
+      const err = await apiError(() => store.roll(next!.record.id, grace));
+      expect(err.options.fields).toEqual([{ field: "grace", message: "must be a whole number of seconds from 0 to 315360000" }]);
+    }
+    expect((await store.list()).map((r) => r.name).sort()).toEqual(["e", "r", "r", "v"]);
+  });
+});
+
+describe("revoke", () => {
+  it("revokes at once and keeps the first time when repeated", async () => {
+    const { store, clock } = storeAt();
+    const { record } = await store.create({ name: "a", mode: "test" });
+    const revoked = await store.revoke(record.id);
+    expect(revoked).toEqual({ ...record, revoked_at: "2026-05-01T10:00:00.000Z" });
+    expect(store.stateOf(revoked!)).toBe("revoked");
+    clock.ms += 5000;
+    expect(await store.revoke(record.id)).toEqual(revoked);
+    expect(await env.KEYS.get(`hash:${record.hash}`, "json")).toEqual(revoked);
+  });
+
+  it("heals a revocation whose authentication entry was not written", async () => {
+    const { store } = storeAt();
+    const { record } = await store.create({ name: "a", mode: "test" });
+    const revoked = { ...record, revoked_at: "2026-05-01T09:59:00.000Z" };
+    // Listing says revoked, authentication entry says active: the state a failed write could leave.
+    await env.KEYS.put(`id:${record.id}`, record.hash, { metadata: revoked });
+    expect(await store.revoke(record.id)).toEqual(revoked);
+    expect(await env.KEYS.get(`hash:${record.hash}`, "json")).toEqual(revoked);
+  });
+});
+
+describe("revocation bound", () => {
+  it("is the isolate TTL locally and about 100 s in production", () => {
+    expect(REVOCATION_BOUND_LOCAL_SECONDS).toBe(10);
+    expect(REVOCATION_BOUND_PRODUCTION_SECONDS).toBe(100);
+  });
+});

@@ -1,0 +1,101 @@
+import { describe, expect, it } from "vitest";
+import { buildPagination, carriedParams, DEFAULT_COUNT, MAX_COUNT, toPage } from "./pagination.ts";
+
+const URL_ = "http://127.0.0.1:8787/api/customers?count=10&skip=20&other=x";
+const PATH = "http://127.0.0.1:8787/api/customers";
+
+describe("toPage", () => {
+  it("defaults to count 10 and skip 0", () => {
+    expect(DEFAULT_COUNT).toBe(10);
+    expect(MAX_COUNT).toBe(100);
+    expect(toPage({})).toEqual({ count: 10, skip: 0 });
+  });
+
+  it("takes skip as given", () => {
+    expect(toPage({ count: 25, skip: 7 })).toEqual({ count: 25, skip: 7 });
+  });
+
+  it("turns page into skip = (page - 1) * count", () => {
+    expect(toPage({ count: 25, page: 3 })).toEqual({ count: 25, skip: 50 });
+    expect(toPage({ page: 1 })).toEqual({ count: 10, skip: 0 });
+    expect(toPage({ page: 2 })).toEqual({ count: 10, skip: 10 });
+  });
+});
+
+describe("buildPagination", () => {
+  it("describes a middle page", () => {
+    expect(buildPagination(URL_, { count: 10, skip: 20 }, 45, [["count", "10"]])).toEqual({
+      current_page: 3,
+      first_page_url: `${PATH}?count=10&page=1`,
+      prev_page_url: `${PATH}?count=10&page=2`,
+      next_page_url: `${PATH}?count=10&page=4`,
+      last_page_url: `${PATH}?count=10&page=5`,
+      last_page: 5,
+      per_page: 10,
+      total: 45,
+      path: PATH,
+    });
+  });
+
+  it("has no previous page on the first page and no next page on the last", () => {
+    const first = buildPagination(PATH, { count: 10, skip: 0 }, 10, []);
+    expect(first).toEqual({
+      current_page: 1,
+      first_page_url: `${PATH}?page=1`,
+      prev_page_url: null,
+      next_page_url: null,
+      last_page_url: `${PATH}?page=1`,
+      last_page: 1,
+      per_page: 10,
+      total: 10,
+      path: PATH,
+    });
+  });
+
+  it("gives last_page 1 for an empty listing", () => {
+    const empty = buildPagination(PATH, { count: 10, skip: 0 }, 0, []);
+    expect(empty.last_page).toBe(1);
+    expect(empty.next_page_url).toBeNull();
+    expect(empty.last_page_url).toBe(`${PATH}?page=1`);
+  });
+
+  it("serves a page past the end with the same object: no next page, a previous one", () => {
+    const past = buildPagination(PATH, { count: 10, skip: 100 }, 15, []);
+    expect(past.current_page).toBe(11);
+    expect(past.last_page).toBe(2);
+    expect(past.next_page_url).toBeNull();
+    expect(past.prev_page_url).toBe(`${PATH}?page=10`);
+  });
+
+  it("takes current_page = floor(skip / count) + 1 for a skip between pages", () => {
+    const p = buildPagination(PATH, { count: 10, skip: 15 }, 100, []);
+    expect(p.current_page).toBe(2);
+    expect(p.prev_page_url).toBe(`${PATH}?page=1`);
+    expect(p.next_page_url).toBe(`${PATH}?page=3`);
+  });
+
+  it("carries the other parameters in order, encoded, before page", () => {
+    const p = buildPagination(
+      "http://h/api/orders",
+      { count: 5, skip: 0 },
+      12,
+      [
+        ["count", "5"],
+        ["phone_number", "+91 98200 00001"],
+        ["from_date", "01-03-2026"],
+      ],
+    );
+    expect(p.next_page_url).toBe("http://h/api/orders?count=5&phone_number=%2B91+98200+00001&from_date=01-03-2026&page=2");
+    expect(p.path).toBe("http://h/api/orders");
+  });
+});
+
+describe("carriedParams", () => {
+  it("keeps the named parameters that were given, in the named order", () => {
+    const query: Record<string, string> = { phone_number: "9820000001", count: "5", skip: "10", other: "x" };
+    expect(carriedParams((n) => query[n], ["count", "phone_number", "from_date"])).toEqual([
+      ["count", "5"],
+      ["phone_number", "9820000001"],
+    ]);
+  });
+});

@@ -1,0 +1,78 @@
+// GET /docs: Swagger UI over /openapi.json, served entirely by this worker. The page's script and
+// stylesheet come from the installed swagger-ui-dist package through the Workers Static Assets
+// binding (wrangler.toml [assets]), so the page works without any CDN, and its Content-Security-
+// Policy keeps the browser from loading anything from another host.
+import { Hono } from "hono";
+import type { AppEnv } from "../env.ts";
+import { errors } from "../lib/errors.ts";
+import { DOCUMENT_PATH } from "./document.ts";
+
+export const DOCS_PATH = "/docs";
+
+/** The only files of the package that the page uses; nothing else in it is reachable. */
+const ASSETS = ["swagger-ui-bundle.js", "swagger-ui.css"] as const;
+
+const CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  // Swagger UI sets style attributes and draws its icons with data: URLs.
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join("; ");
+
+const PAGE = `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8">
+    <meta name="viewport" content="width=device-width, initial-scale=1">
+    <title>Order and customer lookup API: documentation</title>
+    <link rel="icon" href="data:,">
+    <link rel="stylesheet" href="${DOCS_PATH}/swagger-ui.css">
+  </head>
+  <body>
+    <noscript>This page needs JavaScript. The OpenAPI document itself is at <a href="${DOCUMENT_PATH}">${DOCUMENT_PATH}</a>.</noscript>
+    <div id="swagger-ui"></div>
+    <script src="${DOCS_PATH}/swagger-ui-bundle.js"></script>
+    <script src="${DOCS_PATH}/init.js"></script>
+  </body>
+</html>
+`;
+
+// A file rather than an inline script, so that the CSP needs no 'unsafe-inline' for scripts.
+// validatorUrl null: Swagger UI would otherwise send the document to an outside validator.
+const INIT = `window.ui = SwaggerUIBundle({
+  url: ${JSON.stringify(DOCUMENT_PATH)},
+  dom_id: "#swagger-ui",
+  deepLinking: true,
+  validatorUrl: null,
+  presets: [SwaggerUIBundle.presets.apis],
+  layout: "BaseLayout",
+});
+`;
+
+type DocsEnv = AppEnv & { Bindings: AppEnv["Bindings"] & { ASSETS?: Fetcher } };
+
+export const docsPage = new Hono<DocsEnv>();
+
+docsPage.get(DOCS_PATH, (c) => {
+  c.header("Content-Security-Policy", CSP);
+  return c.html(PAGE);
+});
+
+docsPage.get(`${DOCS_PATH}/init.js`, (c) =>
+  c.body(INIT, 200, { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "no-cache" }),
+);
+
+for (const file of ASSETS) {
+  docsPage.get(`${DOCS_PATH}/${file}`, async (c) => {
+    const assets = c.env.ASSETS;
+    // Without the binding (a config without [assets]) the page cannot work: say so plainly.
+    if (!assets) throw errors.unavailable("documentation's script");
+    const res = await assets.fetch(new URL(`/${file}`, c.req.url));
+    return new Response(res.body, res);
+  });
+}

@@ -1,0 +1,103 @@
+// The OpenAPI 3.1 document, generated from the same createRoute definitions and zod schemas that
+// validate requests, so that it cannot drift from the code. What the routes cannot say themselves
+// (headers that middleware puts on every answer, the answers for unknown paths and methods, the
+// security scheme) is added here, once.
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { version } from "../../package.json";
+import type { AppEnv } from "../env.ts";
+import { API_PREFIX } from "../routes/index.ts";
+import { headerRef, RESPONSE_HEADERS } from "../schemas/headers.ts";
+
+export const DOCUMENT_PATH = "/openapi.json";
+
+type OpenAPIObject = ReturnType<OpenAPIHono["getOpenAPI31Document"]>;
+
+const DESCRIPTION = `Customers, their sales orders, and the lookups (areas, postal codes, sales agents) that
+the sales agents' apps need, for a sales and distribution organization.
+
+**Paths.** Every endpoint is served under \`${API_PREFIX}\` (listed here) and also at the root:
+\`${API_PREFIX}/customers\` and \`/customers\` are the same endpoint, as are \`/area\` and \`/areas\`.
+
+**Authentication.** Every endpoint takes \`Authorization: Bearer <API key>\`: the scheme word (any
+letter case), one space, and the key (\`sk_test_…\` or \`sk_live_…\`), with no other whitespace. A
+deployment accepts keys of its own mode only. Authentication comes first: without a valid key the
+answer is 401 whatever else is wrong with the request; the per-key rate limit (429) comes next.
+
+**Errors.** Every error, of every status, is the \`Error\` envelope; \`status_code\` equals the HTTP status
+and \`fields\` (422) lists every broken parameter by its request name. Two answers can come from any
+path and are not repeated under each operation: 404 \`NOT_FOUND\` for a path that does not exist
+(\`components.responses.NotFound\`) and 405 \`METHOD_NOT_ALLOWED\` with an \`Allow\` header for another
+method on a path that does (\`components.responses.MethodNotAllowed\`). \`HEAD\` is answered wherever
+\`GET\` is.
+
+**Headers.** Every answer carries \`X-Request-Id\` (the caller's, when it sent one of sane length) and,
+unless the deployment turns it off, \`Server-Timing\` with the D1 and KV work that it did. Lookups
+carry an \`ETag\`; a matching \`If-None-Match\` gets 304.`;
+
+const TAGS = [
+  { name: "Customers", description: "The organization's customers: list and create" },
+  { name: "Orders", description: "A customer's sales orders, found by phone number" },
+  { name: "Lookups", description: "Areas, postal codes and sales agents: the ids that creating a customer takes" },
+];
+
+/** The headers that every answer carries, added to every response of the document. */
+const EVERY_RESPONSE = ["X-Request-Id", "Server-Timing"] as const;
+
+/** Registers the components the routes and the generated document refer to. Call once per app. */
+export function registerComponents(app: OpenAPIHono<AppEnv>): void {
+  const registry = app.openAPIRegistry;
+  registry.registerComponent("securitySchemes", "bearerAuth", {
+    type: "http",
+    scheme: "bearer",
+    description: "An API key, `sk_test_…` or `sk_live_…` (the deployment's mode), made on the dashboard or with `npm run keys`.",
+  });
+  for (const [name, header] of Object.entries(RESPONSE_HEADERS)) registry.registerComponent("headers", name, structuredClone(header));
+  const errorContent = { "application/json": { schema: { $ref: "#/components/schemas/Error" } } };
+  registry.registerComponent("responses", "NotFound", {
+    description: "No endpoint at this path (any path, any method).",
+    content: errorContent,
+  });
+  registry.registerComponent("responses", "MethodNotAllowed", {
+    description: "The path exists but does not answer this method; `Allow` lists the methods it does.",
+    headers: { Allow: headerRef("Allow") },
+    content: errorContent,
+  });
+}
+
+/** The document as generated (once per isolate: routes do not change while it runs). */
+let generated: OpenAPIObject | undefined;
+
+/** The document for a request: the generated one, with this deployment's address as the server. */
+export function openApiDocument(app: OpenAPIHono<AppEnv>, c: Context): OpenAPIObject {
+  generated ??= decorate(
+    app.getOpenAPI31Document({
+      openapi: "3.1.0",
+      info: { title: "Order and customer lookup API", version, description: DESCRIPTION },
+      tags: TAGS,
+    }),
+  );
+  const origin = new URL(c.req.url).origin;
+  return { ...generated, servers: [{ url: origin, description: "This deployment" }] };
+}
+
+type HeaderMap = Record<string, unknown>;
+type ResponseLike = { headers?: HeaderMap; $ref?: string };
+
+/** Adds the headers of every answer to each response, operations' and components' alike. */
+function decorate(doc: OpenAPIObject): OpenAPIObject {
+  const responses: ResponseLike[] = [];
+  for (const item of Object.values(doc.paths ?? {})) {
+    for (const operation of Object.values(item as Record<string, { responses?: Record<string, ResponseLike> }>)) {
+      responses.push(...Object.values(operation.responses ?? {}));
+    }
+  }
+  responses.push(...(Object.values(doc.components?.responses ?? {}) as ResponseLike[]));
+  for (const response of responses) {
+    if (response.$ref) continue;
+    const headers: HeaderMap = {};
+    for (const name of EVERY_RESPONSE) headers[name] = headerRef(name);
+    response.headers = { ...headers, ...response.headers };
+  }
+  return doc;
+}

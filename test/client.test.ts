@@ -1,0 +1,96 @@
+// The typed client (src/client.ts, exported as "order-lookup-service/client") against the worker:
+// its fetch goes into the worker and holds every answer to the OpenAPI contract, like call().
+import { createClient } from "order-lookup-service/client";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { BASE, call, contractFetch, errorEnvelope } from "./helpers/http.ts";
+import { clearIsolateCaches, makeKey } from "./helpers/keys.ts";
+import { seedFixture } from "./helpers/seed.ts";
+
+let key: string;
+let api: ReturnType<typeof createClient>;
+beforeAll(async () => {
+  await seedFixture();
+  key = (await makeKey()).secret;
+  api = createClient(BASE, key, { fetch: contractFetch });
+});
+beforeEach(() => clearIsolateCaches());
+
+describe("createClient", () => {
+  it("lists customers under /api with the key, typed by the route", async () => {
+    const res = await api.customers.$get({ query: { count: "2", skip: "1" } });
+    expect(res.status).toBe(200);
+    expect(res.url).toBe(`${BASE}/api/customers?count=2&skip=1`);
+    if (res.status !== 200) throw new Error("unreachable");
+    const body = await res.json();
+    expect(body).toEqual((await call("/api/customers?count=2&skip=1", { key })).body);
+    expect(body.data.customers.map((c) => c.id)).toEqual([2, 3]);
+    expect(body.data.customers[0]!.address).toEqual([]);
+    expect(body.data.pagination).toMatchObject({ current_page: 2, per_page: 2, total: 25 });
+  });
+
+  it("finds a customer's orders, and narrows the body by status", async () => {
+    const found = await api.orders.$get({ query: { phone_number: "+91 98200 00001", count: "1" } });
+    expect(found.status).toBe(200);
+    if (found.status === 200) {
+      const { data } = await found.json();
+      expect(data.orders.map((o) => o.order_no)).toEqual(["SO-000101"]);
+      expect(data.orders[0]!.customer.id).toBe(1);
+    }
+
+    const missing = await api.orders.$get({ query: { phone_number: "9999999999" } });
+    expect(missing.status).toBe(404);
+    if (missing.status === 404) {
+      expect(await missing.json()).toEqual(errorEnvelope(404, "NOT_FOUND", "No customer has this phone number", "/api/orders"));
+    }
+  });
+
+  it("reaches the lookups, the hyphenated path included", async () => {
+    const agents = await api["fetch-salesagent-by-pincode"].$get({ query: { pincode: "560034" } });
+    expect(agents.status).toBe(200);
+    expect(await agents.json()).toEqual({ data: [{ id: 2, first_name: "Vikram", last_name: "Shetty", mobile: "9876500002" }], message: "" });
+
+    const areas = await api.areas.$get();
+    const area = await api.area.$get();
+    expect(areas.status).toBe(200);
+    expect(await areas.json()).toEqual(await area.json());
+
+    const codes = await api.postalcodes.$get({ query: { code: "400069" } });
+    expect(codes.status).toBe(200);
+    if (codes.status === 200) expect((await codes.json()).data.postalcodes).toEqual([{ id: 1, code: "400069" }, { id: 5, code: "400069" }]);
+
+    const salesagents = await api.salesagents.$get({ query: { count: "1" } });
+    if (salesagents.status !== 200) throw new Error(`salesagents answered ${salesagents.status}`);
+    expect((await salesagents.json()).data.salesagents).toEqual([
+      { id: 1, first_name: "Asha", last_name: "Rao", mobile_number: "9876543210", avatar: null, email: "asha@example.com" },
+    ]);
+  });
+
+  it("creates a customer", async () => {
+    const res = await api.customers.create.$post({
+      query: {
+        company_name: "Client Test Traders",
+        mobile_number: "9123400001",
+        contactpersons_name: "Typed Client",
+        address: "1 Hono Road",
+        area_id: "1",
+        postalcode_id: "1",
+        gst_treatment: "Unregistered",
+        salesagent_id: "1",
+      },
+      header: {},
+    });
+    expect(res.status).toBe(201);
+    if (res.status === 201) {
+      const { data } = await res.json();
+      expect(data).toMatchObject({ company_name: "Client Test Traders", contactperson_number: "9123400001", status: "Active" });
+    }
+  });
+
+  it("sends the key it was given: another key is refused", async () => {
+    const stranger = createClient(`${BASE}/`, "sk_test_0000000000000000000000000000000000", { fetch: contractFetch });
+    const res = await stranger.customers.$get({ query: {} });
+    expect(res.status).toBe(401);
+    expect(res.headers.get("WWW-Authenticate")).toBe("Bearer");
+    expect(await res.json()).toEqual(errorEnvelope(401, "AUTHENTICATION_ERROR", "Invalid API key: no such key", "/api/customers"));
+  });
+});
