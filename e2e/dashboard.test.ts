@@ -217,6 +217,24 @@ describe("the key dashboard in Chromium", () => {
     await page.goto(`${server.url}/dashboard`);
     expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("API key dashboard");
   });
+
+  it("works on http://localhost too: Chromium keeps the Secure cookie there as well", async () => {
+    const other = await browser.newContext();
+    try {
+      const tab = await other.newPage();
+      await tab.goto(`http://localhost:${server.port}/dashboard`);
+      await tab.getByLabel("Administrator token").fill(adminToken);
+      await tab.getByRole("button", { name: "Log in" }).click();
+      await tab.getByRole("heading", { name: "API keys", level: 1 }).waitFor();
+      expect((await other.cookies()).map((c) => [c.name, c.domain, c.secure])).toEqual([
+        ["__Host-olk_admin", "localhost", true],
+      ]);
+      await tab.reload();
+      expect(await tab.getByRole("heading", { level: 1 }).textContent()).toBe("API keys");
+    } finally {
+      await other.close();
+    }
+  });
 });
 
 describe("with an unusable ADMIN_TOKEN", () => {

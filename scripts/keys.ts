@@ -5,9 +5,8 @@
 import { type CreatedKey, type KeyRecord, KeyStore, publicRecord, REVOCATION_BOUND_LOCAL_SECONDS, REVOCATION_BOUND_PRODUCTION_SECONDS } from "../src/keys/store.ts";
 import { KEY_ID_PATTERN } from "../src/keys/secret.ts";
 import { ApiError } from "../src/lib/errors.ts";
-import { openPlatform, type Platform } from "./lib/local.ts";
-import { openRemotePlatform } from "./lib/remote-platform.ts";
-import { type Command, firstLine, parseCommandLine, USAGE, UsageError } from "./keys/args.ts";
+import type { Platform } from "./lib/local.ts";
+import { type Command, oneLine, parseCommandLine, USAGE, UsageError } from "./keys/args.ts";
 
 /** A failure to report in one line (exit status 1). */
 class CommandError extends Error {
@@ -28,7 +27,10 @@ async function main(argv: string[]): Promise<void> {
     console.log(USAGE);
     return;
   }
-  const platform: Platform = remote ? await openRemotePlatform({ environment }) : await openPlatform({ environment });
+  // Loaded only now: wrangler is a large module, and a mistake in the arguments should not wait for it.
+  const platform: Platform = remote
+    ? await (await import("./lib/remote-platform.ts")).openRemotePlatform({ environment })
+    : await (await import("./lib/local.ts")).openPlatform({ environment });
   try {
     const store = new KeyStore(platform.env.KEYS);
     await run(cmd, { store, json, remote, deploymentMode: String(platform.env.MODE) });
@@ -111,8 +113,8 @@ function printTable(rows: ReturnType<typeof publicRecord>[]): void {
 }
 
 function unknown(id: string): CommandError {
-  const shown = KEY_ID_PATTERN.test(id) ? `'${id}'` : "like that";
-  return new CommandError(`no key with id ${shown} (npm run keys -- list shows the ids)`);
+  const hint = KEY_ID_PATTERN.test(id) ? "" : ": ids are key_ and 16 letters or digits";
+  return new CommandError(`no key with id ${JSON.stringify(id)}${hint} (npm run keys -- list shows them)`);
 }
 
 main(process.argv.slice(2)).then(
@@ -121,7 +123,7 @@ main(process.argv.slice(2)).then(
     let message: string;
     if (err instanceof UsageError || err instanceof CommandError) message = err.message;
     else if (err instanceof ApiError) message = err.options.fields?.[0] ? `${err.options.fields[0].field} ${err.options.fields[0].message}` : err.description;
-    else message = `${firstLine(err)}`;
+    else message = oneLine(err);
     console.error(`Error: ${message}`);
     process.exit(1);
   },

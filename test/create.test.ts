@@ -4,29 +4,58 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { callWithEnv, expectNoLeak } from "./helpers/faults.ts";
 import { call, errorEnvelope } from "./helpers/http.ts";
 import { makeKey } from "./helpers/keys.ts";
+import { importDataset, type Dataset } from "../scripts/import/index.ts";
 
 const PATH = "/api/customers/create";
 let key: string;
 
-// Reference data with plain SQL for now: scripts/import (importDataset) is being written alongside.
-async function seedReferenceData() {
-  await env.DB.batch(
-    [
-      "insert into states values (1,'MH','Maharashtra'), (2,'KA','Karnataka')",
-      "insert into cities values (1,'Mumbai','MUM',1), (2,'Bengaluru','BLR',2)",
-      "insert into areas values (1,'Andheri East','AE',1), (2,'Koramangala','',2), (3,'Spare','SP',1), (4,'Spare 2','S2',1)",
-      "insert into postal_codes values (1,'400069'), (2,'560034')",
-      "insert into sales_agents values (1,'Asha','Rao','9876543210','asha@example.com',null), (2,'Vikram','Shetty','9876500002',null,null)",
-      `insert into customers (id,contact_person_name,company_name,display_name,email,contactperson_number,phone_key,company_phone,
-         gst_treatment,gstin,customer_code,status,approval,salesagent_id)
-       values (1,'Existing','Existing Co','Existing Co','','+91 98200 00001','9820000001',null,'Unregistered','',null,'Active','accepted',1)`,
-      "insert into customer_addresses values (1,'1 Old Road','',1,1)",
-    ].map((q) => env.DB.prepare(q)),
-  );
-}
+/** Reference data and one existing customer, in the dataset format, through the real importer. */
+const DATASET = {
+  states: [
+    { id: 1, code: "MH", name: "Maharashtra" },
+    { id: 2, code: "KA", name: "Karnataka" },
+  ],
+  cities: [
+    { id: 1, name: "Mumbai", code: "MUM", state_id: 1 },
+    { id: 2, name: "Bengaluru", code: "BLR", state_id: 2 },
+  ],
+  areas: [
+    { id: 1, name: "Andheri East", area_code: "AE", city_id: 1 },
+    { id: 2, name: "Koramangala", area_code: "", city_id: 2 },
+    // 3 is deleted and 4 renamed by the race tests: no other record refers to them.
+    { id: 3, name: "Spare", area_code: "SP", city_id: 1 },
+    { id: 4, name: "Spare 2", area_code: "S2", city_id: 1 },
+  ],
+  postal_codes: [
+    { id: 1, code: "400069" },
+    { id: 2, code: "560034" },
+  ],
+  sales_agents: [
+    { id: 1, first_name: "Asha", last_name: "Rao", mobile_number: "9876543210", email: "asha@example.com", avatar: null, postalcode_ids: [1] },
+    { id: 2, first_name: "Vikram", last_name: "Shetty", mobile_number: "9876500002", email: null, avatar: null, postalcode_ids: [2] },
+  ],
+  customers: [
+    {
+      id: 1,
+      contact_person_name: "Existing",
+      company_name: "Existing Co",
+      display_name: "Existing Co",
+      email: "",
+      contactperson_number: "+91 98200 00001",
+      company_phone: null,
+      gst_treatment: "Unregistered",
+      gstin: "",
+      customer_code: null,
+      status: "Active",
+      approval: "accepted",
+      salesagent_id: 1,
+      address: { addressline1: "1 Old Road", addressline2: "", area_id: 1, postalcode_id: 1 },
+    },
+  ],
+};
 
 beforeAll(async () => {
-  await seedReferenceData();
+  await importDataset(env.DB, DATASET as Dataset);
   key = (await makeKey()).secret;
 });
 
@@ -70,7 +99,7 @@ function post(body: unknown, options: { query?: Record<string, string>; headers?
 }
 
 function form(values: Record<string, unknown>): string {
-  return new URLSearchParams(Object.entries(values).map(([k, v]) => [k, String(v)])).toString();
+  return new URLSearchParams(Object.entries(values).map(([k, v]): [string, string] => [k, String(v)])).toString();
 }
 
 const FORM = { "Content-Type": "application/x-www-form-urlencoded" };
@@ -216,10 +245,12 @@ describe("creating", () => {
   });
 
   it("takes the parameters from a multipart form body", async () => {
-    const body = new FormData();
-    for (const [k, v] of Object.entries(params({ company_name: "Multipart Co" }))) body.set(k, String(v));
-    const encoded = new Response(body);
-    const res = await post(await encoded.text(), { headers: { "Content-Type": encoded.headers.get("Content-Type")! } });
+    const boundary = "create-test-boundary";
+    const body =
+      Object.entries(params({ company_name: "Multipart Co" }))
+        .map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${String(v)}\r\n`)
+        .join("") + `--${boundary}--\r\n`;
+    const res = await post(body, { headers: { "Content-Type": `multipart/form-data; boundary=${boundary}` } });
     expect(res.status).toBe(201);
     expect(res.body.data.company_name).toBe("Multipart Co");
   });
@@ -545,6 +576,21 @@ describe("bodies", () => {
     });
     expect((await counts()).c).toBe(before.c + 1);
   });
+
+  it("answers 413 from a declared Content-Length alone, and takes a declared 16 KiB", async () => {
+    const before = await counts();
+    const base = JSON.stringify({ ...params(), padding: "" });
+    const exact = JSON.stringify({ ...JSON.parse(base), padding: "p".repeat(16384 - base.length) });
+    const ok = await post(exact, { headers: { "Content-Type": "application/json", "Content-Length": "16384" } });
+    expect(ok.status).toBe(201);
+    const over = JSON.stringify({ ...params(), padding: "p".repeat(16384 - base.length + 1) });
+    const res = await post(over, { headers: { "Content-Type": "application/json", "Content-Length": "16385" } });
+    expect({ status: res.status, body: res.body }).toEqual({
+      status: 413,
+      body: errorEnvelope(413, "PAYLOAD_TOO_LARGE", "The request body is larger than 16384 bytes", PATH),
+    });
+    expect((await counts()).c).toBe(before.c + 1);
+  });
 });
 
 describe("authentication", () => {
@@ -728,6 +774,19 @@ describe("Idempotency-Key", () => {
     expect(await counts()).toEqual({ c: before.c + 1, a: before.a + 1, k: before.k });
     const replayed = await post(params({ company_name: "Other" }), { headers });
     expect(replayed.status).toBe(409);
+  });
+
+  it("prunes every stale record when it writes one", async () => {
+    const first = await post(params(), { headers: { "Idempotency-Key": "old-1" } });
+    const second = await post(params(), { headers: { "Idempotency-Key": "old-2" } });
+    expect([first.status, second.status]).toEqual([201, 201]);
+    await env.DB.prepare("update idempotency_keys set created_at = created_at - 86400001 where key like '%:old-_'").run();
+    const before = await counts();
+    const res = await post(params(), { headers: { "Idempotency-Key": "new-1" } });
+    expect(res.status).toBe(201);
+    expect(await counts()).toEqual({ c: before.c + 1, a: before.a + 1, k: before.k - 1 });
+    const left = await env.DB.prepare("select count(*) n from idempotency_keys where key like '%:old-_'").first();
+    expect(left).toEqual({ n: 0 });
   });
 
   it("scopes keys to the API key that sent them", async () => {

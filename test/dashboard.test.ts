@@ -24,7 +24,7 @@ function form(fields: Record<string, string>, headers: Record<string, string> = 
 async function login(): Promise<string> {
   const res = await call("/dashboard/login", form({ token: ADMIN }));
   expect(res.status).toBe(200);
-  const setCookie = res.headers.getSetCookie();
+  const setCookie = setCookies(res);
   expect(setCookie).toHaveLength(1);
   return setCookie[0]!.split(";")[0]!;
 }
@@ -39,6 +39,11 @@ async function csrfToken(cookie: string): Promise<string> {
 
 function mainOf(res: CallResult): string {
   return /<main[^>]*>[\s\S]*<\/main>/.exec(res.text)?.[0] ?? "";
+}
+
+/** Every Set-Cookie header of an answer (workerd has getSetCookie(); its types lack it). */
+function setCookies(res: CallResult): string[] {
+  return (res.headers as unknown as { getSetCookie(): string[] }).getSetCookie();
 }
 
 const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
@@ -83,7 +88,7 @@ describe("POST /dashboard/login", () => {
   it("refuses a wrong token: an error, no cookie, nobody let in", async () => {
     const res = await call("/dashboard/login", form({ token: `${ADMIN}x` }));
     expect(res.status).toBe(401);
-    expect(res.headers.getSetCookie()).toEqual([]);
+    expect(setCookies(res)).toEqual([]);
     expect(mainOf(res)).toContain(
       '<p class="alert" role="alert" id="login-error">That is not the administrator token. Nobody was logged in.</p>',
     );
@@ -92,10 +97,10 @@ describe("POST /dashboard/login", () => {
   });
 
   it("refuses an empty or missing token", async () => {
-    for (const body of [{ token: "" }, {}]) {
+    for (const body of [{ token: "" }, {} as Record<string, string>]) {
       const res = await call("/dashboard/login", form(body));
       expect(res.status).toBe(401);
-      expect(res.headers.getSetCookie()).toEqual([]);
+      expect(setCookies(res)).toEqual([]);
     }
   });
 
@@ -103,7 +108,7 @@ describe("POST /dashboard/login", () => {
     const { secret } = await makeKey();
     const res = await call("/dashboard/login", form({ token: secret }));
     expect(res.status).toBe(401);
-    expect(res.headers.getSetCookie()).toEqual([]);
+    expect(setCookies(res)).toEqual([]);
   });
 
   it("sets an HttpOnly, Secure, SameSite=Strict, signed session cookie that expires in 8 hours", async () => {
@@ -111,7 +116,7 @@ describe("POST /dashboard/login", () => {
     const res = await call("/dashboard/login", form({ token: ADMIN }));
     expect(res.status).toBe(200);
     expect(mainOf(res)).toContain('<h2 id="keys-heading">Keys</h2>');
-    const [cookie] = res.headers.getSetCookie();
+    const [cookie] = setCookies(res);
     const [pair, ...attributes] = cookie!.split("; ");
     expect(pair).toMatch(/^__Host-olk_admin=[A-Za-z0-9_-]{32}\.\d+\.[A-Za-z0-9%]+$/);
     const expires = attributes.find((a) => a.startsWith("Expires="))!;
@@ -132,7 +137,7 @@ describe("POST /dashboard/login", () => {
   it("is refused from another origin (CSRF), with no cookie", async () => {
     const res = await call("/dashboard/login", form({ token: ADMIN }, { Origin: "https://evil.example" }));
     expect(res.status).toBe(403);
-    expect(res.headers.getSetCookie()).toEqual([]);
+    expect(setCookies(res)).toEqual([]);
     expect(mainOf(res)).toContain("<h1>Form refused</h1>");
   });
 });
@@ -220,7 +225,7 @@ describe("the dashboard's forms", () => {
     );
     expect(res.status).toBe(200);
     expect(res.headers.get("Cache-Control")).toBe("no-store");
-    expect(res.headers.getSetCookie()).toEqual([]);
+    expect(setCookies(res)).toEqual([]);
     const secret = SECRET.exec(res.text)?.[0];
     expect(secret).toBeDefined();
     expect(res.text).toContain("<h2 id=\"new-key-heading\">New test-mode key “Warehouse scanner”: copy it now</h2>");
@@ -311,6 +316,12 @@ describe("the dashboard's forms", () => {
     expect(res.status).toBe(403);
   });
 
+  it("leads a GET of a form's address back to the page", async () => {
+    const res = await call("/dashboard/keys");
+    expect(res.status).toBe(200);
+    expect(mainOf(res)).toContain('<label for="token">Administrator token</label>');
+  });
+
   it("asks to log in again when the session is gone, changing nothing", async () => {
     const res = await call("/dashboard/keys", form({ csrf_token: "x", name: "x", mode: "test" }));
     expect(res.status).toBe(401);
@@ -323,7 +334,7 @@ describe("the dashboard's forms", () => {
     const res = await call("/dashboard/logout", form({ csrf_token: csrf }, { Cookie: cookie }));
     expect(res.status).toBe(200);
     expect(mainOf(res)).toContain('<label for="token">Administrator token</label>');
-    expect(res.headers.getSetCookie()).toEqual(["__Host-olk_admin=; Max-Age=0; Path=/; HttpOnly; Secure; SameSite=Strict"]);
+    expect(setCookies(res)).toEqual(["__Host-olk_admin=; Max-Age=0; Path=/; HttpOnly; Secure; SameSite=Strict"]);
     const after = await call("/dashboard", { headers: { Cookie: "__Host-olk_admin=" } });
     expect(after.text).toContain("<h1>API key dashboard</h1>");
     // Logging out needs the CSRF token too (no forced logout from another site).
@@ -508,7 +519,8 @@ describe("the JSON admin API", () => {
     expect(listed.status).toBe(200);
     const csrfDescription =
       "Missing or invalid X-CSRF-Token header: a write with the dashboard session must carry the page's CSRF token";
-    for (const headers of [{ Cookie: cookie }, { Cookie: cookie, "X-CSRF-Token": "A".repeat(43) }]) {
+    const attempts: Record<string, string>[] = [{ Cookie: cookie }, { Cookie: cookie, "X-CSRF-Token": "A".repeat(43) }];
+    for (const headers of attempts) {
       const res = await call(path, { method: "POST", headers, body: { name: "x", mode: "test" } });
       expect(res.body).toEqual(errorEnvelope(401, "AUTHENTICATION_ERROR", csrfDescription, path));
     }

@@ -451,11 +451,17 @@ class Fields {
 // yyyy-mm-dd, then optionally a time hh:mm[:ss[.fff]] after "T" or a space, then optionally Z or ±hh[:]mm.
 const DATE_TIME = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?)?(Z|[+-]\d{2}:?\d{2})?$/i;
 
+const UTC_SECONDS = /^\d{4}-\d{2}-\d{2}T([01]\d|2[0-3]):[0-5]\d:[0-5]\dZ$/;
+
 /**
  * The UTC ISO 8601 form of a date-time (so that ordering the stored text is ordering by time), or
  * null. Without an offset the time is taken as UTC, the same on every machine.
  */
 export function toUtcIso(value: string): string | null {
+  // The common form, already UTC to the second: no Date round trip (hundreds of thousands of these).
+  if (value.length === 20 && UTC_SECONDS.test(value) && isIsoDate(value.slice(0, 10))) {
+    return `${value.slice(0, 19)}.000Z`;
+  }
   const m = DATE_TIME.exec(value);
   if (!m || !isIsoDate(m[1]!)) return null;
   const [hh, mm, ss] = [m[2] ?? "00", m[3] ?? "00", m[4] ?? "00"];

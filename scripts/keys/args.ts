@@ -56,6 +56,8 @@ export function parseCommandLine(argv: string[]): Parsed {
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
   } catch (err) {
+    const ambiguous = /^Option '(--[a-z-]+)' argument is ambiguous/.exec(firstLine(err));
+    if (ambiguous) throw new UsageError(`${ambiguous[1]} needs a value; a value starting with '-' is not accepted`);
     throw new UsageError(firstLine(err));
   }
   const { values, positionals } = parsed;
@@ -123,4 +125,15 @@ function rule<T>(check: () => T, option: string, message?: string): T {
 export function firstLine(err: unknown): string {
   const text = err instanceof Error ? err.message : String(err);
   return text.split("\n")[0]!.trim();
+}
+
+/** Every line of an error's message, as one line (wrangler's errors put their point on a later line). */
+export function oneLine(err: unknown): string {
+  const text = err instanceof Error ? err.message : String(err);
+  return text
+    .split("\n")
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .join(" ")
+    .slice(0, 600);
 }

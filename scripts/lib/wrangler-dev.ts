@@ -47,6 +47,9 @@ export function configForRateLimit(limit: number): string {
   const root = dirname(resolve(CONFIG_PATH));
   for (const section of sections) {
     for (const r of section.ratelimits ?? []) r.simple = { ...r.simple, limit };
+    if (section.vars && typeof section.vars === "object") {
+      (section.vars as Record<string, unknown>).RATE_LIMIT_PER_MINUTE = String(limit);
+    }
     if (typeof section.main === "string") section.main = resolve(root, section.main);
     for (const db of section.d1_databases ?? []) {
       if (typeof db.migrations_dir === "string") db.migrations_dir = resolve(root, db.migrations_dir);
@@ -85,12 +88,20 @@ export function serveWithWrangler(options: DevServerOptions): void {
     "--var", `RATE_LIMIT_PER_MINUTE:${options.rateLimit}`,
     ...envFiles,
   ];
-  const child = spawn(process.execPath, args, { stdio: "inherit" });
+  // The service never reads request.cf: without this, every start tries to download it and, offline,
+  // prints a stack trace. An operator's own setting wins.
+  const env = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: process.env.CLOUDFLARE_CF_FETCH_ENABLED ?? "false" };
+  const child = spawn(process.execPath, args, { stdio: "inherit", env });
 
   const forward = (signal: NodeJS.Signals) => {
     if (child.exitCode === null && child.signalCode === null) child.kill(signal);
   };
-  for (const signal of FORWARDED_SIGNALS) process.on(signal, forward);
+  for (const signal of FORWARDED_SIGNALS) {
+    // Importing wrangler's API (getPlatformProxy, the config reader) installed handlers that exit at
+    // once on SIGINT/SIGTERM, which would orphan the server: this process now exits when wrangler does.
+    for (const listener of process.listeners(signal)) process.removeListener(signal, listener);
+    process.on(signal, forward);
+  }
   // Last resort for the secrets file if this process dies another way (an exception).
   process.on("exit", secrets.remove);
   child.on("error", (error) => {

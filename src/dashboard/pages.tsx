@@ -143,7 +143,7 @@ export const KeysPage: FC<KeysPageProps> = (props) => {
           </p>
         )}
         {newKey && <NewSecret {...newKey} />}
-        <p class="hint">
+        <p class="hint intro">
           This deployment accepts <strong>{props.mode}-mode</strong> keys only. Revoking or rolling a key takes effect
           everywhere within {props.bounds.local} seconds locally (wrangler dev) and within about{" "}
           {props.bounds.production} seconds in production.
@@ -206,6 +206,7 @@ const CreateForm: FC<KeysPageProps> = ({ csrfToken, form, error }) => {
             value={form?.name ?? ""}
             aria-invalid={nameError ? "true" : undefined}
             aria-describedby={nameError ? "key-name-error" : undefined}
+            autofocus={nameError ? true : undefined}
           />
           {nameError && (
             <p id="key-name-error" class="hint">

@@ -13,6 +13,7 @@ main { max-width: 72rem; margin: 0 auto; padding: 1rem 1.5rem 3rem; }
 h2 { font-size: 1.15rem; margin: 1.75rem 0 .5rem; }
 p { margin: .5rem 0; }
 .hint { color: var(--muted); font-size: .95rem; }
+.intro { margin-bottom: 1rem; }
 a { color: var(--accent); }
 a:focus-visible, button:focus-visible, input:focus-visible, select:focus-visible, [tabindex]:focus-visible {
   outline: 3px solid var(--fg); outline-offset: 2px; box-shadow: 0 0 0 6px var(--focus); }

@@ -125,8 +125,9 @@ export function expectedRow(input: NewCustomer, refs: ReferenceRows, id: number)
 export interface IdempotentWrite {
   key: string;
   requestHash: string;
+  /** Milliseconds since the epoch: idempotency_keys.created_at. */
   now: number;
-  /** A stored record created at or before this time is stale: deleted in the same batch. */
+  /** A stored record created at or before this time (ms) is stale: deleted in the same batch. */
   staleAtOrBefore: number;
   /** The answer to store, around the customer's id (not known until SQLite assigns it). */
   bodyBeforeId: string;
@@ -174,7 +175,8 @@ export async function insertCustomer(db: Database, input: NewCustomer, idem?: Id
   try {
     const results = idem
       ? await db.batch([
-          db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.key, idem.key), lte(idempotencyKeys.createdAt, idem.staleAtOrBefore))),
+          // Every stale record, this key's included: keeps the table to about a day of keyed creates.
+          db.delete(idempotencyKeys).where(lte(idempotencyKeys.createdAt, idem.staleAtOrBefore)),
           // Before the customer: a concurrent duplicate must fail on the key, not on the phone number.
           db.insert(idempotencyKeys).values({ key: idem.key, requestHash: idem.requestHash, status: 201, body: "", createdAt: idem.now }),
           ...writes,

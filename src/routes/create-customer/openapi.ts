@@ -54,7 +54,7 @@ const properties = (json: boolean) =>
     }),
   );
 
-const bodyDescription = `Every parameter may instead come from the query string; ${SOURCES}`;
+const bodyDescription = "Some or all of the parameters; any of them may come in the query string instead, and a body value wins over a query value of the same name. Unknown members are ignored.";
 
 /** Plain OpenAPI schema objects (not zod), so that no validator is attached for them. */
 export const createBody = {

@@ -1,0 +1,184 @@
+// `npm run db:import -- FILE` end to end on its own state folder: .json and .jsonl files, a bad file
+// (exit 1, one error line, nothing changed), and the lookup cache purged after an import.
+import { rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Platform } from "../scripts/lib/local.ts";
+import { run, tempStateDir } from "./helpers/server.ts";
+
+const dir = tempStateDir("olk-import-");
+let openPlatform: () => Promise<Platform>;
+
+beforeAll(async () => {
+  // scripts/lib/local.ts reads PERSIST_DIR when it loads.
+  process.env.PERSIST_DIR = dir;
+  ({ openPlatform } = await import("../scripts/lib/local.ts"));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function withPlatform<T>(fn: (env: Platform["env"]) => Promise<T>): Promise<T> {
+  const platform = await openPlatform();
+  try {
+    return await fn(platform.env);
+  } finally {
+    await platform.dispose();
+  }
+}
+
+const TABLES = ["states", "cities", "areas", "postal_codes", "sales_agents", "sales_agent_postal_codes", "delivery_agents",
+  "products", "customers", "customer_addresses", "orders", "order_items", "order_statuses", "invoices"];
+
+async function snapshot(env: Platform["env"]): Promise<Record<string, unknown[]>> {
+  const results = await env.DB.batch(TABLES.map((t) => env.DB.prepare(`SELECT * FROM ${t} ORDER BY 1, 2`)));
+  return Object.fromEntries(TABLES.map((t, i) => [t, results[i]!.results]));
+}
+
+function file(name: string, text: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+async function dbImport(path: string) {
+  const result = await run("npm", ["run", "db:import", "--", path], { PERSIST_DIR: dir, CI: "true" });
+  // npm's own notices aside, what the command printed.
+  const lines = (text: string) => text.split("\n").filter((l) => l.trim() !== "" && !l.startsWith("npm warn"));
+  return { code: result.code, stdout: lines(result.stdout), stderr: lines(result.stderr) };
+}
+
+const customer = (id: number, phone: string) => ({
+  id,
+  contact_person_name: `Contact ${id}`,
+  company_name: `Company ${id}`,
+  display_name: `Company ${id}`,
+  email: "",
+  contactperson_number: phone,
+  company_phone: null,
+  gst_treatment: "Unregistered",
+  gstin: null,
+  customer_code: null,
+  status: "Active",
+  approval: "accepted",
+  salesagent_id: 1,
+  address: { addressline1: `${id} Main Road`, addressline2: "", area_id: 1, postalcode_id: 1 },
+});
+
+const order = (id: number, customerId: number) => ({
+  id,
+  order_no: `SO-${id}`,
+  customer_id: customerId,
+  salesagent_id: 1,
+  deliveryagent_id: null,
+  date: "2026-03-14",
+  item_total_amount: 100.5,
+  discount_amount: 0,
+  return_total_amount: 0,
+  billable_amount: 100.5,
+  items: [{ product_id: 1, quantity: 2, price: 50.25 }],
+  statuses: [{ name: "Placed", at: "2026-03-14T09:30:00Z" }],
+  invoices: [],
+});
+
+const DATASET = {
+  states: [{ id: 1, code: "MH", name: "Maharashtra" }],
+  cities: [{ id: 1, name: "Mumbai", code: "MUM", state_id: 1 }],
+  areas: [{ id: 1, name: "Andheri East", area_code: "AE", city_id: 1 }],
+  postal_codes: [{ id: 1, code: "400069" }],
+  sales_agents: [
+    { id: 1, first_name: "Asha", last_name: "Rao", mobile_number: "9876543210", email: null, avatar: null, postalcode_ids: [1] },
+  ],
+  delivery_agents: [{ id: 1, first_name: "Ravi", last_name: "K", phone_number: "9123456780" }],
+  products: [{ id: 1, sku: "SKU-001", name: "Tea 250g" }],
+  customers: [customer(1, "+91 98200 00001"), customer(2, "9820000002")],
+  orders: [order(1, 1)],
+};
+
+const jsonl = (records: { type: string }[]) => records.map((r) => JSON.stringify(r)).join("\n") + "\n";
+
+describe("npm run db:import", () => {
+  it("imports a .json file, prints a summary and purges the lookup cache", async () => {
+    await withPlatform((env) => env.LOOKUP_CACHE.put("pincode:400069", '{"data":[]}'));
+    const result = await dbImport(file("data.json", JSON.stringify(DATASET, null, 2)));
+    expect(result.stderr).toEqual([]);
+    expect(result.code).toBe(0);
+    expect(result.stdout.at(-1)).toMatch(
+      /^Imported .*data\.json in \d+\.\d s: 1 states, 1 cities, 1 areas, 1 postal codes, 1 sales agents, 1 sales agent postal codes, 1 delivery agents, 1 products, 2 customers, 2 customer addresses, 1 orders, 1 order items, 1 order statuses, 0 invoices\. Lookup cache purged\.$/,
+    );
+    await withPlatform(async (env) => {
+      expect((await env.LOOKUP_CACHE.list()).keys).toEqual([]);
+      const db = await snapshot(env);
+      expect(db.customers!.map((c: any) => [c.id, c.contactperson_number, c.phone_key])).toEqual([
+        [1, "+91 98200 00001", "9820000001"],
+        [2, "9820000002", "9820000002"],
+      ]);
+      expect(db.orders).toEqual([
+        {
+          id: 1,
+          order_no: "SO-1",
+          customer_id: 1,
+          salesagent_id: 1,
+          deliveryagent_id: null,
+          date: "2026-03-14",
+          item_total_amount: 100.5,
+          discount_amount: 0,
+          return_total_amount: 0,
+          billable_amount: 100.5,
+        },
+      ]);
+    });
+  });
+
+  it("imports a .jsonl file of orders for customers already in the database", async () => {
+    const result = await dbImport(file("more.jsonl", jsonl([{ type: "order", ...order(2, 2) }, { type: "order", ...order(3, 1) }])));
+    expect(result.stderr).toEqual([]);
+    expect(result.code).toBe(0);
+    expect(result.stdout.at(-1)).toMatch(/ 2 orders, 2 order items, 2 order statuses, 0 invoices\. Lookup cache purged\.$/);
+    await withPlatform(async (env) => {
+      const db = await snapshot(env);
+      expect(db.orders!.map((o: any) => [o.id, o.customer_id])).toEqual([
+        [1, 1],
+        [2, 2],
+        [3, 1],
+      ]);
+    });
+  });
+
+  it("rejects a bad .jsonl file with one line naming the record, line and field, and changes nothing", async () => {
+    const before = await withPlatform(async (env) => {
+      await env.LOOKUP_CACHE.put("areas", "[]");
+      return snapshot(env);
+    });
+    const bad = jsonl([
+      { type: "customer", ...customer(3, "9820000003") },
+      { type: "order", ...order(4, 3) },
+      { type: "order", ...order(5, 99) },
+    ]);
+    const result = await dbImport(file("bad.jsonl", bad));
+    expect(result.code).toBe(1);
+    expect(result.stderr).toEqual([
+      "Import failed, nothing changed: order 5 at line 3, field customer_id: no customer 99 earlier in the file or in the database",
+    ]);
+    expect(result.stdout.join("\n")).not.toMatch(/Imported/);
+    await withPlatform(async (env) => {
+      expect(await snapshot(env)).toEqual(before);
+      // A failed import changed nothing, so the cache is left alone.
+      expect(await env.LOOKUP_CACHE.get("areas")).toBe("[]");
+    });
+  });
+
+  it("rejects a .json file that is not valid JSON, and one with a duplicate phone number, changing nothing", async () => {
+    const before = await withPlatform(snapshot);
+    const broken = await dbImport(file("broken.json", '{"states": [{"id": 1, "code": "MH", "name": "Maharashtra"},'));
+    expect(broken.code).toBe(1);
+    expect(broken.stderr).toHaveLength(1);
+    expect(broken.stderr[0]).toMatch(/^Import failed, nothing changed: file: not valid JSON/);
+
+    const duplicate = { customers: [customer(7, "9820000007"), customer(8, "098200 00002")] };
+    const dup = await dbImport(file("dup.json", JSON.stringify(duplicate)));
+    expect(dup.code).toBe(1);
+    expect(dup.stderr).toEqual([
+      "Import failed, nothing changed: customer 8 at customers[1], field contactperson_number: normalizes to 9820000002, as the number of customer 2 does in the database",
+    ]);
+    await withPlatform(async (env) => expect(await snapshot(env)).toEqual(before));
+  });
+});

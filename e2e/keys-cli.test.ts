@@ -1,0 +1,260 @@
+// The keys command line (CONTRACTS.md) on a temporary PERSIST_DIR, then a real `wrangler dev` on the
+// same folder: the keys it made work, the ones it revoked or rolled stop working (within 60 s: polled),
+// the header is parsed exactly on the wire, and no secret is anywhere in the state folder.
+import { readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { connect } from "node:net";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type DevServer, freePort, run, startServer, tempStateDir } from "./helpers/server.ts";
+
+const persistDir = tempStateDir("olk-keys-cli-");
+const env = { PERSIST_DIR: persistDir, CI: "true" };
+const KEY_ID = /^key_[0-9A-Za-z]{16}$/;
+/** Every secret that a command printed: none may be found in the state folder. */
+const printed: string[] = [];
+
+interface NewKey {
+  id: string;
+  secret: string;
+  name: string;
+  mode: "test" | "live";
+  expires_at: string | null;
+}
+
+/** `npm run keys -- ARGS`, exactly as the contract writes it. */
+async function keys(...args: string[]) {
+  return run("npm", ["run", "keys", "--", ...args], env);
+}
+
+/** The JSON on the last line of standard output. */
+function lastLine(stdout: string): unknown {
+  const lines = stdout.trimEnd().split("\n");
+  return JSON.parse(lines[lines.length - 1]!);
+}
+
+async function keysJson<T>(...args: string[]): Promise<T> {
+  const res = await keys(...args);
+  expect({ args, code: res.code, stderr: res.code === 0 ? "" : res.stderr }).toEqual({ args, code: 0, stderr: "" });
+  const value = lastLine(res.stdout) as { secret?: unknown };
+  if (typeof value?.secret === "string") printed.push(value.secret);
+  return value as T;
+}
+
+/** A failing command: exit status 1 and one line of its own on standard error (npm's own lines aside). */
+async function expectError(args: string[], message: RegExp) {
+  const res = await keys(...args);
+  const own = res.stderr.split("\n").filter((l) => l.trim() !== "" && !/^npm (warn|error|ERR!)/.test(l));
+  expect({ args, code: res.code, own }).toEqual({ args, code: 1, own: [expect.stringMatching(message)] });
+  expect(res.stdout).not.toMatch(/sk_(test|live)_/);
+}
+
+async function status(server: DevServer, authorization: string): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${server.url}/api/area`, { headers: { Authorization: authorization } });
+  return { status: res.status, body: await res.json() };
+}
+
+/** Polls until the key gets a 401 (revocation reaches the server within 60 s locally); the seconds it took. */
+async function until401(server: DevServer, secret: string): Promise<number> {
+  const start = Date.now();
+  while (Date.now() - start < 60_000) {
+    if ((await status(server, `Bearer ${secret}`)).status === 401) return (Date.now() - start) / 1000;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error("the key still worked 60 s later");
+}
+
+/** Sends raw bytes as the Authorization line, as no fetch client can (they trim the value). */
+function rawStatus(server: DevServer, authorizationLine: string): Promise<{ status: number; description: string | undefined }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(server.port, "127.0.0.1", () => {
+      socket.write(`GET /api/area HTTP/1.1\r\nHost: 127.0.0.1\r\n${authorizationLine}\r\nConnection: close\r\n\r\n`);
+    });
+    let data = "";
+    socket.on("data", (d) => (data += d));
+    socket.on("error", reject);
+    socket.on("end", () => {
+      const description = /"description":"([^"]*)"/.exec(data)?.[1];
+      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(data)?.[1]), description });
+    });
+  });
+}
+
+/** Every file under a folder, recursively. */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? filesUnder(path) : [path];
+  });
+}
+
+let kept: NewKey; // created, never changed: works
+let revoked: NewKey; // revoked before the server starts
+let rolledOld: NewKey; // rolled with grace 0 before the server starts
+let rolledNew: NewKey;
+let live: NewKey;
+let latest: NewKey; // made by rolling rolledNew while the server runs
+let server: DevServer | undefined;
+
+afterAll(async () => {
+  await server?.stop();
+  rmSync(persistDir, { recursive: true, force: true });
+});
+
+describe("npm run keys", () => {
+  it("creates keys; with --json the last line is the key's object", async () => {
+    kept = await keysJson<NewKey>("create", "--mode", "test", "--name", "warehouse app", "--json");
+    expect(kept).toEqual({ id: expect.stringMatching(KEY_ID), secret: expect.stringMatching(/^sk_test_[0-9A-Za-z]{43}$/), name: "warehouse app", mode: "test", expires_at: null });
+
+    const before = Date.now();
+    revoked = await keysJson<NewKey>("create", "--mode", "test", "--name", "to revoke", "--expires-in", "3600", "--json");
+    expect(Object.keys(revoked).sort()).toEqual(["expires_at", "id", "mode", "name", "secret"]);
+    const expiresIn = Date.parse(revoked.expires_at!) - before;
+    expect(expiresIn).toBeGreaterThan(3_590_000);
+    expect(expiresIn).toBeLessThanOrEqual(3_600_000 + 120_000);
+
+    live = await keysJson<NewKey>("create", "--mode", "live", "--name", "live one", "--json");
+    expect(live.secret).toMatch(/^sk_live_[0-9A-Za-z]{43}$/);
+
+    // Without --json: a sentence, then the secret alone on its own line, once.
+    const human = await keys("create", "--mode", "test", "--name", "to roll");
+    expect(human.code).toBe(0);
+    const secrets = human.stdout.match(/sk_test_[0-9A-Za-z]{43}/g) ?? [];
+    expect(secrets).toHaveLength(1);
+    const id = /Created test-mode key (key_[0-9A-Za-z]{16}) "to roll", never expires\./.exec(human.stdout)?.[1];
+    expect(id).toMatch(KEY_ID);
+    rolledOld = { id: id!, secret: secrets[0]!, name: "to roll", mode: "test", expires_at: null };
+    printed.push(rolledOld.secret, live.secret);
+  }, 240_000);
+
+  it("lists keys, never a secret or a hash", async () => {
+    const res = await keys("list", "--json");
+    expect(res.code).toBe(0);
+    const list = lastLine(res.stdout) as Record<string, unknown>[];
+    expect(list.map((k) => [k.id, k.name, k.mode, k.status])).toEqual([
+      [kept.id, "warehouse app", "test", "active"],
+      [revoked.id, "to revoke", "test", "active"],
+      [live.id, "live one", "live", "active"],
+      [rolledOld.id, "to roll", "test", "active"],
+    ]);
+    for (const k of list) {
+      expect(Object.keys(k).sort()).toEqual(["created_at", "expires_at", "id", "mode", "name", "prefix", "replaced_by", "replaces", "revoked_at", "status"]);
+    }
+    const table = await keys("list");
+    for (const text of [res.stdout, table.stdout]) {
+      for (const secret of printed) expect(text).not.toContain(secret.slice(12));
+      expect(text).not.toMatch(/[0-9a-f]{64}/);
+    }
+    expect(table.stdout).toContain(`${kept.id}  warehouse app`);
+  }, 240_000);
+
+  it("rolls with --grace 0 and revokes", async () => {
+    rolledNew = await keysJson<NewKey>("roll", rolledOld.id, "--grace", "0", "--json");
+    expect(rolledNew).toEqual({ id: expect.stringMatching(KEY_ID), secret: expect.stringMatching(/^sk_test_/), name: "to roll", mode: "test", expires_at: null });
+    expect(rolledNew.id).not.toBe(rolledOld.id);
+
+    const res = await keys("revoke", revoked.id);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toMatch(new RegExp(`Revoked ${revoked.id} "to revoke" at \\S+Z\\. Running servers refuse it within 10 s\\.`));
+
+    const list = lastLine((await keys("list", "--json")).stdout) as Record<string, unknown>[];
+    const byId = new Map(list.map((k) => [k.id, k]));
+    expect(byId.get(kept.id)?.status).toBe("active");
+    expect(byId.get(revoked.id)).toMatchObject({ status: "revoked", revoked_at: expect.any(String) });
+    expect(byId.get(rolledOld.id)).toMatchObject({ status: "expired", replaced_by: rolledNew.id });
+    expect(byId.get(rolledNew.id)).toMatchObject({ status: "active", replaces: rolledOld.id });
+  }, 240_000);
+
+  it("fails with exit status 1 and one line for each mistake", async () => {
+    await expectError(["revoke", "key_AAAAAAAAAAAAAAAA"], /^Error: no key with id "key_AAAAAAAAAAAAAAAA"/);
+    await expectError(["roll", "nope"], /^Error: no key with id "nope": ids are key_/);
+    await expectError(["roll", rolledOld.id, "--grace", "0"], /^Error: Key key_\w+ is expired: only an active key can be rolled$/);
+    await expectError(["create", "--mode", "prod", "--name", "x"], /^Error: --mode must be test or live, not 'prod'$/);
+    await expectError(["create", "--name", "x"], /^Error: --mode is required: test or live$/);
+    await expectError(["create", "--mode", "test"], /^Error: --name is required: 1 to 100 characters$/);
+    await expectError(["create", "--mode", "test", "--name", "   "], /^Error: --name must not be empty$/);
+    await expectError(["create", "--mode", "test", "--name", "x".repeat(101)], /^Error: --name must be at most 100 characters$/);
+    await expectError(["create", "--mode", "test", "--name", "x", "--expires-in", "soon"], /^Error: --expires-in must be a whole number of seconds from 1 to 315360000, not 'soon'$/);
+    await expectError(["create", "--mode", "test", "--name", "x", "--expires-in", "0"], /^Error: --expires-in must be a whole number/);
+    await expectError(["roll", kept.id, "--grace", "1.5"], /^Error: --grace must be a whole number of seconds from 0 to 315360000, not '1.5'$/);
+    await expectError(["roll", kept.id, "--grace", "-1"], /^Error: --grace needs a value/);
+    await expectError(["frobnicate"], /^Error: unknown command 'frobnicate'/);
+    await expectError([], /^Error: a command is required/);
+  }, 240_000);
+});
+
+describe("the keys on a running server (wrangler dev on the same PERSIST_DIR)", () => {
+  beforeAll(async () => {
+    const migrate = await run("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local", "--persist-to", persistDir], env);
+    if (migrate.code !== 0) throw new Error(`migrations failed:\n${migrate.stdout}\n${migrate.stderr}`);
+    const port = String(await freePort());
+    server = await startServer(
+      "npx",
+      ["wrangler", "dev", "--ip", "127.0.0.1", "--port", port, "--persist-to", persistDir, "--show-interactive-dev-session=false"],
+      { PORT: port, PERSIST_DIR: persistDir },
+    );
+  }, 240_000);
+
+  it("accepts the created and the new rolled key; refuses the revoked and the rolled-away key", async () => {
+    expect(await status(server!, `Bearer ${kept.secret}`)).toEqual({ status: 200, body: { data: [] } });
+    expect(await status(server!, `Bearer ${rolledNew.secret}`)).toEqual({ status: 200, body: { data: [] } });
+    expect(await status(server!, `bearer ${kept.secret}`)).toMatchObject({ status: 200 });
+    const refused = await status(server!, `Bearer ${revoked.secret}`);
+    expect(refused).toEqual({
+      status: 401,
+      body: { error: { code: "AUTHENTICATION_ERROR", description: "Invalid API key: the key has been revoked", source: `${server!.url}/api/area`, status_code: 401 } },
+    });
+    expect((await status(server!, `Bearer ${rolledOld.secret}`)).body.error.description).toBe(
+      "Invalid API key: the key was rolled and its grace period has ended; use its replacement",
+    );
+  });
+
+  it("refuses a key revoked, or rolled with grace 0, while it runs: within 60 s (polled)", async () => {
+    expect((await status(server!, `Bearer ${kept.secret}`)).status).toBe(200); // now in the isolate's cache
+    expect((await keys("revoke", kept.id)).code).toBe(0);
+    const revokedAfter = await until401(server!, kept.secret);
+    expect((await status(server!, `Bearer ${kept.secret}`)).body.error.description).toBe("Invalid API key: the key has been revoked");
+
+    expect((await status(server!, `Bearer ${rolledNew.secret}`)).status).toBe(200);
+    latest = await keysJson<NewKey>("roll", rolledNew.id, "--grace", "0", "--json");
+    const rolledAfter = await until401(server!, rolledNew.secret);
+    expect((await status(server!, `Bearer ${latest.secret}`)).status).toBe(200);
+    // A live key on this test-mode server: refused for its mode.
+    expect((await status(server!, `Bearer ${live.secret}`)).body.error.description).toBe(
+      "Wrong mode: this is a live-mode key; this deployment accepts test-mode keys only",
+    );
+    console.log(`revocation reached the server after ${revokedAfter.toFixed(1)} s; the roll after ${rolledAfter.toFixed(1)} s`);
+  }, 240_000);
+
+  it("parses the header exactly as it arrives on the wire", async () => {
+    const secret = rolledOld.secret; // any well-formed key: the parsing fails before the look-up
+    const malformed = "Malformed API key: the header must be 'Bearer', one space and the key (sk_test_ or sk_live_ and its characters), with no other whitespace";
+    expect(await rawStatus(server!, `Authorization: Bearer ${secret} `)).toEqual({ status: 401, description: malformed });
+    expect(await rawStatus(server!, `Authorization: Bearer ${secret}\t`)).toEqual({ status: 401, description: malformed });
+    expect(await rawStatus(server!, `Authorization: Bearer  ${secret}`)).toEqual({ status: 401, description: malformed });
+    expect(await rawStatus(server!, `Authorization: Bearer\t${secret}`)).toMatchObject({ status: 401 });
+    // Whitespace between the colon and the value is not part of the value in HTTP (RFC 9110 5.5):
+    // the server's parser drops it, and the value that reaches the worker is exact.
+    expect((await rawStatus(server!, `Authorization:   Bearer ${latest.secret}`)).status).toBe(200);
+    expect((await rawStatus(server!, `Authorization: Bearer ${latest.secret}`)).status).toBe(200);
+  }, 240_000);
+
+  it("leaves no secret anywhere in the state folder", async () => {
+    await server!.stop();
+    server = undefined;
+    const files = filesUnder(persistDir);
+    expect(files.length).toBeGreaterThan(0);
+    expect(printed.length).toBeGreaterThanOrEqual(6);
+    const found: string[] = [];
+    for (const file of files) {
+      const bytes = readFileSync(file);
+      for (const secret of printed) {
+        if (bytes.includes(secret) || bytes.includes(secret.slice(8))) found.push(`${file}: ${secret.slice(0, 12)}…`);
+      }
+    }
+    expect(found).toEqual([]);
+    // The search can find what is there: the hashes are (in the KV files).
+    const { createHash } = await import("node:crypto");
+    const hash = createHash("sha256").update(kept.secret).digest("hex");
+    expect(files.some((f) => readFileSync(f).includes(hash))).toBe(true);
+  }, 60_000);
+});

@@ -1,0 +1,142 @@
+// The OpenAPI document as a real `wrangler dev` serves it: valid OpenAPI 3.1, complete, every
+// reference and example sound; and /docs rendering in a real browser with nothing but this server.
+import { Validator as SchemaValidator, type Schema } from "@cfworker/json-schema";
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { existsSync } from "node:fs";
+import { chromium, type Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startWranglerDev } from "./helpers/server.ts";
+
+const API_PATHS = [
+  "/api/area",
+  "/api/areas",
+  "/api/customers",
+  "/api/customers/create",
+  "/api/fetch-salesagent-by-pincode",
+  "/api/orders",
+  "/api/postalcodes",
+  "/api/salesagents",
+];
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+type Json = Record<string, any>;
+let server: Awaited<ReturnType<typeof startWranglerDev>>;
+let doc: Json;
+
+beforeAll(async () => {
+  server = await startWranglerDev();
+  const res = await fetch(`${server.url}/openapi.json`);
+  expect(res.status).toBe(200);
+  doc = (await res.json()) as Json;
+});
+afterAll(async () => {
+  await server?.cleanup();
+});
+
+/** Every value in the document with the JSON pointer where it sits. */
+function* walk(value: unknown, pointer = ""): Generator<[string, unknown]> {
+  yield [pointer, value];
+  if (value && typeof value === "object") {
+    for (const [k, v] of Object.entries(value)) yield* walk(v, `${pointer}/${k.replace(/~/g, "~0").replace(/\//g, "~1")}`);
+  }
+}
+
+function resolve(ref: string): unknown {
+  let target: unknown = doc;
+  for (const part of ref.replace(/^#\//, "").split("/")) {
+    target = (target as Json | undefined)?.[part.replace(/~1/g, "/").replace(/~0/g, "~")];
+  }
+  return target;
+}
+
+describe("GET /openapi.json", () => {
+  it("passes an OpenAPI 3.1 validator", async () => {
+    const validator = new Validator();
+    const result = await validator.validate(structuredClone(doc));
+    expect(result.errors).toBeUndefined();
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe("3.1");
+  });
+
+  it("names the eight API paths, once each, behind the bearer scheme", () => {
+    expect(Object.keys(doc.paths).sort()).toEqual(API_PATHS);
+    expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: "http", scheme: "bearer" });
+    const operations = Object.entries(doc.paths as Json).flatMap(([path, item]) =>
+      Object.entries(item as Json).map(([method, op]) => ({ path, method, op: op as Json })),
+    );
+    expect(operations.map((o) => `${o.method} ${o.path}`).sort()).toEqual([
+      "get /api/area",
+      "get /api/areas",
+      "get /api/customers",
+      "get /api/fetch-salesagent-by-pincode",
+      "get /api/orders",
+      "get /api/postalcodes",
+      "get /api/salesagents",
+      "post /api/customers/create",
+    ]);
+    for (const { path, method, op } of operations) {
+      expect(op.security, `${method} ${path}`).toEqual([{ bearerAuth: [] }]);
+      expect(op.responses["401"], `${method} ${path}`).toBeDefined();
+    }
+  });
+
+  it("has no reference that leads nowhere", () => {
+    const refs = [...walk(doc)].filter(([p, v]) => p.endsWith("/$ref") && typeof v === "string");
+    expect(refs.length).toBeGreaterThan(50);
+    for (const [pointer, ref] of refs) expect(resolve(ref as string), `${pointer} -> ${ref}`).toBeDefined();
+  });
+
+  it("gives examples that match their own schemas", () => {
+    const examples = [...walk(doc)].filter(
+      ([pointer, value]) => pointer.endsWith("/example") && !pointer.includes("/properties/example") && value !== undefined,
+    );
+    expect(examples.length).toBeGreaterThan(5);
+    for (const [pointer, example] of examples) {
+      const parent = resolve(`#${pointer.slice(0, -"/example".length)}`) as Json;
+      // A parameter's example sits in its schema; a query value is text, the schema says what it spells.
+      if (pointer.includes("/parameters/")) continue;
+      const validator = new SchemaValidator({ ...(parent as Schema), example: undefined, components: doc.components } as Schema, "2020-12", false);
+      const result = validator.validate(example);
+      expect(result.errors.map((e) => `${e.instanceLocation}: ${e.error}`), pointer).toEqual([]);
+    }
+  });
+});
+
+describe("GET /docs in a browser", () => {
+  let browser: Browser | undefined;
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it.skipIf(!existsSync(CHROMIUM))("renders every operation from this server alone", async () => {
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    });
+    const page = await browser.newPage();
+    const origin = new URL(server.url).origin;
+    const elsewhere: string[] = [];
+    const problems: string[] = [];
+    // Nothing may leave this server: any other request is recorded and refused.
+    await page.route("**/*", (route) => {
+      const url = route.request().url();
+      if (url.startsWith(`${origin}/`) || url.startsWith("data:")) return route.continue();
+      elsewhere.push(url);
+      return route.abort();
+    });
+    page.on("console", (m) => {
+      if (m.type() === "error") problems.push(m.text());
+    });
+    page.on("pageerror", (e) => problems.push(e.message));
+
+    const res = await page.goto(`${server.url}/docs`);
+    expect(res?.status()).toBe(200);
+    await page.locator(".opblock-summary-path").first().waitFor({ timeout: 30_000 });
+    const rendered = await page.locator(".opblock-summary-path").evaluateAll((els) => els.map((e) => e.getAttribute("data-path")));
+    expect([...rendered].sort()).toEqual(API_PATHS);
+    await expect(page.locator(".info .title").innerText()).resolves.toContain("Order and customer lookup API");
+    if (process.env.DOCS_SCREENSHOT) await page.screenshot({ path: process.env.DOCS_SCREENSHOT });
+    expect(elsewhere).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+});

@@ -1,0 +1,177 @@
+// `npm run bench [-- --duration 10 --connections 16 --warmup 3 --customers 20000 --orders 200000]`
+// Not a test: it prints figures. Seeds a large local dataset through `npm run db:import`, serves it
+// with `wrangler dev` (`npm run dev`, no rate limit), loads each endpoint with autocannon beside two
+// floors served at the same time (a constant JSON body; one D1 `select 1`), compares the orders
+// page's latency with the demo dataset's, and measures the gzipped bundle. The summary is printed
+// and written to bench-results/latest.md.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { DEMO_OPTIONS } from "./dataset/index.ts";
+import { bundleSize } from "./bench/bundle.ts";
+import { type Figures, type LoadOptions, measure } from "./bench/load.ts";
+import { type Row, type Summary, toMarkdown } from "./bench/report.ts";
+import { type Server, startApi, startFloors } from "./bench/servers.ts";
+import { findTargets, importInto, largeDataset, makeKey } from "./bench/state.ts";
+
+const RESULTS_FILE = "bench-results/latest.md";
+/** Generated datasets are kept here between runs (they take a while to make). */
+const CACHE_DIR = join(tmpdir(), "order-lookup-bench-cache");
+
+function whole(name: string, value: string | undefined, fallback: number, min: number): number {
+  if (value === undefined) return fallback;
+  if (!/^\d+$/.test(value) || Number(value) < min) throw new Error(`--${name} must be a whole number of at least ${min}, got "${value}"`);
+  return Number(value);
+}
+
+function options(argv: string[]) {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      duration: { type: "string" },
+      connections: { type: "string" },
+      warmup: { type: "string" },
+      customers: { type: "string" },
+      orders: { type: "string" },
+    },
+    strict: true,
+  });
+  return {
+    load: {
+      seconds: whole("duration", values.duration, 10, 1),
+      connections: whole("connections", values.connections, 16, 1),
+      warmupSeconds: whole("warmup", values.warmup, 3, 1),
+    } satisfies LoadOptions,
+    customers: whole("customers", values.customers, 20_000, 1),
+    orders: whole("orders", values.orders, 200_000, 0),
+  };
+}
+
+const step = (message: string) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
+
+const servers = new Set<Server>();
+async function stop(server: Server): Promise<void> {
+  servers.delete(server);
+  await server.stop();
+}
+
+async function main(argv: string[]): Promise<void> {
+  const opts = options(argv);
+  const started = new Date();
+  const loadBefore = loadavg();
+  if (loadBefore[0]! > 2) step(`note: the 1-minute load average is ${loadBefore[0]!.toFixed(2)}; figures will be noisy`);
+  mkdirSync(CACHE_DIR, { recursive: true });
+  const work = mkdtempSync(join(tmpdir(), "order-lookup-bench-"));
+  step(`working in ${work}`);
+
+  step(`dataset: ${opts.customers} customers, ${opts.orders} orders`);
+  const dataset = await largeDataset(CACHE_DIR, opts.customers, opts.orders);
+  step(`${dataset.cached ? "reusing" : "generated"} ${dataset.file}`);
+
+  const largeState = join(work, "large-state");
+  const demoState = join(work, "demo-state");
+  step("npm run db:import (large dataset) ...");
+  const largeImport = await importInto(largeState, dataset.file);
+  step(largeImport.summary);
+  step("npm run db:import (demo dataset) ...");
+  const demoImport = await importInto(demoState, DEMO_OPTIONS.out);
+  const largeKey = await makeKey(largeState);
+  const demoKey = await makeKey(demoState);
+  const large = await findTargets(largeState);
+  const demo = await findTargets(demoState);
+  step(`busiest customer: ${large.orders} orders (large), ${demo.orders} (demo); pincode ${large.pincode}`);
+
+  const floors = await startFloors(work);
+  servers.add(floors);
+  const api = await startApi("api-large", largeState, work);
+  servers.add(api);
+  step(`floors at ${floors.url}, API at ${api.url}`);
+
+  const auth = (key: string) => ({ Authorization: `Bearer ${key}` });
+  const run = async (label: string, url: string, headers?: Record<string, string>): Promise<Figures> => {
+    step(`${label}: ${opts.load.seconds} s ...`);
+    const figures = await measure({ label, url, headers }, opts.load);
+    step(`${label}: ${Math.round(figures.rps)} req/s, p50 ${figures.p50} ms, p99 ${figures.p99} ms${figures.failures ? `, ${figures.failures} FAILED` : ""}`);
+    return figures;
+  };
+  const constantFloor = () => run("floor: constant JSON", `${floors.url}/constant`);
+  const queryFloor = () => run("floor: D1 select 1", `${floors.url}/select1`);
+
+  const floorRuns = { constant: [await constantFloor()], oneQuery: [await queryFloor()] };
+  const endpoint = (label: string, path: string, floor: Row["floor"], target?: number) => async (): Promise<Row> => ({
+    figures: await run(label, `${api.url}${path}`, auth(largeKey)),
+    floor,
+    target,
+  });
+  const rows: Row[] = [];
+  for (const next of [
+    endpoint("GET /area (cached)", "/api/area", "constant", 0.8),
+    endpoint("GET /fetch-salesagent-by-pincode (cached)", `/api/fetch-salesagent-by-pincode?pincode=${large.pincode}`, "constant", 0.8),
+    endpoint("GET /customers (10)", "/api/customers?count=10", "one query", 0.8),
+    endpoint(`GET /orders (10 of ${large.orders})`, `/api/orders?phone_number=${large.phone}&count=10`, "one query", 0.8),
+    endpoint("GET /postalcodes (10)", "/api/postalcodes?count=10", "one query"),
+    endpoint("GET /salesagents (10)", "/api/salesagents?count=10", "one query"),
+  ]) {
+    rows.push(await next());
+  }
+  // Again after the endpoints: the ratios use both runs, which shows and evens out the machine's drift.
+  floorRuns.constant.push(await constantFloor());
+  floorRuns.oneQuery.push(await queryFloor());
+  await stop(api);
+
+  const demoApi = await startApi("api-demo", demoState, work);
+  servers.add(demoApi);
+  const ordersDemo = await run(
+    `GET /orders (10 of ${demo.orders}, demo data)`,
+    `${demoApi.url}/api/orders?phone_number=${demo.phone}&count=10`,
+    auth(demoKey),
+  );
+  await stop(demoApi);
+  await stop(floors);
+
+  step("bundle: wrangler deploy --dry-run ...");
+  const bundle = await bundleSize(join(work, "dist"));
+
+  const summary: Summary = {
+    command: `npm run bench -- --duration ${opts.load.seconds} --connections ${opts.load.connections} --warmup ${opts.load.warmupSeconds} --customers ${opts.customers} --orders ${opts.orders}`,
+    started,
+    machine: `${cpus().length} × ${cpus()[0]?.model ?? "CPU"}, Node ${process.version}`,
+    loadBefore,
+    loadAfter: loadavg(),
+    dataset: `${opts.customers} customers, ${opts.orders} orders (${dataset.file})`,
+    imports: [`large: ${largeImport.summary} (command ${largeImport.seconds.toFixed(0)} s)`, `demo: ${demoImport.summary}`],
+    options: opts.load,
+    floors: floorRuns,
+    rows,
+    ordersLarge: rows[3]!.figures,
+    ordersDemo,
+    ordersLargeCount: large.orders,
+    ordersDemoCount: demo.orders,
+    bundle,
+  };
+  const markdown = toMarkdown(summary);
+  mkdirSync("bench-results", { recursive: true });
+  writeFileSync(RESULTS_FILE, `${markdown}\n`);
+  console.log(`\n${markdown}\nWritten to ${RESULTS_FILE}.`);
+  rmSync(work, { recursive: true, force: true });
+}
+
+async function stopAll(): Promise<void> {
+  await Promise.all([...servers].map((s) => stop(s)));
+}
+
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => {
+    void stopAll().finally(() => process.exit(130));
+  });
+}
+
+main(process.argv.slice(2)).then(
+  () => process.exit(0),
+  async (err: unknown) => {
+    console.error(`npm run bench failed: ${err instanceof Error ? err.message : String(err)}`);
+    await stopAll();
+    process.exit(1);
+  },
+);

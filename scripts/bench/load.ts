@@ -1,0 +1,61 @@
+// One measurement: a warm-up (so that isolate caches, JIT and SQLite's page cache are what a busy
+// service has), one probe request whose Server-Timing says what work each request does, then
+// autocannon at a fixed number of connections for a fixed time.
+import autocannon from "autocannon";
+
+export interface Target {
+  label: string;
+  url: string;
+  headers?: Record<string, string>;
+}
+
+export interface Figures {
+  label: string;
+  url: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  requests: number;
+  /** Answers other than 2xx, errors and timeouts: any makes the figures suspect. */
+  failures: number;
+  /** The probe's status and Server-Timing d1/kv entries ("" for the floors, which send none). */
+  status: number;
+  work: string;
+}
+
+export interface LoadOptions {
+  connections: number;
+  seconds: number;
+  warmupSeconds: number;
+}
+
+export async function measure(target: Target, options: LoadOptions): Promise<Figures> {
+  await autocannon({ url: target.url, headers: target.headers, connections: options.connections, duration: options.warmupSeconds });
+  const probe = await fetch(target.url, { headers: target.headers });
+  await probe.arrayBuffer();
+  const result = await autocannon({
+    url: target.url,
+    headers: target.headers,
+    connections: options.connections,
+    duration: options.seconds,
+  });
+  return {
+    label: target.label,
+    url: target.url,
+    rps: result.requests.total / result.duration,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    requests: result.requests.total,
+    failures: result.non2xx + result.errors + result.timeouts,
+    status: probe.status,
+    work: workOf(probe.headers.get("Server-Timing")),
+  };
+}
+
+/** "1 D1 + 0 KV" from a Server-Timing header. */
+function workOf(header: string | null): string {
+  if (!header) return "";
+  const d1 = /d1;dur=[\d.]+;desc="(\d+) round trips"/.exec(header)?.[1] ?? "?";
+  const kv = /kv;dur=[\d.]+;desc="(\d+) reads"/.exec(header)?.[1] ?? "?";
+  return `${d1} D1 + ${kv} KV`;
+}

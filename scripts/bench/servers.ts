@@ -1,0 +1,120 @@
+// The servers of `npm run bench`: the API through the operator's own `npm run dev`, and the floors
+// worker through a second `wrangler dev` on another port, at the same time. Loopback only; each
+// one's output goes to a file (a pipe nobody reads would stall it), and each is stopped by its own
+// process group.
+import { type ChildProcess, spawn } from "node:child_process";
+import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { createServer } from "node:net";
+import { dirname, join, resolve } from "node:path";
+import { experimental_readRawConfig } from "wrangler";
+import { CONFIG_PATH } from "../lib/local.ts";
+
+export interface Server {
+  name: string;
+  url: string;
+  logFile: string;
+  stop: () => Promise<void>;
+}
+
+const READY_TIMEOUT_MS = 180_000;
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const srv = createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const address = srv.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      srv.close(() => resolvePort(port));
+    });
+  });
+}
+
+/** The API on a state folder, as an operator serves it: `npm run dev`, rate limiting off. */
+export async function startApi(name: string, persistDir: string, workDir: string): Promise<Server> {
+  const port = await freePort();
+  return start(name, "npm", ["run", "dev"], port, workDir, {
+    PORT: String(port),
+    PERSIST_DIR: persistDir,
+    RATE_LIMIT_PER_MINUTE: "0",
+  });
+}
+
+/** The floors worker (scripts/bench/floors.ts), with a config of its own generated into workDir. */
+export async function startFloors(workDir: string): Promise<Server> {
+  const { rawConfig } = experimental_readRawConfig({ config: CONFIG_PATH });
+  const config = {
+    name: "order-lookup-bench-floors",
+    main: resolve("scripts/bench/floors.ts"),
+    // The API's runtime settings, so that the floors run on the same workerd features.
+    compatibility_date: rawConfig.compatibility_date,
+    compatibility_flags: rawConfig.compatibility_flags,
+    d1_databases: [{ binding: "DB", database_name: "bench-floors", database_id: "00000000-0000-0000-0000-0000000000fe" }],
+  };
+  const configPath = join(workDir, "floors.wrangler.json");
+  writeFileSync(configPath, `${JSON.stringify(config, null, 2)}\n`);
+  const port = await freePort();
+  const wrangler = join(dirname(createRequire(import.meta.url).resolve("wrangler/package.json")), "bin", "wrangler.js");
+  const args = [
+    wrangler, "dev",
+    "--config", configPath,
+    "--ip", "127.0.0.1",
+    "--port", String(port),
+    "--persist-to", join(workDir, "floors-state"),
+    "--show-interactive-dev-session=false",
+  ];
+  return start("floors", process.execPath, args, port, workDir, {});
+}
+
+async function start(
+  name: string,
+  command: string,
+  args: string[],
+  port: number,
+  workDir: string,
+  env: Record<string, string>,
+): Promise<Server> {
+  mkdirSync(workDir, { recursive: true });
+  const logFile = join(workDir, `${name}.log`);
+  const out = openSync(logFile, "w");
+  const child: ChildProcess = spawn(command, args, {
+    env: { ...process.env, ...env, CI: "true" },
+    stdio: ["ignore", out, out],
+    detached: true,
+  });
+  closeSync(out);
+  const url = `http://127.0.0.1:${port}`;
+  const exited = new Promise<void>((done) => child.once("exit", () => done()));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null && child.pid) {
+      try {
+        process.kill(-child.pid, "SIGTERM");
+      } catch {
+        // already gone
+      }
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+    }
+  };
+
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) break;
+    try {
+      await fetch(`${url}/`, { signal: AbortSignal.timeout(5_000) });
+      return { name, url, logFile, stop };
+    } catch {
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+  await stop();
+  throw new Error(`${name} did not start (see ${logFile}):\n${tail(logFile)}`);
+}
+
+function tail(file: string): string {
+  try {
+    return readFileSync(file, "utf8").split("\n").slice(-30).join("\n");
+  } catch {
+    return "";
+  }
+}

@@ -1,0 +1,74 @@
+// `npm start`: the service on a fresh clone. Applies the migrations to the local D1, loads the demo
+// dataset when the database has no customers, issues a demo test-mode key and makes sure an
+// administrator token exists, prints both, then serves with `wrangler dev` on 127.0.0.1:$PORT.
+import { DEMO_OPTIONS } from "./dataset/index.ts";
+import { importFile } from "./import/file.ts";
+import { resolveAdminToken } from "./lib/admin-token.ts";
+import { banner } from "./lib/banner.ts";
+import { issueDemoKey } from "./lib/demo-key.ts";
+import { openPlatform, PERSIST_DIR, PORT, type Platform } from "./lib/local.ts";
+import { applyMigrations } from "./lib/migrate.ts";
+import { rateLimitFromEnv, serveWithWrangler } from "./lib/wrangler-dev.ts";
+import { KeyStore } from "../src/keys/store.ts";
+
+async function loadDemoDataIfEmpty(platform: Platform): Promise<void> {
+  const row = await platform.env.DB.prepare("SELECT COUNT(*) AS n FROM customers").first<{ n: number }>();
+  const customers = row?.n ?? 0;
+  if (customers > 0) {
+    console.log(`The local database has ${customers} customers already: the demo data is not loaded again.`);
+    return;
+  }
+  console.log(`Loading the demo data (${DEMO_OPTIONS.out}) into the empty local database...`);
+  const summary = await importFile(DEMO_OPTIONS.out, platform.env);
+  console.log(
+    `Loaded ${summary.counts.customers ?? 0} customers and ${summary.counts.orders ?? 0} orders in ${summary.seconds.toFixed(1)} s.`,
+  );
+}
+
+/** The normalized number of the first customer with orders, for the example request. */
+async function examplePhone(platform: Platform): Promise<string | null> {
+  const row = await platform.env.DB.prepare(
+    "SELECT phone_key FROM customers c WHERE phone_key IS NOT NULL AND EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.id) ORDER BY c.id LIMIT 1",
+  ).first<{ phone_key: string }>();
+  return row?.phone_key ?? null;
+}
+
+async function main(): Promise<void> {
+  // Settings first, so that a bad one fails before the slow steps.
+  const rateLimit = rateLimitFromEnv();
+  const admin = resolveAdminToken(PERSIST_DIR);
+
+  console.log(`Applying the migrations to the local D1 in ${PERSIST_DIR}...`);
+  await applyMigrations({ quiet: true });
+
+  const platform = await openPlatform();
+  let demoKey: string;
+  let phone: string | null;
+  try {
+    await loadDemoDataIfEmpty(platform);
+    demoKey = (await issueDemoKey(new KeyStore(platform.env.KEYS))).secret;
+    phone = await examplePhone(platform);
+  } finally {
+    // wrangler dev opens the same state next; the proxy must let go of it first.
+    await platform.dispose();
+  }
+
+  console.log(
+    banner({
+      title: "Order lookup API: npm start (local D1 and KV, test mode)",
+      port: PORT,
+      persistDir: PERSIST_DIR,
+      adminToken: admin.token,
+      adminTokenSource: admin.source,
+      rateLimit,
+      demoKey,
+      examplePhone: phone,
+    }),
+  );
+  serveWithWrangler({ port: PORT, persistDir: PERSIST_DIR, adminToken: admin.token, rateLimit });
+}
+
+main().catch((error: unknown) => {
+  console.error(`npm start failed: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});
