@@ -4,7 +4,9 @@ import { createReadStream } from "node:fs";
 import { extname } from "node:path";
 import { createInterface } from "node:readline";
 import Assembler from "stream-json/assembler.js";
+import type { Token } from "stream-json/parser.js";
 import { parseFile } from "stream-json/file/parser.js";
+import { pipe } from "stream-chain/utils/pipe.js";
 import { ImportError } from "./errors.ts";
 import { isRecordType, RECORD_TYPES, recordTypeOfMember, type RawRecord, type RecordType } from "./records.ts";
 
@@ -47,7 +49,8 @@ async function* readJson(path: string): AsyncGenerator<RawRecord> {
   const assembler = new Assembler();
   const record = (value: unknown): RawRecord => ({ type: type!, value, where: `${member}[${index++}]` });
   try {
-    for await (const token of parseFile({ packValues: true, streamValues: false })(path)) {
+    // pipe() flushes the parser at the end of the file: only then does a truncated file fail.
+    for await (const token of pipe(parseFile({ packValues: true, streamValues: false }))<Token>(path)) {
       if (assembling) {
         assembler.consume(token);
         if (assembler.done) {
@@ -87,6 +90,7 @@ async function* readJson(path: string): AsyncGenerator<RawRecord> {
           }
       }
     }
+    if (depth !== 0 || assembling) throw new ImportError("not valid JSON (it ends inside a value)", "file");
   } catch (err) {
     if (err instanceof ImportError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
