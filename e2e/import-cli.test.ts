@@ -166,13 +166,17 @@ describe("npm run db:import", () => {
     });
   });
 
-  it("rejects a .json file that is not valid JSON, and one with a duplicate phone number, changing nothing", async () => {
+  it("rejects a truncated .json file, though its first records are valid, changing nothing", async () => {
     const before = await withPlatform(snapshot);
-    const broken = await dbImport(file("broken.json", '{"states": [{"id": 1, "code": "MH", "name": "Maharashtra"},'));
+    const broken = await dbImport(file("broken.json", '{"states": [{"id": 9, "code": "GA", "name": "Goa"},'));
     expect(broken.code).toBe(1);
     expect(broken.stderr).toHaveLength(1);
     expect(broken.stderr[0]).toMatch(/^Import failed, nothing changed: file: not valid JSON/);
+    await withPlatform(async (env) => expect(await snapshot(env)).toEqual(before));
+  });
 
+  it("rejects a .json file with a phone number like one in the database, naming both, changing nothing", async () => {
+    const before = await withPlatform(snapshot);
     const duplicate = { customers: [customer(7, "9820000007"), customer(8, "098200 00002")] };
     const dup = await dbImport(file("dup.json", JSON.stringify(duplicate)));
     expect(dup.code).toBe(1);

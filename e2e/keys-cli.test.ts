@@ -70,12 +70,22 @@ function rawStatus(server: DevServer, authorizationLine: string): Promise<{ stat
       socket.write(`GET /api/area HTTP/1.1\r\nHost: 127.0.0.1\r\n${authorizationLine}\r\nConnection: close\r\n\r\n`);
     });
     let data = "";
-    socket.on("data", (d) => (data += d));
-    socket.on("error", reject);
-    socket.on("end", () => {
+    const done = () => {
       const description = /"description":"([^"]*)"/.exec(data)?.[1];
       resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(data)?.[1]), description });
+    };
+    socket.on("data", (d) => {
+      data += d;
+      // Whole answer in (headers and Content-Length bytes of body): do not wait for the server to close.
+      const split = data.indexOf("\r\n\r\n");
+      const length = Number(/\r\ncontent-length: (\d+)/i.exec(data)?.[1] ?? NaN);
+      if (split >= 0 && Buffer.byteLength(data.slice(split + 4)) >= length) {
+        socket.destroy();
+        done();
+      }
     });
+    socket.on("error", reject);
+    socket.on("end", done);
   });
 }
 
@@ -180,6 +190,8 @@ describe("npm run keys", () => {
       [["roll", kept.id, "--grace", "-1"], /^Error: --grace needs a value/],
       [["frobnicate"], /^Error: unknown command 'frobnicate'/],
       [[], /^Error: a command is required/],
+      // --remote reaches for the account (here: no login, no network), never the local store.
+      [["list", "--remote"], /^Error: .*remote/i],
     ];
     // None of them writes anything: a few at a time keeps this quick on a small machine.
     for (let i = 0; i < cases.length; i += 4) {

@@ -49,6 +49,11 @@ function resolve(ref: string): unknown {
   return target;
 }
 
+/** A copy without "example" members: the validator would read an example's "id" as a schema id. */
+function withoutExamples(value: unknown): Json {
+  return JSON.parse(JSON.stringify(value, (k, v: unknown) => (k === "example" ? undefined : v))) as Json;
+}
+
 describe("GET /openapi.json", () => {
   it("passes an OpenAPI 3.1 validator", async () => {
     const validator = new Validator();
@@ -93,9 +98,7 @@ describe("GET /openapi.json", () => {
     expect(examples.length).toBeGreaterThan(5);
     for (const [pointer, example] of examples) {
       const parent = resolve(`#${pointer.slice(0, -"/example".length)}`) as Json;
-      // A parameter's example sits in its schema; a query value is text, the schema says what it spells.
-      if (pointer.includes("/parameters/")) continue;
-      const validator = new SchemaValidator({ ...(parent as Schema), example: undefined, components: doc.components } as Schema, "2020-12", false);
+      const validator = new SchemaValidator({ ...withoutExamples(parent), components: withoutExamples(doc.components) } as Schema, "2020-12", false);
       const result = validator.validate(example);
       expect(result.errors.map((e) => `${e.instanceLocation}: ${e.error}`), pointer).toEqual([]);
     }

@@ -89,18 +89,20 @@ async function main(argv: string[]): Promise<void> {
   step(`floors at ${floors.url}, API at ${api.url}`);
 
   const auth = (key: string) => ({ Authorization: `Bearer ${key}` });
-  const run = async (label: string, url: string, headers?: Record<string, string>): Promise<Figures> => {
+  const run = async (label: string, server: Server, path: string, headers?: Record<string, string>): Promise<Figures> => {
     step(`${label}: ${opts.load.seconds} s ...`);
-    const figures = await measure({ label, url, headers }, opts.load);
-    step(`${label}: ${Math.round(figures.rps)} req/s, p50 ${figures.p50} ms, p99 ${figures.p99} ms${figures.failures ? `, ${figures.failures} FAILED` : ""}`);
+    const figures = await measure({ label, url: `${server.url}${path}`, headers, cpuSeconds: server.cpuSeconds }, opts.load);
+    const cpu = figures.cpuMs === null ? "" : `, ${figures.cpuMs.toFixed(2)} CPU ms/request`;
+    const failed = figures.failures ? `, ${figures.failures} FAILED` : "";
+    step(`${label}: ${Math.round(figures.rps)} req/s, p50 ${figures.p50} ms, p99 ${figures.p99} ms${cpu}${failed}`);
     return figures;
   };
-  const constantFloor = () => run("floor: constant JSON", `${floors.url}/constant`);
-  const queryFloor = () => run("floor: D1 select 1", `${floors.url}/select1`);
+  const constantFloor = () => run("floor: constant JSON", floors, "/constant");
+  const queryFloor = () => run("floor: D1 select 1", floors, "/select1");
 
   const floorRuns = { constant: [await constantFloor()], oneQuery: [await queryFloor()] };
   const endpoint = (label: string, path: string, floor: Row["floor"], target?: number) => async (): Promise<Row> => ({
-    figures: await run(label, `${api.url}${path}`, auth(largeKey)),
+    figures: await run(label, api, path, auth(largeKey)),
     floor,
     target,
   });
@@ -124,7 +126,8 @@ async function main(argv: string[]): Promise<void> {
   servers.add(demoApi);
   const ordersDemo = await run(
     `GET /orders (10 of ${demo.orders}, demo data)`,
-    `${demoApi.url}/api/orders?phone_number=${demo.phone}&count=10`,
+    demoApi,
+    `/api/orders?phone_number=${demo.phone}&count=10`,
     auth(demoKey),
   );
   await stop(demoApi);

@@ -1,7 +1,7 @@
 // npm run db:import -- FILE [--remote] [--env live]: applies the migrations, imports a dataset file
 // (.json or .jsonl, CONTRACTS.md) all or nothing, and purges the lookup cache.
-import { importFile } from "./import/file.ts";
-import { ImportError } from "./import/errors.ts";
+import { existsSync } from "node:fs";
+import { importFile, PurgeError } from "./import/file.ts";
 import type { ImportSummary } from "./import/index.ts";
 import { openPlatform, platformFlags } from "./lib/local.ts";
 import { applyMigrations } from "./lib/migrate.ts";
@@ -15,6 +15,10 @@ async function main(argv: string[]): Promise<number> {
     console.error(USAGE);
     return 2;
   }
+  if (!existsSync(file)) {
+    console.error(`Import failed, nothing changed: no file ${file}`);
+    return 1;
+  }
   await applyMigrations({ ...flags, quiet: true });
   const platform = await openPlatform(flags);
   try {
@@ -22,8 +26,8 @@ async function main(argv: string[]): Promise<number> {
     console.log(report(file, summary));
     return 0;
   } catch (err) {
-    // One line naming the record and the field; the database is as it was.
-    if (err instanceof ImportError) console.error(`Import failed, nothing changed: ${err.message}`);
+    if (err instanceof PurgeError) console.error(`Imported ${file}, but ${err.message}`);
+    // One line naming the record and the field (for an ImportError); the database is as it was.
     else console.error(`Import failed, nothing changed: ${(err as Error).message ?? err}`);
     return 1;
   } finally {

@@ -14,10 +14,10 @@ import type { apiRoutes } from "./routes/index.ts";
 // The routes' types, as OpenAPIHono's own openapi() would accumulate them one call at a time; the
 // worker registers the same list in a loop (src/index.ts), which keeps them at runtime but not in
 // its type. Type-only: nothing of the worker is bundled into a caller.
-declare const api: OpenAPIHono<AppEnv>;
+declare const _api: OpenAPIHono<AppEnv>;
 type Entry = (typeof apiRoutes)[number];
-type RouteSchema<E> = E extends { route: infer R extends Parameters<typeof api.openapi>[0] }
-  ? ReturnType<typeof api.openapi<R>> extends OpenAPIHono<AppEnv, infer S> ? S : never
+type RouteSchema<E> = E extends { route: infer R extends Parameters<typeof _api.openapi>[0] }
+  ? ReturnType<typeof _api.openapi<R>> extends OpenAPIHono<AppEnv, infer S> ? S : never
   : never;
 type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
 

@@ -107,3 +107,21 @@ describe("createClient", () => {
     expect(await res.json()).toEqual(errorEnvelope(401, "AUTHENTICATION_ERROR", "Invalid API key: no such key", "/api/customers"));
   });
 });
+
+// Compile-time checks of the client's types (`npm run typecheck` fails when one stops holding);
+// never called.
+export async function typeChecks(client: ReturnType<typeof createClient>) {
+  // @ts-expect-error: no such endpoint
+  await client.invoices.$get();
+  // @ts-expect-error: phone_number is required
+  await client.orders.$get({ query: {} });
+  const res = await client.areas.$get();
+  if (res.status === 200) {
+    const { data } = await res.json();
+    const cityId: number = data[0]!.city_id;
+    // @ts-expect-error: an area has no code
+    void data[0]!.code;
+    return cityId;
+  }
+  return undefined;
+}

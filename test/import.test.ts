@@ -9,6 +9,7 @@ import {
   type OrderRecord,
   type RawRecord,
 } from "../scripts/import/index.ts";
+import { purgeLookupCache } from "../src/cache/purge.ts";
 
 const TABLES = [
   "states",
@@ -672,5 +673,16 @@ describe("a bad record rejects the whole import and changes nothing", () => {
       field: "order_no",
       problem: '"SO-17" is also the order_no of order 17',
     });
+  });
+});
+
+describe("purgeLookupCache", () => {
+  it("deletes every key of the namespace, over more than one page of the listing, and no other namespace's", async () => {
+    const names = Array.from({ length: 25 }, (_, i) => `pincode:${String(i).padStart(6, "0")}`);
+    await Promise.all(names.map((name) => env.LOOKUP_CACHE.put(name, "{}")));
+    await env.KEYS.put("not-a-cache-entry", "x");
+    expect(await purgeLookupCache(env.LOOKUP_CACHE, { pageSize: 10 })).toBe(25);
+    expect((await env.LOOKUP_CACHE.list()).keys).toEqual([]);
+    expect(await env.KEYS.get("not-a-cache-entry")).toBe("x");
   });
 });

@@ -7,6 +7,8 @@ export interface Target {
   label: string;
   url: string;
   headers?: Record<string, string>;
+  /** The serving processes' CPU seconds so far (null when unknown). */
+  cpuSeconds: () => number | null;
 }
 
 export interface Figures {
@@ -18,6 +20,8 @@ export interface Figures {
   requests: number;
   /** Answers other than 2xx, errors and timeouts: any makes the figures suspect. */
   failures: number;
+  /** The serving processes' CPU time per request, in ms (null when unknown). */
+  cpuMs: number | null;
   /** The probe's status and Server-Timing d1/kv entries ("" for the floors, which send none). */
   status: number;
   work: string;
@@ -33,13 +37,17 @@ export async function measure(target: Target, options: LoadOptions): Promise<Fig
   await autocannon({ url: target.url, headers: target.headers, connections: options.connections, duration: options.warmupSeconds });
   const probe = await fetch(target.url, { headers: target.headers });
   await probe.arrayBuffer();
+  const cpuBefore = target.cpuSeconds();
   const result = await autocannon({
     url: target.url,
     headers: target.headers,
     connections: options.connections,
     duration: options.seconds,
   });
+  const cpuAfter = target.cpuSeconds();
+  const cpuMs = cpuBefore === null || cpuAfter === null || result.requests.total === 0 ? null : ((cpuAfter - cpuBefore) * 1000) / result.requests.total;
   return {
+    cpuMs,
     label: target.label,
     url: target.url,
     rps: result.requests.total / result.duration,

@@ -33,11 +33,20 @@ const BUNDLE_TARGET_KIB = 150;
 const num = (n: number, digits = 0) => n.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
 const ms = (n: number) => num(n, n < 10 ? 1 : 0);
 const mark = (ok: boolean) => (ok ? "yes" : "**no**");
-const mean = (list: Figures[]) => list.reduce((s, f) => s + f.rps, 0) / list.length;
+const mean = (list: number[]) => list.reduce((s, n) => s + n, 0) / list.length;
+const runsOf = (s: Summary, floor: Row["floor"]) => (floor === "constant" ? s.floors.constant : s.floors.oneQuery);
 
 export function floorRps(summary: Summary, floor: Row["floor"]): number {
-  return mean(floor === "constant" ? summary.floors.constant : summary.floors.oneQuery);
+  return mean(runsOf(summary, floor).map((f) => f.rps));
 }
+
+/** The floor's CPU time per request (null when it could not be read). */
+function floorCpuMs(summary: Summary, floor: Row["floor"]): number | null {
+  const cpu = runsOf(summary, floor).map((f) => f.cpuMs);
+  return cpu.every((c): c is number => c !== null) ? mean(cpu) : null;
+}
+
+const cpuText = (n: number | null) => (n === null ? "n/a" : n.toFixed(2));
 
 export function toMarkdown(s: Summary): string {
   const lines: string[] = [];
@@ -55,26 +64,41 @@ export function toMarkdown(s: Summary): string {
   );
   lines.push("- Servers: the API by `npm run dev` (RATE_LIMIT_PER_MINUTE=0, SERVER_TIMING on); the floors by a second `wrangler dev` on another port, running at the same time", "");
 
-  lines.push("## Floors", "", "| floor | req/s (each run) | mean req/s | p50 ms | p99 ms |", "|---|---|---|---|---|");
-  for (const [name, runs] of [["constant JSON body", s.floors.constant], ["one D1 `select 1`", s.floors.oneQuery]] as const) {
+  lines.push(
+    "## Floors",
+    "",
+    "| floor | req/s (each run) | mean req/s | p50 ms | p99 ms | CPU ms/request |",
+    "|---|---|---|---|---|---|",
+  );
+  for (const [name, floor] of [["constant JSON body", "constant"], ["one D1 `select 1`", "one query"]] as const) {
+    const runs = runsOf(s, floor);
     const last = runs[runs.length - 1]!;
-    lines.push(`| ${name} | ${runs.map((r) => num(r.rps)).join(", ")} | ${num(mean(runs))} | ${ms(last.p50)} | ${ms(last.p99)} |`);
+    lines.push(
+      `| ${name} | ${runs.map((r) => num(r.rps)).join(", ")} | ${num(floorRps(s, floor))} | ${ms(last.p50)} | ${ms(last.p99)} | ${cpuText(floorCpuMs(s, floor))} |`,
+    );
   }
-  lines.push("");
+  lines.push(
+    "",
+    "CPU ms/request: CPU time of all the server's processes (workerd, wrangler) during the run, per request served. " +
+      "It is steadier than req/s when other work shares the machine; its ratio (floor's CPU / endpoint's CPU) is shown beside the throughput ratio.",
+    "",
+  );
 
   lines.push(
     "## Endpoints",
     "",
-    "| endpoint | work per request | req/s | p50 ms | p99 ms | floor | ratio | target | met |",
-    "|---|---|---|---|---|---|---|---|---|",
+    "| endpoint | work per request | req/s | p50 ms | p99 ms | CPU ms/request | floor | ratio | target | met | CPU ratio |",
+    "|---|---|---|---|---|---|---|---|---|---|---|",
   );
   for (const row of s.rows) {
     const f = row.figures;
     const ratio = f.rps / floorRps(s, row.floor);
+    const floorCpu = floorCpuMs(s, row.floor);
+    const cpuRatio = floorCpu === null || f.cpuMs === null ? "n/a" : (floorCpu / f.cpuMs).toFixed(2);
     const failures = f.failures ? ` (**${num(f.failures)} failed**)` : "";
     lines.push(
-      `| ${f.label}${failures} | ${f.work} | ${num(f.rps)} | ${ms(f.p50)} | ${ms(f.p99)} | ${row.floor} | ${ratio.toFixed(2)} | ` +
-        `${row.target === undefined ? "" : `>= ${row.target}`} | ${row.target === undefined ? "" : mark(ratio >= row.target)} |`,
+      `| ${f.label}${failures} | ${f.work} | ${num(f.rps)} | ${ms(f.p50)} | ${ms(f.p99)} | ${cpuText(f.cpuMs)} | ${row.floor} | ${ratio.toFixed(2)} | ` +
+        `${row.target === undefined ? "" : `>= ${row.target}`} | ${row.target === undefined ? "" : mark(ratio >= row.target)} | ${cpuRatio} |`,
     );
   }
   lines.push("");

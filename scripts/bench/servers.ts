@@ -3,7 +3,7 @@
 // one's output goes to a file (a pipe nobody reads would stall it), and each is stopped by its own
 // process group.
 import { type ChildProcess, spawn } from "node:child_process";
-import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { dirname, join, resolve } from "node:path";
@@ -14,6 +14,8 @@ export interface Server {
   name: string;
   url: string;
   logFile: string;
+  /** CPU seconds used so far by every process of the server (workerd, wrangler, npm), or null off Linux. */
+  cpuSeconds: () => number | null;
   stop: () => Promise<void>;
 }
 
@@ -102,13 +104,44 @@ async function start(
     if (child.exitCode !== null) break;
     try {
       await fetch(`${url}/`, { signal: AbortSignal.timeout(5_000) });
-      return { name, url, logFile, stop };
+      return { name, url, logFile, stop, cpuSeconds: () => (child.pid ? groupCpuSeconds(child.pid) : null) };
     } catch {
       await new Promise((r) => setTimeout(r, 500));
     }
   }
   await stop();
   throw new Error(`${name} did not start (see ${logFile}):\n${tail(logFile)}`);
+}
+
+/** Linux's USER_HZ: /proc reports CPU time in these ticks. */
+const TICKS_PER_SECOND = 100;
+
+/**
+ * CPU time (user + system) of every live process in a process group, from /proc. What a server
+ * spends per request is steadier than its throughput on a machine that others are using too.
+ */
+function groupCpuSeconds(groupId: number): number | null {
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return null;
+  }
+  let ticks = 0;
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+    } catch {
+      continue; // ended meanwhile
+    }
+    // The command name may hold spaces and parentheses: the fields start after the last ")".
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (Number(fields[2]) !== groupId) continue; // pgrp
+    ticks += Number(fields[11]) + Number(fields[12]); // utime, stime
+  }
+  return ticks / TICKS_PER_SECOND;
 }
 
 function tail(file: string): string {

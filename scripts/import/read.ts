@@ -3,12 +3,11 @@
 import { createReadStream } from "node:fs";
 import { extname } from "node:path";
 import { createInterface } from "node:readline";
+import { getManyValues, isMany, none } from "stream-chain/defs.js";
 import Assembler from "stream-json/assembler.js";
-import type { Token } from "stream-json/parser.js";
-import { parseFile } from "stream-json/file/parser.js";
-import { pipe } from "stream-chain/utils/pipe.js";
+import { jsonParser, type Token } from "stream-json/parser.js";
 import { ImportError } from "./errors.ts";
-import { isRecordType, RECORD_TYPES, recordTypeOfMember, type RawRecord, type RecordType } from "./records.ts";
+import { isRecordType, MEMBER_OF, RECORD_TYPES, recordTypeOfMember, type RawRecord, type RecordType } from "./records.ts";
 
 /** The records of a `.json` or `.jsonl` (also `.ndjson`) file, with where each one is. */
 export function readRecords(path: string): AsyncIterable<RawRecord> {
@@ -40,61 +39,94 @@ async function* readJsonLines(path: string): AsyncGenerator<RawRecord> {
 }
 
 async function* readJson(path: string): AsyncGenerator<RawRecord> {
-  // Depth 0: outside the top-level object; 1: in it, between members; 2: in a member's array.
-  let depth = 0;
-  let member = "";
-  let type: RecordType | undefined;
-  let index = 0;
-  let assembling = false;
-  const assembler = new Assembler();
-  const record = (value: unknown): RawRecord => ({ type: type!, value, where: `${member}[${index++}]` });
+  // The tokenizer is driven by hand, chunk by chunk: an async step per token would cost more than
+  // the parsing itself.
+  const parse = jsonParser({ packValues: true, streamValues: false });
+  const members = new MemberArrays();
+  let first = true;
   try {
-    // pipe() flushes the parser at the end of the file: only then does a truncated file fail.
-    for await (const token of pipe(parseFile({ packValues: true, streamValues: false }))<Token>(path)) {
-      if (assembling) {
-        assembler.consume(token);
-        if (assembler.done) {
-          assembling = false;
-          yield record(assembler.current);
-        }
-        continue;
-      }
-      switch (depth) {
-        case 0:
-          if (token.name !== "startObject") throw new ImportError("must be one JSON object whose members are arrays of records", "file");
-          depth = 1;
-          break;
-        case 1:
-          if (token.name === "keyValue") {
-            member = token.value;
-            type = recordTypeOfMember(member);
-            if (!type) throw new ImportError("unknown member; the members are states, cities, areas, postal_codes, sales_agents, delivery_agents, products, customers, orders", member);
-          } else if (token.name === "startArray") {
-            depth = 2;
-            index = 0;
-          } else if (token.name === "endObject") {
-            depth = 0;
-          } else {
-            throw new ImportError("must be an array of records", member);
-          }
-          break;
-        default:
-          if (token.name === "endArray") {
-            depth = 1;
-          } else if (token.name === "startObject" || token.name === "startArray") {
-            assembling = true;
-            assembler.consume(token);
-          } else {
-            // A scalar where a record belongs: the record's check reports it.
-            yield record("value" in token ? token.value : null);
-          }
-      }
+    for await (let chunk of createReadStream(path, { encoding: "utf8", highWaterMark: 1 << 20 }) as AsyncIterable<string>) {
+      if (first && chunk.charCodeAt(0) === 0xfeff) chunk = chunk.slice(1);
+      first = false;
+      yield* members.take(parse(chunk));
     }
-    if (depth !== 0 || assembling) throw new ImportError("not valid JSON (it ends inside a value)", "file");
+    // A flushable takes `none` at the end of the input (its type omits that): where a truncated file fails.
+    yield* members.take(parse(none as unknown as string));
+    members.end();
   } catch (err) {
     if (err instanceof ImportError) throw err;
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code) throw err; // the file cannot be read: not a matter of its content
+    if ((err as NodeJS.ErrnoException).code) throw err; // the file cannot be read: not about its content
     throw new ImportError(`not valid JSON (${(err as Error).message})`, "file");
   }
 }
+
+/** Turns the tokens of `{"member": [record, ...], ...}` into records, one member's element at a time. */
+class MemberArrays {
+  // 0: outside the top-level object; 1: in it, between members; 2: in a member's array.
+  private depth = 0;
+  private member = "";
+  private type: RecordType | undefined;
+  private index = 0;
+  private assembling = false;
+  private readonly assembler = new Assembler();
+
+  *take(output: ReturnType<ReturnType<typeof jsonParser>>): Generator<RawRecord> {
+    if (output === none) return;
+    const tokens = (isMany(output) ? getManyValues(output) : [output]) as Token[];
+    for (const token of tokens) {
+      const value = this.token(token);
+      if (value !== NOTHING) yield { type: this.type!, value, where: `${this.member}[${this.index++}]` };
+    }
+  }
+
+  end(): void {
+    if (this.depth !== 0 || this.assembling) throw new ImportError("not valid JSON (it ends inside a value)", "file");
+  }
+
+  /** The record this token completes, if any. */
+  private token(token: Token): unknown {
+    if (this.assembling) {
+      this.assembler.consume(token);
+      if (!this.assembler.done) return NOTHING;
+      this.assembling = false;
+      return this.assembler.current;
+    }
+    switch (this.depth) {
+      case 0:
+        if (token.name !== "startObject") {
+          throw new ImportError("must be one JSON object whose members are arrays of records", "file");
+        }
+        this.depth = 1;
+        return NOTHING;
+      case 1:
+        if (token.name === "keyValue") {
+          this.member = token.value;
+          this.type = recordTypeOfMember(this.member);
+          if (!this.type) throw new ImportError(`unknown member; the members are ${MEMBERS}`, this.member);
+        } else if (token.name === "startArray") {
+          this.depth = 2;
+          this.index = 0;
+        } else if (token.name === "endObject") {
+          this.depth = 0;
+        } else {
+          throw new ImportError("must be an array of records", this.member);
+        }
+        return NOTHING;
+      default:
+        if (token.name === "endArray") {
+          this.depth = 1;
+          return NOTHING;
+        }
+        if (token.name === "startObject" || token.name === "startArray") {
+          this.assembling = true;
+          this.assembler.consume(token);
+          return NOTHING;
+        }
+        // A scalar where a record belongs: the record's check reports it.
+        return "value" in token ? token.value : null;
+    }
+  }
+}
+
+const NOTHING = Symbol("nothing");
+const MEMBERS = RECORD_TYPES.map((t) => MEMBER_OF[t]).join(", ");

@@ -191,12 +191,15 @@ export function parseRecord(raw: RawRecord, sink: RecordSink): void {
   if (typeof raw.value !== "object" || raw.value === null || Array.isArray(raw.value)) {
     throw new ImportError("must be a JSON object", raw.where, raw.type);
   }
-  let id: number | undefined;
-  const fail = (field: string, problem: string): never => {
-    throw new ImportError(problem, raw.where, raw.type, id, field);
-  };
-  const f = new Fields(raw.value as Record<string, unknown>, "", fail);
-  id = f.int("id");
+  const value = raw.value as Record<string, unknown>;
+  const failing =
+    (id: number | undefined): Fail =>
+    (field, problem) => {
+      throw new ImportError(problem, raw.where, raw.type, id, field);
+    };
+  const id = new Fields(value, "", failing(undefined)).int("id");
+  const fail = failing(id);
+  const f = new Fields(value, "", fail);
   if (!sink.claim(raw.type, id)) fail("id", `another ${raw.type} in the file has id ${id}`);
   const ref = <V extends number | null>(field: string, type: RecordType, value: V): V => {
     if (value !== null && !sink.exists(type, value)) {

@@ -3,12 +3,12 @@
 // Deletes run this many at a time: quick, without a burst of thousands of calls at once.
 const PARALLEL_DELETES = 50;
 
-/** Deletes every key of the namespace; returns how many it deleted. */
-export async function purgeLookupCache(kv: KVNamespace): Promise<number> {
+/** Deletes every key of the namespace; returns how many it deleted. `pageSize`: keys listed at a time. */
+export async function purgeLookupCache(kv: KVNamespace, { pageSize = 1000 }: { pageSize?: number } = {}): Promise<number> {
   let deleted = 0;
   let cursor: string | undefined;
   do {
-    const page = await kv.list({ cursor });
+    const page = await kv.list({ cursor, limit: pageSize });
     const names = page.keys.map((k) => k.name);
     for (let i = 0; i < names.length; i += PARALLEL_DELETES) {
       await Promise.all(names.slice(i, i + PARALLEL_DELETES).map((name) => kv.delete(name)));

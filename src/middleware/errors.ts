@@ -10,7 +10,9 @@ import { log } from "../lib/log.ts";
 /** The absolute URL of the endpoint called, without the query. */
 export function sourceOf(c: Context): string {
   const url = new URL(c.req.url);
-  return `${url.origin}${url.pathname}`;
+  // The URL parser leaves a stray % and [ ] ^ | as sent; encoded, source is a valid URI for any path.
+  const path = url.pathname.replace(/%(?![0-9A-Fa-f]{2})|[[\]^|]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `${url.origin}${path}`;
 }
 
 export function errorResponse(c: Context, err: ApiError): Response {

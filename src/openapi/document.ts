@@ -29,7 +29,7 @@ and \`fields\` (422) lists every broken parameter by its request name. Two answe
 path and are not repeated under each operation: 404 \`NOT_FOUND\` for a path that does not exist
 (\`components.responses.NotFound\`) and 405 \`METHOD_NOT_ALLOWED\` with an \`Allow\` header for another
 method on a path that does (\`components.responses.MethodNotAllowed\`). \`HEAD\` is answered wherever
-\`GET\` is.
+\`GET\` is, and \`OPTIONS\` (a CORS preflight) with 204 and no body on any path.
 
 **Headers.** Every answer carries \`X-Request-Id\` (the caller's, when it sent one of sane length) and,
 unless the deployment turns it off, \`Server-Timing\` with the D1 and KV work that it did. Lookups

@@ -3,9 +3,10 @@ import { etag } from "hono/etag";
 import type { AppEnv } from "../env.ts";
 import { listAreas } from "../db/lookups.ts";
 import { authErrorResponses, cachedLookupHeaders, notModifiedResponse } from "../schemas/common.ts";
+import { areaExample } from "../schemas/examples.ts";
 import { cachedJson } from "./cached-json.ts";
 
-const AreaSchema = z.object({ id: z.number().int(), name: z.string(), city_id: z.number().int() }).openapi("Area");
+const AreaSchema = z.object({ id: z.number().int(), name: z.string(), city_id: z.number().int() }).openapi("Area", { example: areaExample });
 
 export const route = createRoute({
   method: "get",

@@ -10,6 +10,8 @@ import { OrderSchema } from "../schemas/order.ts";
 import { EVEN_AFTER_ERRORS, pagingQuery, queryString, skipOrPage } from "../schemas/params.ts";
 
 const DATE_MESSAGE = "must be a real date written dd-mm-yyyy (or yyyy-mm-dd)";
+/** The two ways of writing a date, for the document; whether the date exists is checked too. */
+const DATE_PATTERN = "^([0-9]{2}-[0-9]{2}-[0-9]{4}|[0-9]{4}-[0-9]{2}-[0-9]{2})$";
 
 const apiDate = queryString()
   .transform((value, ctx) => {
@@ -29,9 +31,16 @@ const query = z
         }
         return normalized;
       })
-      .openapi({ param: { description: "The customer's phone number, e.g. 9820000001 or +91 98200 00001" }, example: "9820000001", type: "string" }),
-    from_date: apiDate.openapi({ param: { description: "First day, inclusive: dd-mm-yyyy or yyyy-mm-dd" }, example: "01-03-2026", type: "string" }),
-    to_date: apiDate.openapi({ param: { description: "Last day, inclusive: dd-mm-yyyy or yyyy-mm-dd" }, example: "31-03-2026", type: "string" }),
+      .openapi({
+        param: {
+          description:
+            "The customer's phone number in any common form: spaces, hyphens, dots and brackets are ignored, then a leading +, then 91 before 12 digits or 0 before 11; what remains must be 10 digits. E.g. 9820000001, +91 98200 00001, 098200-00001.",
+        },
+        example: "+91 98200 00001",
+        type: "string",
+      }),
+    from_date: apiDate.openapi({ param: { description: "First day, inclusive: dd-mm-yyyy or yyyy-mm-dd" }, example: "01-01-2026", type: "string", pattern: DATE_PATTERN }),
+    to_date: apiDate.openapi({ param: { description: "Last day, inclusive: dd-mm-yyyy or yyyy-mm-dd" }, example: "31-01-2026", type: "string", pattern: DATE_PATTERN }),
     ...pagingQuery,
   })
   .superRefine(skipOrPage, EVEN_AFTER_ERRORS)

@@ -3,6 +3,7 @@ import type { AppEnv } from "../env.ts";
 import { listPostalCodes } from "../db/lookups.ts";
 import { buildPagination, carriedParams, toPage } from "../lib/pagination.ts";
 import { commonErrorResponses, PaginationSchema } from "../schemas/common.ts";
+import { postalCodeExample } from "../schemas/examples.ts";
 import { EVEN_AFTER_ERRORS, pagingQuery, skipOrPage } from "../schemas/params.ts";
 import { pincodeParam } from "./salesagents.by-pincode.ts";
 
@@ -18,7 +19,12 @@ export const route = createRoute({
       .object({
         code: pincodeParam
           .optional()
-          .openapi({ param: { description: "Only the records of this 6-digit PIN code" }, example: "400069", type: "string" }),
+          .openapi({
+            param: { description: "Only the records of this 6-digit PIN code" },
+            example: "400069",
+            type: "string",
+            pattern: "^[1-9][0-9]{5}$",
+          }),
         ...pagingQuery,
       })
       .superRefine(skipOrPage, EVEN_AFTER_ERRORS),
@@ -30,7 +36,7 @@ export const route = createRoute({
         "application/json": {
           schema: z.object({
             data: z.object({
-              postalcodes: z.array(z.object({ id: z.number().int(), code: z.string() }).openapi("PostalCode")),
+              postalcodes: z.array(z.object({ id: z.number().int(), code: z.string() }).openapi("PostalCode", { example: postalCodeExample })),
               pagination: PaginationSchema,
             }),
           }),

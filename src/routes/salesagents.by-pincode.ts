@@ -4,12 +4,13 @@ import type { AppEnv } from "../env.ts";
 import { salesAgentsByPincode } from "../db/lookups.ts";
 import { isPincode } from "../lib/pincode.ts";
 import { cachedLookupHeaders, commonErrorResponses, notModifiedResponse } from "../schemas/common.ts";
+import { pincodeSalesAgentExample } from "../schemas/examples.ts";
 import { queryString } from "../schemas/params.ts";
 import { cachedJson } from "./cached-json.ts";
 
 export const PincodeSalesAgentSchema = z
   .object({ id: z.number().int(), first_name: z.string(), last_name: z.string(), mobile: z.string() })
-  .openapi("PincodeSalesAgent");
+  .openapi("PincodeSalesAgent", { example: pincodeSalesAgentExample });
 
 export const pincodeParam = queryString().refine(isPincode, {
   error: "must be a 6-digit PIN code that does not start with 0",
@@ -25,7 +26,12 @@ export const route = createRoute({
   middleware: [etag()] as const,
   request: {
     query: z.object({
-      pincode: pincodeParam.openapi({ param: { description: "6-digit PIN code" }, example: "400069", type: "string" }),
+      pincode: pincodeParam.openapi({
+        param: { description: "6-digit PIN code; the first digit is not 0" },
+        example: "400069",
+        type: "string",
+        pattern: "^[1-9][0-9]{5}$",
+      }),
     }),
   },
   responses: {

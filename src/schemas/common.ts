@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { errorExample, paginationExample } from "./examples.ts";
 import { headerRef } from "./headers.ts";
 
 export const ErrorSchema = z
@@ -23,7 +24,7 @@ export const ErrorSchema = z
       customer_id: z.number().int().optional().openapi({ description: "With a 409: the customer that has this number" }),
     }),
   })
-  .openapi("Error");
+  .openapi("Error", { example: errorExample });
 
 /** "None", as the published interface writes it for an address or a sales agent: an empty array. */
 export const EmptyArraySchema = z
@@ -43,7 +44,7 @@ export const PaginationSchema = z
     total: z.number().int(),
     path: z.string().url(),
   })
-  .openapi("Pagination");
+  .openapi("Pagination", { example: paginationExample });
 
 const errorResponse = (description: string, headers?: Record<string, { $ref: string }>) => ({
   content: { "application/json": { schema: ErrorSchema } },

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { EmptyArraySchema } from "./common.ts";
+import { addressExample, customerExample, orderExample } from "./examples.ts";
 
 export const AddressSchema = z
   .object({
@@ -18,7 +19,7 @@ export const AddressSchema = z
     }),
     postalcode: z.object({ id: z.number().int(), code: z.string() }),
   })
-  .openapi("Address");
+  .openapi("Address", { example: addressExample });
 
 /** A customer without an address carries an empty array, as the published interface does. */
 export const AddressOrEmptySchema = z.union([AddressSchema, EmptyArraySchema]);
@@ -43,7 +44,9 @@ export const CustomerSchema = z
     approval: z.enum(["pending", "accepted", "rejected"]),
     address: AddressOrEmptySchema,
   })
-  .openapi("Customer");
+  .openapi("Customer", { example: customerExample });
 
 /** The customer as embedded in an order: the interface's ten fields and the address. */
-export const OrderCustomerSchema = z.object({ ...customerFields, address: AddressOrEmptySchema }).openapi("OrderCustomer");
+export const OrderCustomerSchema = z
+  .object({ ...customerFields, address: AddressOrEmptySchema })
+  .openapi("OrderCustomer", { example: orderExample.customer });

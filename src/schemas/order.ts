@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { EmptyArraySchema } from "./common.ts";
 import { AddressOrEmptySchema, OrderCustomerSchema } from "./customer.ts";
+import { orderExample, salesAgentExample } from "./examples.ts";
 
 export const ORDER_STATUS_NAMES = [
   "Placed",
@@ -26,7 +27,7 @@ export const OrderSalesAgentSchema = z
     avatar: z.string().nullable(),
     email: z.string().nullable(),
   })
-  .openapi("SalesAgent");
+  .openapi("SalesAgent", { example: salesAgentExample });
 
 export const OrderSchema = z
   .object({
@@ -63,4 +64,4 @@ export const OrderSchema = z
       }),
     ),
   })
-  .openapi("Order");
+  .openapi("Order", { example: orderExample });

@@ -23,16 +23,25 @@ export function integerParam(min: number, max: number = MAX_OFFSET) {
     .pipe(z.number().int().min(min, { error: message }).max(max, { error: message }));
 }
 
+/**
+ * The document's description of a query value that spells an integer: the number's rules (what a
+ * client must send), not the text it arrives as. The metadata is typed for the text; the cast
+ * admits the numeric minimum, maximum, default and example.
+ */
+function integerDoc(description: string, rules: { minimum: number; maximum?: number; default?: number; example?: number }) {
+  return { type: "integer", ...rules, param: { description } } as { type: "integer"; param: { description: string } };
+}
+
 export const pagingQuery = {
   count: integerParam(1, MAX_COUNT)
     .optional()
-    .openapi({ param: { description: `Rows a page, 1 to ${MAX_COUNT}; default 10` }, example: "10", type: "integer" }),
+    .openapi(integerDoc(`Rows a page, 1 to ${MAX_COUNT}; default 10.`, { minimum: 1, maximum: MAX_COUNT, default: 10, example: 10 })),
   skip: integerParam(0)
     .optional()
-    .openapi({ param: { description: "Rows to skip; default 0. Not with page." }, example: "0", type: "integer" }),
+    .openapi(integerDoc("Rows to skip; default 0. Not with page.", { minimum: 0, maximum: MAX_OFFSET, default: 0, example: 0 })),
   page: integerParam(1)
     .optional()
-    .openapi({ param: { description: "Page number, 1 or more: skip = (page - 1) * count. Not with skip." }, type: "integer" }),
+    .openapi(integerDoc("Page number, 1 or more: skip = (page - 1) * count. Not with skip.", { minimum: 1, maximum: MAX_OFFSET, example: 2 })),
 };
 
 /**

@@ -179,7 +179,10 @@ function templatePattern(template: string): RegExp {
   return new RegExp(`^${literal.join("[^/]+")}$`);
 }
 
-/** Sets additionalProperties: false on every object schema of the document that leaves it open. */
+/**
+ * Sets additionalProperties: false on every object schema of the document that leaves it open, and
+ * drops the examples.
+ */
 function closeObjects(doc: OpenApiDoc): void {
   for (const schema of Object.values(doc.components.schemas ?? {})) close(schema);
   for (const item of Object.values(doc.paths)) {
@@ -194,6 +197,9 @@ function closeObjects(doc: OpenApiDoc): void {
 function close(schema: unknown): void {
   if (!schema || typeof schema !== "object") return;
   const s = schema as Schema;
+  // Examples are annotations; the validator would read an example's "id" member as a schema id.
+  delete s.example;
+  delete s.examples;
   // allOf would need unevaluatedProperties to stay correct; no schema of ours uses it yet.
   if (s.allOf) throw new ContractError("the contract check does not handle allOf: close such schemas with unevaluatedProperties");
   if (s.properties) {

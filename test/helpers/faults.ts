@@ -4,7 +4,7 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import app from "../../src/index.ts";
-import { BASE, type CallOptions, type CallResult } from "./http.ts";
+import { type CallOptions, type CallResult, callVia } from "./http.ts";
 
 /** Text a driver error might carry: none of it may reach a response. */
 export const LEAK_MARKERS = ["D1_ERROR", "SELECT", "customers_fault_probe", "KV GET failed", "LOOKUP_CACHE", "KEYS", "Network connection", "DB.prepare"];
@@ -20,29 +20,23 @@ export function expectNoLeak(text: string): void {
 export const D1_FAULT = "D1_ERROR: Network connection lost. (SELECT * FROM customers_fault_probe) at DB.prepare";
 export const KV_FAULT = "KV GET failed: 503 Service Unavailable (LOOKUP_CACHE / KEYS) at kv.get";
 
-/** One request into the worker with some bindings or vars replaced; parsed like call(). */
-export async function callWithEnv<T = any>(
+/**
+ * One request into the worker's app with some bindings or vars replaced, through callVia(): the
+ * same request building, parsing and contract check as call(). Also the fast way to send many
+ * requests with the real bindings (overrides {}), see the note on bursts in the README section.
+ */
+export function callWithEnv<T = any>(
   overrides: Partial<Cloudflare.Env>,
   path: string,
   options: CallOptions = {},
 ): Promise<CallResult<T>> {
-  const headers = new Headers(options.headers);
-  if (options.key !== undefined) headers.set("Authorization", `Bearer ${options.key}`);
-  let body: BodyInit | undefined;
-  if (typeof options.body === "string") body = options.body;
-  else if (options.body !== undefined) {
-    body = JSON.stringify(options.body);
-    if (!headers.has("Content-Type")) headers.set("Content-Type", "application/json");
-  }
-  const url = path.startsWith("http") ? path : `${BASE}${path}`;
-  const ctx = createExecutionContext();
-  const res = await app.fetch(new Request(url, { method: options.method ?? "GET", headers, body }), { ...env, ...overrides }, ctx);
-  // Background work (cache fills) must finish, and must not throw either.
-  await waitOnExecutionContext(ctx);
-  const text = await res.text();
-  let parsed: unknown = undefined;
-  if (text && (res.headers.get("Content-Type") ?? "").includes("json")) parsed = JSON.parse(text);
-  return { status: res.status, headers: res.headers, body: parsed as T, text };
+  return callVia<T>(async (request) => {
+    const ctx = createExecutionContext();
+    const res = await app.fetch(request, { ...env, ...overrides }, ctx);
+    // Background work (cache fills) must settle too, and must not throw either.
+    await waitOnExecutionContext(ctx);
+    return res;
+  }, path, options);
 }
 
 const rejectWith = (message: string) => () => Promise.reject(new Error(message));
@@ -82,28 +76,46 @@ export function downD1(real: D1Database = env.DB): D1Database {
   return wrap(real);
 }
 
+/** The SQL of a real prepared statement (workerd keeps it on the object). */
+function sqlOf(stmt: D1PreparedStatement): string {
+  const sql = (stmt as { statement?: unknown }).statement;
+  if (typeof sql !== "string") throw new Error("this runtime does not expose a statement's SQL: failingWriteBatchD1 cannot tell writes from reads");
+  return sql;
+}
+
 /**
- * A D1 database whose batches fail part-way: the real statements run inside the real batch, then a
- * statement that fails at run time (integer overflow) makes D1 roll the whole batch back.
+ * A D1 database whose batches that write fail part-way: the real statements run inside the real
+ * batch, then one that fails at run time (integer overflow) makes D1 roll the whole batch back.
+ * Batches that only read go through untouched.
  */
-export function failingBatchD1(real: D1Database = env.DB): D1Database & { batchesFailed: number } {
-  const state = { batchesFailed: 0 };
+export function failingWriteBatchD1(real: D1Database = env.DB): D1Database & { readonly writeBatchesFailed: number } {
+  const state = { writeBatchesFailed: 0 };
   const wrap = <T extends D1Database | D1DatabaseSession>(db: T): T =>
     new Proxy(db, {
       get(target, prop) {
         if (prop === "batch") {
-          return async (statements: D1PreparedStatement[]) => {
-            state.batchesFailed++;
+          return (statements: D1PreparedStatement[]) => {
+            if (!statements.some((s) => /^\s*(insert|update|delete)\b/i.test(sqlOf(s)))) return target.batch(statements);
+            state.writeBatchesFailed++;
             return target.batch([...statements, target.prepare("SELECT abs(-9223372036854775807 - 1)")]);
           };
         }
         if (prop === "withSession") return (constraint?: string) => wrap((target as D1Database).withSession(constraint));
-        if (prop === "batchesFailed") return state.batchesFailed;
+        if (prop === "writeBatchesFailed") return state.writeBatchesFailed;
         const value = Reflect.get(target, prop, target);
         return typeof value === "function" ? value.bind(target) : value;
       },
     });
-  return wrap(real) as D1Database & { batchesFailed: number };
+  return wrap(real) as D1Database & { readonly writeBatchesFailed: number };
+}
+
+/** A D1 database that answers every query with something no driver returns (a number). */
+export function garbageD1(): D1Database {
+  const statement: Record<string, unknown> = {};
+  const answer = async () => 42;
+  Object.assign(statement, { bind: () => statement, all: answer, raw: answer, run: answer, first: answer });
+  const session = { prepare: () => statement, batch: answer, getBookmark: () => null };
+  return { ...session, withSession: () => session, exec: answer, dump: answer } as unknown as D1Database;
 }
 
 /** A rate limiter that cannot be reached. */
