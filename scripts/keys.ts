@@ -28,9 +28,7 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   // Loaded only now: wrangler is a large module, and a mistake in the arguments should not wait for it.
-  const platform: Platform = remote
-    ? await (await import("./lib/remote-platform.ts")).openRemotePlatform({ environment })
-    : await (await import("./lib/local.ts")).openPlatform({ environment });
+  const platform: Platform = await (await import("./lib/local.ts")).openPlatform({ remote, environment });
   try {
     const store = new KeyStore(platform.env.KEYS);
     await run(cmd, { store, json, remote, deploymentMode: String(platform.env.MODE) });

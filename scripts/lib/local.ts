@@ -17,12 +17,16 @@ export interface Platform {
  * and real ids in wrangler.toml); `environment` picks a wrangler environment such as "live".
  */
 export async function openPlatform(options: { remote?: boolean; environment?: string } = {}): Promise<Platform> {
+  if (options.remote) {
+    const { openRemotePlatform } = await import("./remote-platform.ts");
+    return openRemotePlatform({ environment: options.environment });
+  }
   const proxy = await getPlatformProxy<Bindings>({
     configPath: CONFIG_PATH,
     environment: options.environment,
     // wrangler's --persist-to DIR keeps its state under DIR/v3; getPlatformProxy takes that folder.
     persist: { path: `${PERSIST_DIR}/v3` },
-    remoteBindings: options.remote ?? false,
+    remoteBindings: false,
   });
   return { env: proxy.env, dispose: () => proxy.dispose() };
 }
