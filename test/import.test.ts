@@ -338,11 +338,12 @@ describe("a valid dataset", () => {
     }
   });
 
-  it("keeps an order's invoices that the file leaves out (invoices are upserted by id, not replaced)", async () => {
+  it("replaces an order's invoices by the file's: one that the file leaves out is deleted", async () => {
     await importDataset(env.DB, base());
     const first = await snapshot();
+    expect(first.invoices!.some((i) => i.order_id === 1)).toBe(true);
     await importDataset(env.DB, { orders: [order(1, { invoices: [] })] });
-    expect(await snapshot()).toEqual(first);
+    expect(await snapshot()).toEqual({ ...first, invoices: first.invoices!.filter((i) => i.order_id !== 1) });
   });
 
   it("accepts references to rows already in the database (a second file with only orders)", async () => {
@@ -397,18 +398,20 @@ describe("a valid dataset", () => {
     ]);
   });
 
-  it("takes left-out nullable fields as null and left-out defaults as their defaults", async () => {
+  it("takes left-out nullable fields as null, an address [] as none, and left-out defaults as their defaults", async () => {
     const data = base();
     const { email: _e, company_phone: _p, gstin: _g, customer_code: _c, address: _a, salesagent_id: _s, ...bare } =
       data.customers![1]!;
     data.customers![1] = bare;
     const { area_code: _ac, ...area } = data.areas![0]!;
     data.areas![0] = area;
+    data.customers![0]!.address = [];
     const { statuses: _st, invoices: _in, deliveryagent_id: _d, ...orderBare } = data.orders![1]!;
     data.orders![1] = orderBare;
     await importDataset(env.DB, data);
     const db = await snapshot();
     expect(db.customers![1]).toMatchObject({ email: null, company_phone: null, gstin: null, customer_code: null, salesagent_id: null });
+    expect(db.customer_addresses).toEqual([]);
     expect(db.areas).toEqual([{ id: 1, name: "Andheri East", area_code: "", city_id: 1 }]);
     expect(db.orders![1]).toMatchObject({ deliveryagent_id: null });
   });

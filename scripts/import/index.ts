@@ -54,10 +54,8 @@ const REFERENCED: RecordType[] = RECORD_TYPES.filter((t) => t !== "order");
 
 /** The ids already in the database of every referenced type: references may point at them. */
 async function existingIds(db: D1Database): Promise<Map<RecordType, Set<number>>> {
-  const results = await db.batch<[number]>(REFERENCED.map((t) => db.prepare(`SELECT id FROM ${MEMBER_OF[t]}`)));
-  const known = new Map<RecordType, Set<number>>();
-  REFERENCED.forEach((type, i) => known.set(type, new Set(results[i]!.results.map((r) => (r as unknown as { id: number }).id))));
-  return known;
+  const results = await db.batch<{ id: number }>(REFERENCED.map((t) => db.prepare(`SELECT id FROM ${MEMBER_OF[t]}`)));
+  return new Map(REFERENCED.map((type, i) => [type, new Set(results[i]!.results.map((r) => r.id))]));
 }
 
 class Session implements RecordSink {

@@ -88,7 +88,8 @@ export interface CustomerRecord {
   status: string;
   approval: string;
   salesagent_id?: number | null;
-  address?: AddressRecord | null;
+  /** null (or left out, or `[]`) for none. */
+  address?: AddressRecord | null | [];
 }
 export interface OrderItemRecord {
   product_id: number;
@@ -439,9 +440,11 @@ class Fields {
     return this.array(name, optional).map((_, i) => this.object(`${name}[${i}]`, this.value[name] as unknown[], i));
   }
 
+  /** Left out, null, or `[]` (how the API shows "none") mean none. */
   nullableObject(name: string): Fields | null {
     const v = this.value[name];
-    return v === undefined || v === null ? null : this.object(name, this.value, name);
+    if (v === undefined || v === null || (Array.isArray(v) && v.length === 0)) return null;
+    return this.object(name, this.value, name);
   }
 
   private object(path: string, container: unknown[] | Record<string, unknown>, key: number | string): Fields {

@@ -46,6 +46,11 @@ interface TableRule {
   childOf?: { parent: StagedTable; column: string };
   /** Staging-only columns (not copied to the live table). */
   extra?: string[];
+  /**
+   * Upserted by id, and also a set owned by a parent: the parent's rows that the file no longer
+   * lists are deleted (an order's invoices are what the file says they are).
+   */
+  ownedBy?: { parent: StagedTable; column: string };
 }
 
 // In the order the live tables are written, so that every foreign key holds at each statement.
@@ -66,7 +71,12 @@ const RULES: Record<StagedTable, TableRule> = {
   orders: { table: schema.orders, unique: "order_no", extra: ["src"] },
   order_items: { table: schema.orderItems, childOf: { parent: "orders", column: "order_id" } },
   order_statuses: { table: schema.orderStatuses, childOf: { parent: "orders", column: "order_id" } },
-  invoices: { table: schema.invoices, unique: "invoice_number", extra: ["src", "pos"] },
+  invoices: {
+    table: schema.invoices,
+    unique: "invoice_number",
+    extra: ["src", "pos"],
+    ownedBy: { parent: "orders", column: "order_id" },
+  },
 };
 
 export interface StagedSpec {
@@ -79,6 +89,7 @@ export interface StagedSpec {
   extra: string[];
   unique?: string;
   childOf?: { parent: string; column: string };
+  ownedBy?: { parent: string; column: string };
 }
 
 export const STAGING_PREFIX = "import_";
@@ -95,6 +106,7 @@ export const SPECS: StagedSpec[] = (Object.keys(RULES) as StagedTable[]).map((na
     extra,
     unique: rule.unique,
     childOf: rule.childOf && { parent: STAGING_PREFIX + rule.childOf.parent, column: rule.childOf.column },
+    ownedBy: rule.ownedBy && { parent: STAGING_PREFIX + rule.ownedBy.parent, column: rule.ownedBy.column },
   };
 });
 

@@ -130,7 +130,14 @@ function moveStatements(): string[] {
             `WHERE s.id = ${s.name}.id AND ${s.name}.${s.unique} IS NOT s.${s.unique}`,
         ]
       : [];
+    const prune = s.ownedBy
+      ? [
+          `DELETE FROM ${s.name} WHERE ${s.ownedBy.column} IN (SELECT id FROM ${s.ownedBy.parent}) ` +
+            `AND id NOT IN (SELECT id FROM ${s.staging})`,
+        ]
+      : [];
     return [
+      ...prune,
       ...park,
       // "WHERE true" keeps SQLite from reading ON CONFLICT as a join constraint.
       `INSERT INTO ${s.name} (${columns}) SELECT ${columns} FROM ${s.staging} WHERE true ` +
