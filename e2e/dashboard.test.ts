@@ -1,8 +1,10 @@
 // The key dashboard in a real headless Chromium (Debian's, never a download) against a real
 // `wrangler dev`: an administrator logs in, makes a key, uses it, rolls it and revokes it, by
-// typing and clicking as a person would. Saves docs/dashboard.png of the logged-in page.
+// typing and clicking as a person would. Takes a screenshot of the logged-in page; with
+// UPDATE_SCREENSHOT=1 it replaces docs/dashboard.png (the README's picture), else a temp file.
 import { randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Browser, type BrowserContext, type Page, chromium } from "playwright-core";
@@ -10,7 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DevServer, startWranglerDev } from "./helpers/server.ts";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const SCREENSHOT = join(dirname(fileURLToPath(import.meta.url)), "..", "docs", "dashboard.png");
+const SCREENSHOT = process.env.UPDATE_SCREENSHOT
+  ? join(dirname(fileURLToPath(import.meta.url)), "..", "docs", "dashboard.png")
+  : join(tmpdir(), "olk-dashboard.png");
 const SECRET = /^sk_test_[0-9A-Za-z]{43}$/;
 /** The isolate trusts a key it read for 10 s; allow generously for a loaded machine. */
 const REJECTION_WAIT_MS = 60_000;
