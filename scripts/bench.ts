@@ -100,7 +100,8 @@ async function main(argv: string[]): Promise<void> {
   const constantFloor = () => run("floor: constant JSON", floors, "/constant");
   const queryFloor = () => run("floor: D1 select 1", floors, "/select1");
 
-  const floorRuns = { constant: [await constantFloor()], oneQuery: [await queryFloor()] };
+  const constant = [await constantFloor()];
+  const oneQuery = [await queryFloor()];
   const endpoint = (label: string, path: string, floor: Row["floor"], target?: number) => async (): Promise<Row> => ({
     figures: await run(label, api, path, auth(largeKey)),
     floor,
@@ -117,9 +118,11 @@ async function main(argv: string[]): Promise<void> {
   ]) {
     rows.push(await next());
   }
+  const constantLogged = await run("floor: constant JSON + log line", floors, "/constant-logged");
+  const oneQueryLogged = await run("floor: D1 select 1 + log line", floors, "/select1-logged");
   // Again after the endpoints: the ratios use both runs, which shows and evens out the machine's drift.
-  floorRuns.constant.push(await constantFloor());
-  floorRuns.oneQuery.push(await queryFloor());
+  constant.push(await constantFloor());
+  oneQuery.push(await queryFloor());
   await stop(api);
 
   const demoApi = await startApi("api-demo", demoState, work);
@@ -145,7 +148,7 @@ async function main(argv: string[]): Promise<void> {
     dataset: `${opts.customers} customers, ${opts.orders} orders (${dataset.file})`,
     imports: [`large: ${largeImport.summary} (command ${largeImport.seconds.toFixed(0)} s)`, `demo: ${demoImport.summary}`],
     options: opts.load,
-    floors: floorRuns,
+    floors: { constant, oneQuery, constantLogged, oneQueryLogged },
     rows,
     ordersLarge: rows[3]!.figures,
     ordersDemo,

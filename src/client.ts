@@ -21,8 +21,17 @@ type RouteSchema<E> = E extends { route: infer R extends Parameters<typeof _api.
   : never;
 type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
 
+// hc wants every part a route describes (query, header, json, form) in every call, even one whose
+// members are all optional (an optional header, a body that may come as JSON or as a form): such
+// a part may be left out.
+type OptionalParts<I> = { [K in keyof I as Partial<I[K]> extends I[K] ? K : never]?: I[K] } & {
+  [K in keyof I as Partial<I[K]> extends I[K] ? never : K]: I[K];
+};
+type WithOptionalParts<E> = E extends { input: infer I } ? Omit<E, "input"> & { input: OptionalParts<I> } : E;
+type Relaxed<S> = { [P in keyof S]: { [M in keyof S[P]]: WithOptionalParts<S[P][M]> } };
+
 /** The API's routes (paths without the /api prefix) with their inputs and typed answers. */
-export type ApiRoutes = OpenAPIHono<AppEnv, UnionToIntersection<RouteSchema<Entry>>>;
+export type ApiRoutes = OpenAPIHono<AppEnv, Relaxed<UnionToIntersection<RouteSchema<Entry>>>>;
 
 export interface ClientOptions {
   /** A fetch to use instead of the global one (tests, proxies, retries). */

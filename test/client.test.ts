@@ -90,13 +90,63 @@ describe("createClient", () => {
         gst_treatment: "Unregistered",
         salesagent_id: "1",
       },
-      header: {},
     });
     expect(res.status).toBe(201);
     if (res.status === 201) {
       const { data } = await res.json();
       expect(data).toMatchObject({ company_name: "Client Test Traders", contactperson_number: "9123400001", status: "Active" });
     }
+  });
+
+  it("creates a customer from a JSON body with an Idempotency-Key, and gets the replay", async () => {
+    const json = {
+      company_name: "Json Client Traders",
+      mobile_number: "9123400002",
+      contactpersons_name: "Json Client",
+      address: "2 Hono Road",
+      area_id: 1,
+      postalcode_id: "1",
+      gst_treatment: "Unregistered" as const,
+      salesagent_id: 1,
+    };
+    const header = { "Idempotency-Key": "typed-client-json" };
+    const first = await api.customers.create.$post({ json, header });
+    const again = await api.customers.create.$post({ json, header });
+    expect([first.status, again.status]).toEqual([201, 201]);
+    expect(first.headers.get("Idempotent-Replayed")).toBeNull();
+    expect(again.headers.get("Idempotent-Replayed")).toBe("true");
+    if (first.status !== 201 || again.status !== 201) throw new Error("unreachable");
+    const body = await first.json();
+    // A new id after the fixture's 25 customers.
+    expect(body.data.id).toBeGreaterThan(25);
+    expect(body).toEqual({
+      data: {
+        id: expect.any(Number),
+        contact_person_name: "Json Client",
+        company_name: "Json Client Traders",
+        display_name: "Json Client Traders",
+        email: "",
+        contactperson_number: "9123400002",
+        company_phone: null,
+        gst_treatment: "Unregistered",
+        gstin: "",
+        customer_code: null,
+        status: "Active",
+        approval: "accepted",
+        address: {
+          addressline1: "2 Hono Road",
+          addressline2: "",
+          area: {
+            id: 1,
+            name: "Andheri East",
+            area_code: "AE",
+            city: { id: 1, name: "Mumbai", code: "MUM", state: { id: 1, code: "MH", name: "Maharashtra" } },
+          },
+          postalcode: { id: 1, code: "400069" },
+        },
+      },
+    });
+    expect(await again.json()).toEqual(body);
   });
 
   it("sends the key it was given: another key is refused", async () => {
@@ -115,6 +165,10 @@ export async function typeChecks(client: ReturnType<typeof createClient>) {
   await client.invoices.$get();
   // @ts-expect-error: phone_number is required
   await client.orders.$get({ query: {} });
+  // @ts-expect-error: gst_treatment is Registered or Unregistered
+  await client.customers.create.$post({ json: { gst_treatment: "Maybe" } });
+  // @ts-expect-error: an Idempotency-Key is a string
+  await client.customers.create.$post({ json: {}, header: { "Idempotency-Key": 7 } });
   const res = await client.areas.$get();
   if (res.status === 200) {
     const { data } = await res.json();

@@ -2,6 +2,7 @@
 // with the odd records that real data has (no address, null or empty e-mail, numbers written with
 // +91 or a trunk 0, no sales agent, Inactive or pending accounts).
 import { gstinCheckCharacter } from "../../src/lib/gstin.ts";
+import type { CustomerRecord } from "../import/format.ts";
 import type { AreaPlace, Geography } from "./geography.ts";
 import { HOME_STATE_CODES } from "./geography-data.ts";
 import {
@@ -17,30 +18,6 @@ import {
   writtenMobile,
 } from "./people.ts";
 import { Rng } from "./prng.ts";
-
-export interface AddressRecord {
-  addressline1: string;
-  addressline2: string;
-  area_id: number;
-  postalcode_id: number;
-}
-
-export interface CustomerRecord {
-  id: number;
-  contact_person_name: string;
-  company_name: string;
-  display_name: string;
-  email: string | null;
-  contactperson_number: string;
-  company_phone: string | null;
-  gst_treatment: "Registered" | "Unregistered";
-  gstin: string | null;
-  customer_code: string | null;
-  status: "Active" | "Inactive";
-  approval: "accepted" | "pending" | "rejected";
-  salesagent_id: number | null;
-  address: AddressRecord | null;
-}
 
 /** What the order generator needs to know about each customer (index = id - 1). */
 export interface CustomerFacts {

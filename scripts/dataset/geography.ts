@@ -1,12 +1,8 @@
 // The geography records (states, cities, areas, postal codes) and what the rest of the generator
 // needs to know about them: which pincodes an address in each area may carry, and in which state.
+import type { AreaRecord, CityRecord, PostalCodeRecord, StateRecord } from "../import/format.ts";
 import { Rng } from "./prng.ts";
 import { STATES, UNSERVED_PINCODE, type Region } from "./geography-data.ts";
-
-export interface StateRecord { id: number; code: string; name: string }
-export interface CityRecord { id: number; name: string; code: string; state_id: number }
-export interface AreaRecord { id: number; name: string; area_code: string; city_id: number }
-export interface PostalCodeRecord { id: number; code: string }
 
 export interface AreaPlace {
   areaId: number;

@@ -1,38 +1,10 @@
 // Sales orders with their lines, status history and invoices. Order ids grow with time (dates drift
 // forward with the id, a few back-dated), amounts are computed in paise so that totals add up.
+import type { OrderStatusName } from "../../src/schemas/order.ts";
+import type { InvoiceRecord, OrderRecord, OrderStatusRecord } from "../import/format.ts";
 import { CATALOG, type CatalogItem } from "./catalog.ts";
 import type { CustomerFacts } from "./customers.ts";
 import { Rng } from "./prng.ts";
-
-export interface OrderRecord {
-  id: number;
-  order_no: string;
-  customer_id: number;
-  salesagent_id: number | null;
-  deliveryagent_id: number | null;
-  date: string;
-  item_total_amount: number;
-  discount_amount: number;
-  return_total_amount: number;
-  billable_amount: number;
-  items: { product_id: number; quantity: number; price: number }[];
-  statuses: { name: string; at: string }[];
-  invoices: InvoiceRecord[];
-}
-
-export interface InvoiceRecord {
-  id: number;
-  invoice_number: string;
-  date: string;
-  due_date: string;
-  total_amount: number;
-  discount_amount: number;
-  returned_amount: number;
-  invoice_amount: number;
-  cgst: number;
-  sgst: number;
-  igst: number;
-}
 
 export interface OrderPlan {
   orders: number;
@@ -48,13 +20,13 @@ export const ORDER_SPAN_DAYS = 730;
 const DAY_MS = 86_400_000;
 const IST_OFFSET_MS = 330 * 60_000;
 
-const WITH_INVOICE: readonly (readonly string[])[] = [
+const WITH_INVOICE: readonly (readonly OrderStatusName[])[] = [
   ["Placed", "Processed", "Invoice Generated", "Shipment Created", "Delivered"],
   ["Placed", "In Review/Invoice Dept", "Invoice Generated", "Shipment Created", "Delivered"],
   ["Placed", "Invoice Generated", "Shipment Created", "Delivered", "Returned"],
   ["Placed", "Invoice Generated", "Shipment Created", "Undelivered", "Postponed"],
 ];
-const WITHOUT_INVOICE: readonly (readonly string[])[] = [
+const WITHOUT_INVOICE: readonly (readonly OrderStatusName[])[] = [
   ["Placed", "Cancelled"],
   ["Placed", "Processed", "Cancelled"],
   ["Placed", "In Review/Invoice Dept", "Processed", "Postponed"],
@@ -233,7 +205,7 @@ function orderLines(rng: Rng): Line[] {
 }
 
 /** Times in business hours (IST), each after the one before; now and then two share a minute. */
-function statusHistory(rng: Rng, names: readonly string[], day: number): { name: string; at: string }[] {
+function statusHistory(rng: Rng, names: readonly OrderStatusName[], day: number): OrderStatusRecord[] {
   let at = day + rng.int(9 * 60, 19 * 60) * 60_000 - IST_OFFSET_MS;
   return names.map((name, k) => {
     if (k > 0 && !rng.chance(0.02)) at += rng.int(20, 36 * 60) * 60_000;

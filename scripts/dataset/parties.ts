@@ -1,25 +1,9 @@
 // Sales agents (each serving a territory of pincodes, some territories overlapping) and delivery agents.
+import type { DeliveryAgentRecord, SalesAgentRecord } from "../import/format.ts";
 import type { Geography } from "./geography.ts";
 import type { Region } from "./geography-data.ts";
 import { mobileNumber, personName, writtenMobile } from "./people.ts";
 import { Rng } from "./prng.ts";
-
-export interface SalesAgentRecord {
-  id: number;
-  first_name: string;
-  last_name: string;
-  mobile_number: string;
-  email: string | null;
-  avatar: string | null;
-  postalcode_ids: number[];
-}
-
-export interface DeliveryAgentRecord {
-  id: number;
-  first_name: string;
-  last_name: string;
-  phone_number: string;
-}
 
 export interface SalesForce {
   agents: SalesAgentRecord[];

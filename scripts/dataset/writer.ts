@@ -3,22 +3,12 @@
 // a line with its "type", the types in the contract's order).
 import { createWriteStream, type WriteStream } from "node:fs";
 import { once } from "node:events";
+import { MEMBER_OF, RECORD_TYPES, type Dataset, type RecordType } from "../import/format.ts";
 
 export type DatasetFormat = "json" | "jsonl";
 
-/** The record types in the order that JSON Lines requires, with their JSON member names. */
-export const RECORD_TYPES = [
-  ["state", "states"],
-  ["city", "cities"],
-  ["area", "areas"],
-  ["postal_code", "postal_codes"],
-  ["sales_agent", "sales_agents"],
-  ["delivery_agent", "delivery_agents"],
-  ["product", "products"],
-  ["customer", "customers"],
-  ["order", "orders"],
-] as const;
-export type RecordType = (typeof RECORD_TYPES)[number][0];
+/** The record of each type, as the importer reads it. */
+type RecordOf<T extends RecordType> = NonNullable<Dataset[(typeof MEMBER_OF)[T]]>[number];
 
 const FLUSH_AT = 1 << 16;
 
@@ -39,11 +29,11 @@ export class DatasetWriter {
   }
 
   /** Writes one section; sections must come in RECORD_TYPES order, each exactly once. */
-  async section(type: RecordType, records: Iterable<object>): Promise<number> {
-    const [expected, member] = RECORD_TYPES[this.next] ?? [];
+  async section<T extends RecordType>(type: T, records: Iterable<RecordOf<T>>): Promise<number> {
+    const expected = RECORD_TYPES[this.next];
     if (expected !== type) throw new Error(`section ${type} out of order (expected ${expected ?? "none"})`);
     this.next++;
-    if (this.format === "json") this.buffer += `${this.next === 1 ? "{\n" : ",\n"}"${member}": [`;
+    if (this.format === "json") this.buffer += `${this.next === 1 ? "{\n" : ",\n"}"${MEMBER_OF[type]}": [`;
     let count = 0;
     for (const record of records) {
       if (this.format === "json") this.buffer += `${count === 0 ? "\n" : ",\n"}${JSON.stringify(record)}`;

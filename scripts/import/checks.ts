@@ -2,7 +2,7 @@
 // be unique (a normalized phone number, an order_no, an invoice_number), within the file and
 // against the rows already in the database. Platform-neutral.
 import { ImportError } from "./errors.ts";
-import type { RecordType } from "./records.ts";
+import type { RecordType } from "./format.ts";
 import { SPEC_OF, type StagedTable } from "./staged.ts";
 
 interface UniqueCheck {

@@ -1,5 +1,5 @@
 // The importer's one error: it names the record (type, id, where in the file) and the field.
-import type { RecordType } from "./records.ts";
+import type { RecordType } from "./format.ts";
 
 export class ImportError extends Error {
   override readonly name = "ImportError";

@@ -1,11 +1,13 @@
 // The importer's platform-neutral API: validates records while they stream, stages them, and moves
 // them into the live tables at once, or changes nothing. Runs in workerd (tests) and Node (the CLI).
 import { findConflict } from "./checks.ts";
-import { datasetRecords, MEMBER_OF, parseRecord, RECORD_TYPES, type Dataset, type RawRecord, type RecordType } from "./records.ts";
+import { MEMBER_OF, RECORD_TYPES, type Dataset, type RecordType } from "./format.ts";
+import { datasetRecords, parseRecord, type RawRecord } from "./records.ts";
 import { SPECS, type RecordSink, type StagedRows, type StagedTable } from "./staged.ts";
 import { Staging } from "./write.ts";
 
 export { ImportError } from "./errors.ts";
+export type * from "./format.ts";
 export type * from "./records.ts";
 export type { StagedTable } from "./staged.ts";
 

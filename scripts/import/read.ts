@@ -7,7 +7,8 @@ import { getManyValues, isMany, none } from "stream-chain/defs.js";
 import Assembler from "stream-json/assembler.js";
 import { jsonParser, type Token } from "stream-json/parser.js";
 import { ImportError } from "./errors.ts";
-import { isRecordType, MEMBER_OF, RECORD_TYPES, recordTypeOfMember, type RawRecord, type RecordType } from "./records.ts";
+import { MEMBER_OF, RECORD_TYPES, type RecordType } from "./format.ts";
+import { isRecordType, recordTypeOfMember, type RawRecord } from "./records.ts";
 
 /** The records of a `.json` or `.jsonl` (also `.ndjson`) file, with where each one is. */
 export function readRecords(path: string): AsyncIterable<RawRecord> {

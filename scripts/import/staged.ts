@@ -2,7 +2,7 @@
 // schema, so no list to keep in step) and how each is moved into the live table. Platform-neutral.
 import { getTableColumns, type InferInsertModel } from "drizzle-orm";
 import * as schema from "../../drizzle/schema.ts";
-import type { RecordType } from "./records.ts";
+import type { RecordType } from "./format.ts";
 
 /** Where a staged row came from (the record's `where`), for errors found after streaming. */
 interface Source {

@@ -16,7 +16,7 @@ import {
 import { causeMessages } from "../lib/errors.ts";
 import type { Database } from "../middleware/services.ts";
 import type { NewCustomer } from "../routes/create-customer/validate.ts";
-import { as } from "./shapes.ts";
+import { areaColumns } from "./shapes.ts";
 import { selectCustomersWithAddress, type CustomerWithAddressRow } from "./customers.ts";
 
 export interface IdempotencyRecord {
@@ -44,17 +44,7 @@ type AreaRow = NonNullable<Awaited<ReturnType<typeof selectArea>>[number]>;
 // An absent value is looked up as NULL, which matches nothing: the batch keeps one fixed shape.
 function selectArea(db: Database, id: number | undefined) {
   return db
-    .select({
-      areaId: as(areas.id, "ar_id"),
-      areaName: as(areas.name, "ar_name"),
-      areaCode: as(areas.areaCode, "ar_area_code"),
-      cityId: as(cities.id, "ci_id"),
-      cityName: as(cities.name, "ci_name"),
-      cityCode: as(cities.code, "ci_code"),
-      stateId: as(states.id, "st_id"),
-      stateCode: as(states.code, "st_code"),
-      stateName: as(states.name, "st_name"),
-    })
+    .select(areaColumns)
     .from(areas)
     .leftJoin(cities, eq(cities.id, areas.cityId))
     .leftJoin(states, eq(states.id, cities.stateId))
@@ -95,13 +85,11 @@ export async function lookUpReferences(db: Database, ids: { areaId: number; post
 }
 
 /**
- * The row that selectCustomersWithAddress will read for this customer once written, from what the
- * lookup read: the idempotency record stores the answer built from it before the write.
+ * A new customer's columns that it is served with: the request's values, and the values SPEC.md
+ * (POST /customers/create) gives the rest. The insert and the expected answer both use it.
  */
-export function expectedRow(input: NewCustomer, refs: ReferenceRows, id: number): CustomerWithAddressRow {
-  const area = refs.area!;
+function customerFields(input: NewCustomer) {
   return {
-    id,
     contactPersonName: input.contactPersonName,
     companyName: input.companyName,
     displayName: input.companyName,
@@ -113,10 +101,24 @@ export function expectedRow(input: NewCustomer, refs: ReferenceRows, id: number)
     customerCode: null,
     status: "Active",
     approval: "accepted",
+  };
+}
+
+function addressLines(input: NewCustomer) {
+  return { addressline1: input.address, addressline2: "" };
+}
+
+/**
+ * The row that selectCustomersWithAddress will read for this customer once written, from what the
+ * lookup read: the idempotency record stores the answer built from it before the write.
+ */
+export function expectedRow(input: NewCustomer, refs: ReferenceRows, id: number): CustomerWithAddressRow {
+  return {
+    id,
+    ...customerFields(input),
     addrCustomerId: id,
-    addressline1: input.address,
-    addressline2: "",
-    ...area,
+    ...addressLines(input),
+    ...refs.area!,
     postalcodeId: refs.postalcode!.id,
     postalcode: refs.postalcode!.code,
   };
@@ -147,25 +149,10 @@ export type WriteOutcome =
 export async function insertCustomer(db: Database, input: NewCustomer, idem?: IdempotentWrite): Promise<WriteOutcome> {
   const newId = sql`(select ${customers.id} from ${customers} where ${customers.phoneKey} = ${input.phoneKey})`;
   const writes = [
-    db.insert(customers).values({
-      contactPersonName: input.contactPersonName,
-      companyName: input.companyName,
-      displayName: input.companyName,
-      email: "",
-      contactpersonNumber: input.mobileNumber,
-      phoneKey: input.phoneKey,
-      companyPhone: null,
-      gstTreatment: input.gstTreatment,
-      gstin: input.gstin,
-      customerCode: null,
-      status: "Active",
-      approval: "accepted",
-      salesagentId: input.salesagentId,
-    }),
+    db.insert(customers).values({ ...customerFields(input), phoneKey: input.phoneKey, salesagentId: input.salesagentId }),
     db.insert(customerAddresses).values({
       customerId: newId,
-      addressline1: input.address,
-      addressline2: "",
+      ...addressLines(input),
       areaId: input.areaId,
       postalcodeId: input.postalcodeId,
     }),

@@ -25,10 +25,8 @@ export const customerColumns = {
   customerCode: as(customers.customerCode, "c_customer_code"),
 };
 
-export const addressColumns = {
-  addrCustomerId: as(customerAddresses.customerId, "a_customer_id"),
-  addressline1: as(customerAddresses.addressline1, "a_addressline1"),
-  addressline2: as(customerAddresses.addressline2, "a_addressline2"),
+/** An area with its city and state (joined from areas), as an address carries it. */
+export const areaColumns = {
   areaId: as(areas.id, "ar_id"),
   areaName: as(areas.name, "ar_name"),
   areaCode: as(areas.areaCode, "ar_area_code"),
@@ -38,6 +36,13 @@ export const addressColumns = {
   stateId: as(states.id, "st_id"),
   stateCode: as(states.code, "st_code"),
   stateName: as(states.name, "st_name"),
+};
+
+export const addressColumns = {
+  addrCustomerId: as(customerAddresses.customerId, "a_customer_id"),
+  addressline1: as(customerAddresses.addressline1, "a_addressline1"),
+  addressline2: as(customerAddresses.addressline2, "a_addressline2"),
+  ...areaColumns,
   postalcodeId: as(postalCodes.id, "pc_id"),
   postalcode: as(postalCodes.code, "pc_code"),
 };

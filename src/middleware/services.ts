@@ -62,5 +62,6 @@ export const services = createMiddleware<AppEnv>(async (c, next) => {
 
   // The last session opened is the primary's when there was a write.
   const latest = sessions.map((s) => s.getBookmark()).findLast((b) => b);
-  if (latest) c.header(BOOKMARK_HEADER, latest);
+  // On the answer itself: c.header() after the handler would copy the whole Response first.
+  if (latest) c.res.headers.set(BOOKMARK_HEADER, latest);
 });

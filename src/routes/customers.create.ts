@@ -17,6 +17,7 @@ import { commonErrorResponses, errorResponse } from "../schemas/common.ts";
 import { CustomerSchema } from "../schemas/customer.ts";
 import {
   IDEMPOTENCY_HEADER,
+  REPLAYED_HEADER,
   REPLAY_WINDOW_MS,
   isFresh,
   readIdempotencyKey,
@@ -42,12 +43,16 @@ export const route = createRoute({
   request: {
     query: createQuery,
     headers: z.object({
+      // Any string passes here: the rule is checked with the parameters, so that a bad key is one
+      // more entry in the same 422.
       [IDEMPOTENCY_HEADER]: z
-        .unknown()
+        .string()
         .optional()
         .openapi({
-          type: "string",
-          param: { description: "1 to 255 printable ASCII characters; a retry with the same key and parameters within 24 hours replays the first answer" },
+          param: {
+            description:
+              "Optional. 1 to 255 printable ASCII characters (a key that breaks this rule is reported in the 422 with the parameters). A retry with the same key and parameters within 24 hours replays the first 201 and creates nothing; the same key with other parameters within that time is a 409.",
+          },
           example: "3f1c9a2e-7b1d-4c55-9d1e-2b8a6f0c4e11",
         }),
     }),
@@ -55,7 +60,14 @@ export const route = createRoute({
   },
   responses: {
     201: {
-      description: "The customer as created (a replay also carries Idempotent-Replayed: true)",
+      description: "The customer as created, or the first answer again when an Idempotency-Key replays it",
+      headers: {
+        [REPLAYED_HEADER]: {
+          description: `"true" on a replay of an earlier answer (same ${IDEMPOTENCY_HEADER}, same parameters); absent when this request created the customer.`,
+          required: false,
+          schema: { type: "string", const: "true" },
+        },
+      },
       content: { "application/json": { schema: z.object({ data: CustomerSchema }) } },
     },
     400: errorResponse("A body that does not parse as its Content-Type says, or a body of an unsupported type"),
