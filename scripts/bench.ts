@@ -11,7 +11,7 @@ import { parseArgs } from "node:util";
 import { DEMO_OPTIONS } from "./dataset/index.ts";
 import { bundleSize } from "./bench/bundle.ts";
 import { type Figures, type LoadOptions, measure } from "./bench/load.ts";
-import { type Row, type Summary, toMarkdown } from "./bench/report.ts";
+import { type FloorName, type Row, type Summary, toMarkdown } from "./bench/report.ts";
 import { type Server, startApi, startFloors } from "./bench/servers.ts";
 import { findTargets, importInto, largeDataset, makeKey } from "./bench/state.ts";
 
@@ -51,6 +51,8 @@ function options(argv: string[]) {
 const step = (message: string) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
 
 const servers = new Set<Server>();
+/** The run's temp folder: removed after a good run, kept (with the servers' logs) after a failed one. */
+let workDir: string | undefined;
 async function stop(server: Server): Promise<void> {
   servers.delete(server);
   await server.stop();
@@ -63,6 +65,7 @@ async function main(argv: string[]): Promise<void> {
   if (loadBefore[0]! > 2) step(`note: the 1-minute load average is ${loadBefore[0]!.toFixed(2)}; figures will be noisy`);
   mkdirSync(CACHE_DIR, { recursive: true });
   const work = mkdtempSync(join(tmpdir(), "order-lookup-bench-"));
+  workDir = work;
   step(`working in ${work}`);
 
   step(`dataset: ${opts.customers} customers, ${opts.orders} orders`);
@@ -97,32 +100,24 @@ async function main(argv: string[]): Promise<void> {
     step(`${label}: ${Math.round(figures.rps)} req/s, p50 ${figures.p50} ms, p99 ${figures.p99} ms${cpu}${failed}`);
     return figures;
   };
-  const constantFloor = () => run("floor: constant JSON", floors, "/constant");
-  const queryFloor = () => run("floor: D1 select 1", floors, "/select1");
-
-  const constant = [await constantFloor()];
-  const oneQuery = [await queryFloor()];
-  const endpoint = (label: string, path: string, floor: Row["floor"], target?: number) => async (): Promise<Row> => ({
-    figures: await run(label, api, path, auth(largeKey)),
-    floor,
-    target,
-  });
+  const floorPaths: Record<FloorName, string> = { constant: "/constant", "one query": "/select1" };
   const rows: Row[] = [];
-  for (const next of [
-    endpoint("GET /area (cached)", "/api/area", "constant", 0.8),
-    endpoint("GET /fetch-salesagent-by-pincode (cached)", `/api/fetch-salesagent-by-pincode?pincode=${large.pincode}`, "constant", 0.8),
-    endpoint("GET /customers (10)", "/api/customers?count=10", "one query", 0.8),
-    endpoint(`GET /orders (10 of ${large.orders})`, `/api/orders?phone_number=${large.phone}&count=10`, "one query", 0.8),
-    endpoint("GET /postalcodes (10)", "/api/postalcodes?count=10", "one query"),
-    endpoint("GET /salesagents (10)", "/api/salesagents?count=10", "one query"),
-  ]) {
-    rows.push(await next());
-  }
-  const constantLogged = await run("floor: constant JSON + log line", floors, "/constant-logged");
-  const oneQueryLogged = await run("floor: D1 select 1 + log line", floors, "/select1-logged");
-  // Again after the endpoints: the ratios use both runs, which shows and evens out the machine's drift.
-  constant.push(await constantFloor());
-  oneQuery.push(await queryFloor());
+  const endpoint = async (label: string, path: string, floor: FloorName, target?: number) => {
+    // The floor right before the endpoint: load from others on the machine drifts over minutes.
+    const floorRun = await run(`floor: ${floor}`, floors, floorPaths[floor]);
+    rows.push({ figures: await run(label, api, path, auth(largeKey)), floor, floorRun, target });
+  };
+  await endpoint("GET /area (cached)", "/api/area", "constant", 0.8);
+  await endpoint("GET /fetch-salesagent-by-pincode (cached)", `/api/fetch-salesagent-by-pincode?pincode=${large.pincode}`, "constant", 0.8);
+  await endpoint("GET /customers (10)", "/api/customers?count=10", "one query", 0.8);
+  await endpoint(`GET /orders (10 of ${large.orders})`, `/api/orders?phone_number=${large.phone}&count=10`, "one query", 0.8);
+  await endpoint("GET /postalcodes (10)", "/api/postalcodes?count=10", "one query");
+  await endpoint("GET /salesagents (10)", "/api/salesagents?count=10", "one query");
+  const logged: Record<FloorName, Figures> = {
+    constant: await run("floor: constant + log line", floors, "/constant-logged"),
+    "one query": await run("floor: one query + log line", floors, "/select1-logged"),
+  };
+  const reloads = [api.reloads(), floors.reloads()];
   await stop(api);
 
   const demoApi = await startApi("api-demo", demoState, work);
@@ -133,6 +128,7 @@ async function main(argv: string[]): Promise<void> {
     `/api/orders?phone_number=${demo.phone}&count=10`,
     auth(demoKey),
   );
+  reloads.push(demoApi.reloads());
   await stop(demoApi);
   await stop(floors);
 
@@ -148,13 +144,14 @@ async function main(argv: string[]): Promise<void> {
     dataset: `${opts.customers} customers, ${opts.orders} orders (${dataset.file})`,
     imports: [`large: ${largeImport.summary} (command ${largeImport.seconds.toFixed(0)} s)`, `demo: ${demoImport.summary}`],
     options: opts.load,
-    floors: { constant, oneQuery, constantLogged, oneQueryLogged },
+    logged,
     rows,
     ordersLarge: rows[3]!.figures,
     ordersDemo,
     ordersLargeCount: large.orders,
     ordersDemoCount: demo.orders,
     bundle,
+    reloads: reloads.reduce((sum, n) => sum + n, 0),
   };
   const markdown = toMarkdown(summary);
   mkdirSync("bench-results", { recursive: true });
@@ -177,6 +174,7 @@ main(process.argv.slice(2)).then(
   () => process.exit(0),
   async (err: unknown) => {
     console.error(`npm run bench failed: ${err instanceof Error ? err.message : String(err)}`);
+    if (workDir) console.error(`The servers' logs are in ${workDir}.`);
     await stopAll();
     process.exit(1);
   },

@@ -16,6 +16,8 @@ export interface Server {
   logFile: string;
   /** CPU seconds used so far by every process of the server (workerd, wrangler, npm), or null off Linux. */
   cpuSeconds: () => number | null;
+  /** How often wrangler rebuilt the worker because a source file changed (each one disturbs a run). */
+  reloads: () => number;
   stop: () => Promise<void>;
 }
 
@@ -104,7 +106,14 @@ async function start(
     if (child.exitCode !== null) break;
     try {
       await fetch(`${url}/`, { signal: AbortSignal.timeout(5_000) });
-      return { name, url, logFile, stop, cpuSeconds: () => (child.pid ? groupCpuSeconds(child.pid) : null) };
+      return {
+        name,
+        url,
+        logFile,
+        stop,
+        cpuSeconds: () => (child.pid ? groupCpuSeconds(child.pid) : null),
+        reloads: () => (readLog(logFile).match(/Reloading local server/g) ?? []).length,
+      };
     } catch {
       await new Promise((r) => setTimeout(r, 500));
     }
@@ -144,10 +153,14 @@ function groupCpuSeconds(groupId: number): number | null {
   return ticks / TICKS_PER_SECOND;
 }
 
-function tail(file: string): string {
+function readLog(file: string): string {
   try {
-    return readFileSync(file, "utf8").split("\n").slice(-30).join("\n");
+    return readFileSync(file, "utf8");
   } catch {
     return "";
   }
+}
+
+function tail(file: string): string {
+  return readLog(file).split("\n").slice(-30).join("\n");
 }

@@ -1,13 +1,14 @@
 // Builds the per-request services once: metered bindings, the database, the caches, the key store.
-import { drizzle } from "drizzle-orm/d1";
+import { type DrizzleD1Database, drizzle } from "drizzle-orm/d1";
 import { createMiddleware } from "hono/factory";
-import * as schema from "../../drizzle/schema.ts";
 import type { AppEnv } from "../env.ts";
 import { LookupCache, kvTtlSeconds } from "../cache/lookup-cache.ts";
 import { KeyStore } from "../keys/store.ts";
 import { Meter, meterD1, meterKV } from "../lib/meter.ts";
 
-export type Database = ReturnType<typeof drizzle<typeof schema>>;
+// No schema: nothing uses drizzle's relational queries, and drizzle(..., { schema }) would rebuild
+// their configuration from every table on each request.
+export type Database = DrizzleD1Database;
 
 export interface Services {
   /** Reads: may be served by the nearest read replica (D1 Sessions API). */
@@ -36,7 +37,7 @@ export const services = createMiddleware<AppEnv>(async (c, next) => {
     }
     sessions.push(session);
     // drizzle's D1 driver needs only prepare() and batch(), which a session has.
-    return drizzle(meterD1(session, meter) as unknown as D1Database, { schema });
+    return drizzle(meterD1(session, meter) as unknown as D1Database);
   };
   const bookmark = c.req.header(BOOKMARK_HEADER);
   let db: Database | undefined;
