@@ -4,11 +4,14 @@ import { z } from "zod";
 import { fieldErrors } from "../middleware/errors.ts";
 import { errors } from "../lib/errors.ts";
 import { KEY_MODES } from "../keys/secret.ts";
-import { DEFAULT_GRACE_SECONDS, type KeyRecord, type KeyStore, publicRecord } from "../keys/store.ts";
-
-export const MAX_NAME_LENGTH = 100;
-/** Ten years: the longest expiry and the longest grace an administrator may give. */
-export const MAX_LIFETIME_SECONDS = 10 * 365 * 24 * 60 * 60;
+import {
+  DEFAULT_GRACE_SECONDS,
+  type KeyRecord,
+  type KeyStore,
+  MAX_LIFETIME_SECONDS,
+  MAX_NAME_LENGTH,
+  publicRecord,
+} from "../keys/store.ts";
 const KEY_ID = /^key_[0-9A-Za-z]{1,64}$/;
 
 export type AdminKey = ReturnType<typeof publicRecord>;

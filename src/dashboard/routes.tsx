@@ -9,7 +9,7 @@ import { NONCE, type SecureHeadersVariables, secureHeaders } from "hono/secure-h
 import type { Bindings, Variables } from "../env.ts";
 import { ApiError, toApiError } from "../lib/errors.ts";
 import { log } from "../lib/log.ts";
-import { ISOLATE_KEY_TTL_MS, KV_KEY_CACHE_TTL_SECONDS } from "../keys/store.ts";
+import { REVOCATION_BOUND_LOCAL_SECONDS, REVOCATION_BOUND_PRODUCTION_SECONDS } from "../keys/store.ts";
 import { limitBody } from "../admin/body.ts";
 import {
   createKey,
@@ -41,12 +41,7 @@ type DashEnv = {
 };
 type DashContext = Context<DashEnv>;
 
-/** Workers KV's own propagation time to every location (Cloudflare documents "up to 60 seconds"). */
-const KV_PROPAGATION_SECONDS = 60;
-const BOUNDS = {
-  local: ISOLATE_KEY_TTL_MS / 1000,
-  production: ISOLATE_KEY_TTL_MS / 1000 + KV_KEY_CACHE_TTL_SECONDS + KV_PROPAGATION_SECONDS,
-};
+const BOUNDS = { local: REVOCATION_BOUND_LOCAL_SECONDS, production: REVOCATION_BOUND_PRODUCTION_SECONDS };
 
 export const dashboardRoutes = new Hono<DashEnv>();
 
