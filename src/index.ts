@@ -2,7 +2,6 @@
 import { OpenAPIHono, type RouteConfig } from "@hono/zod-openapi";
 import { Hono } from "hono";
 import { requestId } from "hono/request-id";
-import { secureHeaders } from "hono/secure-headers";
 import type { AppEnv } from "./env.ts";
 import { dashboardApp } from "./dashboard/index.ts";
 import { auth } from "./middleware/auth.ts";
@@ -11,6 +10,7 @@ import { corsForOrigins } from "./middleware/cors.ts";
 import { notFoundHandler, onError, validationHook } from "./middleware/errors.ts";
 import { rateLimit } from "./middleware/rate-limit.ts";
 import { requestLog } from "./middleware/request-log.ts";
+import { apiSecureHeaders } from "./middleware/secure-headers.ts";
 import { services } from "./middleware/services.ts";
 import { serverTiming } from "./middleware/timing.ts";
 import { mountDocs } from "./openapi/index.ts";
@@ -33,7 +33,7 @@ app.use(
   requestLog,
   cacheControl,
   ...serverTiming,
-  secureHeaders(),
+  apiSecureHeaders,
   corsForOrigins,
   services,
 );

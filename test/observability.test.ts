@@ -132,27 +132,56 @@ describe("the request log", () => {
 });
 
 describe("secure headers", () => {
-  const expected = {
+  // OWASP's REST Security Cheat Sheet set on the API; the page-only headers on the HTML pages.
+  const api = {
     "x-content-type-options": "nosniff",
-    "x-frame-options": "SAMEORIGIN",
+    "x-frame-options": "DENY",
     "strict-transport-security": "max-age=15552000; includeSubDomains",
-    "referrer-policy": "no-referrer",
-    "cross-origin-resource-policy": "same-origin",
-    "cross-origin-opener-policy": "same-origin",
-    "x-permitted-cross-domain-policies": "none",
+    "content-security-policy": "default-src 'none'; frame-ancestors 'none'",
   };
+  const pageOnly = [
+    "referrer-policy",
+    "cross-origin-resource-policy",
+    "cross-origin-opener-policy",
+    "origin-agent-cluster",
+    "x-xss-protection",
+    "x-dns-prefetch-control",
+    "x-download-options",
+    "x-permitted-cross-domain-policies",
+  ];
 
-  it("are on answers and on errors", async () => {
+  it("are the API set on answers and on errors, and nothing that only a rendered page needs", async () => {
     for (const [path, options] of [
       ["/api/customers", { key }],
-      ["/api/customers?count=0", { key }],
+      ["/api/area", { key }],
+      ["/customers?count=0", { key }],
       ["/api/customers", {}],
       ["/nowhere", {}],
+      ["/openapi.json", {}],
     ] as const) {
       const res = await call(path, options);
-      for (const [name, value] of Object.entries(expected)) expect([path, res.headers.get(name)]).toEqual([path, value]);
+      for (const [name, value] of Object.entries(api)) expect([path, name, res.headers.get(name)]).toEqual([path, name, value]);
+      for (const name of pageOnly) expect([path, name, res.headers.get(name)]).toEqual([path, name, null]);
       expect(res.headers.get("x-powered-by")).toBeNull();
     }
+  });
+
+  it("are hono's whole default set on /docs, with the page's own Content-Security-Policy", async () => {
+    const res = await call("/docs");
+    expect(res.status).toBe(200);
+    expect(Object.fromEntries([...pageOnly, "x-frame-options", "x-content-type-options"].map((n) => [n, res.headers.get(n)]))).toEqual({
+      "referrer-policy": "no-referrer",
+      "cross-origin-resource-policy": "same-origin",
+      "cross-origin-opener-policy": "same-origin",
+      "origin-agent-cluster": "?1",
+      "x-xss-protection": "0",
+      "x-dns-prefetch-control": "off",
+      "x-download-options": "noopen",
+      "x-permitted-cross-domain-policies": "none",
+      "x-frame-options": "SAMEORIGIN",
+      "x-content-type-options": "nosniff",
+    });
+    expect(res.headers.get("content-security-policy")).toMatch(/^default-src 'none'; script-src 'self';/);
   });
 });
 

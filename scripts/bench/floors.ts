@@ -2,8 +2,9 @@
 // costs with no work at all (a constant JSON body), and with one D1 round trip (`select 1`). The
 // API's figures are read as ratios to these, so that the machine's speed cancels out. The "-logged"
 // variants also write one JSON log line, as SPEC.md has the API do for every request: under
-// `wrangler dev` a log line is costly (it travels through the inspector to wrangler), so they show
-// how much of the gap to the plain floors is that line alone.
+// `wrangler dev` a log line is costly (wrangler parses it from workerd's output, prints it and
+// appends it to its own log file), so they show how much of the gap to the plain floors is that
+// line alone.
 interface FloorEnv {
   DB: D1Database;
 }

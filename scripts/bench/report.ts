@@ -59,7 +59,7 @@ function header(s: Summary): string[] {
   for (const line of s.imports) lines.push(`- ${line}`);
   lines.push(
     `- Load: autocannon, ${s.options.connections} connections, ${s.options.seconds} s per run after a ${s.options.warmupSeconds} s warm-up, 127.0.0.1 only`,
-    "- Servers: the API by `npm run dev` (RATE_LIMIT_PER_MINUTE=0, SERVER_TIMING on); the floors (scripts/bench/floors.ts) by a second `wrangler dev` on another port, running at the same time",
+    "- Servers: the API by `npm run dev` (RATE_LIMIT_PER_MINUTE=0, SERVER_TIMING on); the floors (scripts/bench/floors.ts) by a second `wrangler dev` on another port, running at the same time, in the same environment (wrangler's devtools inspector proxy off, as `npm run dev` has it; see README)",
     "- Each endpoint is measured right after a run of its floor, and its ratio is to that run.",
     "",
   );
@@ -82,7 +82,8 @@ function floors(s: Summary): string[] {
     "",
     "CPU ms/request: CPU time of all the server's processes (workerd, wrangler) during a run, per request served; steadier than req/s when " +
       "other work shares the machine. The logged floors write one JSON line per request, as SPEC.md has the API do: under `wrangler dev` " +
-      "each line travels through the inspector to wrangler, and that alone costs a large part of the constant floor's throughput.",
+      "wrangler parses each line from workerd's output, prints it and appends it to its own log file, and that alone costs a large part " +
+      "of the constant floor's throughput.",
     "",
   );
   return lines;

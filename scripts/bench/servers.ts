@@ -9,6 +9,7 @@ import { createServer } from "node:net";
 import { dirname, join, resolve } from "node:path";
 import { experimental_readRawConfig } from "wrangler";
 import { CONFIG_PATH } from "../lib/local.ts";
+import { wranglerEnv } from "../lib/wrangler-dev.ts";
 
 export interface Server {
   name: string;
@@ -68,7 +69,8 @@ export async function startFloors(workDir: string): Promise<Server> {
     "--persist-to", join(workDir, "floors-state"),
     "--show-interactive-dev-session=false",
   ];
-  return start("floors", process.execPath, args, port, workDir, {});
+  // As `npm run dev` serves the API: same environment, so that the floors pay what the API pays.
+  return start("floors", process.execPath, args, port, workDir, wranglerEnv());
 }
 
 async function start(
@@ -77,7 +79,7 @@ async function start(
   args: string[],
   port: number,
   workDir: string,
-  env: Record<string, string>,
+  env: NodeJS.ProcessEnv,
 ): Promise<Server> {
   mkdirSync(workDir, { recursive: true });
   const logFile = join(workDir, `${name}.log`);

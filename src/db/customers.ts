@@ -1,7 +1,8 @@
-import { asc, count, eq, type SQL } from "drizzle-orm";
+import { asc, count, eq, sql, type SQL } from "drizzle-orm";
 import { areas, cities, customerAddresses, customers, postalCodes, states } from "../../drizzle/schema.ts";
 import type { Database } from "../middleware/services.ts";
 import type { Page } from "../lib/pagination.ts";
+import { compiled, runBatch } from "./compiled.ts";
 import { addressColumns, as, customerColumns, toAddress, toCustomerFields } from "./shapes.ts";
 
 /** Customers with their whole address group, in one statement; the caller adds order and limits. */
@@ -33,11 +34,18 @@ export function toCustomer(row: CustomerWithAddressRow) {
   };
 }
 
+const customersPage = compiled((db) => ({
+  total: db.select({ total: count() }).from(customers).prepare(),
+  rows: selectCustomersWithAddress(db)
+    .orderBy(asc(customers.id))
+    .limit(sql.placeholder("count"))
+    .offset(sql.placeholder("skip"))
+    .prepare(),
+}));
+
 /** A page of customers by id, and the total: one D1 round trip. */
 export async function listCustomers(db: Database, page: Page) {
-  const [totalRows, rows] = await db.batch([
-    db.select({ total: count() }).from(customers),
-    selectCustomersWithAddress(db).orderBy(asc(customers.id)).limit(page.count).offset(page.skip),
-  ]);
+  const q = customersPage();
+  const [totalRows, rows] = await runBatch(db, [q.total.bind(), q.rows.bind({ count: page.count, skip: page.skip })]);
   return { total: totalRows[0]?.total ?? 0, customers: rows.map(toCustomer) };
 }

@@ -1,7 +1,8 @@
-import { asc, count, eq } from "drizzle-orm";
+import { asc, count, eq, sql } from "drizzle-orm";
 import { areas, postalCodes, salesAgentPostalCodes, salesAgents } from "../../drizzle/schema.ts";
 import type { Database } from "../middleware/services.ts";
 import type { Page } from "../lib/pagination.ts";
+import { type Compiler, compiled, runBatch } from "./compiled.ts";
 
 export function listAreas(db: Database) {
   return db.select({ id: areas.id, name: areas.name, city_id: areas.cityId }).from(areas).orderBy(asc(areas.id));
@@ -23,39 +24,55 @@ export function salesAgentsByPincode(db: Database, pincode: string) {
     .orderBy(asc(salesAgents.id));
 }
 
-/** A page of postal codes by id, optionally one code's records, and the total: one round trip. */
-export async function listPostalCodes(db: Database, page: Page, code?: string) {
-  const where = code === undefined ? undefined : eq(postalCodes.code, code);
-  const [totalRows, rows] = await db.batch([
-    db.select({ total: count() }).from(postalCodes).where(where),
-    db
+function postalCodesPageQueries(db: Compiler, byCode: boolean) {
+  const where = byCode ? eq(postalCodes.code, sql.placeholder("code")) : undefined;
+  return {
+    total: db.select({ total: count() }).from(postalCodes).where(where).prepare(),
+    rows: db
       .select({ id: postalCodes.id, code: postalCodes.code })
       .from(postalCodes)
       .where(where)
       .orderBy(asc(postalCodes.id))
-      .limit(page.count)
-      .offset(page.skip),
-  ]);
+      .limit(sql.placeholder("count"))
+      .offset(sql.placeholder("skip"))
+      .prepare(),
+  };
+}
+
+const postalCodesPage = {
+  all: compiled((db) => postalCodesPageQueries(db, false)),
+  byCode: compiled((db) => postalCodesPageQueries(db, true)),
+};
+
+/** A page of postal codes by id, optionally one code's records, and the total: one round trip. */
+export async function listPostalCodes(db: Database, page: Page, code?: string) {
+  const q = (code === undefined ? postalCodesPage.all : postalCodesPage.byCode)();
+  const values = { code, count: page.count, skip: page.skip };
+  const [totalRows, rows] = await runBatch(db, [q.total.bind(values), q.rows.bind(values)]);
   return { total: totalRows[0]?.total ?? 0, postalcodes: rows };
 }
 
+const salesAgentsPage = compiled((db) => ({
+  total: db.select({ total: count() }).from(salesAgents).prepare(),
+  rows: db
+    .select({
+      id: salesAgents.id,
+      first_name: salesAgents.firstName,
+      last_name: salesAgents.lastName,
+      mobile_number: salesAgents.mobileNumber,
+      avatar: salesAgents.avatar,
+      email: salesAgents.email,
+    })
+    .from(salesAgents)
+    .orderBy(asc(salesAgents.id))
+    .limit(sql.placeholder("count"))
+    .offset(sql.placeholder("skip"))
+    .prepare(),
+}));
+
 /** A page of sales agents by id, and the total: one round trip. */
 export async function listSalesAgents(db: Database, page: Page) {
-  const [totalRows, rows] = await db.batch([
-    db.select({ total: count() }).from(salesAgents),
-    db
-      .select({
-        id: salesAgents.id,
-        first_name: salesAgents.firstName,
-        last_name: salesAgents.lastName,
-        mobile_number: salesAgents.mobileNumber,
-        avatar: salesAgents.avatar,
-        email: salesAgents.email,
-      })
-      .from(salesAgents)
-      .orderBy(asc(salesAgents.id))
-      .limit(page.count)
-      .offset(page.skip),
-  ]);
+  const q = salesAgentsPage();
+  const [totalRows, rows] = await runBatch(db, [q.total.bind(), q.rows.bind({ count: page.count, skip: page.skip })]);
   return { total: totalRows[0]?.total ?? 0, salesagents: rows };
 }

@@ -13,6 +13,7 @@ import type { Database } from "../middleware/services.ts";
 import type { Page } from "../lib/pagination.ts";
 import type { OrderStatusName } from "../schemas/order.ts";
 import { selectCustomersWithAddress } from "./customers.ts";
+import { type Compiler, compiled, runBatch } from "./compiled.ts";
 import { as, toAddress, toCustomerFields } from "./shapes.ts";
 
 export interface OrderFilter {
@@ -22,33 +23,34 @@ export interface OrderFilter {
   to?: string;
 }
 
+// Latest status by time; on a tie, the one recorded later.
+const lastStatus = sql<OrderStatusName | null>`(select ${orderStatuses.name} from ${orderStatuses}
+    where ${orderStatuses.orderId} = ${orders.id}
+    order by ${orderStatuses.at} desc, ${orderStatuses.seq} desc limit 1)`;
+
 /**
- * One page of a customer's orders, found by normalized phone, with everything each order carries:
- * five statements in one db.batch(), so one D1 round trip whatever the page size.
- * Returns null when no customer has that number.
+ * The five statements of an orders page, with placeholders for the phone, the date bounds and the
+ * page. A date bound that the request does not give is left out of the SQL rather than bound to an
+ * open value, so each combination of bounds is its own compiled set.
  */
-export async function findOrdersByPhone(db: Database, filter: OrderFilter, page: Page) {
-  const customerId = db.select({ id: customers.id }).from(customers).where(eq(customers.phoneKey, filter.phoneKey));
+function ordersPageQueries(db: Compiler, range: { from: boolean; to: boolean }) {
+  const phoneKey = sql.placeholder("phoneKey");
+  const customerId = db.select({ id: customers.id }).from(customers).where(eq(customers.phoneKey, phoneKey));
   const conditions: SQL[] = [eq(orders.customerId, sql`(${customerId})`)];
-  if (filter.from) conditions.push(gte(orders.date, filter.from));
-  if (filter.to) conditions.push(lte(orders.date, filter.to));
+  if (range.from) conditions.push(gte(orders.date, sql.placeholder("from")));
+  if (range.to) conditions.push(lte(orders.date, sql.placeholder("to")));
   const where = and(...conditions);
   const pageIds = db
     .select({ id: orders.id })
     .from(orders)
     .where(where)
     .orderBy(desc(orders.date), desc(orders.id))
-    .limit(page.count)
-    .offset(page.skip);
-  // Latest status by time; on a tie, the one recorded later.
-  const lastStatus = sql<OrderStatusName | null>`(select ${orderStatuses.name} from ${orderStatuses}
-    where ${orderStatuses.orderId} = ${orders.id}
-    order by ${orderStatuses.at} desc, ${orderStatuses.seq} desc limit 1)`;
-
-  const [customerRows, totalRows, orderRows, itemRows, invoiceRows] = await db.batch([
-    selectCustomersWithAddress(db, eq(customers.phoneKey, filter.phoneKey)),
-    db.select({ total: count() }).from(orders).where(where),
-    db
+    .limit(sql.placeholder("count"))
+    .offset(sql.placeholder("skip"));
+  return {
+    customer: selectCustomersWithAddress(db, eq(customers.phoneKey, phoneKey)).prepare(),
+    total: db.select({ total: count() }).from(orders).where(where).prepare(),
+    orders: db
       .select({
         id: as(orders.id, "o_id"),
         orderNo: as(orders.orderNo, "o_order_no"),
@@ -73,8 +75,9 @@ export async function findOrdersByPhone(db: Database, filter: OrderFilter, page:
       .leftJoin(salesAgents, eq(salesAgents.id, orders.salesagentId))
       .leftJoin(deliveryAgents, eq(deliveryAgents.id, orders.deliveryagentId))
       .where(inArray(orders.id, pageIds))
-      .orderBy(desc(orders.date), desc(orders.id)),
-    db
+      .orderBy(desc(orders.date), desc(orders.id))
+      .prepare(),
+    items: db
       .select({
         orderId: orderItems.orderId,
         id: products.id,
@@ -86,8 +89,9 @@ export async function findOrdersByPhone(db: Database, filter: OrderFilter, page:
       .from(orderItems)
       .innerJoin(products, eq(products.id, orderItems.productId))
       .where(inArray(orderItems.orderId, pageIds))
-      .orderBy(asc(orderItems.orderId), asc(orderItems.lineNo)),
-    db
+      .orderBy(asc(orderItems.orderId), asc(orderItems.lineNo))
+      .prepare(),
+    invoices: db
       .select({
         orderId: invoices.orderId,
         id: invoices.id,
@@ -104,7 +108,32 @@ export async function findOrdersByPhone(db: Database, filter: OrderFilter, page:
       })
       .from(invoices)
       .where(inArray(invoices.orderId, pageIds))
-      .orderBy(asc(invoices.orderId), asc(invoices.date), asc(invoices.id)),
+      .orderBy(asc(invoices.orderId), asc(invoices.date), asc(invoices.id))
+      .prepare(),
+  };
+}
+
+const ordersPage = {
+  all: compiled((db) => ordersPageQueries(db, { from: false, to: false })),
+  from: compiled((db) => ordersPageQueries(db, { from: true, to: false })),
+  to: compiled((db) => ordersPageQueries(db, { from: false, to: true })),
+  between: compiled((db) => ordersPageQueries(db, { from: true, to: true })),
+};
+
+/**
+ * One page of a customer's orders, found by normalized phone, with everything each order carries:
+ * five statements in one db.batch(), so one D1 round trip whatever the page size.
+ * Returns null when no customer has that number.
+ */
+export async function findOrdersByPhone(db: Database, filter: OrderFilter, page: Page) {
+  const q = (filter.from ? (filter.to ? ordersPage.between : ordersPage.from) : filter.to ? ordersPage.to : ordersPage.all)();
+  const values = { phoneKey: filter.phoneKey, from: filter.from, to: filter.to, count: page.count, skip: page.skip };
+  const [customerRows, totalRows, orderRows, itemRows, invoiceRows] = await runBatch(db, [
+    q.customer.bind(values),
+    q.total.bind(values),
+    q.orders.bind(values),
+    q.items.bind(values),
+    q.invoices.bind(values),
   ]);
 
   const customerRow = customerRows[0];

@@ -8,7 +8,7 @@ import { Meter, meterD1, meterKV } from "../lib/meter.ts";
 
 // No schema: nothing uses drizzle's relational queries, and drizzle(..., { schema }) would rebuild
 // their configuration from every table on each request.
-export type Database = DrizzleD1Database;
+export type Database = DrizzleD1Database & { $client: D1Database };
 
 export interface Services {
   /** Reads: may be served by the nearest read replica (D1 Sessions API). */

@@ -5,6 +5,7 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../env.ts";
 import { errors } from "../lib/errors.ts";
+import { pageSecureHeaders } from "../middleware/secure-headers.ts";
 import { DOCUMENT_PATH } from "./document.ts";
 
 export const DOCS_PATH = "/docs";
@@ -57,6 +58,8 @@ const INIT = `window.ui = SwaggerUIBundle({
 type DocsEnv = AppEnv & { Bindings: AppEnv["Bindings"] & { ASSETS?: Fetcher } };
 
 export const docsPage = new Hono<DocsEnv>();
+
+docsPage.use(DOCS_PATH, pageSecureHeaders);
 
 docsPage.get(DOCS_PATH, (c) => {
   c.header("Content-Security-Policy", CSP);
