@@ -1,6 +1,6 @@
 // The environment that `npm start`, `npm run dev` and the benchmark's floors give `wrangler dev`.
 import { describe, expect, it } from "vitest";
-import { wranglerEnv } from "../scripts/lib/wrangler-dev.ts";
+import { wranglerEnv } from "../scripts/lib/wrangler-env.ts";
 
 describe("wranglerEnv", () => {
   it("turns the devtools inspector proxy off and skips the request.cf download by default", () => {

@@ -1,9 +1,12 @@
 // Starts a real `wrangler dev` (or `npm start`) on its own port and state folder, for the node-side tests.
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { freePort } from "../../scripts/lib/free-port.ts";
+import { wranglerEnv } from "../../scripts/lib/wrangler-env.ts";
+
+export { freePort };
 
 export interface DevServer {
   url: string;
@@ -16,18 +19,6 @@ export interface DevServer {
 
 export function tempStateDir(prefix = "olk-e2e-"): string {
   return mkdtempSync(join(tmpdir(), prefix));
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const address = srv.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 /** Runs a command to completion in the project root. */
@@ -57,7 +48,8 @@ export async function startServer(
   timeoutMs = 150_000,
 ): Promise<DevServer> {
   const child: ChildProcess = spawn(command, args, {
-    env: { ...process.env, ...env, CI: "true" },
+    // The environment `npm start` gives wrangler, also for the tests that start `wrangler dev` directly.
+    env: { ...wranglerEnv({ ...process.env, ...env }), CI: "true" },
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
   });

@@ -5,11 +5,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { createServer } from "node:net";
 import { dirname, join, resolve } from "node:path";
 import { experimental_readRawConfig } from "wrangler";
+import { freePort } from "../lib/free-port.ts";
 import { CONFIG_PATH } from "../lib/local.ts";
-import { wranglerEnv } from "../lib/wrangler-dev.ts";
+import { wranglerEnv } from "../lib/wrangler-env.ts";
 
 export interface Server {
   name: string;
@@ -23,18 +23,6 @@ export interface Server {
 }
 
 const READY_TIMEOUT_MS = 180_000;
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const srv = createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const address = srv.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      srv.close(() => resolvePort(port));
-    });
-  });
-}
 
 /** The API on a state folder, as an operator serves it: `npm run dev`, rate limiting off. */
 export async function startApi(name: string, persistDir: string, workDir: string): Promise<Server> {

@@ -8,6 +8,7 @@ import { constants, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { experimental_readRawConfig } from "wrangler";
 import { CONFIG_PATH } from "./local.ts";
+import { wranglerEnv } from "./wrangler-env.ts";
 
 export const DEFAULT_RATE_LIMIT = 600;
 /** Where a config copy with another rate limit goes (under the gitignored .wrangler folder). */
@@ -59,32 +60,6 @@ export function configForRateLimit(limit: number): string {
   mkdirSync(dirname(GENERATED_CONFIG), { recursive: true });
   writeFileSync(GENERATED_CONFIG, `${JSON.stringify(config, null, 2)}\n`);
   return GENERATED_CONFIG;
-}
-
-/**
- * The environment that `wrangler dev` runs in, for the API and for the benchmark's floors alike.
- *
- * Wrangler's devtools inspector proxy is off unless INSPECT=1. While it is on, the runtime sends it
- * every console line and the network events of every subrequest (each D1 and KV call); it forwards
- * each one to wrangler as a debug-log request that wrangler appends to its log file, and keeps them
- * all until a devtools window connects. Measured with one JSON log line per request: wrangler's CPU
- * per request went from 0.23 to about 1 ms, and the proxy's workerd grew from 59 to 542 MB over
- * 27,000 requests; a long-running `npm start` would grow without bound. Wrangler's command line has
- * no switch for it: wrangler leaves the proxy off when it runs in a VS Code debug terminal, which it
- * recognizes by VSCODE_INSPECTOR_OPTIONS, so that is what is set. Nothing else reads that variable.
- */
-export function wranglerEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  const inspect = env.INSPECT ?? "";
-  if (!["", "0", "1"].includes(inspect)) throw new Error(`INSPECT must be 1 (devtools inspector on) or 0, got "${inspect}"`);
-  const out: NodeJS.ProcessEnv = {
-    ...env,
-    // The service never reads request.cf: without this, every start tries to download it and,
-    // offline, prints a stack trace. An operator's own setting wins.
-    CLOUDFLARE_CF_FETCH_ENABLED: env.CLOUDFLARE_CF_FETCH_ENABLED ?? "false",
-  };
-  if (inspect === "1") delete out.VSCODE_INSPECTOR_OPTIONS;
-  else if (!out.VSCODE_INSPECTOR_OPTIONS) out.VSCODE_INSPECTOR_OPTIONS = "{}"; // wrangler tests it for truth
-  return out;
 }
 
 export interface DevServerOptions {

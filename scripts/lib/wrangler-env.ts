@@ -1,0 +1,29 @@
+// The environment that `wrangler dev` is given, by `npm start`, `npm run dev`, the benchmark and
+// the node-side tests. Imports nothing of the project: modules that read PERSIST_DIR when they load
+// (scripts/lib/local.ts) must not load as a side effect of importing this.
+
+/**
+ * Wrangler's devtools inspector proxy is off unless INSPECT=1. While it is on, the runtime sends it
+ * every console line and the network events of every subrequest (each D1 and KV call); it forwards
+ * each one to wrangler as a debug-log request that wrangler appends to its log file, and keeps them
+ * all until a devtools window connects. Measured (wrangler's CPU per request, with the proxy and
+ * without): a constant answer that writes one log line 1.0 and 0.5 ms, a customers page 2.8 and
+ * 0.7 ms; and the proxy's workerd grew from 59 to 542 MB over 27,000 requests, so a long-running
+ * `npm start` would grow without bound. Wrangler's command line has
+ * no switch for it: wrangler leaves the proxy off when it runs in a VS Code debug terminal, which it
+ * recognizes by VSCODE_INSPECTOR_OPTIONS, so that is what is set. Nothing else reads that variable.
+ */
+export function wranglerEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const inspect = env.INSPECT ?? "";
+  if (!["", "0", "1"].includes(inspect)) throw new Error(`INSPECT must be 1 (devtools inspector on) or 0, got "${inspect}"`);
+  const out: NodeJS.ProcessEnv = {
+    ...env,
+    // The service never reads request.cf: without this, every start tries to download it and,
+    // offline, prints a stack trace. An operator's own setting wins.
+    CLOUDFLARE_CF_FETCH_ENABLED: env.CLOUDFLARE_CF_FETCH_ENABLED ?? "false",
+  };
+  if (inspect === "1") delete out.VSCODE_INSPECTOR_OPTIONS;
+  else if (!out.VSCODE_INSPECTOR_OPTIONS) out.VSCODE_INSPECTOR_OPTIONS = "{}"; // wrangler tests it for truth
+  return out;
+}
+
