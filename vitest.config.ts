@@ -1,5 +1,22 @@
+import { readFile } from "node:fs/promises";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
+
+/**
+ * The docs Worker (wrangler.docs.toml) as the tests' ASSETS service: the same files from the same
+ * installed package. The e2e tests run the real one under `wrangler dev`.
+ */
+async function docsAssets(request: Request): Promise<Response> {
+  const name = new URL(request.url).pathname.slice(1);
+  if (!/^[\w.-]+$/.test(name)) return new Response("not found", { status: 404 });
+  try {
+    const body = await readFile(`node_modules/swagger-ui-dist/${name}`);
+    const type = name.endsWith(".js") ? "text/javascript" : name.endsWith(".css") ? "text/css" : "application/octet-stream";
+    return new Response(body, { headers: { "Content-Type": type } });
+  } catch {
+    return new Response("not found", { status: 404 });
+  }
+}
 
 // Two projects: "worker" runs inside workerd with real local D1 and KV (the API's tests);
 // "node" drives the operator's commands and the browser against a real `wrangler dev`.
@@ -14,6 +31,7 @@ export default defineConfig(async () => {
               wrangler: { configPath: "./wrangler.toml" },
               miniflare: {
                 bindings: { TEST_MIGRATIONS: migrations, ADMIN_TOKEN: "test-admin-token-0123456789abcdef" },
+                serviceBindings: { ASSETS: docsAssets },
               },
             }),
           ],

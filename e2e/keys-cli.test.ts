@@ -5,6 +5,7 @@ import { readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { connect } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { devConfigArgs } from "../scripts/lib/wrangler-env.ts";
 import { type DevServer, freePort, run, startServer, tempStateDir } from "./helpers/server.ts";
 
 const persistDir = tempStateDir("olk-keys-cli-");
@@ -210,7 +211,7 @@ describe("the keys on a running server (wrangler dev on the same PERSIST_DIR)", 
     const port = String(await freePort());
     server = await startServer(
       "npx",
-      ["wrangler", "dev", "--ip", "127.0.0.1", "--port", port, "--persist-to", persistDir, "--show-interactive-dev-session=false"],
+      ["wrangler", "dev", ...devConfigArgs(), "--ip", "127.0.0.1", "--port", port, "--persist-to", persistDir, "--show-interactive-dev-session=false"],
       { PORT: port, PERSIST_DIR: persistDir },
     );
   }, 240_000);

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "../../scripts/lib/free-port.ts";
-import { wranglerEnv } from "../../scripts/lib/wrangler-env.ts";
+import { devConfigArgs, wranglerEnv } from "../../scripts/lib/wrangler-env.ts";
 
 export { freePort };
 
@@ -99,6 +99,7 @@ export async function startWranglerDev(
     [
       "wrangler",
       "dev",
+      ...devConfigArgs(),
       "--ip",
       "127.0.0.1",
       "--port",

@@ -8,7 +8,7 @@ import { constants, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { experimental_readRawConfig } from "wrangler";
 import { CONFIG_PATH } from "./local.ts";
-import { wranglerEnv } from "./wrangler-env.ts";
+import { devConfigArgs, wranglerEnv } from "./wrangler-env.ts";
 
 export const DEFAULT_RATE_LIMIT = 600;
 /** Where a config copy with another rate limit goes (under the gitignored .wrangler folder). */
@@ -83,7 +83,7 @@ export function serveWithWrangler(options: DevServerOptions): void {
   const wranglerBin = join(dirname(createRequire(import.meta.url).resolve("wrangler/package.json")), "bin", "wrangler.js");
   const args = [
     wranglerBin, "dev",
-    "--config", config,
+    ...devConfigArgs(config),
     "--ip", "127.0.0.1",
     "--port", String(options.port),
     "--persist-to", resolve(options.persistDir),

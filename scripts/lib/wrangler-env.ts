@@ -1,6 +1,14 @@
-// The environment that `wrangler dev` is given, by `npm start`, `npm run dev`, the benchmark and
-// the node-side tests. Imports nothing of the project: modules that read PERSIST_DIR when they load
-// (scripts/lib/local.ts) must not load as a side effect of importing this.
+// What `wrangler dev` is given by `npm start`, `npm run dev`, the benchmark and the node-side tests:
+// its environment and its configs. Imports nothing of the project: modules that read PERSIST_DIR
+// when they load (scripts/lib/local.ts) must not load as a side effect of importing this.
+
+/** The Worker that serves /docs's files (the API's ASSETS service binding). */
+export const DOCS_CONFIG_PATH = "wrangler.docs.toml";
+
+/** The configs of one `wrangler dev` session: the API's first (it takes the port), then the docs'. */
+export function devConfigArgs(apiConfig = "wrangler.toml"): string[] {
+  return ["--config", apiConfig, "--config", DOCS_CONFIG_PATH];
+}
 
 /**
  * Wrangler's devtools inspector proxy is off unless INSPECT=1. While it is on, the runtime sends it

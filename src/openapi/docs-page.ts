@@ -1,7 +1,7 @@
-// GET /docs: Swagger UI over /openapi.json, served entirely by this worker. The page's script and
-// stylesheet come from the installed swagger-ui-dist package through the Workers Static Assets
-// binding (wrangler.toml [assets]), so the page works without any CDN, and its Content-Security-
-// Policy keeps the browser from loading anything from another host.
+// GET /docs: Swagger UI over /openapi.json. The page's script and stylesheet are the installed
+// swagger-ui-dist package's files, served by the docs Worker (wrangler.docs.toml, an assets-only
+// Worker behind the ASSETS service binding), so the page works without any CDN, and its Content-
+// Security-Policy keeps the browser from loading anything from another host.
 import { Hono } from "hono";
 import type { AppEnv } from "../env.ts";
 import { errors } from "../lib/errors.ts";
@@ -73,7 +73,7 @@ docsPage.get(`${DOCS_PATH}/init.js`, (c) =>
 for (const file of ASSETS) {
   docsPage.get(`${DOCS_PATH}/${file}`, async (c) => {
     const assets = c.env.ASSETS;
-    // Without the binding (a config without [assets]) the page cannot work: say so plainly.
+    // Without the binding (a config without the docs service) the page cannot work: say so plainly.
     if (!assets) throw errors.unavailable("documentation's script");
     const res = await assets.fetch(new URL(`/${file}`, c.req.url));
     return new Response(res.body, res);
