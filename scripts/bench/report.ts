@@ -9,6 +9,10 @@ export interface Row {
   floor: FloorName;
   /** The floor measured just before this endpoint: ratios use it, so that the machine's drift cancels. */
   floorRun: Figures;
+  /** Every round's ratio to its floor run; figures and floorRun are the median round's. */
+  ratios: number[];
+  /** Every round's floor run. */
+  floorRuns: Figures[];
   /** The throughput ratio that the issue asks for, if any. */
   target?: number;
 }
@@ -60,7 +64,7 @@ function header(s: Summary): string[] {
   lines.push(
     `- Load: autocannon, ${s.options.connections} connections, ${s.options.seconds} s per run after a ${s.options.warmupSeconds} s warm-up, 127.0.0.1 only`,
     "- Servers: the API by `npm run dev` (RATE_LIMIT_PER_MINUTE=0, SERVER_TIMING on); the floors (scripts/bench/floors.ts) by a second `wrangler dev` on another port, running at the same time, in the same environment (wrangler's devtools inspector proxy off, as `npm run dev` has it; see README)",
-    "- Each endpoint is measured right after a run of its floor, and its ratio is to that run.",
+    "- Each endpoint is measured in rounds, each right after a run of its floor. Its ratio is the median round's (every round's in brackets); its other figures are that round's.",
     "",
   );
   return lines;
@@ -69,7 +73,7 @@ function header(s: Summary): string[] {
 function floors(s: Summary): string[] {
   const lines = ["## Floors", "", "| floor | req/s (each run) | mean req/s | mean CPU ms/request |", "|---|---|---|---|"];
   for (const [name, floor] of [["constant JSON body", "constant"], ["one D1 `select 1`", "one query"]] as const) {
-    const runs = s.rows.filter((r) => r.floor === floor).map((r) => r.floorRun);
+    const runs = s.rows.filter((r) => r.floor === floor).flatMap((r) => r.floorRuns);
     const cpu = runs.map((r) => r.cpuMs);
     const cpuMean = cpu.every((c): c is number => c !== null) ? mean(cpu) : null;
     lines.push(`| ${name} | ${runs.map((r) => num(r.rps)).join(", ")} | ${num(mean(runs.map((r) => r.rps)))} | ${cpuText(cpuMean)} |`);
@@ -78,7 +82,8 @@ function floors(s: Summary): string[] {
     const f = s.logged[floor];
     lines.push(`| ${name} (for comparison) | ${num(f.rps)} | ${num(f.rps)} | ${cpuText(f.cpuMs)} |`);
   }
-  const ceiling = (floor: FloorName) => (s.logged[floor].rps / mean(s.rows.filter((r) => r.floor === floor).map((r) => r.floorRun.rps))).toFixed(2);
+  const ceiling = (floor: FloorName) =>
+    (s.logged[floor].rps / mean(s.rows.filter((r) => r.floor === floor).flatMap((r) => r.floorRuns.map((f) => f.rps)))).toFixed(2);
   lines.push(
     "",
     `The log line alone brings the constant floor to ${ceiling("constant")} of itself and the one-query floor to ${ceiling("one query")}: ` +
@@ -110,7 +115,8 @@ function endpoints(s: Summary): string[] {
     const target = row.target === undefined ? " | " : `>= ${row.target} | ${mark(ratio >= row.target)}`;
     lines.push(
       `| ${f.label}${problems} | ${f.work} | ${num(f.rps)} | ${ms(f.p50)} | ${ms(f.p99)} | ${cpuText(f.cpuMs)} | ` +
-        `${row.floor} (${num(row.floorRun.rps)}) | ${ratio.toFixed(2)} | ${target} | ${cpuRatio(row.floorRun, f)} | ` +
+        `${row.floor} (${num(row.floorRun.rps)}) | ${ratio.toFixed(2)}${row.ratios.length > 1 ? ` (${row.ratios.map((r) => r.toFixed(2)).join(", ")})` : ""} | ` +
+        `${target} | ${cpuRatio(row.floorRun, f)} | ` +
         `${(f.rps / s.logged[row.floor].rps).toFixed(2)} |`,
     );
   }
