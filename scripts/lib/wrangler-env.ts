@@ -17,9 +17,9 @@ export function devConfigArgs(apiConfig = "wrangler.toml"): string[] {
  * all until a devtools window connects. Measured (wrangler's CPU per request, with the proxy and
  * without): a constant answer that writes one log line 1.0 and 0.5 ms, a customers page 2.8 and
  * 0.7 ms; and the proxy's workerd grew from 59 to 542 MB over 27,000 requests, so a long-running
- * `npm start` would grow without bound. Wrangler's command line has
- * no switch for it: wrangler leaves the proxy off when it runs in a VS Code debug terminal, which it
- * recognizes by VSCODE_INSPECTOR_OPTIONS, so that is what is set. Nothing else reads that variable.
+ * `npm start` would grow without bound. Wrangler's command line has no switch for it: wrangler
+ * leaves the proxy off when it runs in a VS Code debug terminal, which it recognizes by
+ * VSCODE_INSPECTOR_OPTIONS, so that is what is set. Nothing else reads that variable.
  */
 export function wranglerEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
   const inspect = env.INSPECT ?? "";

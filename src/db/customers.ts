@@ -1,8 +1,8 @@
-import { asc, count, eq, sql, type SQL } from "drizzle-orm";
+import { asc, count, eq, type SQL } from "drizzle-orm";
 import { areas, cities, customerAddresses, customers, postalCodes, states } from "../../drizzle/schema.ts";
 import type { Database } from "../middleware/services.ts";
 import type { Page } from "../lib/pagination.ts";
-import { compiled, runBatch } from "./compiled.ts";
+import { compiled, PAGE, runPage } from "./compiled.ts";
 import { addressColumns, as, customerColumns, toAddress, toCustomerFields } from "./shapes.ts";
 
 /** Customers with their whole address group, in one statement; the caller adds order and limits. */
@@ -38,14 +38,13 @@ const customersPage = compiled((db) => ({
   total: db.select({ total: count() }).from(customers).prepare(),
   rows: selectCustomersWithAddress(db)
     .orderBy(asc(customers.id))
-    .limit(sql.placeholder("count"))
-    .offset(sql.placeholder("skip"))
+    .limit(PAGE.limit)
+    .offset(PAGE.offset)
     .prepare(),
 }));
 
 /** A page of customers by id, and the total: one D1 round trip. */
 export async function listCustomers(db: Database, page: Page) {
-  const q = customersPage();
-  const [totalRows, rows] = await runBatch(db, [q.total.bind(), q.rows.bind({ count: page.count, skip: page.skip })]);
-  return { total: totalRows[0]?.total ?? 0, customers: rows.map(toCustomer) };
+  const { total, rows } = await runPage(db, customersPage(), { ...page });
+  return { total, customers: rows.map(toCustomer) };
 }

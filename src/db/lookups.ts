@@ -2,7 +2,7 @@ import { asc, count, eq, sql } from "drizzle-orm";
 import { areas, postalCodes, salesAgentPostalCodes, salesAgents } from "../../drizzle/schema.ts";
 import type { Database } from "../middleware/services.ts";
 import type { Page } from "../lib/pagination.ts";
-import { type Compiler, compiled, runBatch } from "./compiled.ts";
+import { type Compiler, compiled, PAGE, runPage } from "./compiled.ts";
 
 export function listAreas(db: Database) {
   return db.select({ id: areas.id, name: areas.name, city_id: areas.cityId }).from(areas).orderBy(asc(areas.id));
@@ -33,8 +33,8 @@ function postalCodesPageQueries(db: Compiler, byCode: boolean) {
       .from(postalCodes)
       .where(where)
       .orderBy(asc(postalCodes.id))
-      .limit(sql.placeholder("count"))
-      .offset(sql.placeholder("skip"))
+      .limit(PAGE.limit)
+      .offset(PAGE.offset)
       .prepare(),
   };
 }
@@ -47,9 +47,8 @@ const postalCodesPage = {
 /** A page of postal codes by id, optionally one code's records, and the total: one round trip. */
 export async function listPostalCodes(db: Database, page: Page, code?: string) {
   const q = (code === undefined ? postalCodesPage.all : postalCodesPage.byCode)();
-  const values = { code, count: page.count, skip: page.skip };
-  const [totalRows, rows] = await runBatch(db, [q.total.bind(values), q.rows.bind(values)]);
-  return { total: totalRows[0]?.total ?? 0, postalcodes: rows };
+  const { total, rows } = await runPage(db, q, { ...page, code });
+  return { total, postalcodes: rows };
 }
 
 const salesAgentsPage = compiled((db) => ({
@@ -65,14 +64,13 @@ const salesAgentsPage = compiled((db) => ({
     })
     .from(salesAgents)
     .orderBy(asc(salesAgents.id))
-    .limit(sql.placeholder("count"))
-    .offset(sql.placeholder("skip"))
+    .limit(PAGE.limit)
+    .offset(PAGE.offset)
     .prepare(),
 }));
 
 /** A page of sales agents by id, and the total: one round trip. */
 export async function listSalesAgents(db: Database, page: Page) {
-  const q = salesAgentsPage();
-  const [totalRows, rows] = await runBatch(db, [q.total.bind(), q.rows.bind({ count: page.count, skip: page.skip })]);
-  return { total: totalRows[0]?.total ?? 0, salesagents: rows };
+  const { total, rows } = await runPage(db, salesAgentsPage(), { ...page });
+  return { total, salesagents: rows };
 }

@@ -13,7 +13,7 @@ import type { Database } from "../middleware/services.ts";
 import type { Page } from "../lib/pagination.ts";
 import type { OrderStatusName } from "../schemas/order.ts";
 import { selectCustomersWithAddress } from "./customers.ts";
-import { type Compiler, compiled, runBatch } from "./compiled.ts";
+import { type Compiler, compiled, PAGE, runBatch } from "./compiled.ts";
 import { as, toAddress, toCustomerFields } from "./shapes.ts";
 
 export interface OrderFilter {
@@ -45,8 +45,8 @@ function ordersPageQueries(db: Compiler, range: { from: boolean; to: boolean }) 
     .from(orders)
     .where(where)
     .orderBy(desc(orders.date), desc(orders.id))
-    .limit(sql.placeholder("count"))
-    .offset(sql.placeholder("skip"));
+    .limit(PAGE.limit)
+    .offset(PAGE.offset);
   return {
     customer: selectCustomersWithAddress(db, eq(customers.phoneKey, phoneKey)).prepare(),
     total: db.select({ total: count() }).from(orders).where(where).prepare(),
@@ -127,7 +127,7 @@ const ordersPage = {
  */
 export async function findOrdersByPhone(db: Database, filter: OrderFilter, page: Page) {
   const q = (filter.from ? (filter.to ? ordersPage.between : ordersPage.from) : filter.to ? ordersPage.to : ordersPage.all)();
-  const values = { phoneKey: filter.phoneKey, from: filter.from, to: filter.to, count: page.count, skip: page.skip };
+  const values = { ...page, phoneKey: filter.phoneKey, from: filter.from, to: filter.to };
   const [customerRows, totalRows, orderRows, itemRows, invoiceRows] = await runBatch(db, [
     q.customer.bind(values),
     q.total.bind(values),
