@@ -11,7 +11,7 @@ import { parseArgs } from "node:util";
 import { DEMO_OPTIONS } from "./dataset/index.ts";
 import { bundleSize } from "./bench/bundle.ts";
 import { type Figures, type LoadOptions, measure } from "./bench/load.ts";
-import { type FloorName, type Row, type Summary, toMarkdown } from "./bench/report.ts";
+import { type FloorName, type PageFloor, type Row, type Summary, toMarkdown } from "./bench/report.ts";
 import { type Server, startApi, startFloors } from "./bench/servers.ts";
 import { findTargets, importInto, largeDataset, makeKey } from "./bench/state.ts";
 
@@ -87,7 +87,7 @@ async function main(argv: string[]): Promise<void> {
   const demo = await findTargets(demoState);
   step(`busiest customer: ${large.orders} orders (large), ${demo.orders} (demo); pincode ${large.pincode}`);
 
-  const floors = await startFloors(work);
+  const floors = await startFloors(work, largeState);
   servers.add(floors);
   const api = await startApi("api-large", largeState, work);
   servers.add(api);
@@ -127,6 +127,22 @@ async function main(argv: string[]): Promise<void> {
     constant: await run("floor: constant + log line", floors, "/constant-logged"),
     "one query": await run("floor: one query + log line", floors, "/select1-logged"),
   };
+  // The pages' own statements alone and with the log line, in rounds, each after a one-query run.
+  const pageFloors: PageFloor[] = [];
+  for (const [name, path, query] of [
+    ["customers (10)", "/customers-page", ""],
+    [`orders (10 of ${large.orders})`, "/orders-page", `?phone=${large.phone}`],
+  ] as const) {
+    const rounds: PageFloor["rounds"] = [];
+    for (let i = 0; i < opts.rounds; i++) {
+      rounds.push({
+        oneQuery: await run("floor: one query", floors, floorPaths["one query"]),
+        alone: await run(`floor: ${name} page statements`, floors, `${path}${query}`),
+        logged: await run(`floor: ${name} page statements + log line`, floors, `${path}-logged${query}`),
+      });
+    }
+    pageFloors.push({ name, rounds });
+  }
   const reloads = [api.reloads(), floors.reloads()];
   await stop(api);
 
@@ -156,6 +172,7 @@ async function main(argv: string[]): Promise<void> {
     options: opts.load,
     logged,
     rows,
+    pageFloors,
     ordersLarge: rows[3]!.figures,
     ordersDemo,
     ordersLargeCount: large.orders,

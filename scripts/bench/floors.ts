@@ -4,7 +4,12 @@
 // variants also write one JSON log line, as SPEC.md has the API do for every request: under
 // `wrangler dev` a log line is costly (wrangler parses it from workerd's output, prints it and
 // appends it to its own log file), so they show how much of the gap to the plain floors is that
-// line alone.
+// line alone. The page floors run the very statements of a customers or orders page (the API's own
+// compiled queries, on a copy of the API's data) in one batch and answer the constant body: what
+// the page's D1 work costs before the API maps, shapes or serializes anything.
+import { customersPageStatements } from "../../src/db/customers.ts";
+import { ordersPageStatements } from "../../src/db/orders.ts";
+
 interface FloorEnv {
   DB: D1Database;
 }
@@ -30,7 +35,8 @@ function logLine(request: Request, path: string, started: number, d1RoundTrips: 
 export default {
   async fetch(request, env): Promise<Response> {
     const started = performance.now();
-    const { pathname } = new URL(request.url);
+    const url = new URL(request.url);
+    const { pathname } = url;
     const logged = pathname.endsWith("-logged");
     const floor = logged ? pathname.slice(0, -"-logged".length) : pathname;
     if (floor === "/constant") {
@@ -41,6 +47,16 @@ export default {
       const row = await env.DB.prepare("select 1 as one").first<{ one: number }>();
       if (logged) logLine(request, pathname, started, 1);
       return Response.json({ data: row });
+    }
+    if (floor === "/customers-page" || floor === "/orders-page") {
+      const page = { count: 10, skip: 0 };
+      const phoneKey = url.searchParams.get("phone") ?? "";
+      const statements = floor === "/customers-page" ? customersPageStatements(page) : ordersPageStatements({ phoneKey }, page);
+      const results = await env.DB.batch(statements.map((q) => env.DB.prepare(q.sql).bind(...q.params)));
+      // The page's own rows (customers; orders), so that a floor on the wrong data shows as failing.
+      if (!results[floor === "/customers-page" ? 1 : 2]?.results.length) return new Response("empty page", { status: 500 });
+      if (logged) logLine(request, pathname, started, 1);
+      return new Response(CONSTANT_BODY, { headers: { "Content-Type": "application/json" } });
     }
     return new Response("not found", { status: 404 });
   },

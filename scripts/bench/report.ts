@@ -17,6 +17,14 @@ export interface Row {
   target?: number;
 }
 
+/** A page's own D1 statements run by the floors worker, alone and with the log line, in rounds. */
+export interface PageFloor {
+  /** The endpoint row's label starts with "GET /" and this. */
+  name: string;
+  /** Each round: a one-query run, then the statements alone, then with the log line. */
+  rounds: { oneQuery: Figures; alone: Figures; logged: Figures }[];
+}
+
 export interface Summary {
   command: string;
   started: Date;
@@ -29,6 +37,7 @@ export interface Summary {
   /** The floors that also write one log line, as the API does (for comparison). */
   logged: Record<FloorName, Figures>;
   rows: Row[];
+  pageFloors: PageFloor[];
   ordersLarge: Figures;
   ordersDemo: Figures;
   ordersLargeCount: number;
@@ -47,6 +56,10 @@ const mark = (ok: boolean) => (ok ? "yes" : "**no**");
 const mean = (list: number[]) => list.reduce((s, n) => s + n, 0) / list.length;
 const cpuText = (n: number | null) => (n === null ? "n/a" : n.toFixed(2));
 const cpuRatio = (floor: Figures, f: Figures) => (floor.cpuMs === null || f.cpuMs === null ? "n/a" : (floor.cpuMs / f.cpuMs).toFixed(2));
+
+/** Failed requests and a probe that was not answered 200, flagged after a label. */
+const problemsOf = (f: Figures) =>
+  (f.failures ? ` (**${num(f.failures)} failed**)` : "") + (f.status !== 200 ? ` (**probe answered ${f.status}**)` : "");
 
 function header(s: Summary): string[] {
   const load = (l: number[]) => l.map((x) => x.toFixed(2)).join(" / ");
@@ -110,8 +123,7 @@ function endpoints(s: Summary): string[] {
   for (const row of s.rows) {
     const f = row.figures;
     const ratio = f.rps / row.floorRun.rps;
-    const problems =
-      (f.failures ? ` (**${num(f.failures)} failed**)` : "") + (f.status !== 200 ? ` (**probe answered ${f.status}**)` : "");
+    const problems = problemsOf(f);
     const target = row.target === undefined ? " | " : `>= ${row.target} | ${mark(ratio >= row.target)}`;
     lines.push(
       `| ${f.label}${problems} | ${f.work} | ${num(f.rps)} | ${ms(f.p50)} | ${ms(f.p99)} | ${cpuText(f.cpuMs)} | ` +
@@ -124,6 +136,34 @@ function endpoints(s: Summary): string[] {
   return lines;
 }
 
+function pageFloors(s: Summary): string[] {
+  const lines = [
+    "## The pages' own D1 work",
+    "",
+    "The floors worker runs a page's statements (the API's compiled queries, bound as the API binds them, on a copy of the same data) " +
+      "in one batch and answers the constant body: no authentication, mapping, shaping or serialization. With the log line, that is as " +
+      "high as the page's ratio can go.",
+    "",
+    "| page | one query (mean req/s) | statements alone: req/s, median ratio (rounds) | statements + log line: req/s, median ratio (rounds) | the endpoint's ratio |",
+    "|---|---|---|---|---|",
+  ];
+  for (const p of s.pageFloors) {
+    const row = s.rows.find((r) => r.figures.label.startsWith(`GET /${p.name}`));
+    const of = (which: "alone" | "logged") => {
+      const ratios = p.rounds.map((r) => r[which].rps / r.oneQuery.rps);
+      const median = [...ratios].sort((a, b) => a - b)[Math.floor(ratios.length / 2)]!;
+      const rps = p.rounds[ratios.indexOf(median)]![which];
+      const all = ratios.length > 1 ? ` (${ratios.map((r) => r.toFixed(2)).join(", ")})` : "";
+      return `${num(rps.rps)}, ${median.toFixed(2)}${all}${p.rounds.map((r) => problemsOf(r[which])).join("")}`;
+    };
+    const oneQuery = mean(p.rounds.map((r) => r.oneQuery.rps));
+    const endpoint = row ? `${(row.figures.rps / row.floorRun.rps).toFixed(2)}` : "n/a";
+    lines.push(`| ${p.name} | ${num(oneQuery)} | ${of("alone")} | ${of("logged")} | ${endpoint} |`);
+  }
+  lines.push("");
+  return lines;
+}
+
 export function toMarkdown(s: Summary): string {
   const p50Ratio = s.ordersLarge.p50 / s.ordersDemo.p50;
   const kib = s.bundle.gzipBytes / 1024;
@@ -131,6 +171,7 @@ export function toMarkdown(s: Summary): string {
     ...header(s),
     ...floors(s),
     ...endpoints(s),
+    ...pageFloors(s),
     "## Orders page latency and data size",
     "",
     "| dataset | customer's orders | req/s | p50 ms | p99 ms |",

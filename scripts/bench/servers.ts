@@ -3,7 +3,7 @@
 // one's output goes to a file (a pipe nobody reads would stall it), and each is stopped by its own
 // process group.
 import { type ChildProcess, spawn } from "node:child_process";
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { closeSync, cpSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { experimental_readRawConfig } from "wrangler";
@@ -34,16 +34,25 @@ export async function startApi(name: string, persistDir: string, workDir: string
   });
 }
 
-/** The floors worker (scripts/bench/floors.ts), with a config of its own generated into workDir. */
-export async function startFloors(workDir: string): Promise<Server> {
+/**
+ * The floors worker (scripts/bench/floors.ts), with a config of its own generated into workDir, on a
+ * copy of dataState (a PERSIST_DIR that the API serves), so that its page floors read the API's data
+ * without two servers sharing one database file.
+ */
+export async function startFloors(workDir: string, dataState: string): Promise<Server> {
   const { rawConfig } = experimental_readRawConfig({ config: CONFIG_PATH });
+  const database = rawConfig.d1_databases?.[0];
+  if (!database?.database_id) throw new Error(`${CONFIG_PATH} has no D1 database`);
+  const floorsState = join(workDir, "floors-state");
+  cpSync(dataState, floorsState, { recursive: true });
   const config = {
     name: "order-lookup-bench-floors",
     main: resolve("scripts/bench/floors.ts"),
     // The API's runtime settings, so that the floors run on the same workerd features.
     compatibility_date: rawConfig.compatibility_date,
     compatibility_flags: rawConfig.compatibility_flags,
-    d1_databases: [{ binding: "DB", database_name: "bench-floors", database_id: "00000000-0000-0000-0000-0000000000fe" }],
+    // The API's database id: local D1 finds its data under PERSIST_DIR by that id.
+    d1_databases: [{ binding: "DB", database_name: "bench-floors", database_id: database.database_id }],
   };
   const configPath = join(workDir, "floors.wrangler.json");
   writeFileSync(configPath, `${JSON.stringify(config, null, 2)}\n`);
@@ -54,7 +63,7 @@ export async function startFloors(workDir: string): Promise<Server> {
     "--config", configPath,
     "--ip", "127.0.0.1",
     "--port", String(port),
-    "--persist-to", join(workDir, "floors-state"),
+    "--persist-to", floorsState,
     "--show-interactive-dev-session=false",
   ];
   // As `npm run dev` serves the API: same environment, so that the floors pay what the API pays.

@@ -4,6 +4,7 @@
 import { env } from "cloudflare:workers";
 import { asc, count, eq, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
+import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { cities, states } from "../../drizzle/schema.ts";
 import type { Database } from "../middleware/services.ts";
@@ -27,6 +28,17 @@ const citiesOfState = compiled((c) => ({
 // Two columns named "id": D1 returns one key for both.
 const collapsing = compiled((c) => ({
   rows: c.select({ cityId: cities.id, stateId: states.id }).from(cities).innerJoin(states, eq(states.id, cities.stateId)).prepare(),
+}));
+
+// The cities table seen through columns whose drizzle types decode what D1 returns.
+const decodedCities = sqliteTable("cities", {
+  id: integer("id"),
+  name: text("name"),
+  // drizzle's boolean mode reads 1 as true and anything else as false: only its decoder turns 2 into false.
+  hasState: integer("state_id", { mode: "boolean" }),
+});
+const decoding = compiled((c) => ({
+  rows: c.select().from(decodedCities).orderBy(asc(decodedCities.id)).prepare(),
 }));
 
 beforeAll(async () => {
@@ -66,6 +78,17 @@ describe("compiled queries", () => {
     expect(rows).toEqual([
       { id: 10, name: "Mumbai", stateId: 1, stateName: "Maharashtra" },
       { id: 11, name: "Pune", stateId: 1, stateName: "Maharashtra" },
+    ]);
+  });
+
+  it("decode values as the columns' drizzle types do", async () => {
+    const [rows] = await runBatch(db, [decoding().rows.bind()]);
+    const expected = await db.select().from(decodedCities).orderBy(asc(decodedCities.id));
+    expect(rows).toEqual(expected);
+    expect(rows).toEqual([
+      { id: 10, name: "Mumbai", hasState: true },
+      { id: 11, name: "Pune", hasState: true },
+      { id: 12, name: "Bengaluru", hasState: false },
     ]);
   });
 

@@ -81,7 +81,11 @@ function flatRowMapper(prepared: Prepared): ((rows: Record<string, unknown>[]) =
 
 /** The decoder drizzle would apply to a field's values; null when it leaves them as they are. */
 function decoderOf(field: unknown): Decode | null {
-  if (is(field, Column)) return (value) => field.mapFromDriverValue(value);
+  if (is(field, Column)) {
+    // Plain integer, real and text columns keep Column's own identity mapping: nothing to call.
+    if (field.mapFromDriverValue === Column.prototype.mapFromDriverValue) return null;
+    return (value) => field.mapFromDriverValue(value);
+  }
   const sql = (is(field, SQL) ? field : is(field, SQL.Aliased) ? field.sql : null) as { decoder?: typeof noopDecoder } | null;
   const decoder = sql?.decoder;
   if (!decoder || decoder === noopDecoder) return null;

@@ -120,21 +120,20 @@ const ordersPage = {
   between: compiled((db) => ordersPageQueries(db, { from: true, to: true })),
 };
 
+/** The five statements of an orders page, bound to the request's values (also run by `npm run bench`'s page floor). */
+export function ordersPageStatements(filter: OrderFilter, page: Page) {
+  const q = (filter.from ? (filter.to ? ordersPage.between : ordersPage.from) : filter.to ? ordersPage.to : ordersPage.all)();
+  const values = { ...page, phoneKey: filter.phoneKey, from: filter.from, to: filter.to };
+  return [q.customer.bind(values), q.total.bind(values), q.orders.bind(values), q.items.bind(values), q.invoices.bind(values)] as const;
+}
+
 /**
  * One page of a customer's orders, found by normalized phone, with everything each order carries:
  * five statements in one db.batch(), so one D1 round trip whatever the page size.
  * Returns null when no customer has that number.
  */
 export async function findOrdersByPhone(db: Database, filter: OrderFilter, page: Page) {
-  const q = (filter.from ? (filter.to ? ordersPage.between : ordersPage.from) : filter.to ? ordersPage.to : ordersPage.all)();
-  const values = { ...page, phoneKey: filter.phoneKey, from: filter.from, to: filter.to };
-  const [customerRows, totalRows, orderRows, itemRows, invoiceRows] = await runBatch(db, [
-    q.customer.bind(values),
-    q.total.bind(values),
-    q.orders.bind(values),
-    q.items.bind(values),
-    q.invoices.bind(values),
-  ]);
+  const [customerRows, totalRows, orderRows, itemRows, invoiceRows] = await runBatch(db, ordersPageStatements(filter, page));
 
   const customerRow = customerRows[0];
   if (!customerRow) return null;

@@ -30,6 +30,7 @@ export function toPage(query: { count?: number; skip?: number; page?: number }):
 /**
  * @param requestUrl the URL called; its origin and path make `path`
  * @param carried the request's other parameters, as given, repeated in every page URL before `page`
+ *   (never `page` itself)
  */
 export function buildPagination(
   requestUrl: string,
@@ -41,11 +42,10 @@ export function buildPagination(
   const path = `${url.origin}${url.pathname}`;
   const currentPage = Math.floor(page.skip / page.count) + 1;
   const lastPage = Math.max(1, Math.ceil(total / page.count));
-  const pageUrl = (n: number) => {
-    const params = new URLSearchParams(carried.map(([k, v]): [string, string] => [k, v]));
-    params.set("page", String(n));
-    return `${path}?${params.toString()}`;
-  };
+  // Encoded once for the up to four links: a list page builds them on every request.
+  const query = new URLSearchParams(carried as Array<[string, string]>).toString();
+  const prefix = `${path}?${query}${query ? "&" : ""}page=`;
+  const pageUrl = (n: number) => `${prefix}${n}`;
   return {
     current_page: currentPage,
     first_page_url: pageUrl(1),
