@@ -119,12 +119,18 @@ export async function runBatch<const T extends readonly Bound<unknown>[]>(db: Da
   return queries.map((q, i) => q.map(results[i]!)) as RowsOfAll<T>;
 }
 
-/** A page's rows and its total (a `{ total: count() }` query), bound to the same values: one round trip. */
+type PageQueries<Rows> = { total: CompiledQuery<{ total: number }[]>; rows: CompiledQuery<Rows> };
+
+/** A page's total (a `{ total: count() }` query) and rows, bound to the same values: a batch's statements. */
+export function pageStatements<Rows>(q: PageQueries<Rows>, values: Values) {
+  return [q.total.bind(values), q.rows.bind(values)] as const;
+}
+
+/** Runs a page's total and rows (pageStatements) in one round trip. */
 export async function runPage<Rows>(
   db: Database,
-  q: { total: CompiledQuery<{ total: number }[]>; rows: CompiledQuery<Rows> },
-  values: Values,
+  statements: readonly [Bound<{ total: number }[]>, Bound<Rows>],
 ): Promise<{ total: number; rows: Rows }> {
-  const [total, rows] = await runBatch(db, [q.total.bind(values), q.rows.bind(values)]);
+  const [total, rows] = await runBatch(db, statements);
   return { total: total[0]?.total ?? 0, rows };
 }

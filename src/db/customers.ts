@@ -2,7 +2,7 @@ import { asc, count, eq, type SQL } from "drizzle-orm";
 import { areas, cities, customerAddresses, customers, postalCodes, states } from "../../drizzle/schema.ts";
 import type { Database } from "../middleware/services.ts";
 import type { Page } from "../lib/pagination.ts";
-import { compiled, PAGE, runBatch } from "./compiled.ts";
+import { compiled, PAGE, pageStatements, runPage } from "./compiled.ts";
 import { addressColumns, as, customerColumns, toAddress, toCustomerFields } from "./shapes.ts";
 
 /** Customers with their whole address group, in one statement; the caller adds order and limits. */
@@ -45,12 +45,11 @@ const customersPage = compiled((db) => ({
 
 /** The statements of a customers page, bound: the total and the rows (also run by `npm run bench`'s page floor). */
 export function customersPageStatements(page: Page) {
-  const q = customersPage();
-  return [q.total.bind({ ...page }), q.rows.bind({ ...page })] as const;
+  return pageStatements(customersPage(), { ...page });
 }
 
 /** A page of customers by id, and the total: one D1 round trip. */
 export async function listCustomers(db: Database, page: Page) {
-  const [total, rows] = await runBatch(db, customersPageStatements(page));
-  return { total: total[0]?.total ?? 0, customers: rows.map(toCustomer) };
+  const { total, rows } = await runPage(db, customersPageStatements(page));
+  return { total, customers: rows.map(toCustomer) };
 }

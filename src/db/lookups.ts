@@ -2,7 +2,7 @@ import { asc, count, eq, sql } from "drizzle-orm";
 import { areas, postalCodes, salesAgentPostalCodes, salesAgents } from "../../drizzle/schema.ts";
 import type { Database } from "../middleware/services.ts";
 import type { Page } from "../lib/pagination.ts";
-import { type Compiler, compiled, PAGE, runPage } from "./compiled.ts";
+import { type Compiler, compiled, PAGE, pageStatements, runPage } from "./compiled.ts";
 
 export function listAreas(db: Database) {
   return db.select({ id: areas.id, name: areas.name, city_id: areas.cityId }).from(areas).orderBy(asc(areas.id));
@@ -47,7 +47,7 @@ const postalCodesPage = {
 /** A page of postal codes by id, optionally one code's records, and the total: one round trip. */
 export async function listPostalCodes(db: Database, page: Page, code?: string) {
   const q = (code === undefined ? postalCodesPage.all : postalCodesPage.byCode)();
-  const { total, rows } = await runPage(db, q, { ...page, code });
+  const { total, rows } = await runPage(db, pageStatements(q, { ...page, code }));
   return { total, postalcodes: rows };
 }
 
@@ -71,6 +71,6 @@ const salesAgentsPage = compiled((db) => ({
 
 /** A page of sales agents by id, and the total: one round trip. */
 export async function listSalesAgents(db: Database, page: Page) {
-  const { total, rows } = await runPage(db, salesAgentsPage(), { ...page });
+  const { total, rows } = await runPage(db, pageStatements(salesAgentsPage(), { ...page }));
   return { total, salesagents: rows };
 }
