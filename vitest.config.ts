@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 
 /**
@@ -20,7 +20,12 @@ async function docsAssets(request: Request): Promise<Response> {
 
 // Two projects: "worker" runs inside workerd with real local D1 and KV (the API's tests);
 // "node" drives the operator's commands and the browser against a real `wrangler dev`.
+/** The administrator token of the worker tests; wrangler.toml lists ADMIN_TOKEN as a required secret. */
+const TEST_ADMIN_TOKEN = "test-admin-token-0123456789abcdef";
+
 export default defineConfig(async () => {
+  // The plugin reads required secrets from process.env (and warns on every file when one is missing).
+  process.env.ADMIN_TOKEN = TEST_ADMIN_TOKEN;
   const migrations = await readD1Migrations("migrations");
   return {
     test: {
@@ -30,7 +35,7 @@ export default defineConfig(async () => {
             cloudflareTest({
               wrangler: { configPath: "./wrangler.toml" },
               miniflare: {
-                bindings: { TEST_MIGRATIONS: migrations, ADMIN_TOKEN: "test-admin-token-0123456789abcdef" },
+                bindings: { TEST_MIGRATIONS: migrations, ADMIN_TOKEN: TEST_ADMIN_TOKEN },
                 serviceBindings: { ASSETS: docsAssets },
               },
             }),

@@ -1,14 +1,13 @@
 // The local (or, with --remote, the account's) bindings for the command-line tools, through
 // wrangler's getPlatformProxy: the same D1 and KV that `wrangler dev --persist-to $PERSIST_DIR` serves.
 import { getPlatformProxy } from "wrangler";
-import type { Bindings } from "../../src/env.ts";
 
 export const PERSIST_DIR = process.env.PERSIST_DIR || ".wrangler/state";
 export const PORT = Number(process.env.PORT || 8787);
 export const CONFIG_PATH = "wrangler.toml";
 
 export interface Platform {
-  env: Bindings;
+  env: Env;
   dispose: () => Promise<void>;
 }
 
@@ -21,7 +20,7 @@ export async function openPlatform(options: { remote?: boolean; environment?: st
     const { openRemotePlatform } = await import("./remote-platform.ts");
     return openRemotePlatform({ environment: options.environment });
   }
-  const proxy = await getPlatformProxy<Bindings>({
+  const proxy = await getPlatformProxy<Env>({
     configPath: CONFIG_PATH,
     environment: options.environment,
     // wrangler's --persist-to DIR keeps its state under DIR/v3; getPlatformProxy takes that folder.

@@ -7,7 +7,6 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { experimental_readRawConfig, getPlatformProxy } from "wrangler";
-import type { Bindings } from "../../src/env.ts";
 import { CONFIG_PATH, type Platform } from "./local.ts";
 
 type RawSection = Record<string, unknown> & {
@@ -40,7 +39,7 @@ export async function openRemotePlatform(options: { environment?: string } = {})
   writeFileSync(configPath, JSON.stringify(remoteConfig(rawConfig as Record<string, unknown>)));
   const cleanup = () => rmSync(dir, { recursive: true, force: true });
   try {
-    const proxy = await getPlatformProxy<Bindings>({
+    const proxy = await getPlatformProxy<Env>({
       configPath,
       environment: options.environment,
       remoteBindings: true,

@@ -1,6 +1,7 @@
 // Two-tier cache for the lookup answers (areas, pincodes): a short in-isolate tier in front of KV.
 // Entries hold the serialized body, so a cached answer is byte-for-byte the uncached one.
 import { DependencyError, findCause } from "../lib/errors.ts";
+import { sha256Hex } from "../lib/crypto.ts";
 
 export interface CachedBody {
   body: string;
@@ -83,7 +84,5 @@ export function kvTtlSeconds(configured: string | undefined): number {
 }
 
 async function etagOf(body: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(body));
-  const hex = [...new Uint8Array(digest).slice(0, 16)].map((b) => b.toString(16).padStart(2, "0")).join("");
-  return `"${hex}"`;
+  return `"${await sha256Hex(body, 16)}"`;
 }

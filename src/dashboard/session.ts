@@ -7,6 +7,7 @@
 import type { Context } from "hono";
 import { deleteCookie, getSignedCookie, setSignedCookie } from "hono/cookie";
 import type { CookieOptions } from "hono/utils/cookie";
+import { textsEqualInConstantTime } from "../lib/crypto.ts";
 
 /** Sent as "__Host-olk_admin": Secure, Path=/, no Domain (the browser enforces the prefix). */
 export const SESSION_COOKIE = "olk_admin";
@@ -43,8 +44,7 @@ export function adminTokenProblem(token: string | undefined): string | null {
 /** Whether `given` is the configured token; both are hashed first so that lengths leak nothing. */
 export async function adminTokenMatches(configured: string | undefined, given: string): Promise<boolean> {
   if (adminTokenProblem(configured) !== null) return false;
-  const [a, b] = await Promise.all([sha256(configured!), sha256(given)]);
-  return crypto.subtle.timingSafeEqual(a, b);
+  return textsEqualInConstantTime(configured!, given);
 }
 
 export async function startSession(c: Context, token: string): Promise<Session> {
@@ -80,8 +80,7 @@ export function endSession(c: Context): void {
 /** Constant-time check of a submitted CSRF token against the session's. */
 export async function csrfTokenValid(session: Session, given: string | undefined | null): Promise<boolean> {
   if (typeof given !== "string" || given === "") return false;
-  const [a, b] = await Promise.all([sha256(session.csrfToken), sha256(given)]);
-  return crypto.subtle.timingSafeEqual(a, b);
+  return textsEqualInConstantTime(session.csrfToken, given);
 }
 
 // The derived key is kept per token: deriving costs little, but every dashboard request needs it.
@@ -111,10 +110,6 @@ async function csrfTokenFor(key: ArrayBuffer, sessionId: string): Promise<string
   const hmac = await crypto.subtle.importKey("raw", key, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
   const mac = await crypto.subtle.sign("HMAC", hmac, new TextEncoder().encode(`csrf:${sessionId}`));
   return base64url(new Uint8Array(mac));
-}
-
-function sha256(text: string): Promise<ArrayBuffer> {
-  return crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
 }
 
 function base64url(bytes: Uint8Array): string {

@@ -1,5 +1,6 @@
 // API key secrets: generation and hashing. The secret is shown once; only its SHA-256 is kept.
 // Runs unchanged in workerd and in Node (the keys command line): Web Crypto only.
+import { sha256Hex } from "../lib/crypto.ts";
 
 export const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 /** 43 base62 characters carry 256 bits (62^43 > 2^256). */
@@ -41,16 +42,9 @@ export function newKeyId(): string {
   return `key_${randomBase62(16)}`;
 }
 
-// Built once, not per call: authentication hashes the secret of every request.
-const UTF8 = new TextEncoder();
-const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0"));
-
 /** Lower-case hex SHA-256 of the secret. Secrets carry 256 random bits, so a fast hash is enough. */
-export async function hashSecret(secret: string): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", UTF8.encode(secret)));
-  let hex = "";
-  for (const byte of digest) hex += HEX[byte];
-  return hex;
+export function hashSecret(secret: string): Promise<string> {
+  return sha256Hex(secret);
 }
 
 /** What may be shown of a key: its mode prefix and the first four random characters (24 of 256 bits). */

@@ -3,6 +3,7 @@
 import type { Context } from "hono";
 import type { FieldError } from "../../lib/errors.ts";
 import type { NewCustomer } from "./validate.ts";
+import { sha256Hex } from "../../lib/crypto.ts";
 
 export const IDEMPOTENCY_HEADER = "Idempotency-Key";
 export const REPLAYED_HEADER = "Idempotent-Replayed";
@@ -41,8 +42,7 @@ export async function requestHash(input: NewCustomer): Promise<string> {
     input.gstin,
     input.salesagentId,
   ]);
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(canonical));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  return sha256Hex(canonical);
 }
 
 export function isFresh(createdAt: number, now: number): boolean {

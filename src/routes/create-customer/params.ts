@@ -38,7 +38,7 @@ export async function gatherParams(c: Context): Promise<RawParams> {
 }
 
 /** The known parameters of a body; {} for an empty body, whatever its type. */
-export async function readBody(contentType: string | undefined, bytes: Uint8Array): Promise<RawParams> {
+export async function readBody(contentType: string | undefined, bytes: Uint8Array<ArrayBuffer>): Promise<RawParams> {
   if (bytes.byteLength === 0) return {};
   const type = mediaType(contentType);
   if (type === "application/json" || /^application\/[\w.-]+\+json$/.test(type)) return parseJson(utf8(bytes));
@@ -102,7 +102,7 @@ function formDecode(text: string): string {
   }
 }
 
-async function parseMultipart(contentType: string, bytes: Uint8Array): Promise<RawParams> {
+async function parseMultipart(contentType: string, bytes: Uint8Array<ArrayBuffer>): Promise<RawParams> {
   let form: FormData;
   try {
     form = await new Request("http://body.invalid/", {
