@@ -4,6 +4,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import app from "../src/index.ts";
 import { hashSecret, newSecret } from "../src/keys/secret.ts";
+import { ISOLATE_KEY_CACHE_SIZE, isolateKeyCacheSize, UNKNOWN_KEY_CACHE_SIZE } from "../src/keys/isolate-cache.ts";
 import { ISOLATE_KEY_TTL_MS, KeyStore } from "../src/keys/store.ts";
 import { parseAuthorization } from "../src/middleware/auth.ts";
 import { API_PREFIX, apiRoutes } from "../src/routes/index.ts";
@@ -152,6 +153,34 @@ describe("the key", () => {
     expect(second.status).toBe(200);
     expect(second.headers.get("Server-Timing")).toMatch(/kv;dur=[\d.]+;desc="0 reads"/);
   });
+
+  it("stays cached through a flood of more unknown keys than the key cache holds: each unknown key 401, the real key no KV read", async () => {
+    // The clock stands still, so only the flood, not the time to live, could push the key out.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(T0);
+    const { secret } = await makeKey();
+    const warm = await call(PATH, { key: secret });
+    expect200(warm);
+    // The key's record, and the area list's lookup-cache entry (the isolate keeps both).
+    expect(kvReads(warm)).toBe(2);
+
+    const flood = Array.from({ length: ISOLATE_KEY_CACHE_SIZE + 1 }, () => newSecret("test"));
+    for (let i = 0; i < flood.length; i += 100) {
+      const answers = await Promise.all(flood.slice(i, i + 100).map((unknown) => call(PATH, { key: unknown })));
+      for (const res of answers) {
+        expect({ status: res.status, body: res.body, kv: kvReads(res) }).toEqual({
+          status: 401,
+          body: errorEnvelope(401, "AUTHENTICATION_ERROR", WHY.unknown, PATH),
+          kv: 1,
+        });
+      }
+    }
+
+    const after = await call(PATH, { key: secret });
+    expect200(after);
+    expect(kvReads(after)).toBe(0);
+    expect(isolateKeyCacheSize()).toEqual({ known: 1, unknown: UNKNOWN_KEY_CACHE_SIZE });
+  }, 120_000);
 
   it("must be of the deployment's mode (test here)", async () => {
     const live = await makeKey({ mode: "live" });

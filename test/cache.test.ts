@@ -1,13 +1,20 @@
 // The lookup cache (SPEC.md section 6): area list and pincode answers served from an isolate tier
 // in front of KV. A hit needs no D1 at all (shown with a D1 that cannot be reached); a miss answers
-// first and fills KV afterwards through waitUntil; unknown pincodes are cached too; every tier
+// first and fills KV afterwards through waitUntil; unknown pincodes are kept in the isolate only,
+// never in KV, and the isolate tier stays bounded; every tier
 // serves the same bytes and ETag; an import followed by a purge is served once the isolate tier's
 // time to live has passed, and not before: the documented bound.
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import app from "../src/index.ts";
-import { clearIsolateTier, ISOLATE_TTL_MS } from "../src/cache/lookup-cache.ts";
+import {
+  clearIsolateTier,
+  ISOLATE_NEGATIVE_TIER_SIZE,
+  ISOLATE_TIER_SIZE,
+  ISOLATE_TTL_MS,
+  isolateTierSize,
+} from "../src/cache/lookup-cache.ts";
 import { purgeLookupCache } from "../src/cache/purge.ts";
 import { importDataset } from "../scripts/import/index.ts";
 import { downD1 } from "./helpers/faults.ts";
@@ -59,6 +66,24 @@ async function callWith(overrides: Partial<Cloudflare.Env>, path: string, option
   const res = await callVia(worker.fetch, path, options);
   await worker.done();
   return res;
+}
+
+/** The lookup cache, recording the name of every put(). */
+function countPuts(kv: KVNamespace) {
+  const keys: string[] = [];
+  const wrapped = new Proxy(kv, {
+    get(target, prop) {
+      if (prop === "put") {
+        return (...args: Parameters<KVNamespace["put"]>) => {
+          keys.push(args[0]);
+          return target.put(...args);
+        };
+      }
+      const value = Reflect.get(target, prop, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  return { kv: wrapped, keys };
 }
 
 /** The lookup cache, with every put() held back until release(): a KV that writes slowly. */
@@ -125,24 +150,68 @@ describe("a miss", () => {
     expect(stored).toEqual({ value: res.text, metadata: { etag: res.headers.get("ETag") }, cacheStatus: null });
   });
 
-  it("caches the answer for a pincode that nobody serves, known or not", async () => {
+  it("keeps the answer for a pincode that nobody serves, known or not, in the isolate only: no KV write", async () => {
     for (const pincode of ["110001", "999999"]) {
       const entry = `v1:pincode:${pincode}`;
       await env.LOOKUP_CACHE.delete(entry);
       const path = `/api/fetch-salesagent-by-pincode?pincode=${pincode}`;
-      const first = await callWith({}, path, { key });
-      expect(first.body).toEqual({ data: [], message: `No sales agent serves pincode ${pincode}` });
-      expect(await env.LOOKUP_CACHE.get(entry)).toBe(first.text);
+      const puts = countPuts(env.LOOKUP_CACHE);
+      const first = await callWith({ LOOKUP_CACHE: puts.kv }, path, { key });
+      expect({ status: first.status, body: first.body, work: workOf(first) }).toEqual({
+        status: 200,
+        body: { data: [], message: `No sales agent serves pincode ${pincode}` },
+        // The key's record (once per isolate) and the cache entry that is not there.
+        work: { d1: 1, kv: pincode === "110001" ? 2 : 1 },
+      });
+      expect(first.headers.get("ETag")).toMatch(/^"[0-9a-f]{32}"$/);
+      expect(puts.keys).toEqual([]);
+      expect(await env.LOOKUP_CACHE.get(entry)).toBeNull();
 
-      clearIsolateTier();
-      const again = await callWith({ DB: downD1() }, path, { key });
-      expect({ status: again.status, text: again.text, work: workOf(again) }).toEqual({
+      // The isolate answers it again without D1, byte for byte and with the same ETag.
+      const again = await callWith({ DB: downD1(), LOOKUP_CACHE: puts.kv }, path, { key });
+      expect({ status: again.status, text: again.text, etag: again.headers.get("ETag"), work: workOf(again) }).toEqual({
         status: 200,
         text: first.text,
-        work: { d1: 0, kv: 1 },
+        etag: first.headers.get("ETag"),
+        work: { d1: 0, kv: 0 },
       });
+      // A new isolate asks D1 again, and gets the same bytes.
+      clearIsolateTier();
+      const fresh = await callWith({ LOOKUP_CACHE: puts.kv }, path, { key });
+      expect({ text: fresh.text, etag: fresh.headers.get("ETag") }).toEqual({ text: first.text, etag: first.headers.get("ETag") });
+      expect(puts.keys).toEqual([]);
     }
   });
+
+  it("keeps the isolate tier bounded through a walk over more unknown pincodes than it holds; served answers stay", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now());
+    const served = "/api/fetch-salesagent-by-pincode?pincode=400069";
+    expect((await call(served, { key })).status).toBe(200);
+    const puts = countPuts(env.LOOKUP_CACHE);
+    const walk = Array.from({ length: ISOLATE_NEGATIVE_TIER_SIZE + 100 }, (_, i) => String(800_000 + i));
+    for (let i = 0; i < walk.length; i += 50) {
+      const answers = await Promise.all(
+        walk
+          .slice(i, i + 50)
+          // Past the key's rate limit otherwise; the limit is not what this test is about.
+          .map((pincode) =>
+            callWith({ LOOKUP_CACHE: puts.kv, RATE_LIMIT_PER_MINUTE: "0" }, `/fetch-salesagent-by-pincode?pincode=${pincode}`, { key }),
+          ),
+      );
+      answers.forEach((res, j) =>
+        expect({ status: res.status, body: res.body }).toEqual({
+          status: 200,
+          body: { data: [], message: `No sales agent serves pincode ${walk[i + j]}` },
+        }),
+      );
+    }
+    expect(puts.keys).toEqual([]);
+    expect(isolateTierSize()).toBe(ISOLATE_NEGATIVE_TIER_SIZE + 1);
+    expect(isolateTierSize()).toBeLessThanOrEqual(ISOLATE_TIER_SIZE + ISOLATE_NEGATIVE_TIER_SIZE);
+    const again = await call(served, { key });
+    expect({ status: again.status, work: workOf(again) }).toEqual({ status: 200, work: { d1: 0, kv: 0 } });
+  }, 120_000);
 
   it("a KV write that fails costs nothing but the cache: the answer is still 200", async () => {
     await env.LOOKUP_CACHE.delete("v1:pincode:560034");

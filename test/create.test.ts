@@ -169,6 +169,8 @@ const MSG = {
   once: "must be given once, as a single value",
   mobile: "must be a 10-digit mobile number (spaces, hyphens, dots, brackets and a +91 or 0 prefix are allowed)",
   mobileFirst: "must be an Indian mobile number: its 10 digits start with 6, 7, 8 or 9",
+  mobileControl: "must not contain control characters or line breaks (tab, CR, LF, U+2028, U+2029 and the like)",
+  mobileLong: "must be at most 32 characters",
   id: "must be a positive integer",
   noArea: "names no area: no area has this id",
   noPostal: "names no postal code: no postal code has this id",
@@ -411,9 +413,14 @@ describe("validation", () => {
     },
   );
 
-  it.each(["company_name", "contactpersons_name", "address", "mobile_number"])("rejects %s empty after trimming", async (name) => {
+  it.each(["company_name", "contactpersons_name", "address"])("rejects %s empty after trimming", async (name) => {
     await expect422(params({ [name]: "  \t " }), [[name, MSG.empty]]);
     await expect422(params({ [name]: "" }), [[name, MSG.empty]]);
+  });
+
+  it("rejects mobile_number empty after trimming spaces (a tab is a control character: see below)", async () => {
+    await expect422(params({ mobile_number: "    " }), [["mobile_number", MSG.empty]]);
+    await expect422(params({ mobile_number: "" }), [["mobile_number", MSG.empty]]);
   });
 
   it.each(["company_name", "contactpersons_name", "address"])("rejects %s over 255 characters", async (name) => {
@@ -521,6 +528,119 @@ describe("validation", () => {
   it("answers 422, not 409, when a request that would conflict is also invalid", async () => {
     // The existing customer's number in another form, but the request is invalid: 422, not 409.
     await expect422(params({ mobile_number: "09820000001", area_id: 999 }), [["area_id", MSG.noArea]]);
+  });
+});
+
+describe("mobile_number: control characters, then trimming, then 32 characters at most", () => {
+  /** The same parameters as a JSON body, a urlencoded form body and a query string. */
+  const WAYS = {
+    json: (p: Record<string, unknown>, headers?: Record<string, string>) => post(p, { headers }),
+    form: (p: Record<string, unknown>, headers?: Record<string, string>) => post(form(p), { headers: { ...FORM, ...headers } }),
+    query: (p: Record<string, unknown>, headers?: Record<string, string>) => post(undefined, { query: stringParams(p), headers }),
+  };
+  type Way = keyof typeof WAYS;
+  const ways = Object.keys(WAYS) as Way[];
+
+  /** The 201 body of params() with this stored number. */
+  function createdBody(id: number, number: string) {
+    return {
+      data: {
+        id,
+        contact_person_name: "Ravi Sharma",
+        company_name: "Sharma Traders",
+        display_name: "Sharma Traders",
+        email: "",
+        contactperson_number: number,
+        company_phone: null,
+        gst_treatment: "Unregistered",
+        gstin: "",
+        customer_code: null,
+        status: "Active",
+        approval: "accepted",
+        address: { addressline1: "12 MG Road", addressline2: "", area: ANDHERI, postalcode: { id: 1, code: "400069" } },
+      },
+    };
+  }
+
+  async function expectCreated(way: Way, sent: string, stored: string) {
+    const res = await WAYS[way](params({ mobile_number: sent }));
+    expect({ status: res.status, body: res.body }).toEqual({ status: 201, body: createdBody(res.body?.data?.id, stored) });
+    expect(res.headers.get("Content-Type")).toBe("application/json");
+    const row = await env.DB.prepare("select contactperson_number, phone_key from customers where id = ?").bind(res.body.data.id).first();
+    expect(row).toEqual({ contactperson_number: stored, phone_key: normalizedOf(stored) });
+    return res;
+  }
+
+  async function expect422(way: Way, sent: string, message: string) {
+    const before = await counts();
+    const res = await WAYS[way](params({ mobile_number: sent }));
+    expect({ status: res.status, body: res.body }).toEqual({ status: 422, body: validation([["mobile_number", message]]) });
+    expect(await counts()).toEqual(before);
+  }
+
+  const normalizedOf = (n: string) => n.replace(/[\s\-.()[\]]/g, "").replace(/^\+/, "").replace(/^91(?=\d{10}$)/, "").replace(/^0(?=\d{10}$)/, "");
+
+  const CONTROLS: Array<[string, string]> = [
+    ["a tab inside", "98200\t12345"],
+    ["CR LF at the end (not trimmed away)", "9820012345\r\n"],
+    ["LF at the start (not trimmed away)", "\n9820012345"],
+    ["a line break inside", "98200\n12345"],
+    ["NUL", "98200\u000012345"],
+    ["DEL", "\u007f9820012345"],
+    ["NEL (C1)", "98200\u008512345"],
+    ["U+2028 line separator", "98200\u202812345"],
+    ["U+2029 paragraph separator", "9820012345\u2029"],
+    ["a control character among 15,000 spaces", `${" ".repeat(7_500)}\t9820012345${" ".repeat(7_500)}`],
+  ];
+
+  for (const way of ways) {
+    describe(`in a ${way === "query" ? "query string" : `${way} body`}`, () => {
+      it.each(CONTROLS)("%s: 422, nothing stored", async (_, sent) => {
+        await expect422(way, sent, MSG.mobileControl);
+      });
+
+      it("is trimmed of spaces, stored and served trimmed (inner spacing as given)", async () => {
+        const number = freshMobile();
+        const spaced = `+91 ${number.slice(0, 5)} ${number.slice(5)}`;
+        await expectCreated(way, `   ${spaced}  `, spaced);
+      });
+
+      it("takes 15,000 spaces around a number: stored as the number alone", async () => {
+        const number = freshMobile();
+        await expectCreated(way, `${" ".repeat(7_500)}${number}${" ".repeat(7_500)}`, number);
+      });
+
+      it("takes 32 characters after trimming, and refuses 33", async () => {
+        const number = freshMobile();
+        const at32 = `+91${" ".repeat(19)}${number}`;
+        expect([...at32].length).toBe(32);
+        await expectCreated(way, `  ${at32}  `, at32);
+        await expect422(way, `+91${" ".repeat(20)}${freshMobile()}`, MSG.mobileLong);
+        await expect422(way, `${number.slice(0, 5)}${" ".repeat(15_000)}${number.slice(5)}`, MSG.mobileLong);
+        await expect422(way, `${"😀".repeat(33)}`, MSG.mobileLong);
+      });
+    });
+  }
+
+  it("checks control characters first, then the length, then the number", async () => {
+    await expect422("json", `${"x".repeat(40)}\n`, MSG.mobileControl);
+    await expect422("json", "x".repeat(33), MSG.mobileLong);
+    await expect422("json", "x".repeat(32), MSG.mobile);
+  });
+
+  it("is fingerprinted for Idempotency-Key as trimmed: padding is the same request", async () => {
+    const number = freshMobile();
+    const headers = { "Idempotency-Key": `trimmed-${number}` };
+    const first = await WAYS.json(params({ mobile_number: number }), headers);
+    expect({ status: first.status, body: first.body }).toEqual({ status: 201, body: createdBody(first.body.data.id, number) });
+    for (const way of ways) {
+      const again = await WAYS[way](params({ mobile_number: `  ${number}   ` }), headers);
+      expect({ status: again.status, text: again.text, replayed: again.headers.get("Idempotent-Replayed") }).toEqual({
+        status: 201,
+        text: first.text,
+        replayed: "true",
+      });
+    }
   });
 });
 

@@ -78,8 +78,6 @@ describe("lookups through the cache tiers", () => {
     ["/api/area", "v1:areas"],
     ["/areas", "v1:areas"],
     ["/api/fetch-salesagent-by-pincode?pincode=400069", "v1:pincode:400069"],
-    // Nobody serves it: the answer is cached like any other.
-    ["/fetch-salesagent-by-pincode?pincode=999999", "v1:pincode:999999"],
   ])("%s: cold and empty 1 + 1, cold with KV filled 0 + 1, warm 0 + 0", async (path, entry) => {
     await env.LOOKUP_CACHE.delete(entry);
     await warmKey();
@@ -94,6 +92,20 @@ describe("lookups through the cache tiers", () => {
 
     const notModified = await expectWork(path, { key, headers: { "If-None-Match": empty.headers.get("ETag")! } }, 304, { d1: 0, kv: 0 });
     expect(notModified.text).toBe("");
+  });
+
+  it("a pincode nobody serves: cold 1 + 1 (never written to KV), so a new isolate again 1 + 1; warm 0 + 0", async () => {
+    const path = "/fetch-salesagent-by-pincode?pincode=999999";
+    await env.LOOKUP_CACHE.delete("v1:pincode:999999");
+    await warmKey();
+    const empty = await expectWork(path, { key }, 200, { d1: 1, kv: 1 });
+    const warm = await expectWork(path, { key }, 200, { d1: 0, kv: 0 });
+    clearIsolateTier();
+    const cold = await expectWork(path, { key }, 200, { d1: 1, kv: 1 });
+    expect([warm.text, cold.text]).toEqual([empty.text, empty.text]);
+    const notModified = await expectWork(path, { key, headers: { "If-None-Match": empty.headers.get("ETag")! } }, 304, { d1: 0, kv: 0 });
+    expect(notModified.text).toBe("");
+    expect(await env.LOOKUP_CACHE.get("v1:pincode:999999")).toBeNull();
   });
 
   it("a new isolate's first lookup reads the key and the cache entry: two KV reads, no D1", async () => {

@@ -1,48 +1,60 @@
 // What this isolate recently read about keys, by secret hash: a found record or "no such key".
-// Saves the KV read on most requests; its time to live is part of the revocation bound. Bounded, so
-// that a caller spraying well-formed random keys cannot grow it without limit.
+// Saves the KV read on most requests; its times to live are part of the revocation bound.
+//
+// Found keys and "no such key" answers are kept apart, each bounded: a caller spraying well-formed
+// random keys fills only the second, so it can never push a real key out and make every request
+// of that key pay a KV read again. Found keys are dropped least recently used first, so the keys in
+// steady use stay when there are more keys than room.
+import { BoundedLru } from "../lib/lru.ts";
 import type { KeyRecord } from "./store.ts";
 
-/** How long an isolate trusts what it read (part of the revocation bound stated in the README). */
+/** How long an isolate trusts a record it read (part of the revocation bound stated in the README). */
 export const ISOLATE_KEY_TTL_MS = 10_000;
-/** Entries kept at most; the oldest go first. */
+/** Found keys kept at most; the least recently used go first. */
 export const ISOLATE_KEY_CACHE_SIZE = 2_000;
+/**
+ * How long "no such key" is trusted: short, so that a key made in another isolate (or by the
+ * command line) works here within this, well inside the README's bound; long enough that one
+ * unknown key sent in a loop costs one KV read per isolate in this time.
+ */
+export const UNKNOWN_KEY_TTL_MS = 5_000;
+/** "No such key" answers kept at most. */
+export const UNKNOWN_KEY_CACHE_SIZE = 1_000;
 
-interface Entry {
-  record: KeyRecord | null;
-  until: number;
-}
-
-// Lives as long as the isolate: shared by the requests it serves.
-const entries = new Map<string, Entry>();
+// Live as long as the isolate: shared by the requests it serves.
+const known = new BoundedLru<KeyRecord>(ISOLATE_KEY_CACHE_SIZE, ISOLATE_KEY_TTL_MS);
+const unknown = new BoundedLru<true>(UNKNOWN_KEY_CACHE_SIZE, UNKNOWN_KEY_TTL_MS);
 
 /** The cached answer for a hash: a record, null (known unknown), or undefined (not cached). */
 export function cachedKey(hash: string, nowMs: number): KeyRecord | null | undefined {
-  const entry = entries.get(hash);
-  if (!entry) return undefined;
-  if (entry.until > nowMs) return entry.record;
-  entries.delete(hash);
-  return undefined;
+  const record = known.get(hash, nowMs);
+  if (record !== undefined) return record;
+  return unknown.get(hash, nowMs) ? null : undefined;
 }
 
 export function rememberKey(hash: string, record: KeyRecord | null, nowMs: number): void {
-  entries.delete(hash); // re-inserted last: Map order is then age order
-  if (entries.size >= ISOLATE_KEY_CACHE_SIZE) {
-    const oldest = entries.keys().next();
-    if (!oldest.done) entries.delete(oldest.value);
+  // A hash is in one of the two at most: the newest answer replaces the other.
+  if (record) {
+    unknown.delete(hash);
+    known.set(hash, record, nowMs);
+  } else {
+    known.delete(hash);
+    unknown.set(hash, true, nowMs);
   }
-  entries.set(hash, { record, until: nowMs + ISOLATE_KEY_TTL_MS });
 }
 
 export function forgetKey(hash: string): void {
-  entries.delete(hash);
+  known.delete(hash);
+  unknown.delete(hash);
 }
 
 /** Forgets what this isolate cached about keys (tests; a new isolate starts empty). */
 export function clearIsolateKeyCache(): void {
-  entries.clear();
+  known.clear();
+  unknown.clear();
 }
 
-export function isolateKeyCacheSize(): number {
-  return entries.size;
+/** How many answers this isolate keeps about keys, found and unknown (tests). */
+export function isolateKeyCacheSize(): { known: number; unknown: number } {
+  return { known: known.size, unknown: unknown.size };
 }

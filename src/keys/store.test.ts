@@ -8,12 +8,15 @@ import {
   ISOLATE_KEY_CACHE_SIZE,
   isolateKeyCacheSize,
   rememberKey,
+  UNKNOWN_KEY_CACHE_SIZE,
+  UNKNOWN_KEY_TTL_MS,
 } from "./isolate-cache.ts";
 import { hashSecret } from "./secret.ts";
 import {
   DEFAULT_GRACE_SECONDS,
   ISOLATE_KEY_TTL_MS,
   KeyStore,
+  type KeyRecord,
   publicRecord,
   REVOCATION_BOUND_LOCAL_SECONDS,
   REVOCATION_BOUND_PRODUCTION_SECONDS,
@@ -151,14 +154,49 @@ describe("findBySecret", () => {
 });
 
 describe("isolate cache", () => {
-  it("keeps at most ISOLATE_KEY_CACHE_SIZE entries, dropping the oldest", () => {
-    for (let i = 0; i < ISOLATE_KEY_CACHE_SIZE + 50; i++) rememberKey(`h${i}`, null, T0);
-    expect(isolateKeyCacheSize()).toBe(ISOLATE_KEY_CACHE_SIZE);
+  beforeEach(() => clearIsolateKeyCache());
+
+  const recordNo = (i: number) => ({ hash: `k${i}` }) as KeyRecord;
+
+  it("keeps at most UNKNOWN_KEY_CACHE_SIZE \"no such key\" answers, for UNKNOWN_KEY_TTL_MS", () => {
+    for (let i = 0; i < UNKNOWN_KEY_CACHE_SIZE + 50; i++) rememberKey(`h${i}`, null, T0);
+    expect(isolateKeyCacheSize()).toEqual({ known: 0, unknown: UNKNOWN_KEY_CACHE_SIZE });
     expect(cachedKey("h0", T0)).toBeUndefined();
     expect(cachedKey("h49", T0)).toBeUndefined();
     expect(cachedKey("h50", T0)).toBeNull();
-    expect(cachedKey(`h${ISOLATE_KEY_CACHE_SIZE + 49}`, T0)).toBeNull();
-    expect(cachedKey("h50", T0 + ISOLATE_KEY_TTL_MS)).toBeUndefined();
+    expect(cachedKey(`h${UNKNOWN_KEY_CACHE_SIZE + 49}`, T0)).toBeNull();
+    expect(cachedKey("h51", T0 + UNKNOWN_KEY_TTL_MS - 1)).toBeNull();
+    expect(cachedKey("h51", T0 + UNKNOWN_KEY_TTL_MS)).toBeUndefined();
+    expect(UNKNOWN_KEY_TTL_MS).toBeLessThanOrEqual(ISOLATE_KEY_TTL_MS);
+  });
+
+  it("never lets unknown keys push a found key out", () => {
+    rememberKey("real", recordNo(0), T0);
+    for (let i = 0; i < (ISOLATE_KEY_CACHE_SIZE + UNKNOWN_KEY_CACHE_SIZE) * 2; i++) rememberKey(`junk${i}`, null, T0);
+    expect(cachedKey("real", T0)).toEqual(recordNo(0));
+    expect(isolateKeyCacheSize()).toEqual({ known: 1, unknown: UNKNOWN_KEY_CACHE_SIZE });
+  });
+
+  it("drops the least recently used found key when full, and forgets each for ISOLATE_KEY_TTL_MS", () => {
+    for (let i = 0; i < ISOLATE_KEY_CACHE_SIZE; i++) rememberKey(`k${i}`, recordNo(i), T0);
+    // k0 is in steady use; k1 was read once, longest ago.
+    expect(cachedKey("k0", T0 + 1)).toEqual(recordNo(0));
+    rememberKey("new", recordNo(-1), T0 + 2);
+    expect(isolateKeyCacheSize()).toEqual({ known: ISOLATE_KEY_CACHE_SIZE, unknown: 0 });
+    expect(cachedKey("k1", T0 + 3)).toBeUndefined();
+    expect(cachedKey("k0", T0 + 3)).toEqual(recordNo(0));
+    expect(cachedKey("k2", T0 + 3)).toEqual(recordNo(2));
+    // Being used does not extend a record's life: the revocation bound holds.
+    expect(cachedKey("k0", T0 + ISOLATE_KEY_TTL_MS)).toBeUndefined();
+  });
+
+  it("keeps one answer per hash: the newest", () => {
+    rememberKey("h", null, T0);
+    rememberKey("h", recordNo(1), T0);
+    expect(cachedKey("h", T0)).toEqual(recordNo(1));
+    rememberKey("h", null, T0);
+    expect(cachedKey("h", T0)).toBeNull();
+    expect(isolateKeyCacheSize()).toEqual({ known: 0, unknown: 1 });
   });
 });
 

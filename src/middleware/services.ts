@@ -3,6 +3,7 @@ import { type DrizzleD1Database, drizzle } from "drizzle-orm/d1";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env.ts";
 import { LookupCache, kvTtlSeconds } from "../cache/lookup-cache.ts";
+import { openReadSession } from "../db/read-session.ts";
 import { KeyStore } from "../keys/store.ts";
 import { Meter, meterD1, meterKV } from "../lib/meter.ts";
 
@@ -27,14 +28,7 @@ export const services = createMiddleware<AppEnv>(async (c, next) => {
   c.set("meter", meter);
 
   const sessions: D1DatabaseSession[] = [];
-  const open = (constraint: string) => {
-    let session: D1DatabaseSession;
-    try {
-      session = c.env.DB.withSession(constraint);
-    } catch {
-      // A bookmark that D1 does not accept: read without the constraint rather than fail.
-      session = c.env.DB.withSession("first-unconstrained");
-    }
+  const open = (session: D1DatabaseSession) => {
     sessions.push(session);
     // drizzle's D1 driver needs only prepare() and batch(), which a session has.
     return drizzle(meterD1(session, meter) as unknown as D1Database);
@@ -46,10 +40,10 @@ export const services = createMiddleware<AppEnv>(async (c, next) => {
 
   c.set("services", {
     get db() {
-      return (db ??= open(bookmark && bookmark.length <= 256 ? bookmark : "first-unconstrained"));
+      return (db ??= open(openReadSession(c.env.DB, bookmark)));
     },
     get primaryDb() {
-      return (primaryDb ??= open("first-primary"));
+      return (primaryDb ??= open(c.env.DB.withSession("first-primary")));
     },
     cache: new LookupCache(
       meterKV(c.env.LOOKUP_CACHE, meter, "lookup cache"),

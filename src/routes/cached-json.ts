@@ -6,10 +6,15 @@ import type { AppEnv } from "../env.ts";
 /** Bump when the shape of a cached answer changes, so that no old shape is served after a deploy. */
 const CACHE_FORMAT = "v1";
 
-export async function cachedJson(c: Context<AppEnv>, key: string, load: () => Promise<unknown>) {
-  const { body, etag } = await c
-    .get("services")
-    .cache.get(`${CACHE_FORMAT}:${key}`, async () => JSON.stringify(await load()));
+/**
+ * `found` tells an answer that found something from one that found nothing (a pincode nobody
+ * serves): the latter is kept only in the isolate, never in KV (see the lookup cache).
+ */
+export async function cachedJson<T>(c: Context<AppEnv>, key: string, load: () => Promise<T>, found: (answer: T) => boolean = () => true) {
+  const { body, etag } = await c.get("services").cache.get(`${CACHE_FORMAT}:${key}`, async () => {
+    const answer = await load();
+    return { body: JSON.stringify(answer), negative: !found(answer) };
+  });
   return c.body(body, 200, {
     "Content-Type": "application/json",
     ETag: etag,

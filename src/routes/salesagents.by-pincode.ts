@@ -49,8 +49,13 @@ export const route = createRoute({
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { pincode } = c.req.valid("query");
-  return cachedJson(c, `pincode:${pincode}`, async () => {
-    const data = await salesAgentsByPincode(c.get("services").db, pincode);
-    return { data, message: data.length ? "" : `No sales agent serves pincode ${pincode}` };
-  });
+  return cachedJson(
+    c,
+    `pincode:${pincode}`,
+    async () => {
+      const data = await salesAgentsByPincode(c.get("services").db, pincode);
+      return { data, message: data.length ? "" : `No sales agent serves pincode ${pincode}` };
+    },
+    (answer) => answer.data.length > 0,
+  );
 };

@@ -50,11 +50,11 @@ export function downKV(): KVNamespace {
 const EXECUTORS = new Set(["all", "raw", "run", "first"]);
 
 /** A statement that prepares fine and fails when executed, as D1 does when it cannot be reached. */
-function downStatement(stmt: D1PreparedStatement): D1PreparedStatement {
+function downStatement(stmt: D1PreparedStatement, fault = D1_FAULT): D1PreparedStatement {
   return new Proxy(stmt, {
     get(target, prop) {
-      if (prop === "bind") return (...values: unknown[]) => downStatement(target.bind(...values));
-      if (typeof prop === "string" && EXECUTORS.has(prop)) return rejectWith(D1_FAULT);
+      if (prop === "bind") return (...values: unknown[]) => downStatement(target.bind(...values), fault);
+      if (typeof prop === "string" && EXECUTORS.has(prop)) return rejectWith(fault);
       const value = Reflect.get(target, prop, target);
       return typeof value === "function" ? value.bind(target) : value;
     },
@@ -121,4 +121,41 @@ export function garbageD1(): D1Database {
 /** A rate limiter that cannot be reached. */
 export function downRateLimiter(): RateLimit {
   return { limit: rejectWith("rate limiter unreachable") } as unknown as RateLimit;
+}
+
+/** A refusal of a bookmark, as D1 words it for one it never issued. */
+export const BOOKMARK_FAULT = "D1_ERROR: Invalid bookmark: not a bookmark of this database";
+
+/**
+ * The real D1, recording every constraint that withSession() is given, and refusing every
+ * bookmark (any constraint but first-primary / first-unconstrained): at "open", withSession()
+ * throws; at "query", the session opens and each of its executions and batches rejects.
+ */
+export function refusingBookmarksD1(when: "open" | "query" | "never", real: D1Database = env.DB): D1Database & { readonly constraints: string[] } {
+  const constraints: string[] = [];
+  const refused = <T extends D1DatabaseSession>(session: T): T =>
+    new Proxy(session, {
+      get(target, prop) {
+        if (prop === "prepare") return (query: string) => downStatement(target.prepare(query), BOOKMARK_FAULT);
+        if (prop === "batch") return rejectWith(BOOKMARK_FAULT);
+        const value = Reflect.get(target, prop, target);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+  return new Proxy(real, {
+    get(target, prop) {
+      if (prop === "withSession") {
+        return (constraint?: string) => {
+          constraints.push(String(constraint));
+          const session = target.withSession(constraint);
+          if (when === "never" || constraint === "first-primary" || constraint === "first-unconstrained") return session;
+          if (when === "open") throw new Error(BOOKMARK_FAULT);
+          return refused(session);
+        };
+      }
+      if (prop === "constraints") return constraints;
+      const value = Reflect.get(target, prop, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  }) as D1Database & { readonly constraints: string[] };
 }

@@ -4,6 +4,7 @@
 // are merged first (body over query) and then checked as one set (validate.ts), which is what lets
 // one 422 list every broken parameter.
 import { z } from "@hono/zod-openapi";
+import { MAX_MOBILE_LENGTH } from "./mobile.ts";
 import { GST_TREATMENTS, MAX_TEXT_LENGTH } from "./validate.ts";
 
 const SOURCES = "In the query string, a JSON body or a form body; a body value wins over a query value.";
@@ -40,7 +41,7 @@ const choice = <const T extends readonly [string, ...string[]]>(description: str
 const params = {
   company_name: text(`Required. Company name; at most ${MAX_TEXT_LENGTH} characters, trimmed.`, "Sharma Traders"),
   mobile_number: text(
-    "Required. The contact person's mobile number: 10 digits starting with 6, 7, 8 or 9, with optional spaces, hyphens, dots, brackets and a +91 or 0 prefix. Stored and served as given.",
+    `Required. The contact person's mobile number: 10 digits starting with 6, 7, 8 or 9, with optional spaces, hyphens, dots, brackets and a +91 or 0 prefix. No control characters anywhere (tab, CR, LF, U+2028, U+2029 and the like: 422); trimmed of spaces, then at most ${MAX_MOBILE_LENGTH} characters. Stored and served trimmed, inner spacing as given.`,
     "+91 98200 00001",
   ),
   contactpersons_name: text(`Required. The contact person's name; at most ${MAX_TEXT_LENGTH} characters, trimmed.`, "Ravi Sharma"),

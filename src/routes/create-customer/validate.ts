@@ -3,7 +3,7 @@
 // three ids is checked against D1 afterwards and joins the same list.
 import type { FieldError } from "../../lib/errors.ts";
 import { gstinProblem, type GstinProblem } from "../../lib/gstin.ts";
-import { isIndianMobile, isTenDigits, normalizePhone } from "../../lib/phone.ts";
+import { checkMobile } from "./mobile.ts";
 import { PARAM_NAMES, Repeated, type ParamName, type RawParams } from "./params.ts";
 
 export const MAX_TEXT_LENGTH = 255;
@@ -15,7 +15,7 @@ export interface NewCustomer {
   companyName: string;
   contactPersonName: string;
   address: string;
-  /** As given: it is stored and served so. */
+  /** Trimmed, with inner spacing as given: it is stored and served so. */
   mobileNumber: string;
   /** Its normalized 10 digits: the unique lookup key. */
   phoneKey: string;
@@ -45,11 +45,17 @@ export function checkParams(raw: RawParams): Checked {
   const valid: Partial<NewCustomer> = {};
   const fail = (field: ParamName, message: string) => fields.push({ field, message });
 
-  const text = (name: ParamName): string | undefined => {
+  /** The value as sent, when it is one string. */
+  const given = (name: ParamName): string | undefined => {
     const value = raw[name];
     if (value === undefined) return void fail(name, "is required");
     if (value instanceof Repeated) return void fail(name, "must be given once, as a single value");
     if (typeof value !== "string") return void fail(name, "must be a string");
+    return value;
+  };
+  const text = (name: ParamName): string | undefined => {
+    const value = given(name);
+    if (value === undefined) return undefined;
     const trimmed = value.trim();
     if (trimmed === "") return void fail(name, "must not be empty");
     if ([...trimmed].length > MAX_TEXT_LENGTH) return void fail(name, `must be at most ${MAX_TEXT_LENGTH} characters`);
@@ -65,17 +71,13 @@ export function checkParams(raw: RawParams): Checked {
   };
 
   valid.companyName = text("company_name");
-  const mobile = text("mobile_number");
+  const mobile = given("mobile_number");
   if (mobile !== undefined) {
-    const key = normalizePhone(mobile);
-    if (!isTenDigits(key)) {
-      fail("mobile_number", "must be a 10-digit mobile number (spaces, hyphens, dots, brackets and a +91 or 0 prefix are allowed)");
-    } else if (!isIndianMobile(key)) {
-      fail("mobile_number", "must be an Indian mobile number: its 10 digits start with 6, 7, 8 or 9");
-    } else {
-      // As given, untrimmed: contactperson_number is served exactly as the caller wrote it.
-      valid.mobileNumber = raw.mobile_number as string;
-      valid.phoneKey = key;
+    const checked = checkMobile(mobile);
+    if ("problem" in checked) fail("mobile_number", checked.problem);
+    else {
+      valid.mobileNumber = checked.number;
+      valid.phoneKey = checked.phoneKey;
     }
   }
   valid.contactPersonName = text("contactpersons_name");

@@ -1,0 +1,54 @@
+// A map bounded in size and in age, for what an isolate remembers between requests. When full, the
+// entry used least recently goes first, so that a burst of one-off entries (a flood of random keys
+// or pincodes) cannot keep the entries in steady use from being found. Using an entry does not
+// extend its life: its age bounds how stale an answer may be.
+
+interface Entry<V> {
+  value: V;
+  until: number;
+}
+
+export class BoundedLru<V> {
+  // Map order is use order: an entry is re-inserted last each time it is used.
+  readonly #entries = new Map<string, Entry<V>>();
+
+  constructor(
+    readonly maxEntries: number,
+    readonly ttlMs: number,
+  ) {
+    if (!Number.isInteger(maxEntries) || maxEntries < 1) throw new RangeError("maxEntries must be a positive integer");
+  }
+
+  /** The value stored under key, if it is younger than ttlMs; marks it as just used. */
+  get(key: string, nowMs: number): V | undefined {
+    const entry = this.#entries.get(key);
+    if (!entry) return undefined;
+    this.#entries.delete(key);
+    if (entry.until <= nowMs) return undefined;
+    this.#entries.set(key, entry);
+    return entry.value;
+  }
+
+  /** Stores value for ttlMs from nowMs, dropping the least recently used entry when full. */
+  set(key: string, value: V, nowMs: number): void {
+    this.#entries.delete(key);
+    while (this.#entries.size >= this.maxEntries) {
+      const oldest = this.#entries.keys().next();
+      if (oldest.done) break;
+      this.#entries.delete(oldest.value);
+    }
+    this.#entries.set(key, { value, until: nowMs + this.ttlMs });
+  }
+
+  delete(key: string): void {
+    this.#entries.delete(key);
+  }
+
+  clear(): void {
+    this.#entries.clear();
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+}
