@@ -126,11 +126,11 @@ describe("wrangler's answers", () => {
   });
 });
 
-describe("npm run deploy -- --setup --env live, against a stand-in wrangler", () => {
+describe("npm run deploy -- --setup --env live, then npm run deploy -- --env live, against a stand-in wrangler", () => {
   let server: Server | undefined;
   afterAll(() => server?.close());
 
-  it("creates or adopts the resources, records their ids, then migrates, deploys docs, the API, and checks /healthz", async () => {
+  it("setup creates or adopts the resources and records their ids; deploy migrates, deploys docs, the API, and checks /healthz", async () => {
     const dir = mkdtempSync(join(tmpdir(), "olk-deploy-"));
     temps.push(dir);
     copyFileSync(join(ROOT, "wrangler.toml"), join(dir, "wrangler.toml"));
@@ -166,19 +166,30 @@ esac
 
     const tsx = join(ROOT, "node_modules", "tsx", "dist", "cli.mjs");
     // In the temporary folder: the wrangler.toml that setup writes to is the copy.
-    const result = await runIn(dir, process.execPath, [tsx, join(ROOT, "scripts", "deploy.ts"), "--setup", "--env=live", "--url", `http://127.0.0.1:${port}`], {
-      PATH: `${dir}:${process.env.PATH}`,
-    });
-    expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: "" });
-    expect(result.stdout).toContain("Deployed live mode.");
-    expect(calls).toBe(2);
+    const deploy = (...args: string[]) => runIn(dir, process.execPath, [tsx, join(ROOT, "scripts", "deploy.ts"), ...args], { PATH: `${dir}:${process.env.PATH}` });
+    const commands = () => readFileSync(log, "utf8").trim().split("\n").map((c) => c.replace(/--outdir \S+/, "--outdir DIR"));
 
-    const commands = readFileSync(log, "utf8").trim().split("\n").map((c) => c.replace(/--outdir \S+/, "--outdir DIR"));
-    expect(commands).toEqual([
+    const refused = await deploy("--env", "live");
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("still has placeholder ids");
+    expect(refused.stderr).toContain("npm run deploy -- --setup --env live");
+
+    const setup = await deploy("--setup", "--env=live");
+    expect({ code: setup.code, stderr: setup.stderr }).toEqual({ code: 0, stderr: "" });
+    expect(setup.stdout).toContain("Next: npx wrangler secret put ADMIN_TOKEN --env live, then npm run deploy -- --env live.");
+    expect(commands()).toEqual([
       "wrangler d1 list --json",
       "wrangler d1 create order-lookup-live --location apac",
       "wrangler kv namespace list",
       "wrangler kv namespace create order-lookup-live-lookup-cache",
+    ]);
+    writeFileSync(log, "");
+
+    const result = await deploy("--env", "live", "--url", `http://127.0.0.1:${port}`);
+    expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: "" });
+    expect(result.stdout).toContain("Deployed live mode.");
+    expect(calls).toBe(2);
+    expect(commands()).toEqual([
       "wrangler deploy --dry-run -c wrangler.docs.toml --outdir DIR",
       "wrangler deploy --dry-run -c wrangler.toml --env live --outdir DIR",
       "wrangler d1 migrations apply DB --remote --env live",

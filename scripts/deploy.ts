@@ -1,7 +1,8 @@
 // npm run deploy [-- --env live] [--setup] [--dry-run] [--url URL] (README, Deploying).
 //
-// Order, which holds on the very first deploy and on every later one:
-//   1. --setup: create the D1 database and KV namespaces that have placeholder ids, record the ids;
+// `--setup` (once per mode, before the first deploy) only creates the D1 database and KV namespaces
+// that have placeholder ids and records their ids; then `wrangler secret put ADMIN_TOKEN` and the
+// deploy itself. Its order holds on the very first deploy and on every later one:
 //   2. refuse while wrangler.toml still has placeholder ids (a dry run only notes it);
 //   3. build the docs Worker and the API without uploading (fails before anything remote changes);
 //   4. remote D1 migrations: the schema first, so the new code never runs on an old schema
@@ -48,15 +49,10 @@ async function deployApi(mode: Mode, workdir: string): Promise<DeployRecord | un
 function plan(args: DeployArgs, workdir: string): Step[] {
   const { mode, dryRun } = args;
   let record: DeployRecord | undefined;
-  const steps: Step[] = [];
   if (args.setup) {
-    steps.push({
-      name: `setup: create the ${mode} mode's D1 database and KV namespaces, record their ids`,
-      account: true,
-      run: () => setUp(mode),
-    });
+    return [{ name: `setup: create the ${mode} mode's D1 database and KV namespaces, record their ids`, account: true, run: () => setUp(mode) }];
   }
-  steps.push(
+  return [
     { name: "resource ids in wrangler.toml", run: async () => placeholderCheck(mode, dryRun) },
     { name: "build the docs Worker (dry run)", run: () => buildDocs(join(workdir, "build")) },
     { name: `build the API, ${mode} mode (dry run)`, run: () => buildApi(mode, join(workdir, "build")) },
@@ -83,8 +79,7 @@ function plan(args: DeployArgs, workdir: string): Step[] {
         console.log(`${url}/healthz: ${JSON.stringify(health)}`);
       },
     },
-  );
-  return steps;
+  ];
 }
 
 async function main(): Promise<void> {
@@ -98,9 +93,12 @@ async function main(): Promise<void> {
   const workdir = mkdtempSync(join(tmpdir(), "order-lookup-deploy-"));
   try {
     const report = await runSteps(plan(args, workdir), { dryRun: args.dryRun });
+    const flags = args.mode === "live" ? " --env live" : "";
     if (args.dryRun) {
       console.log(`\nDry run passed: ${report.ran.length} steps done; skipped (they need the Cloudflare account):`);
       for (const name of report.skipped) console.log(`  - ${name}`);
+    } else if (args.setup) {
+      console.log(`\nSet up ${args.mode} mode. Next: npx wrangler secret put ADMIN_TOKEN${flags}, then npm run deploy${flags ? ` --${flags}` : ""}.`);
     } else {
       console.log(`\nDeployed ${args.mode} mode.`);
     }

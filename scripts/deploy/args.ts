@@ -5,12 +5,14 @@ import type { Mode } from "../lib/workers.ts";
 
 export const USAGE = `Usage: npm run deploy -- [--env live] [--setup] [--dry-run] [--url URL]
   (no --env)   deploy test mode (wrangler.toml's top level); --env live deploys live mode
-  --setup      first create the D1 database (location hint apac) and KV namespaces that
-               wrangler.toml still has placeholder ids for, and write their ids into it
+  --setup      once per mode, before the first deploy: only create the D1 database (location
+               hint apac) and KV namespaces that wrangler.toml still has placeholder ids for,
+               and write their ids into it; then wrangler secret put ADMIN_TOKEN, then deploy
   --dry-run    build and check every Worker without an account; says which steps it skipped
   --url URL    the deployment's address for the smoke check (default: the workers.dev URL
                that wrangler deploy reports)
-Steps: [setup], remote D1 migrations, the docs Worker, the API, GET /healthz.`;
+Deploy steps: check the ids, build both Workers, remote D1 migrations, the docs Worker, the API,
+GET /healthz on the deployed address.`;
 
 export interface DeployArgs {
   help: boolean;
