@@ -3,14 +3,14 @@
 // `--setup` (once per mode, before the first deploy) only creates the D1 database and KV namespaces
 // that have placeholder ids and records their ids; then `wrangler secret put ADMIN_TOKEN` and the
 // deploy itself. Its order holds on the very first deploy and on every later one:
-//   2. refuse while wrangler.toml still has placeholder ids (a dry run only notes it);
-//   3. build the docs Worker and the API without uploading (fails before anything remote changes);
-//   4. remote D1 migrations: the schema first, so the new code never runs on an old schema
+//   1. refuse while wrangler.toml still has placeholder ids (a dry run only notes it);
+//   2. build the docs Worker and the API without uploading (fails before anything remote changes);
+//   3. remote D1 migrations: the schema first, so the new code never runs on an old schema
 //      (migrations are additive, so the code still running keeps working meanwhile);
-//   5. the docs Worker: the API binds it (ASSETS), so it must exist before the API's first deploy;
-//   6. the API;
-//   7. the smoke check: GET /healthz on the deployed address answers the new version and mode.
-// A dry run does the steps that need no account (2 as a note, 3) and lists the ones it skipped.
+//   4. the docs Worker: the API binds it (ASSETS), so it must exist before the API's first deploy;
+//   5. the API;
+//   6. the smoke check: GET /healthz on the deployed address answers the new version and mode.
+// A dry run does the steps that need no account (1 as a note, 2) and lists the ones it skipped.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
