@@ -9,13 +9,13 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { hc, type ClientRequestOptions } from "hono/client";
 import type { AppEnv } from "./env.ts";
-import type { apiRoutes } from "./routes/index.ts";
+import type { apiRoutes, publicRoutes } from "./routes/index.ts";
 
 // The routes' types, as OpenAPIHono's own openapi() would accumulate them one call at a time; the
 // worker registers the same list in a loop (src/index.ts), which keeps them at runtime but not in
 // its type. Type-only: nothing of the worker is bundled into a caller.
 declare const _api: OpenAPIHono<AppEnv>;
-type Entry = (typeof apiRoutes)[number];
+type Entry = (typeof apiRoutes)[number] | (typeof publicRoutes)[number];
 type RouteSchema<E> = E extends { route: infer R extends Parameters<typeof _api.openapi>[0] }
   ? ReturnType<typeof _api.openapi<R>> extends OpenAPIHono<AppEnv, infer S> ? S : never
   : never;

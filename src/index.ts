@@ -14,7 +14,7 @@ import { apiSecureHeaders } from "./middleware/secure-headers.ts";
 import { services } from "./middleware/services.ts";
 import { serverTiming } from "./middleware/timing.ts";
 import { mountDocs } from "./openapi/index.ts";
-import { API_PREFIX, apiRoutes } from "./routes/index.ts";
+import { API_PREFIX, apiRoutes, publicRoutes } from "./routes/index.ts";
 
 const api = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
 for (const { route, handler } of apiRoutes) {
@@ -26,6 +26,9 @@ for (const { route, handler } of apiRoutes) {
   const served = { ...described, request: { ...described.request, body: undefined }, hide: true };
   api.openapi({ ...served, middleware: [auth, rateLimit, ...own] } as any, handler as any);
 }
+
+// GET /healthz: public, so neither authentication nor the rate limit (it reads nothing).
+for (const { route, handler } of publicRoutes) api.openapi(route, handler);
 
 const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
 app.use(

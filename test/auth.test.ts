@@ -7,7 +7,7 @@ import { hashSecret, newSecret } from "../src/keys/secret.ts";
 import { ISOLATE_KEY_CACHE_SIZE, isolateKeyCacheSize, UNKNOWN_KEY_CACHE_SIZE } from "../src/keys/isolate-cache.ts";
 import { ISOLATE_KEY_TTL_MS, KeyStore } from "../src/keys/store.ts";
 import { parseAuthorization } from "../src/middleware/auth.ts";
-import { API_PREFIX, apiRoutes } from "../src/routes/index.ts";
+import { API_PREFIX, apiRoutes, publicRoutes } from "../src/routes/index.ts";
 import { call, errorEnvelope, type CallResult } from "./helpers/http.ts";
 import { clearIsolateCaches, makeKey } from "./helpers/keys.ts";
 
@@ -342,6 +342,10 @@ describe("every route", () => {
   it("is an API route (so authenticated) unless it is a documented surface outside the API", () => {
     // The app's own routing table: a route mounted anywhere else than apiRoutes shows up here.
     const outsideApi = [/^\/openapi\.json$/, /^\/docs(\/|$)/, /^\/dashboard(\/|$)/, /^\/admin(\/|$)/];
+    // The public routes (GET /healthz) answer without a key; they read no data (test/healthz.test.ts).
+    const open = new Set(
+      publicRoutes.flatMap(({ route }) => [`${route.method.toUpperCase()} ${API_PREFIX}${route.path}`, `${route.method.toUpperCase()} ${route.path}`]),
+    );
     const api = new Set(
       routes.flatMap(({ method, path }) => {
         const hono = path.replace(/\{([^}]+)\}/g, ":$1");
@@ -351,8 +355,9 @@ describe("every route", () => {
     const stray = app.routes
       .filter((r) => !(r.method === "ALL" && /\*/.test(r.path))) // global middleware
       .map((r) => `${r.method} ${r.path}`)
-      .filter((r) => !api.has(r) && !outsideApi.some((p) => p.test(r.slice(r.indexOf(" ") + 1))));
+      .filter((r) => !api.has(r) && !open.has(r) && !outsideApi.some((p) => p.test(r.slice(r.indexOf(" ") + 1))));
     expect(stray).toEqual([]);
+    expect([...open].sort()).toEqual(["GET /api/healthz", "GET /healthz"]);
     expect(app.routes.some((r) => r.path === `${API_PREFIX}/customers`)).toBe(true);
   });
 });

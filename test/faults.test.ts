@@ -16,6 +16,7 @@ import {
 } from "./helpers/faults.ts";
 import { call, errorEnvelope, type CallOptions, type CallResult } from "./helpers/http.ts";
 import { clearIsolateCaches, makeKey } from "./helpers/keys.ts";
+import { captureConsole, jsonLinesOf, type LogLine } from "./helpers/logs.ts";
 import { seedFixture } from "./helpers/seed.ts";
 
 let key: string;
@@ -149,13 +150,10 @@ describe("key store down", () => {
 });
 
 describe("D1 down", () => {
-  let lines: string[];
+  let lines: LogLine[];
   beforeEach(async () => {
     await coldCaches();
-    lines = [];
-    vi.spyOn(console, "log").mockImplementation((...args: unknown[]) => {
-      lines.push(args.map(String).join(" "));
-    });
+    lines = captureConsole();
   });
   afterEach(() => {
     vi.restoreAllMocks();
@@ -168,12 +166,20 @@ describe("D1 down", () => {
       expectUnavailable(await callWithEnv({ DB: downD1() }, url, { ...options, key }), url, "database");
     }
     expect(await rowCounts()).toEqual(before);
-    const errorLines = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.level === "error");
+    const parsed = lines.map((l) => ({ method: l.method, line: JSON.parse(l.text) as Record<string, unknown> }));
+    const errorLines = parsed.filter(({ line }) => line.level === "error");
     expect(errorLines.length).toBe(D1_ENDPOINTS.length);
     // The error's name (and its cause's), never its message: driver messages carry SQL.
-    for (const line of errorLines) expect(line).toEqual({ level: "error", request_id: expect.any(String), status: 503, error: expect.stringContaining("DependencyError") });
-    expectNoLeak(lines.join("\n"));
-    expect(lines.join("\n")).not.toContain(D1_FAULT);
+    for (const { method, line } of errorLines) {
+      expect(line).toEqual({ level: "error", request_id: expect.any(String), status: 503, error: expect.stringContaining("DependencyError") });
+      expect(method).toBe("error");
+    }
+    // Each 503's request line is an error line too.
+    const requestLines = parsed.filter(({ line }) => "duration_ms" in line);
+    expect(requestLines.map(({ method, line }) => [method, line.status])).toEqual(D1_ENDPOINTS.map(() => ["error", 503]));
+    const all = lines.map((l) => l.text).join("\n");
+    expectNoLeak(all);
+    expect(all).not.toContain(D1_FAULT);
   });
 
   it("still serves lookups that are cached (KV, or the isolate tier)", async () => {
@@ -234,18 +240,18 @@ describe("a failure inside the create batch", () => {
 
 describe("rate limiter down", () => {
   it("lets authenticated requests through (it guards capacity, not access) and logs it", async () => {
-    const lines: string[] = [];
-    vi.spyOn(console, "log").mockImplementation((...args: unknown[]) => {
-      lines.push(args.map(String).join(" "));
-    });
+    const lines = captureConsole();
     try {
       const res = await callWithEnv({ RATE_LIMITER: downRateLimiter() }, "/api/customers?count=1", {
         key,
         headers: { "X-Request-Id": "limiter-down" },
       });
       expect(res.status).toBe(200);
-      const warning = lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.event === "rate_limiter_unavailable");
-      expect(warning).toEqual({ level: "warn", request_id: "limiter-down", event: "rate_limiter_unavailable", error: "Error" });
+      const warning = jsonLinesOf(lines, "limiter-down").find(({ line }) => line.event === "rate_limiter_unavailable");
+      expect(warning).toEqual({
+        method: "warn",
+        line: { level: "warn", request_id: "limiter-down", event: "rate_limiter_unavailable", error: "Error" },
+      });
       const denied = await callWithEnv({ RATE_LIMITER: downRateLimiter() }, "/api/customers?count=1", { key: `${key}x` });
       expect(denied.status).toBe(401);
     } finally {

@@ -2,8 +2,9 @@
 // secure headers, CORS, and the caching rules for authenticated answers.
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { call, errorEnvelope } from "./helpers/http.ts";
-import { callWithEnv } from "./helpers/faults.ts";
+import { callWithEnv, downD1, downRateLimiter, garbageD1 } from "./helpers/faults.ts";
 import { clearIsolateCaches, makeKey } from "./helpers/keys.ts";
+import { captureConsole, jsonLinesOf, type LogLine } from "./helpers/logs.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -49,12 +50,11 @@ describe("X-Request-Id", () => {
 });
 
 describe("the request log", () => {
-  let lines: string[];
+  // Every line written, whichever console method wrote it.
+  let written: LogLine[];
+  const lines = () => written.map((l) => l.text);
   beforeEach(() => {
-    lines = [];
-    vi.spyOn(console, "log").mockImplementation((...args: unknown[]) => {
-      lines.push(args.map(String).join(" "));
-    });
+    written = captureConsole();
   });
   afterEach(() => {
     vi.restoreAllMocks();
@@ -62,7 +62,7 @@ describe("the request log", () => {
 
   /** The request-log lines of one request (by its id); anything else it logged too. */
   function linesOf(requestId: string) {
-    const mine = lines.filter((l) => l.includes(requestId));
+    const mine = lines().filter((l) => l.includes(requestId));
     const parsed = mine.map((l) => JSON.parse(l) as Record<string, unknown>);
     return { mine, requestLines: parsed.filter((p) => "duration_ms" in p) };
   }
@@ -112,8 +112,8 @@ describe("the request log", () => {
     await call("/api/customers", { key: wrong, headers: { "X-Request-Id": "secret-2" } });
     await call(`/api/customers/${key}`, { key, headers: { "X-Request-Id": "secret-3" } });
     await call(`/api/customers?token=${key}`, { key, headers: { "X-Request-Id": "secret-4" } });
-    const all = lines.join("\n");
-    expect(lines.length).toBeGreaterThanOrEqual(4);
+    const all = lines().join("\n");
+    expect(lines().length).toBeGreaterThanOrEqual(4);
     expect(all).not.toContain(key);
     expect(all).not.toContain(wrong);
     expect(all).not.toContain(key.slice(8));
@@ -128,6 +128,68 @@ describe("the request log", () => {
     const path = linesOf("long-path").requestLines[0]!.path as string;
     expect(path.length).toBeLessThanOrEqual(513);
     expect(path.startsWith("/api/xxx")).toBe(true);
+  });
+});
+
+describe("log levels: the console method of each line", () => {
+  // Workers Logs and `wrangler tail` take a line's level from the console method that wrote it.
+  let written: LogLine[];
+  beforeEach(() => {
+    written = captureConsole();
+  });
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  /** [console method, the line's status or event] for each line of one request. */
+  const levels = (requestId: string) =>
+    jsonLinesOf(written, requestId).map(({ method, line }) => [method, "duration_ms" in line ? line.status : line.event ?? line.error]);
+
+  it("writes the request line of a 2xx, 3xx or 4xx with console.log", async () => {
+    const cases = [
+      ["lvl-200", "/api/customers?count=1", { key }, 200],
+      ["lvl-401", "/api/customers", {}, 401],
+      ["lvl-404", "/api/nowhere", { key }, 404],
+      ["lvl-405", "/api/customers", { key, method: "DELETE" }, 405],
+      ["lvl-422", "/api/customers?count=0", { key }, 422],
+    ] as const;
+    for (const [id, path, options, status] of cases) {
+      const res = await call(path, { ...options, headers: { "X-Request-Id": id } });
+      expect(res.status).toBe(status);
+      expect(levels(id), id).toEqual([["log", status]]);
+    }
+    expect(written.filter((l) => l.method !== "log")).toEqual([]);
+  });
+
+  it("writes a 5xx's request line and its error line with console.error, never console.log", async () => {
+    const unexpected = await callWithEnv({ DB: garbageD1() }, "/api/customers", { key, headers: { "X-Request-Id": "lvl-500" } });
+    expect(unexpected.status).toBe(500);
+    expect(levels("lvl-500")).toEqual([
+      ["error", expect.any(String)],
+      ["error", 500],
+    ]);
+    const down = await callWithEnv({ DB: downD1() }, "/api/customers", { key, headers: { "X-Request-Id": "lvl-503" } });
+    expect(down.status).toBe(503);
+    expect(levels("lvl-503")).toEqual([
+      ["error", expect.stringContaining("DependencyError")],
+      ["error", 503],
+    ]);
+    const misconfigured = await callWithEnv({ MODE: "staging" }, "/api/healthz", { headers: { "X-Request-Id": "lvl-mode" } });
+    expect(misconfigured.status).toBe(500);
+    expect(jsonLinesOf(written, "lvl-mode")).toEqual([
+      { method: "error", line: { level: "error", request_id: "lvl-mode", error: "MODE must be 'test' or 'live'" } },
+      { method: "error", line: { level: "error", request_id: "lvl-mode", error: "ApiError", status: 500 } },
+      { method: "error", line: expect.objectContaining({ request_id: "lvl-mode", path: "/api/healthz", status: 500 }) },
+    ]);
+  });
+
+  it("writes a warning with console.warn, and the request it came with stays info", async () => {
+    const res = await callWithEnv({ RATE_LIMITER: downRateLimiter() }, "/api/customers?count=1", { key, headers: { "X-Request-Id": "lvl-warn" } });
+    expect(res.status).toBe(200);
+    expect(levels("lvl-warn")).toEqual([
+      ["warn", "rate_limiter_unavailable"],
+      ["log", 200],
+    ]);
   });
 });
 

@@ -1,4 +1,15 @@
-// One JSON object a line on the console: what Workers Logs and `wrangler tail` index.
-export function log(fields: Record<string, unknown>): void {
-  console.log(JSON.stringify(fields));
+// One JSON object a line on the console: what Workers Logs and `wrangler tail` index. The console
+// method carries the level (README, Hardening: Observability): Workers Logs files a console.error
+// line as an error and a console.warn line as a warning, and `wrangler tail` shows them as such.
+
+export type LogLevel = "info" | "warn" | "error";
+
+export type LogFields = Record<string, unknown> & { level?: LogLevel };
+
+/** Writes one line at `level`: the line's own `level` field when it has one, else info. */
+export function log(fields: LogFields, level: LogLevel = fields.level ?? "info"): void {
+  const line = JSON.stringify(fields);
+  if (level === "error") console.error(line);
+  else if (level === "warn") console.warn(line);
+  else console.log(line);
 }

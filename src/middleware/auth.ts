@@ -1,6 +1,7 @@
 // API key authentication (SPEC.md section 2). Runs before validation and rate limiting, on every
 // API route (index.ts attaches it to each one). Does no D1 work: one KV read at most, usually none.
 // No answer ever echoes what the caller sent: the descriptions below are fixed texts.
+import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env.ts";
 import { ApiError, errors } from "../lib/errors.ts";
@@ -50,12 +51,16 @@ export function deploymentMode(value: unknown): KeyMode | null {
   return isKeyMode(value) ? value : null;
 }
 
-export const auth = createMiddleware<AppEnv>(async (c, next) => {
+/** The deployment's mode, or a logged 500 when MODE is anything but "test" or "live". */
+export function requireDeploymentMode(c: Context<AppEnv>): KeyMode {
   const mode = deploymentMode(c.env.MODE);
-  if (!mode) {
-    log({ level: "error", request_id: c.get("requestId"), error: "MODE must be 'test' or 'live'" });
-    throw errors.internal();
-  }
+  if (mode) return mode;
+  log({ level: "error", request_id: c.get("requestId"), error: "MODE must be 'test' or 'live'" });
+  throw errors.internal();
+}
+
+export const auth = createMiddleware<AppEnv>(async (c, next) => {
+  const mode = requireDeploymentMode(c);
   const parsed = parseAuthorization(c.req.header("Authorization"));
   if ("failure" in parsed) throw authError(parsed.failure);
   if (parsed.mode !== mode) throw wrongMode(parsed.mode, mode);

@@ -20,14 +20,19 @@ export const requestLog = createMiddleware<AppEnv>(async (c, next) => {
   const requestId = c.get("requestId");
   if (!c.res.headers.has("X-Request-Id")) c.res.headers.set("X-Request-Id", requestId);
   const meter = c.get("meter");
-  log({
-    request_id: requestId,
-    method: c.req.method,
-    path: loggablePath(c.req.path),
-    status: c.res.status,
-    duration_ms: Math.round((performance.now() - start) * 10) / 10,
-    key_id: c.get("apiKey")?.id ?? null,
-    d1_round_trips: meter?.d1RoundTrips ?? 0,
-    kv_reads: meter?.kvReads ?? 0,
-  });
+  const status = c.res.status;
+  // A 5xx is the service's own failure: an error line. A 4xx is the caller's mistake: info.
+  log(
+    {
+      request_id: requestId,
+      method: c.req.method,
+      path: loggablePath(c.req.path),
+      status,
+      duration_ms: Math.round((performance.now() - start) * 10) / 10,
+      key_id: c.get("apiKey")?.id ?? null,
+      d1_round_trips: meter?.d1RoundTrips ?? 0,
+      kv_reads: meter?.kvReads ?? 0,
+    },
+    status >= 500 ? "error" : "info",
+  );
 });

@@ -19,7 +19,7 @@ the sales agents' apps need, for a sales and distribution organization.
 **Paths.** Every endpoint is served under \`${API_PREFIX}\` (listed here) and also at the root:
 \`${API_PREFIX}/customers\` and \`/customers\` are the same endpoint, as are \`/area\` and \`/areas\`.
 
-**Authentication.** Every endpoint takes \`Authorization: Bearer <API key>\`: the scheme word (any
+**Authentication.** Every endpoint but \`${API_PREFIX}/healthz\` takes \`Authorization: Bearer <API key>\`: the scheme word (any
 letter case), one space, and the key (\`sk_test_…\` or \`sk_live_…\`), with no other whitespace. A
 deployment accepts keys of its own mode only. Authentication comes first: without a valid key the
 answer is 401 whatever else is wrong with the request; the per-key rate limit (429) comes next.
@@ -39,6 +39,7 @@ const TAGS = [
   { name: "Customers", description: "The organization's customers: list and create" },
   { name: "Orders", description: "A customer's sales orders, found by phone number" },
   { name: "Lookups", description: "Areas, postal codes and sales agents: the ids that creating a customer takes" },
+  { name: "Service", description: "The deployment itself: is it up, which version, which mode" },
 ];
 
 /** The headers that every answer carries, added to every response of the document. */

@@ -1,5 +1,7 @@
 // Every API endpoint, each served under /api and at the root. index.ts puts authentication and the
-// rate limit in front of each one, so a route listed here cannot be left open.
+// rate limit in front of each one in apiRoutes, so a route listed there cannot be left open; the
+// few in publicRoutes answer without a key and serve no data.
+import * as healthz from "./healthz.ts";
 import * as areas from "./areas.list.ts";
 import * as customersCreate from "./customers.create.ts";
 import * as customersList from "./customers.list.ts";
@@ -20,3 +22,6 @@ export const apiRoutes = [
   postalcodes,
   salesagents,
 ];
+
+/** Served without a key: they must read no data. */
+export const publicRoutes = [healthz];
