@@ -101,7 +101,7 @@ describe("GET /docs", () => {
     expect(res.headers.get("Content-Security-Policy")).toContain("script-src 'self'");
     expect(res.text).not.toMatch(/https?:|\/\/[a-z]/i);
     const references = [...res.text.matchAll(/(?:src|href)="([^"]*)"/g)].map((m) => m[1]);
-    expect(references).toEqual(["data:,", "/docs/swagger-ui.css", "/openapi.json", "/docs/swagger-ui-bundle.js", "/docs/init.js"]);
+    expect(references).toEqual(["data:,", "/docs/swagger-ui.css", "/docs/theme.css", "/openapi.json", "/docs/swagger-ui-bundle.js", "/docs/init.js"]);
   });
 
   it("serves the page's script and stylesheet from the installed package", async () => {
@@ -115,12 +115,21 @@ describe("GET /docs", () => {
     expect(css.text).toContain(".swagger-ui");
   });
 
+  it("serves its own stylesheet after Swagger UI's, with colours that meet WCAG AA contrast", async () => {
+    const res = await call("/docs/theme.css");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Content-Type")).toBe("text/css; charset=utf-8");
+    expect(res.text).toContain(".swagger-ui .opblock.opblock-get .opblock-summary-method");
+    expect(res.text).not.toMatch(/https?:|@import|url\(/);
+  });
+
   it("starts Swagger UI on /openapi.json with the outside validator off", async () => {
     const res = await call("/docs/init.js");
     expect(res.status).toBe(200);
     expect(res.headers.get("Content-Type")).toBe("text/javascript; charset=utf-8");
     expect(res.text).toContain('url: "/openapi.json"');
     expect(res.text).toContain("validatorUrl: null");
+    expect(res.text).toContain("plugins: [accessible]");
   });
 
   it("reaches no other file of the package", async () => {
