@@ -7,12 +7,13 @@ import { BROWSER, BROWSER_REQUIRED, HOW_TO_ENABLE } from "./browser.ts";
 
 const E2E = join(dirname(fileURLToPath(import.meta.url)), "..");
 
-/** The test files that drive a browser: those that launch one through ./helpers/browser.ts. */
-function browserTestFiles(): string[] {
-  return readdirSync(E2E)
+/** The test files with browser tests: those that skip them by SKIP_BROWSER_TESTS. */
+function browserTestFiles(): string {
+  const files = readdirSync(E2E)
     .filter((name) => name.endsWith(".test.ts"))
-    .filter((name) => readFileSync(join(E2E, name), "utf8").includes('from "./helpers/browser.ts"'))
+    .filter((name) => /\.skipIf\(SKIP_BROWSER_TESTS\)/.test(readFileSync(join(E2E, name), "utf8")))
     .map((name) => relative(process.cwd(), join(E2E, name)));
+  return files.length > 1 ? `${files.slice(0, -1).join(", ")} and ${files.at(-1)}` : files.join("");
 }
 
 export default function setup(): void {
@@ -20,7 +21,6 @@ export default function setup(): void {
   if (BROWSER_REQUIRED) {
     throw new Error(`REQUIRE_BROWSER=1, but the browser tests cannot run: ${BROWSER.reason}. To run them, ${HOW_TO_ENABLE}.`);
   }
-  console.log(
-    `Skipping the browser tests in ${browserTestFiles().join(" and ")}: ${BROWSER.reason}. To run them, ${HOW_TO_ENABLE}.`,
-  );
+  const enable = BROWSER.reason === "BROWSER_TESTS=off" ? "unset BROWSER_TESTS" : HOW_TO_ENABLE;
+  console.log(`Skipping the browser tests in ${browserTestFiles()}: ${BROWSER.reason}. To run them, ${enable}.`);
 }
