@@ -55,6 +55,8 @@ export default defineConfig(async () => {
             hookTimeout: 180_000,
             // They start wrangler dev servers; one file at a time keeps a 2-core machine responsive.
             fileParallelism: false,
+            // Finds the browser once and says in one line which browser tests are skipped without one.
+            globalSetup: ["./e2e/helpers/browser-setup.ts"],
           },
         },
       ],

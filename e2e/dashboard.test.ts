@@ -1,17 +1,19 @@
-// The key dashboard in a real headless Chromium (Debian's, never a download) against a real
-// `wrangler dev`: an administrator logs in, makes a key, uses it, rolls it and revokes it, by
-// typing and clicking as a person would. Takes a screenshot of the logged-in page; with
-// UPDATE_SCREENSHOT=1 it replaces docs/dashboard.png (the README's picture), else a temp file.
+// The key dashboard in a real headless Chromium or Chrome (found by ./helpers/browser.ts, never a
+// download) against a real `wrangler dev`: an administrator logs in, makes a key, uses it, rolls it
+// and revokes it, by typing and clicking as a person would; axe-core checks the login page and the
+// key list. Takes a screenshot of the logged-in page; with UPDATE_SCREENSHOT=1 it replaces
+// docs/dashboard.png (the README's picture), else a temp file.
 import { randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type Browser, type BrowserContext, type Page, chromium } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectNoSeriousViolations } from "./helpers/axe.ts";
+import { launchBrowser, SKIP_BROWSER_TESTS } from "./helpers/browser.ts";
 import { type DevServer, startWranglerDev } from "./helpers/server.ts";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const SCREENSHOT = process.env.UPDATE_SCREENSHOT
   ? join(dirname(fileURLToPath(import.meta.url)), "..", "docs", "dashboard.png")
   : join(tmpdir(), "olk-dashboard.png");
@@ -20,21 +22,6 @@ const SECRET = /^sk_test_[0-9A-Za-z]{43}$/;
 const REJECTION_WAIT_MS = 60_000;
 
 type Server = DevServer & { cleanup: () => Promise<void> };
-
-function launch(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
-}
 
 async function apiStatus(server: Server, secret: string): Promise<number> {
   const res = await fetch(`${server.url}/api/customers`, { headers: { Authorization: `Bearer ${secret}` } });
@@ -69,7 +56,7 @@ async function makeKey(page: Page, name: string, mode: "test" | "live", expires:
   return page.getByLabel("Secret of the new key").inputValue();
 }
 
-describe("the key dashboard in Chromium", () => {
+describe.skipIf(SKIP_BROWSER_TESTS)("the key dashboard in Chromium", () => {
   const adminToken = `e2e-admin-${randomBytes(18).toString("base64url")}`;
   let server: Server;
   let browser: Browser;
@@ -78,7 +65,7 @@ describe("the key dashboard in Chromium", () => {
   const problems: string[] = [];
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startWranglerDev({ ADMIN_TOKEN: adminToken }), launch()]);
+    [server, browser] = await Promise.all([startWranglerDev({ ADMIN_TOKEN: adminToken }), launchBrowser()]);
     context = await browser.newContext({ viewport: { width: 1180, height: 820 } });
     await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });
     page = await context.newPage();
@@ -104,6 +91,7 @@ describe("the key dashboard in Chromium", () => {
     expect(await page.getByRole("button").allTextContents()).toEqual(["Log in"]);
     // The field has the focus, so the token can be typed at once.
     expect(await page.evaluate(() => document.activeElement?.id)).toBe("token");
+    await expectNoSeriousViolations(page, "the login page");
   });
 
   it("a wrong token shows an error and lets nobody in", async () => {
@@ -150,6 +138,7 @@ describe("the key dashboard in Chromium", () => {
   it("makes a key, shows its secret once with a copy button, and the key works on the API", async () => {
     first = await makeKey(page, "E2E integration", "test", "in 7 days");
     expect(first).toMatch(SECRET);
+    await expectNoSeriousViolations(page, "the page that shows a new key's secret");
     await page.getByRole("button", { name: "Copy key" }).click();
     await page.getByText("Copied to the clipboard.").waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(first);
@@ -211,6 +200,7 @@ describe("the key dashboard in Chromium", () => {
     );
     mkdirSync(dirname(SCREENSHOT), { recursive: true });
     await page.screenshot({ path: SCREENSHOT, fullPage: true });
+    await expectNoSeriousViolations(page, "the key list, with keys of every status");
     expect(problems).toEqual([]);
   });
 

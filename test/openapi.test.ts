@@ -31,7 +31,7 @@ describe("GET /openapi.json", () => {
     expect(res.headers.get("Content-Type")).toBe("application/json");
     expect(res.headers.get("Cache-Control")).toBe("no-cache");
     expect(res.body.openapi).toBe("3.1.0");
-    expect(res.body.info).toMatchObject({ title: "Order and customer lookup API", version: "0.1.0" });
+    expect(res.body.info).toMatchObject({ title: "Order and customer lookup API", version: "0.1.0", license: { name: expect.any(String) } });
     expect(res.body.servers).toEqual([{ url: BASE, description: "This deployment" }]);
     expect(Object.keys(res.body.paths).sort()).toEqual([...API_PATHS, ...PUBLIC_PATHS].sort());
   });
@@ -55,6 +55,23 @@ describe("GET /openapi.json", () => {
     }
   });
 
+  it("gives every operation the operationId that generated clients name their methods after", async () => {
+    const { body } = await call("/openapi.json");
+    const ids = Object.entries<Record<string, { operationId?: string }>>(body.paths).flatMap(([path, item]) =>
+      Object.entries(item).map(([method, operation]) => `${method} ${path} ${operation.operationId}`),
+    );
+    expect(ids.sort()).toEqual([
+      "get /api/area listAreas",
+      "get /api/areas listAreasAlias",
+      "get /api/customers listCustomers",
+      "get /api/fetch-salesagent-by-pincode listSalesAgentsByPincode",
+      "get /api/orders listOrders",
+      "get /api/postalcodes listPostalCodes",
+      "get /api/salesagents listSalesAgents",
+      "post /api/customers/create createCustomer",
+    ]);
+  });
+
   it("documents the answers a route can really give, with their headers", async () => {
     const { body } = await call("/openapi.json");
     const statuses = (path: string, method = "get") => Object.keys(body.paths[path][method].responses);
@@ -71,7 +88,10 @@ describe("GET /openapi.json", () => {
     expect(areas["401"].headers["WWW-Authenticate"]).toEqual({ $ref: "#/components/headers/WWW-Authenticate" });
     expect(areas["429"].headers["Retry-After"]).toEqual({ $ref: "#/components/headers/Retry-After" });
     expect(areas["503"].headers["Retry-After"]).toEqual({ $ref: "#/components/headers/Retry-After" });
-    expect(Object.keys(body.components.responses)).toEqual(["NotFound", "MethodNotAllowed"]);
+    // The answers that no operation owns sit in an extension, not in components (see document.ts).
+    expect(body.components.responses).toBeUndefined();
+    expect(Object.keys(body["x-any-path-responses"])).toEqual(["404", "405"]);
+    expect(body["x-any-path-responses"]["405"].headers.Allow).toMatchObject({ required: true });
   });
 });
 
@@ -84,7 +104,7 @@ describe("GET /docs", () => {
     expect(res.headers.get("Content-Security-Policy")).toContain("script-src 'self'");
     expect(res.text).not.toMatch(/https?:|\/\/[a-z]/i);
     const references = [...res.text.matchAll(/(?:src|href)="([^"]*)"/g)].map((m) => m[1]);
-    expect(references).toEqual(["data:,", "/docs/swagger-ui.css", "/openapi.json", "/docs/swagger-ui-bundle.js", "/docs/init.js"]);
+    expect(references).toEqual(["data:,", "/docs/swagger-ui.css", "/docs/theme.css", "/openapi.json", "/docs/swagger-ui-bundle.js", "/docs/init.js"]);
   });
 
   it("serves the page's script and stylesheet from the installed package", async () => {
@@ -98,12 +118,21 @@ describe("GET /docs", () => {
     expect(css.text).toContain(".swagger-ui");
   });
 
+  it("serves its own stylesheet after Swagger UI's, with colours that meet WCAG AA contrast", async () => {
+    const res = await call("/docs/theme.css");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Content-Type")).toBe("text/css; charset=utf-8");
+    expect(res.text).toContain(".swagger-ui .opblock.opblock-get .opblock-summary-method");
+    expect(res.text).not.toMatch(/https?:|@import|url\(/);
+  });
+
   it("starts Swagger UI on /openapi.json with the outside validator off", async () => {
     const res = await call("/docs/init.js");
     expect(res.status).toBe(200);
     expect(res.headers.get("Content-Type")).toBe("text/javascript; charset=utf-8");
     expect(res.text).toContain('url: "/openapi.json"');
     expect(res.text).toContain("validatorUrl: null");
+    expect(res.text).toContain("plugins: [accessible]");
   });
 
   it("reaches no other file of the package", async () => {

@@ -3,15 +3,17 @@
 // (headers that middleware puts on every answer, the answers for unknown paths and methods, the
 // security scheme) is added here, once.
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import type { Context } from "hono";
 import { version } from "../../package.json";
 import type { AppEnv } from "../env.ts";
 import { API_PREFIX } from "../routes/index.ts";
-import { headerRef, RESPONSE_HEADERS } from "../schemas/headers.ts";
+import { ALLOW_HEADER, headerRef, RESPONSE_HEADERS } from "../schemas/headers.ts";
 
 export const DOCUMENT_PATH = "/openapi.json";
 
 type OpenAPIObject = ReturnType<OpenAPIHono["getOpenAPI31Document"]>;
+
+/** Where the document lists the answers that any path can give (see the description). */
+export const ANY_PATH_RESPONSES = "x-any-path-responses";
 
 const DESCRIPTION = `Customers, their sales orders, and the lookups (areas, postal codes, sales agents) that
 the sales agents' apps need, for a sales and distribution organization.
@@ -26,9 +28,9 @@ answer is 401 whatever else is wrong with the request; the per-key rate limit (4
 
 **Errors.** Every error, of every status, is the \`Error\` envelope; \`status_code\` equals the HTTP status
 and \`fields\` (422) lists every broken parameter by its request name. Two answers can come from any
-path and are not repeated under each operation: 404 \`NOT_FOUND\` for a path that does not exist
-(\`components.responses.NotFound\`) and 405 \`METHOD_NOT_ALLOWED\` with an \`Allow\` header for another
-method on a path that does (\`components.responses.MethodNotAllowed\`). \`HEAD\` is answered wherever
+path and are not repeated under each operation: 404 \`NOT_FOUND\` for a path that does not exist and 405
+\`METHOD_NOT_ALLOWED\` with an \`Allow\` header for another method on a path that does (both described
+under \`${ANY_PATH_RESPONSES}\`, by status). \`HEAD\` is answered wherever
 \`GET\` is, and \`OPTIONS\` (a CORS preflight) with 204 and no body on any path.
 
 **Headers.** Every answer carries \`X-Request-Id\` (the caller's, when it sent one of sane length) and,
@@ -42,6 +44,12 @@ const TAGS = [
   { name: "Service", description: "The deployment itself: is it up, which version, which mode" },
 ];
 
+/**
+ * The service's own API, not an open-source project: an SPDX reference of the "LicenseRef-" form
+ * names such a licence (OpenAPI 3.1 takes an SPDX expression as the licence identifier).
+ */
+const LICENSE = { name: "Proprietary: all rights reserved", identifier: "LicenseRef-Proprietary" };
+
 /** The headers that every answer carries, added to every response of the document. */
 const EVERY_RESPONSE = ["X-Request-Id", "Server-Timing"] as const;
 
@@ -54,38 +62,48 @@ export function registerComponents(app: OpenAPIHono<AppEnv>): void {
     description: "An API key, `sk_test_…` or `sk_live_…` (the deployment's mode), made on the dashboard or with `npm run keys`.",
   });
   for (const [name, header] of Object.entries(RESPONSE_HEADERS)) registry.registerComponent("headers", name, structuredClone(header));
-  const errorContent = { "application/json": { schema: { $ref: "#/components/schemas/Error" } } };
-  registry.registerComponent("responses", "NotFound", {
-    description: "No endpoint at this path (any path, any method).",
-    content: errorContent,
-  });
-  registry.registerComponent("responses", "MethodNotAllowed", {
-    description: "The path exists but does not answer this method; `Allow` lists the methods it does.",
-    headers: { Allow: headerRef("Allow") },
-    content: errorContent,
-  });
+}
+
+type ResponseLike = { headers?: Record<string, unknown>; $ref?: string; description?: string; content?: unknown };
+
+/**
+ * The answers of a path that no operation owns. Not components.responses: no operation can refer to
+ * them (an operation never gets a 405 for its own method), and an unreferenced component is a
+ * Redocly warning. An extension keeps them machine-readable (the tests' contract check reads them)
+ * while generated clients ignore them.
+ */
+function anyPathResponses(): Record<"404" | "405", ResponseLike> {
+  const content = { "application/json": { schema: { $ref: "#/components/schemas/Error" } } };
+  return {
+    "404": { description: "No endpoint at this path (any path, any method).", content },
+    "405": {
+      description: "The path exists but does not answer this method; `Allow` lists the methods it does.",
+      headers: { Allow: structuredClone(ALLOW_HEADER) },
+      content,
+    },
+  };
 }
 
 /** The document as generated (once per isolate: routes do not change while it runs). */
 let generated: OpenAPIObject | undefined;
 
-/** The document for a request: the generated one, with this deployment's address as the server. */
-export function openApiDocument(app: OpenAPIHono<AppEnv>, c: Context): OpenAPIObject {
-  generated ??= decorate(
-    app.getOpenAPI31Document({
+/**
+ * The document with `origin` (the deployment's address, e.g. http://127.0.0.1:8787) as the server.
+ * `app` must be the app that the API is mounted on, with registerComponents() done.
+ */
+export function openApiDocument(app: OpenAPIHono<AppEnv>, origin: string): OpenAPIObject {
+  generated ??= decorate({
+    ...app.getOpenAPI31Document({
       openapi: "3.1.0",
-      info: { title: "Order and customer lookup API", version, description: DESCRIPTION },
+      info: { title: "Order and customer lookup API", version, description: DESCRIPTION, license: LICENSE },
       tags: TAGS,
     }),
-  );
-  const origin = new URL(c.req.url).origin;
+    [ANY_PATH_RESPONSES]: anyPathResponses(),
+  });
   return { ...generated, servers: [{ url: origin, description: "This deployment" }] };
 }
 
-type HeaderMap = Record<string, unknown>;
-type ResponseLike = { headers?: HeaderMap; $ref?: string };
-
-/** Adds the headers of every answer to each response, operations' and components' alike. */
+/** Adds the headers of every answer to each response, operations' and the any-path answers alike. */
 function decorate(doc: OpenAPIObject): OpenAPIObject {
   const responses: ResponseLike[] = [];
   for (const item of Object.values(doc.paths ?? {})) {
@@ -93,10 +111,10 @@ function decorate(doc: OpenAPIObject): OpenAPIObject {
       responses.push(...Object.values(operation.responses ?? {}));
     }
   }
-  responses.push(...(Object.values(doc.components?.responses ?? {}) as ResponseLike[]));
+  responses.push(...Object.values(doc[ANY_PATH_RESPONSES] as Record<string, ResponseLike>));
   for (const response of responses) {
     if (response.$ref) continue;
-    const headers: HeaderMap = {};
+    const headers: Record<string, unknown> = {};
     for (const name of EVERY_RESPONSE) headers[name] = headerRef(name);
     response.headers = { ...headers, ...response.headers };
   }

@@ -12,7 +12,7 @@ export function mountDocs(app: OpenAPIHono<AppEnv>): void {
   registerComponents(app);
   app.get(DOCUMENT_PATH, (c) => {
     c.header("Cache-Control", "no-cache");
-    return c.json(openApiDocument(app, c));
+    return c.json(openApiDocument(app, new URL(c.req.url).origin));
   });
   app.route("/", docsPage);
 }

@@ -12,6 +12,7 @@ export const route = createRoute({
   method: "get",
   path: "/area",
   tags: ["Lookups"],
+  operationId: "listAreas",
   summary: "List areas",
   description: "Every area of the organization, by id. Also served at /areas. Cached; answers carry an ETag.",
   security: [{ bearerAuth: [] }],
@@ -28,8 +29,11 @@ export const route = createRoute({
   },
 });
 
-/** The published sample request uses /areas: the same endpoint. */
-export const aliasRoute = createRoute({ ...route, path: "/areas" });
+/**
+ * The published sample request uses /areas: the same endpoint. Operation ids are unique, so its
+ * generated client method is listAreasAlias.
+ */
+export const aliasRoute = createRoute({ ...route, path: "/areas", operationId: "listAreasAlias" });
 
 export const handler: RouteHandler<typeof route, AppEnv> = (c) =>
   cachedJson(c, "areas", async () => ({ data: await listAreas(c.get("services").db) }));

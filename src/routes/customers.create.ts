@@ -35,6 +35,7 @@ export const route = createRoute({
   method: "post",
   path: "/customers/create",
   tags: ["Customers"],
+  operationId: "createCustomer",
   summary: "Create a customer",
   description:
     "Creates a customer with its address, atomically. Parameters may come in the query string (as published), a JSON body or a form body; a body value wins over a query value of the same name, and unknown parameters are ignored. Every broken rule is reported in one 422. A customer whose mobile number normalizes to the same 10 digits already exists: 409 naming it. With an Idempotency-Key, a retry with the same parameters within 24 hours replays the first 201 (header Idempotent-Replayed: true) and creates nothing.",

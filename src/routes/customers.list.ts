@@ -10,6 +10,7 @@ export const route = createRoute({
   method: "get",
   path: "/customers",
   tags: ["Customers"],
+  operationId: "listCustomers",
   summary: "List customers",
   description: "The organization's customers by id ascending, a page at a time.",
   security: [{ bearerAuth: [] }],

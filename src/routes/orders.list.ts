@@ -54,6 +54,7 @@ export const route = createRoute({
   method: "get",
   path: "/orders",
   tags: ["Orders"],
+  operationId: "listOrders",
   summary: "List a customer's sales orders",
   description:
     "The sales orders of the customer with this phone number, newest first (date, then id, descending), each with its products, customer, agents, last status and invoices.",

@@ -11,6 +11,7 @@ export const route = createRoute({
   method: "get",
   path: "/postalcodes",
   tags: ["Lookups"],
+  operationId: "listPostalCodes",
   summary: "List postal codes",
   description: "Postal codes by id, a page at a time; their ids are what POST /customers/create takes as postalcode_id.",
   security: [{ bearerAuth: [] }],

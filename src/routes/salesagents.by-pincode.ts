@@ -20,6 +20,7 @@ export const route = createRoute({
   method: "get",
   path: "/fetch-salesagent-by-pincode",
   tags: ["Lookups"],
+  operationId: "listSalesAgentsByPincode",
   summary: "Sales agents serving a pincode",
   description: "The sales agents who serve a 6-digit PIN code, by id. Cached; answers carry an ETag.",
   security: [{ bearerAuth: [] }],

@@ -10,6 +10,7 @@ export const route = createRoute({
   method: "get",
   path: "/salesagents",
   tags: ["Lookups"],
+  operationId: "listSalesAgents",
   summary: "List sales agents",
   description: "Sales agents by id, a page at a time; their ids are what POST /customers/create takes as salesagent_id.",
   security: [{ bearerAuth: [] }],

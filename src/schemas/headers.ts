@@ -29,11 +29,16 @@ export const RESPONSE_HEADERS = {
     required: true,
     schema: { type: "string", const: "Bearer" },
   },
-  Allow: {
-    description: "The methods that this path answers, e.g. `GET, HEAD`.",
-    required: true,
-    schema: { type: "string", minLength: 1 },
-  },
+} as const;
+
+/**
+ * Allow, of a 405. Not a component: only the answers of any path (document.ts) carry it, and they
+ * sit in an extension, where a reference would leave the component unused in Redocly's eyes.
+ */
+export const ALLOW_HEADER = {
+  description: "The methods that this path answers, e.g. `GET, HEAD`.",
+  required: true,
+  schema: { type: "string", minLength: 1 },
 } as const;
 
 export type ResponseHeaderName = keyof typeof RESPONSE_HEADERS;

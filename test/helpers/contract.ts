@@ -20,7 +20,9 @@ interface ResponseDoc {
 
 interface OpenApiDoc {
   paths: Record<string, Record<string, { responses?: Record<string, ResponseDoc | { $ref: string }> }>>;
-  components: { schemas?: Record<string, Schema>; headers?: Record<string, HeaderDoc>; responses?: Record<string, ResponseDoc> };
+  components: { schemas?: Record<string, Schema>; headers?: Record<string, HeaderDoc> };
+  /** The answers of any path (404) or of a path's other methods (405), by status. */
+  "x-any-path-responses"?: Record<string, ResponseDoc>;
 }
 
 /** One request and the answer it got, as call() saw them. */
@@ -76,7 +78,7 @@ export class Contract {
     const template = this.findPath(url.pathname);
     if (!template) {
       if (OUTSIDE_API.some((p) => p.test(url.pathname))) return [];
-      if (ex.status === 404) return this.responseProblems(ex, this.component("NotFound"), "components.responses.NotFound");
+      if (ex.status === 404) return this.responseProblems(ex, this.anyPath("404"), "x-any-path-responses.404");
       return [`the path ${url.pathname} is not in the document (only 404 may answer there)`];
     }
 
@@ -85,7 +87,7 @@ export class Contract {
     if (!operation) {
       if (ex.status === 405) {
         const allowed = METHODS.filter((m) => item[m]).map((m) => m.toUpperCase());
-        const problems = this.responseProblems(ex, this.component("MethodNotAllowed"), "components.responses.MethodNotAllowed");
+        const problems = this.responseProblems(ex, this.anyPath("405"), "x-any-path-responses.405");
         const allow = ex.headers.get("Allow") ?? "";
         for (const m of allowed) if (!allow.split(/,\s*/).includes(m)) problems.push(`Allow "${allow}" does not list ${m}`);
         return problems;
@@ -146,9 +148,9 @@ export class Contract {
     return undefined;
   }
 
-  private component(name: string): ResponseDoc {
-    const response = this.doc.components.responses?.[name];
-    if (!response) throw new ContractError(`the document has no components.responses.${name}`);
+  private anyPath(status: "404" | "405"): ResponseDoc {
+    const response = this.doc["x-any-path-responses"]?.[status];
+    if (!response) throw new ContractError(`the document has no x-any-path-responses.${status}`);
     return response;
   }
 
