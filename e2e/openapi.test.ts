@@ -23,8 +23,6 @@ const API_PATHS = [
   "/api/postalcodes",
   "/api/salesagents",
 ];
-/** Answer without a key (GET /healthz): in the document with an empty security requirement. */
-const PUBLIC_PATHS = ["/api/healthz"];
 
 type Json = Record<string, any>;
 let server: Awaited<ReturnType<typeof startWranglerDev>>;
@@ -82,8 +80,8 @@ describe("GET /openapi.json", () => {
     }
   });
 
-  it("names the eight API paths, once each, behind the bearer scheme, and the public health check", () => {
-    expect(Object.keys(doc.paths).sort()).toEqual([...API_PATHS, ...PUBLIC_PATHS].sort());
+  it("names the eight API paths, once each, behind the bearer scheme", () => {
+    expect(Object.keys(doc.paths).sort()).toEqual(API_PATHS);
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: "http", scheme: "bearer" });
     const operations = Object.entries(doc.paths as Json).flatMap(([path, item]) =>
       Object.entries(item as Json).map(([method, op]) => ({ path, method, op: op as Json })),
@@ -93,17 +91,12 @@ describe("GET /openapi.json", () => {
       "get /api/areas",
       "get /api/customers",
       "get /api/fetch-salesagent-by-pincode",
-      "get /api/healthz",
       "get /api/orders",
       "get /api/postalcodes",
       "get /api/salesagents",
       "post /api/customers/create",
     ]);
     for (const { path, method, op } of operations) {
-      if (PUBLIC_PATHS.includes(path)) {
-        expect(op.security, `${method} ${path}`).toEqual([]);
-        continue;
-      }
       expect(op.security, `${method} ${path}`).toEqual([{ bearerAuth: [] }]);
       expect(op.responses["401"], `${method} ${path}`).toBeDefined();
     }
@@ -157,7 +150,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)("GET /docs in a browser", () => {
     expect(res?.status()).toBe(200);
     await page.locator(".opblock-summary-path").first().waitFor({ timeout: 30_000 });
     const rendered = await page.locator(".opblock-summary-path").evaluateAll((els) => els.map((e) => e.getAttribute("data-path")));
-    expect([...rendered].sort()).toEqual([...API_PATHS, ...PUBLIC_PATHS].sort());
+    expect([...rendered].sort()).toEqual(API_PATHS);
     await expect(page.locator(".info .title").innerText()).resolves.toContain("Order and customer lookup API");
     await expectNoSeriousViolations(page, "/docs with every operation collapsed");
 

@@ -27,6 +27,9 @@ export const route = createRoute({
   description:
     "Answers 200 while the deployment runs, with its version and mode. Needs no API key and reads no data (neither D1 nor KV), so a monitor may call it as often as it likes. Also served at /healthz.",
   security: [],
+  // Not in the published document: it is the operator's check, not part of the clients' API, and
+  // no 4XX answer exists for it (README, Deploying).
+  hide: true,
   responses: {
     200: {
       description: "The deployment is up",

@@ -38,7 +38,8 @@ export interface Exchange {
 const API_PREFIX = "/api";
 
 /** Surfaces outside the API that the document does not describe by design (they take no API key). */
-const OUTSIDE_API = [/^\/openapi\.json$/, /^\/docs(\/|$)/, /^\/dashboard(\/|$)/, /^\/admin(\/|$)/];
+/** Served outside the published document: the docs themselves, the administrator's side, the health check. */
+const OUTSIDE_API = [/^\/openapi\.json$/, /^\/docs(\/|$)/, /^\/dashboard(\/|$)/, /^\/admin(\/|$)/, /^(\/api)?\/healthz$/];
 
 const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
 
