@@ -95,6 +95,10 @@ export const customers = sqliteTable(
     status: text("status").notNull(),
     approval: text("approval").notNull(),
     salesagentId: integer("salesagent_id").references(() => salesAgents.id),
+    // Who made the row: POST /customers/create ("api") or an import ("import"). An import never
+    // overwrites an "api" customer with another shop's record (README, Importing data). Rows that
+    // existed before this column cannot be told apart and count as imported.
+    origin: text("origin", { enum: ["api", "import"] }).notNull().default("import"),
   },
   // Unique so that two racing creates with one number cannot both succeed.
   (t) => [uniqueIndex("customers_phone_key_uq").on(t.phoneKey)],

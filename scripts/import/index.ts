@@ -1,5 +1,6 @@
 // The importer's platform-neutral API: validates records while they stream, stages them, and moves
 // them into the live tables at once, or changes nothing. Runs in workerd (tests) and Node (the CLI).
+import { findApiCustomerClash } from "./api-customers.ts";
 import { findConflict } from "./checks.ts";
 import { MEMBER_OF, RECORD_TYPES, type Dataset, type RecordType } from "./format.ts";
 import { datasetRecords, parseRecord, type RawRecord } from "./records.ts";
@@ -41,7 +42,7 @@ export async function importRecords(
       if (staging.full) await staging.send();
     }
     await staging.flush();
-    const conflict = await findConflict(db);
+    const conflict = (await findApiCustomerClash(db)) ?? (await findConflict(db));
     if (conflict) throw conflict;
     await staging.commit();
   } catch (err) {

@@ -1,0 +1,1 @@
+ALTER TABLE `customers` ADD `origin` text DEFAULT 'import' NOT NULL;
