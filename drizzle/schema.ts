@@ -207,3 +207,16 @@ export const idempotencyKeys = sqliteTable("idempotency_keys", {
   body: text("body").notNull(),
   createdAt: integer("created_at").notNull(),
 });
+
+// Failed administrator sign-ins of the last 10 minutes, by client address (src/admin/signin-throttle.ts).
+// Pruned as it is written: rows older than the window are deleted with each new one.
+export const adminSigninFailures = sqliteTable(
+  "admin_signin_failures",
+  {
+    id: integer("id").primaryKey(),
+    address: text("address").notNull(),
+    /** Milliseconds since the epoch. */
+    at: integer("at").notNull(),
+  },
+  (t) => [index("admin_signin_failures_address_at_idx").on(t.address, t.at), index("admin_signin_failures_at_idx").on(t.at)],
+);
