@@ -30,7 +30,7 @@ async function main(argv: string[]): Promise<void> {
   // Loaded only now: wrangler is a large module, and a mistake in the arguments should not wait for it.
   const platform: Platform = await (await import("./lib/local.ts")).openPlatform({ remote, environment });
   try {
-    const store = new KeyStore(platform.env.KEYS);
+    const store = new KeyStore(platform.env.KEYS, platform.env.DB);
     await run(cmd, { store, json, remote, deploymentMode: String(platform.env.MODE) });
   } finally {
     await platform.dispose();
