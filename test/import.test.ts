@@ -10,6 +10,7 @@ import {
   type RawRecord,
 } from "../scripts/import/index.ts";
 import { purgeLookupCache } from "../src/cache/purge.ts";
+import { writeBeforeBatchD1 } from "./helpers/faults.ts";
 import { call } from "./helpers/http.ts";
 import { makeKey } from "./helpers/keys.ts";
 
@@ -758,6 +759,23 @@ describe("customers created through the API", () => {
       field: "id",
     });
     expect(e.problem).toMatch(/^customer 3 of the database was created through the API/);
+  });
+
+  it("fail the import even when the API creates the customer after the check, just before the final batch", async () => {
+    const file: Dataset = { customers: [upstream(3, "9811100003")] };
+    const racing = writeBeforeBatchD1(/api_customer_guard/, () => createThroughApi("98765 43219", "Sharma Kirana"));
+    const before = await snapshot();
+    const err = await importDataset(racing, file).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(ImportError);
+    expect((err as ImportError).message).toMatch(/^customer 3 at customers\[0\], field id: customer 3 of the database was created through the API/);
+    // Nothing of the file was written; the API's customer is there as the API made it.
+    const after = await snapshot();
+    expect({ ...after, customers: after.customers!.filter((c) => c.id !== 3), customer_addresses: after.customer_addresses!.filter((a) => a.customer_id !== 3) }).toEqual(before);
+    expect(after.customers!.find((c) => c.id === 3)).toMatchObject({ company_name: "Sharma Kirana", phone_key: "9876543219", origin: "api" });
+    expect(await stagingTables()).toEqual([]);
   });
 
   it("are replaced by the file's record when its number normalizes to the same 10 digits (the same shop)", async () => {
