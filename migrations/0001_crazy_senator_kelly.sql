@@ -1,1 +1,0 @@
-ALTER TABLE `customers` ADD `origin` text DEFAULT 'import' NOT NULL;
