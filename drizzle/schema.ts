@@ -95,6 +95,10 @@ export const customers = sqliteTable(
     status: text("status").notNull(),
     approval: text("approval").notNull(),
     salesagentId: integer("salesagent_id").references(() => salesAgents.id),
+    // Who made the row: POST /customers/create ("api") or an import ("import"). An import never
+    // overwrites an "api" customer with another shop's record (README, Importing data). Rows that
+    // existed before this column cannot be told apart and count as imported.
+    origin: text("origin", { enum: ["api", "import"] }).notNull().default("import"),
   },
   // Unique so that two racing creates with one number cannot both succeed.
   (t) => [uniqueIndex("customers_phone_key_uq").on(t.phoneKey)],
@@ -203,3 +207,44 @@ export const idempotencyKeys = sqliteTable("idempotency_keys", {
   body: text("body").notNull(),
   createdAt: integer("created_at").notNull(),
 });
+
+// Failed administrator sign-ins of the last 10 minutes, by client address (src/admin/signin-throttle.ts).
+// Pruned as it is written: rows older than the window are deleted with each new one.
+export const adminSigninFailures = sqliteTable(
+  "admin_signin_failures",
+  {
+    id: integer("id").primaryKey(),
+    address: text("address").notNull(),
+    /** Milliseconds since the epoch. */
+    at: integer("at").notNull(),
+  },
+  (t) => [index("admin_signin_failures_address_at_idx").on(t.address, t.at), index("admin_signin_failures_at_idx").on(t.at)],
+);
+
+// API keys: the system of record for key records (src/keys/store.ts). Authentication never reads it:
+// it reads the copy in the KEYS KV namespace, written after a change here commits. Columns for
+// scopes, an agent id, and an audit-log table written in the same batch, can be added beside these.
+export const apiKeys = sqliteTable(
+  "api_keys",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    mode: text("mode", { enum: ["test", "live"] }).notNull(),
+    /** e.g. "sk_test_AbCd…": enough to recognize a key, useless to use it. */
+    prefix: text("prefix").notNull(),
+    /** SHA-256 of the secret, lower-case hex. The secret itself is never stored. */
+    hash: text("hash").notNull(),
+    createdAt: text("created_at").notNull(),
+    expiresAt: text("expires_at"),
+    revokedAt: text("revoked_at"),
+    /** The key this one replaced by rolling. */
+    rolledFrom: text("rolled_from"),
+    replacedBy: text("replaced_by"),
+  },
+  (t) => [
+    uniqueIndex("api_keys_hash_uq").on(t.hash),
+    // A key is rolled at most once: of two rolls of one key at the same moment, only one can commit.
+    uniqueIndex("api_keys_rolled_from_uq").on(t.rolledFrom),
+    index("api_keys_created_idx").on(t.createdAt, t.id),
+  ],
+);

@@ -28,9 +28,10 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   // Loaded only now: wrangler is a large module, and a mistake in the arguments should not wait for it.
-  const platform: Platform = await (await import("./lib/local.ts")).openPlatform({ remote, environment });
+  // Key records live in D1: a fresh local state gets its migrations first.
+  const platform: Platform = await (await import("./lib/migrated-platform.ts")).openMigratedPlatform({ remote, environment });
   try {
-    const store = new KeyStore(platform.env.KEYS);
+    const store = new KeyStore(platform.env.KEYS, platform.env.DB);
     await run(cmd, { store, json, remote, deploymentMode: String(platform.env.MODE) });
   } finally {
     await platform.dispose();
@@ -122,6 +123,8 @@ main(process.argv.slice(2)).then(
     if (err instanceof UsageError || err instanceof CommandError) message = err.message;
     else if (err instanceof ApiError) message = err.options.fields?.[0] ? `${err.options.fields[0].field} ${err.options.fields[0].message}` : err.description;
     else message = oneLine(err);
+    // A database without the key tables (the account's, before its migrations were applied).
+    if (/no such table/.test(message)) message += " (apply the migrations first: npm run db:migrate -- --remote [--env live])";
     console.error(`Error: ${message}`);
     process.exit(1);
   },

@@ -46,7 +46,7 @@ async function main(): Promise<void> {
   let phone: string | null;
   try {
     await loadDemoDataIfEmpty(platform);
-    demoKey = (await issueDemoKey(new KeyStore(platform.env.KEYS))).secret;
+    demoKey = (await issueDemoKey(new KeyStore(platform.env.KEYS, platform.env.DB))).secret;
     phone = await examplePhone(platform);
   } finally {
     // wrangler dev opens the same state next; the proxy must let go of it first.

@@ -2,7 +2,7 @@
 // cookie, CSRF, the admin API with the bearer token and with the session, and the separation of
 // API keys and the administrator token.
 import { env } from "cloudflare:workers";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { BASE, type CallResult, call, errorEnvelope } from "./helpers/http.ts";
 import { makeKey } from "./helpers/keys.ts";
 
@@ -47,6 +47,11 @@ function setCookies(res: CallResult): string[] {
 }
 
 const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
+
+// Failed sign-ins of earlier tests would lock the tests' shared address out (test/admin-signin.test.ts).
+beforeEach(async () => {
+  await env.DB.prepare("DELETE FROM admin_signin_failures").run();
+});
 
 afterEach(() => {
   vi.useRealTimers();

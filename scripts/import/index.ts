@@ -1,5 +1,7 @@
 // The importer's platform-neutral API: validates records while they stream, stages them, and moves
 // them into the live tables at once, or changes nothing. Runs in workerd (tests) and Node (the CLI).
+import { causeMessages } from "../../src/lib/errors.ts";
+import { apiCustomerGuard, findApiCustomerClash, guardTripped } from "./api-customers.ts";
 import { findConflict } from "./checks.ts";
 import { MEMBER_OF, RECORD_TYPES, type Dataset, type RecordType } from "./format.ts";
 import { datasetRecords, parseRecord, type RawRecord } from "./records.ts";
@@ -41,9 +43,15 @@ export async function importRecords(
       if (staging.full) await staging.send();
     }
     await staging.flush();
-    const conflict = await findConflict(db);
+    const conflict = (await findApiCustomerClash(db)) ?? (await findConflict(db));
     if (conflict) throw conflict;
-    await staging.commit();
+    try {
+      await staging.commit([apiCustomerGuard(db)]);
+    } catch (err) {
+      // A customer created through the API while the file was checked: the same error as before it.
+      if (guardTripped(causeMessages(err))) throw (await findApiCustomerClash(db)) ?? err;
+      throw err;
+    }
   } catch (err) {
     await staging.drop().catch(() => undefined);
     throw err;

@@ -134,6 +134,9 @@ const PARSERS: Record<RecordType, Parser> = {
       status: f.str("status"),
       approval: f.str("approval"),
       salesagentId: ref("salesagent_id", "sales_agent", f.nullableInt("salesagent_id")),
+      // A file's record always makes or keeps an imported customer (an "api" one it may replace
+      // only when it is the same shop: scripts/import/api-customers.ts).
+      origin: "import" as const,
       src: where,
     };
     const address = f.nullableObject("address");

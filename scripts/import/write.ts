@@ -75,10 +75,11 @@ export class Staging {
   /**
    * Moves the staged rows into the live tables and drops the staging tables, in one batch: D1
    * runs a batch as one transaction, so the live tables see all of the import or none of it.
+   * Guards run first in the same batch: one that fails stops the whole move.
    */
-  async commit(): Promise<void> {
+  async commit(guards: D1PreparedStatement[] = []): Promise<void> {
     await this.flush();
-    await this.db.batch([...moveStatements().map((sql) => this.db.prepare(sql)), ...this.dropStatements()]);
+    await this.db.batch([...guards, ...moveStatements().map((sql) => this.db.prepare(sql)), ...this.dropStatements()]);
   }
 
   async drop(): Promise<void> {

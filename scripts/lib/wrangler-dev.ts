@@ -25,9 +25,12 @@ export function rateLimitFromEnv(env: NodeJS.ProcessEnv = process.env): number {
   return Number(raw);
 }
 
+/** The binding that RATE_LIMIT_PER_MINUTE configures. */
+const PER_KEY_LIMITER = "RATE_LIMITER";
+
 type RawSection = Record<string, unknown> & {
   main?: string;
-  ratelimits?: { simple?: { limit?: number } }[];
+  ratelimits?: { name?: string; simple?: { limit?: number } }[];
   d1_databases?: { migrations_dir?: string }[];
   assets?: { directory?: string };
 };
@@ -41,13 +44,15 @@ export function configForRateLimit(limit: number): string {
   const { rawConfig } = experimental_readRawConfig({ config: CONFIG_PATH });
   const config = structuredClone(rawConfig) as RawSection & { env?: Record<string, RawSection> };
   const sections = [config, ...Object.values(config.env ?? {})];
-  const limits = sections.flatMap((s) => s.ratelimits ?? []);
+  // Only the per-key limiter: the administrator's sign-in limiter keeps its own limit.
+  const perKey = (section: RawSection) => (section.ratelimits ?? []).filter((r) => r.name === PER_KEY_LIMITER);
+  const limits = sections.flatMap(perKey);
   if (limits.length === 0) throw new Error(`${CONFIG_PATH} has no [[ratelimits]] to apply RATE_LIMIT_PER_MINUTE to`);
   if (limit === 0 || limits.every((r) => r.simple?.limit === limit)) return CONFIG_PATH;
 
   const root = dirname(resolve(CONFIG_PATH));
   for (const section of sections) {
-    for (const r of section.ratelimits ?? []) r.simple = { ...r.simple, limit };
+    for (const r of perKey(section)) r.simple = { ...r.simple, limit };
     if (section.vars && typeof section.vars === "object") {
       (section.vars as Record<string, unknown>).RATE_LIMIT_PER_MINUTE = String(limit);
     }

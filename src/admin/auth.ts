@@ -4,6 +4,7 @@ import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env.ts";
 import { errors } from "../lib/errors.ts";
 import { CSRF_HEADER, adminTokenMatches, adminTokenProblem, csrfTokenValid, readSession } from "../dashboard/session.ts";
+import { signIn } from "./signin-throttle.ts";
 
 const SAFE_METHOD = /^(GET|HEAD|OPTIONS)$/;
 
@@ -20,7 +21,15 @@ export const adminAuth = createMiddleware<AppEnv>(async (c, next) => {
       throw errors.unauthenticated("Malformed Authorization header: send 'Authorization: Bearer <administrator token>'");
     }
     const given = header.slice(space + 1);
-    if (!(await adminTokenMatches(token, given))) {
+    const attempt = {
+      db: c.get("services").primaryDb,
+      limiter: c.env.SIGNIN_LIMITER,
+      connectingIp: c.req.header("CF-Connecting-IP"),
+      requestId: c.get("requestId"),
+      via: "admin-api" as const,
+    };
+    // A bearer token is a sign-in: counted, and refused unchecked after too many failures.
+    if (!(await signIn(attempt, () => adminTokenMatches(token, given)))) {
       throw errors.unauthenticated(
         given.startsWith("sk_")
           ? "API keys do not open the admin API: use the administrator token"

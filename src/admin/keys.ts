@@ -75,12 +75,8 @@ export async function createKey(store: KeyStore, input: CreateKeyInput): Promise
 
 /** Rolls an active key; a key already rolled, expired or revoked is a conflict (make a new one). */
 export async function rollKey(store: KeyStore, id: string, input: RollKeyInput): Promise<NewKey> {
-  const old = await findKey(store, id);
-  const state = store.stateOf(old);
-  if (state !== "active") {
-    const why = state === "grace" ? `already rolled (its replacement is ${old.replaced_by})` : state;
-    throw errors.conflict(`Key ${id} is ${why}: only an active key can be rolled`);
-  }
+  // A malformed id is a 404 without a read; the store decides the rest in one conditional D1 batch.
+  if (!KEY_ID.test(id)) throw unknownKey(id);
   const created = await store.roll(id, input.grace ?? DEFAULT_GRACE_SECONDS);
   if (!created) throw unknownKey(id);
   return { ...view(store, created.record), secret: created.secret };

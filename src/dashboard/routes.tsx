@@ -22,6 +22,7 @@ import {
   rollKeyInput,
   view,
 } from "../admin/keys.ts";
+import { signIn } from "../admin/signin-throttle.ts";
 import { type KeysPageProps, KeysPage, LoginPage, MessagePage } from "./pages.tsx";
 import {
   CSRF_FIELD,
@@ -118,8 +119,21 @@ dashboardRoutes.post("/dashboard/login", checkOrigin, limitBody, async (c) => {
   const problem = adminTokenProblem(token);
   if (problem) return c.html(<LoginPage nonce={nonceOf(c)} disabled={problem} />, 503);
   const given = (await c.req.parseBody()).token;
-  if (typeof given !== "string" || !(await adminTokenMatches(token, given))) {
-    log({ level: "warn", request_id: c.get("requestId"), event: "dashboard_login_failed" });
+  const attempt = {
+    db: c.get("services").primaryDb,
+    limiter: c.env.SIGNIN_LIMITER,
+    connectingIp: c.req.header("CF-Connecting-IP"),
+    requestId: c.get("requestId"),
+    via: "dashboard" as const,
+  };
+  let matched: boolean;
+  try {
+    matched = await signIn(attempt, async () => typeof given === "string" && (await adminTokenMatches(token, given)));
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 429) return lockedOut(c, err);
+    throw err;
+  }
+  if (!matched) {
     return c.html(<LoginPage nonce={nonceOf(c)} error="That is not the administrator token. Nobody was logged in." />, 401);
   }
   const session = await startSession(c, token!);
@@ -199,6 +213,20 @@ async function withErrorsShown(
       err.status,
     );
   }
+}
+
+/** The login refused unchecked after too many failures from this address: a page, with Retry-After. */
+function lockedOut(c: DashContext, err: ApiError): Response | Promise<Response> {
+  const seconds = err.options.headers?.["Retry-After"] ?? "";
+  c.header("Retry-After", seconds);
+  return c.html(
+    <MessagePage
+      nonce={nonceOf(c)}
+      title="Too many failed sign-ins"
+      message={`Too many sign-ins from this address have failed, so this one was not checked. Try again in ${seconds} seconds.`}
+    />,
+    429,
+  );
 }
 
 function staleForm(c: DashContext): Response | Promise<Response> {

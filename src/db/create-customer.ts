@@ -149,7 +149,12 @@ export type WriteOutcome =
 export async function insertCustomer(db: Database, input: NewCustomer, idem?: IdempotentWrite): Promise<WriteOutcome> {
   const newId = sql`(select ${customers.id} from ${customers} where ${customers.phoneKey} = ${input.phoneKey})`;
   const writes = [
-    db.insert(customers).values({ ...customerFields(input), phoneKey: input.phoneKey, salesagentId: input.salesagentId }),
+    db.insert(customers).values({
+      ...customerFields(input),
+      phoneKey: input.phoneKey,
+      salesagentId: input.salesagentId,
+      origin: "api",
+    }),
     db.insert(customerAddresses).values({
       customerId: newId,
       ...addressLines(input),

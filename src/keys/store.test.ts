@@ -1,4 +1,5 @@
-// The key store on the real local KV of this test file (no mocks): layout, rules, rolling, revoking.
+// The key store on the real local D1 and KV of this test file (no mocks): the D1 record and its KV
+// copy, rules, rolling, revoking, and records carried over from the KV-only layout.
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { ApiError } from "../lib/errors.ts";
@@ -13,6 +14,7 @@ import {
 } from "./isolate-cache.ts";
 import { hashSecret } from "./secret.ts";
 import {
+  type KeyRecord,
   DEFAULT_GRACE_SECONDS,
   ISOLATE_KEY_TTL_MS,
   KeyStore,
@@ -27,7 +29,7 @@ const T0 = Date.parse("2026-05-01T10:00:00.000Z");
 /** A store on a clock that the test moves. */
 function storeAt(start = T0) {
   const clock = { ms: start };
-  return { store: new KeyStore(env.KEYS, () => new Date(clock.ms)), clock };
+  return { store: new KeyStore(env.KEYS, env.DB, () => new Date(clock.ms)), clock };
 }
 
 /** Everything in the key store namespace: names, values and metadata, as text. */
@@ -57,10 +59,16 @@ beforeEach(async () => {
   clearIsolateKeyCache();
   const { keys } = await env.KEYS.list();
   await Promise.all(keys.map((k) => env.KEYS.delete(k.name)));
+  await env.DB.prepare("DELETE FROM api_keys").run();
 });
 
+/** The api_keys rows, as stored. */
+async function d1Rows(): Promise<Record<string, unknown>[]> {
+  return (await env.DB.prepare("SELECT * FROM api_keys ORDER BY created_at, id").all<Record<string, unknown>>()).results;
+}
+
 describe("create", () => {
-  it("stores a record under the hash and a listing entry under the id, never the secret", async () => {
+  it("stores the record in D1 and its copy under the hash in KV, never the secret", async () => {
     const { store } = storeAt();
     const { record, secret } = await store.create({ name: "  warehouse app ", mode: "test", expiresInSeconds: 3600 });
     const hash = await hashSecret(secret);
@@ -76,11 +84,23 @@ describe("create", () => {
       replaces: null,
       replaced_by: null,
     });
+    expect(await d1Rows()).toEqual([
+      {
+        id: record.id,
+        name: "warehouse app",
+        mode: "test",
+        prefix: record.prefix,
+        hash,
+        created_at: "2026-05-01T10:00:00.000Z",
+        expires_at: "2026-05-01T11:00:00.000Z",
+        revoked_at: null,
+        rolled_from: null,
+        replaced_by: null,
+      },
+    ]);
+    expect((await env.KEYS.list()).keys.map((k) => k.name)).toEqual([`hash:${hash}`]);
     expect(await env.KEYS.get(`hash:${hash}`, "json")).toEqual(record);
-    const byId = await env.KEYS.getWithMetadata(`id:${record.id}`);
-    expect(byId.value).toBe(hash);
-    expect(byId.metadata).toEqual(record);
-    const stored = await dumpKv();
+    const stored = `${await dumpKv()}\n${JSON.stringify(await d1Rows())}`;
     expect(stored).toContain(hash);
     expect(stored).not.toContain(secret);
     expect(stored).not.toContain(secret.slice(8));
@@ -105,21 +125,8 @@ describe("create", () => {
       expect({ status: err.status, fields: err.options.fields }).toEqual({ status: 422, fields: [{ field, message }] });
     }
     expect((await env.KEYS.list()).keys).toEqual([]);
+    expect(await d1Rows()).toEqual([]);
     expect((await store.create({ name: "x".repeat(100), mode: "live", expiresInSeconds: 315_360_000 })).record.name).toHaveLength(100);
-  });
-
-  it("fits the largest record in KV's 1024-byte metadata, even rolled and revoked", async () => {
-    const { store } = storeAt();
-    // Three UTF-8 bytes per character: the longest name in bytes that the rules allow.
-    const { record } = await store.create({ name: "€".repeat(100), mode: "live", expiresInSeconds: 60 });
-    const rolled = await store.roll(record.id, 10);
-    expect(rolled).not.toBeNull();
-    const revoked = await store.revoke(record.id);
-    expect(revoked?.replaced_by).toBe(rolled!.record.id);
-    expect(new TextEncoder().encode(JSON.stringify(revoked)).length).toBeLessThan(1024);
-    expect((await env.KEYS.getWithMetadata(`id:${record.id}`)).metadata).toEqual(revoked);
-    // The limit is real here: a larger metadata is refused by this KV, so the test above can fail.
-    await expect(env.KEYS.put("probe", "x", { metadata: { pad: "x".repeat(1100) } })).rejects.toThrow();
   });
 });
 
@@ -201,7 +208,7 @@ describe("isolate cache", () => {
 });
 
 describe("get and list", () => {
-  it("lists every key oldest first, from the listing entries alone", async () => {
+  it("lists every key oldest first, from D1", async () => {
     const { store, clock } = storeAt();
     const a = await store.create({ name: "a", mode: "test" });
     clock.ms += 1000;
@@ -259,8 +266,32 @@ describe("roll", () => {
     expect(store.stateOf(bAfter!)).toBe("expired");
 
     const c = await store.create({ name: "c", mode: "test", expiresInSeconds: 60 });
-    await store.roll(c.record.id, 3600);
+    const cNext = await store.roll(c.record.id, 3600);
     expect((await store.get(c.record.id))?.expires_at).toBe("2026-05-01T10:01:00.000Z");
+    // The replacement keeps the old key's expiry: rolling never makes a key outlive the one it replaces.
+    expect(cNext!.record.expires_at).toBe("2026-05-01T10:01:00.000Z");
+    expect(await store.get(cNext!.record.id)).toEqual(cNext!.record);
+  });
+
+  it("lets exactly one of two simultaneous rolls of a key commit", async () => {
+    const { store } = storeAt();
+    const { record } = await store.create({ name: "twice", mode: "test" });
+    const outcomes = await Promise.allSettled([store.roll(record.id, 60), store.roll(record.id, 60)]);
+    const won = outcomes.filter((o) => o.status === "fulfilled");
+    const lost = outcomes.filter((o): o is PromiseRejectedResult => o.status === "rejected");
+    expect([won.length, lost.length]).toEqual([1, 1]);
+    const winner = (won[0] as PromiseFulfilledResult<Awaited<ReturnType<KeyStore["roll"]>>>).value!;
+    expect(lost[0]!.reason).toBeInstanceOf(ApiError);
+    expect({ status: lost[0]!.reason.status, description: lost[0]!.reason.description }).toEqual({
+      status: 409,
+      description: `Key ${record.id} is already rolled (its replacement is ${winner.record.id}): only an active key can be rolled`,
+    });
+    expect((await store.list()).map((r) => [r.id, r.replaces, r.replaced_by])).toEqual(
+      [
+        [record.id, null, winner.record.id],
+        [winner.record.id, record.id, null],
+      ].sort((a, b) => (a[0]! < b[0]! ? -1 : 1)),
+    );
   });
 
   it("refuses a key that is not active (409) and a bad grace (422)", async () => {
@@ -298,14 +329,65 @@ describe("revoke", () => {
     expect(await env.KEYS.get(`hash:${record.hash}`, "json")).toEqual(revoked);
   });
 
-  it("heals a revocation whose authentication entry was not written", async () => {
+  it("heals a revocation whose KV copy was not written after D1 committed it", async () => {
     const { store } = storeAt();
     const { record } = await store.create({ name: "a", mode: "test" });
+    // D1 says revoked, the copy that authentication reads says active: what a failed KV write leaves.
+    await env.DB.prepare("UPDATE api_keys SET revoked_at = ?1 WHERE id = ?2").bind("2026-05-01T09:59:00.000Z", record.id).run();
     const revoked = { ...record, revoked_at: "2026-05-01T09:59:00.000Z" };
-    // Listing says revoked, authentication entry says active: the state a failed write could leave.
-    await env.KEYS.put(`id:${record.id}`, record.hash, { metadata: revoked });
     expect(await store.revoke(record.id)).toEqual(revoked);
     expect(await env.KEYS.get(`hash:${record.hash}`, "json")).toEqual(revoked);
+  });
+});
+
+describe("records made before D1 held keys (KV only)", () => {
+  /** A key as the KV-only store wrote it: the authentication entry and the listing entry. */
+  async function legacyKey(name: string, extra: Partial<KeyRecord> = {}) {
+    const secret = `sk_test_${"L".repeat(39)}${name.padStart(4, "0").slice(-4)}`;
+    const record: KeyRecord = {
+      id: `key_LEGACY${name.padStart(10, "0").slice(-10)}`,
+      name,
+      mode: "test",
+      prefix: `${secret.slice(0, 12)}…`,
+      hash: await hashSecret(secret),
+      created_at: "2026-04-01T00:00:00.000Z",
+      expires_at: null,
+      revoked_at: null,
+      replaces: null,
+      replaced_by: null,
+      ...extra,
+    };
+    await env.KEYS.put(`hash:${record.hash}`, JSON.stringify(record));
+    await env.KEYS.put(`id:${record.id}`, record.hash, { metadata: record });
+    return { record, secret };
+  }
+
+  it("authenticate as before, and are carried over into D1 on first use, none lost", async () => {
+    const { store } = storeAt();
+    const a = await legacyKey("one");
+    const b = await legacyKey("two", { revoked_at: "2026-04-02T00:00:00.000Z" });
+    expect(await store.findBySecret(a.secret)).toEqual(a.record);
+    expect(await d1Rows()).toEqual([]);
+    const fresh = await store.create({ name: "new", mode: "test" });
+    expect(await store.list()).toEqual([a.record, b.record, fresh.record].sort((x, y) => x.created_at.localeCompare(y.created_at) || x.id.localeCompare(y.id)));
+    expect((await d1Rows()).map((r) => r.id).sort()).toEqual([a.record.id, b.record.id, fresh.record.id].sort());
+    // The listing entries are gone; the authentication entries stay, so the keys keep working.
+    expect((await env.KEYS.list({ prefix: "id:" })).keys).toEqual([]);
+    clearIsolateKeyCache();
+    expect(await store.findBySecret(a.secret)).toEqual(a.record);
+    // And they are managed like any other key from then on.
+    const rolled = await store.roll(a.record.id, 0);
+    expect(rolled!.record.replaces).toBe(a.record.id);
+    expect(store.stateOf((await store.findBySecret(a.secret))!)).toBe("expired");
+  });
+
+  it("are carried over by get, roll and revoke too, and a second carry-over changes nothing", async () => {
+    const { store } = storeAt();
+    const a = await legacyKey("three");
+    expect(await store.revoke(a.record.id)).toEqual({ ...a.record, revoked_at: "2026-05-01T10:00:00.000Z" });
+    const again = await legacyKey("three"); // the same listing entry written again (an old worker still running)
+    expect(await store.get(again.record.id)).toEqual({ ...a.record, revoked_at: "2026-05-01T10:00:00.000Z" });
+    expect(await d1Rows()).toHaveLength(1);
   });
 });
 

@@ -1,10 +1,16 @@
-// The key store: API keys in a KV namespace, used by the worker (authentication, dashboard) and by
-// the command line (scripts/keys.ts) alike. It never holds a secret, only its SHA-256.
+// The key store, used by the worker (authentication, dashboard, admin API), the command line
+// (scripts/keys.ts) and npm start's demo key alike. It never holds a secret, only its SHA-256.
 //
-// Layout: "hash:<sha256 of secret>" -> KeyRecord JSON (the one read that authentication makes);
-//         "id:<key id>" -> the hash, with the KeyRecord as metadata (so list() needs no more reads).
+// The system of record is D1 (api_keys, ./records.ts): every change is one conditional, atomic
+// batch there. Authentication reads only the KV copy, written after the D1 batch commits:
+//   "hash:<sha256 of secret>" -> KeyRecord JSON.
+// Before D1 held them, records lived only in KV, with a listing entry "id:<key id>" (the KeyRecord
+// as its metadata). The first get/list/roll/revoke carries any such entries over into D1 and then
+// deletes them; their "hash:" entries stay, so those keys keep working throughout.
 import { errors } from "../lib/errors.ts";
+import { drainCarriedOver, legacyRecords } from "./legacy.ts";
 import { cachedKey, forgetKey, ISOLATE_KEY_TTL_MS, rememberKey } from "./isolate-cache.ts";
+import { type KeyDatabase, KeyRecords, notActive } from "./records.ts";
 import { checkMode, checkName, checkSeconds } from "./rules.ts";
 import {
   type KeyMode,
@@ -55,42 +61,32 @@ export const REVOCATION_BOUND_PRODUCTION_SECONDS =
 export const DEFAULT_GRACE_SECONDS = 86_400;
 
 export class KeyStore {
+  private readonly records: KeyRecords;
+
   constructor(
     private readonly kv: KVNamespace,
+    db: KeyDatabase,
     private readonly now: () => Date = () => new Date(),
-  ) {}
+  ) {
+    this.records = new KeyRecords(db);
+  }
 
   /** Makes a key. Throws a 422 ApiError for a bad name, mode or expiry. */
-  async create(input: {
-    name: string;
-    mode: KeyMode;
-    expiresInSeconds?: number | null;
-    replaces?: string | null;
-  }): Promise<CreatedKey> {
+  async create(input: { name: string; mode: KeyMode; expiresInSeconds?: number | null }): Promise<CreatedKey> {
     const name = checkName(input.name);
     const mode = checkMode(input.mode);
     const expiresIn = input.expiresInSeconds == null ? null : checkSeconds("expires_in", input.expiresInSeconds, 1);
-    const secret = newSecret(mode);
     const now = this.now();
-    const record: KeyRecord = {
-      id: newKeyId(),
-      name,
-      mode,
-      prefix: displayPrefix(secret),
-      hash: await hashSecret(secret),
-      created_at: now.toISOString(),
-      expires_at: expiresIn === null ? null : new Date(now.getTime() + expiresIn * 1000).toISOString(),
-      revoked_at: null,
-      replaces: input.replaces ?? null,
-      replaced_by: null,
-    };
-    await this.save(record);
-    return { record, secret };
+    const expiresAt = expiresIn === null ? null : new Date(now.getTime() + expiresIn * 1000).toISOString();
+    const created = await newKey({ name, mode, expiresAt, replaces: null }, now);
+    await this.records.insert(created.record);
+    await this.writeCopy(created.record);
+    return created;
   }
 
   /**
-   * The record a secret belongs to, or null. At most one KV read; what it read is trusted by this
-   * isolate for ISOLATE_KEY_TTL_MS (found or not), so most requests make none.
+   * The record a secret belongs to, or null: KV only, never D1. At most one KV read; what it read is
+   * trusted by this isolate for ISOLATE_KEY_TTL_MS (found or not), so most requests make none.
    */
   async findBySecret(secret: string): Promise<KeyRecord | null> {
     const hash = await hashSecret(secret);
@@ -107,52 +103,47 @@ export class KeyStore {
   /** The record of a key id, or null (also for an id that cannot be one, without a read). */
   async get(id: string): Promise<KeyRecord | null> {
     if (!KEY_ID_PATTERN.test(id)) return null;
-    const { metadata } = await this.kv.getWithMetadata<KeyRecord>(`id:${id}`);
-    return metadata ?? null;
+    await this.carryOver();
+    return this.records.get(id);
   }
 
-  /** Every key, oldest first, in one list() call per 1000 keys. */
+  /** Every key, oldest first. */
   async list(): Promise<KeyRecord[]> {
-    const records: KeyRecord[] = [];
-    let cursor: string | undefined;
-    do {
-      const page: KVNamespaceListResult<KeyRecord> = await this.kv.list<KeyRecord>({ prefix: "id:", cursor });
-      for (const k of page.keys) if (k.metadata) records.push(k.metadata);
-      cursor = page.list_complete ? undefined : page.cursor;
-    } while (cursor);
-    return records.sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
+    await this.carryOver();
+    return this.records.list();
   }
 
   /**
-   * A new key of the same name and mode; the old one keeps working for graceSeconds (0: stops at
-   * once, never later than its own expiry). Null for an unknown id; a 409 ApiError for a key that is
-   * not active (revoked, expired, or already rolled: roll its replacement instead); a 422 for a bad grace.
+   * A new key of the same name, mode and expiry (it never outlives the old key); the old one keeps
+   * working for graceSeconds (0: stops at once, never later than its own expiry). Null for an
+   * unknown id; a 409 ApiError for a key that is not active (revoked, expired, or already rolled:
+   * roll its replacement instead), also when another roll of it commits first; a 422 for a bad grace.
    */
-  async roll(id: string, graceSeconds = DEFAULT_GRACE_SECONDS, expiresInSeconds?: number | null): Promise<CreatedKey | null> {
+  async roll(id: string, graceSeconds = DEFAULT_GRACE_SECONDS): Promise<CreatedKey | null> {
     const grace = checkSeconds("grace", graceSeconds, 0);
     const old = await this.get(id);
     if (!old) return null;
-    const state = this.stateOf(old);
-    if (state !== "active") {
-      const why = state === "grace" ? `already rolled (its replacement is ${old.replaced_by})` : state;
-      throw errors.conflict(`Key ${id} is ${why}: only an active key can be rolled`);
+    this.assertActive(old);
+    const now = this.now();
+    const created = await newKey({ name: old.name, mode: old.mode, expiresAt: old.expires_at, replaces: old.id }, now);
+    const graceEnd = new Date(now.getTime() + grace * 1000).toISOString();
+    const oldExpiresAt = old.expires_at && old.expires_at < graceEnd ? old.expires_at : graceEnd;
+    if (!(await this.records.roll(old, created.record, oldExpiresAt, now.toISOString()))) {
+      // Another roll, a revocation or the expiry got there first: say which, from the record as it is now.
+      const current = await this.records.get(id);
+      if (current) this.assertActive(current);
+      throw errors.conflict(`Key ${id} changed while it was being rolled; try again`);
     }
-    const created = await this.create({ name: old.name, mode: old.mode, expiresInSeconds, replaces: old.id });
-    const graceEnd = new Date(this.now().getTime() + grace * 1000).toISOString();
-    await this.save({
-      ...old,
-      expires_at: old.expires_at && old.expires_at < graceEnd ? old.expires_at : graceEnd,
-      replaced_by: created.record.id,
-    });
+    await this.writeCopy(created.record);
+    await this.writeCopy({ ...old, expires_at: oldExpiresAt, replaced_by: created.record.id });
     return created;
   }
 
-  /** Revokes at once; revoking again keeps the first time (and rewrites both entries, healing a half-done one). */
+  /** Revokes at once; revoking again keeps the first time (and rewrites the KV copy, healing a lost write). */
   async revoke(id: string): Promise<KeyRecord | null> {
-    const old = await this.get(id);
-    if (!old) return null;
-    const revoked = { ...old, revoked_at: old.revoked_at ?? this.now().toISOString() };
-    await this.save(revoked);
+    if (!(await this.get(id))) return null;
+    const revoked = await this.records.revoke(id, this.now().toISOString());
+    if (revoked) await this.writeCopy(revoked);
     return revoked;
   }
 
@@ -164,15 +155,45 @@ export class KeyStore {
     return "active";
   }
 
-  /**
-   * The authentication entry first, then the listing entry: if the second write fails, a revocation
-   * has still taken effect, and a new key whose creation threw was never given to anyone.
-   */
-  private async save(record: KeyRecord): Promise<void> {
+  private assertActive(record: KeyRecord): void {
+    const state = this.stateOf(record);
+    if (state !== "active") throw notActive(record, state);
+  }
+
+  /** The copy that authentication reads, written once D1 has committed the record. */
+  private async writeCopy(record: KeyRecord): Promise<void> {
     await this.kv.put(`hash:${record.hash}`, JSON.stringify(record));
     forgetKey(record.hash);
-    await this.kv.put(`id:${record.id}`, record.hash, { metadata: record });
   }
+
+  /** Moves records that only KV holds (made before D1 held keys) into D1: one KV list when there are none. */
+  private async carryOver(): Promise<void> {
+    const legacy = await legacyRecords(this.kv);
+    if (legacy.length === 0) return;
+    await this.records.insertMissing(legacy);
+    await drainCarriedOver(this.kv, legacy);
+  }
+}
+
+/** A fresh secret and its record. */
+async function newKey(
+  fields: { name: string; mode: KeyMode; expiresAt: string | null; replaces: string | null },
+  now: Date,
+): Promise<CreatedKey> {
+  const secret = newSecret(fields.mode);
+  const record: KeyRecord = {
+    id: newKeyId(),
+    name: fields.name,
+    mode: fields.mode,
+    prefix: displayPrefix(secret),
+    hash: await hashSecret(secret),
+    created_at: now.toISOString(),
+    expires_at: fields.expiresAt,
+    revoked_at: null,
+    replaces: fields.replaces,
+    replaced_by: null,
+  };
+  return { record, secret };
 }
 
 /** A record as shown to administrators: everything but the hash. */

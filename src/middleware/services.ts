@@ -50,7 +50,9 @@ export const services = createMiddleware<AppEnv>(async (c, next) => {
       kvTtlSeconds(c.env.LOOKUP_CACHE_TTL),
       (p) => executionCtx.waitUntil(p),
     ),
-    keys: new KeyStore(meterKV(c.env.KEYS, meter, "key store")),
+    // Key changes go to D1's primary (the binding itself, not a replica session). Authentication
+    // reads only KV: constructing the store opens nothing.
+    keys: new KeyStore(meterKV(c.env.KEYS, meter, "key store"), meterD1(c.env.DB, meter)),
   });
 
   await next();

@@ -109,6 +109,29 @@ export function failingWriteBatchD1(real: D1Database = env.DB): D1Database & { r
   return wrap(real) as D1Database & { readonly writeBatchesFailed: number };
 }
 
+/**
+ * A D1 database that runs `hook` (another client's write) just before the first batch holding a
+ * statement whose SQL matches `marker`: a concurrent write landing at the worst moment.
+ */
+export function writeBeforeBatchD1(marker: RegExp, hook: () => Promise<unknown>, real: D1Database = env.DB): D1Database {
+  let done = false;
+  return new Proxy(real, {
+    get(target, prop) {
+      if (prop === "batch") {
+        return async (statements: D1PreparedStatement[]) => {
+          if (!done && statements.some((s) => marker.test(sqlOf(s)))) {
+            done = true;
+            await hook();
+          }
+          return target.batch(statements);
+        };
+      }
+      const value = Reflect.get(target, prop, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
 /** A D1 database that answers every query with something no driver returns (a number). */
 export function garbageD1(): D1Database {
   const statement: Record<string, unknown> = {};

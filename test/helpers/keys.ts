@@ -5,7 +5,7 @@ import { clearIsolateKeyCache, KeyStore } from "../../src/keys/store.ts";
 
 /** A key made through the key store module itself, in this test file's KV. */
 export async function makeKey(options: { mode?: KeyMode; name?: string; expiresInSeconds?: number } = {}) {
-  const created = await new KeyStore(env.KEYS).create({
+  const created = await new KeyStore(env.KEYS, env.DB).create({
     name: options.name ?? "test key",
     mode: options.mode ?? "test",
     expiresInSeconds: options.expiresInSeconds,

@@ -1,0 +1,110 @@
+// Key records in D1 (the api_keys table): the system of record. Each change is one D1 batch, so
+// that it is atomic and conditional; the caller then writes the KV copy that authentication reads.
+// A later change can add statements (an audit-log row) to the same batch.
+import { causeMessages, errors } from "../lib/errors.ts";
+import type { KeyRecord } from "./store.ts";
+
+/** What the store needs of D1: a database binding or a session (prepare and batch). */
+export type KeyDatabase = Pick<D1Database, "prepare" | "batch">;
+
+const COLUMNS = "id, name, mode, prefix, hash, created_at, expires_at, revoked_at, rolled_from, replaced_by";
+const PLACEHOLDERS = COLUMNS.split(", ").map((_, i) => `?${i + 1}`).join(", ");
+
+interface Row {
+  id: string;
+  name: string;
+  mode: KeyRecord["mode"];
+  prefix: string;
+  hash: string;
+  created_at: string;
+  expires_at: string | null;
+  revoked_at: string | null;
+  rolled_from: string | null;
+  replaced_by: string | null;
+}
+
+function toRecord(row: Row): KeyRecord {
+  return {
+    id: row.id,
+    name: row.name,
+    mode: row.mode,
+    prefix: row.prefix,
+    hash: row.hash,
+    created_at: row.created_at,
+    expires_at: row.expires_at,
+    revoked_at: row.revoked_at,
+    replaces: row.rolled_from,
+    replaced_by: row.replaced_by,
+  };
+}
+
+function values(r: KeyRecord): unknown[] {
+  return [r.id, r.name, r.mode, r.prefix, r.hash, r.created_at, r.expires_at, r.revoked_at, r.replaces, r.replaced_by];
+}
+
+export class KeyRecords {
+  constructor(private readonly db: KeyDatabase) {}
+
+  async get(id: string): Promise<KeyRecord | null> {
+    const row = await this.db.prepare(`SELECT ${COLUMNS} FROM api_keys WHERE id = ?1`).bind(id).first<Row>();
+    return row ? toRecord(row) : null;
+  }
+
+  /** Every key, oldest first. */
+  async list(): Promise<KeyRecord[]> {
+    const { results } = await this.db.prepare(`SELECT ${COLUMNS} FROM api_keys ORDER BY created_at, id`).all<Row>();
+    return results.map(toRecord);
+  }
+
+  async insert(record: KeyRecord): Promise<void> {
+    await this.db.batch([this.db.prepare(`INSERT INTO api_keys (${COLUMNS}) VALUES (${PLACEHOLDERS})`).bind(...values(record))]);
+  }
+
+  /** Records made before D1 held them (carried over from KV); ones already here are left as they are. */
+  async insertMissing(records: KeyRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    const insert = this.db.prepare(`INSERT OR IGNORE INTO api_keys (${COLUMNS}) VALUES (${PLACEHOLDERS})`);
+    await this.db.batch(records.map((r) => insert.bind(...values(r))));
+  }
+
+  /**
+   * The roll itself, one batch: the new key, inserted only while the old one is still active at
+   * `now`, and the old key's replaced_by and shortened expiry. The unique rolled_from decides two
+   * rolls that both passed the check: one commits, the other's batch fails and changes nothing.
+   * False when the old key was no longer active (rolled, revoked or expired meanwhile).
+   */
+  async roll(old: KeyRecord, next: KeyRecord, oldExpiresAt: string, now: string): Promise<boolean> {
+    const insert = this.db
+      .prepare(
+        `INSERT INTO api_keys (${COLUMNS}) SELECT ${PLACEHOLDERS} WHERE EXISTS (SELECT 1 FROM api_keys ` +
+          "WHERE id = ?9 AND revoked_at IS NULL AND replaced_by IS NULL AND (expires_at IS NULL OR expires_at > ?11))",
+      )
+      .bind(...values(next), now);
+    const update = this.db
+      .prepare("UPDATE api_keys SET replaced_by = ?1, expires_at = ?2 WHERE id = ?3 AND replaced_by IS NULL AND EXISTS (SELECT 1 FROM api_keys WHERE id = ?1)")
+      .bind(next.id, oldExpiresAt, old.id);
+    try {
+      const [inserted] = await this.db.batch([insert, update]);
+      return (inserted?.meta.changes ?? 0) === 1;
+    } catch (err) {
+      if (/UNIQUE constraint failed: api_keys\.rolled_from/.test(causeMessages(err))) return false;
+      throw err;
+    }
+  }
+
+  /** Sets revoked_at unless it is set already; the record as it now is (null for an unknown id). */
+  async revoke(id: string, now: string): Promise<KeyRecord | null> {
+    const [, read] = await this.db.batch<Row>([
+      this.db.prepare("UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?1) WHERE id = ?2").bind(now, id),
+      this.db.prepare(`SELECT ${COLUMNS} FROM api_keys WHERE id = ?1`).bind(id),
+    ]);
+    const row = read?.results[0];
+    return row ? toRecord(row) : null;
+  }
+}
+
+/** The 409 for a key that cannot be rolled, saying why. */
+export function notActive(record: KeyRecord, state: "grace" | "expired" | "revoked") {
+  const why = state === "grace" ? `already rolled (its replacement is ${record.replaced_by})` : state;
+  return errors.conflict(`Key ${record.id} is ${why}: only an active key can be rolled`);
+}

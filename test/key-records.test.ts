@@ -1,0 +1,140 @@
+// Key records through HTTP (the admin API) with D1 as their system of record and KV as the copy
+// that authentication reads: simultaneous rolls, the expiry a roll keeps, keys from the KV-only
+// layout, and revocation reaching authentication.
+import { env } from "cloudflare:workers";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { hashSecret } from "../src/keys/secret.ts";
+import { clearIsolateKeyCache, type KeyRecord } from "../src/keys/store.ts";
+import { call, errorEnvelope } from "./helpers/http.ts";
+
+const ADMIN = { Authorization: `Bearer ${env.ADMIN_TOKEN!}` };
+const path = "/admin/keys";
+
+async function createKey(body: Record<string, unknown>) {
+  const res = await call(path, { method: "POST", headers: ADMIN, body });
+  expect(res.status).toBe(201);
+  return res.body.data as KeyRecord & { secret: string; status: string };
+}
+
+async function rows() {
+  return (await env.DB.prepare("SELECT id, rolled_from, replaced_by, expires_at FROM api_keys ORDER BY created_at, id").all()).results;
+}
+
+beforeEach(async () => {
+  clearIsolateKeyCache();
+  await env.DB.prepare("DELETE FROM api_keys").run();
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe("rolling through the admin API", () => {
+  it("two simultaneous rolls of one key: exactly one 201, the other a 409 naming the winner", async () => {
+    const key = await createKey({ name: "POS", mode: "test" });
+    const rollPath = `${path}/${key.id}/roll`;
+    const answers = await Promise.all([
+      call(rollPath, { method: "POST", headers: ADMIN, body: { grace: 60 } }),
+      call(rollPath, { method: "POST", headers: ADMIN, body: { grace: 60 } }),
+    ]);
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 409]);
+    const won = answers.find((a) => a.status === 201)!;
+    const lost = answers.find((a) => a.status === 409)!;
+    expect(lost.body).toEqual(
+      errorEnvelope(
+        409,
+        "CONFLICT",
+        `Key ${key.id} is already rolled (its replacement is ${won.body.data.id}): only an active key can be rolled`,
+        rollPath,
+      ),
+    );
+    // One new key in the record, and the old one replaced by it alone.
+    const listed = (await call(path, { headers: ADMIN })).body.data as { id: string; replaces: string | null; replaced_by: string | null }[];
+    expect(listed.map((k) => [k.id, k.replaces, k.replaced_by]).sort()).toEqual(
+      [
+        [key.id, null, won.body.data.id],
+        [won.body.data.id, key.id, null],
+      ].sort(),
+    );
+    expect((await call("/api/area", { key: won.body.data.secret })).status).toBe(200);
+  });
+
+  it("keeps the old key's expiry: the replacement never outlives it", async () => {
+    const key = await createKey({ name: "Temp", mode: "test", expires_in: 3600 });
+    const rolled = await call(`${path}/${key.id}/roll`, { method: "POST", headers: ADMIN, body: { grace: 60 } });
+    expect(rolled.status).toBe(201);
+    expect(rolled.body.data).toEqual({
+      id: expect.stringMatching(/^key_[0-9A-Za-z]{16}$/),
+      name: "Temp",
+      mode: "test",
+      prefix: `${rolled.body.data.secret.slice(0, 12)}…`,
+      created_at: expect.any(String),
+      expires_at: key.expires_at,
+      revoked_at: null,
+      replaces: key.id,
+      replaced_by: null,
+      status: "active",
+      secret: expect.stringMatching(/^sk_test_[0-9A-Za-z]{43}$/),
+    });
+    // The KV copy that authentication reads carries the same expiry.
+    const copy = await env.KEYS.get<KeyRecord>(`hash:${await hashSecret(rolled.body.data.secret)}`, "json");
+    expect(copy?.expires_at).toBe(key.expires_at);
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.parse(key.expires_at!));
+    clearIsolateKeyCache();
+    const expired = await call("/api/area", { key: rolled.body.data.secret });
+    expect(expired.status).toBe(401);
+    expect(expired.body).toEqual(errorEnvelope(401, "AUTHENTICATION_ERROR", "Invalid API key: the key has expired", "/api/area"));
+  });
+});
+
+describe("keys from the KV-only layout", () => {
+  it("keep authenticating, are carried over into D1 by the admin API, and are managed from then on", async () => {
+    const secret = `sk_test_${"K".repeat(43)}`;
+    const record: KeyRecord = {
+      id: "key_LegacyLegacy0001",
+      name: "made before D1",
+      mode: "test",
+      prefix: "sk_test_KKKK…",
+      hash: await hashSecret(secret),
+      created_at: "2026-01-01T00:00:00.000Z",
+      expires_at: null,
+      revoked_at: null,
+      replaces: null,
+      replaced_by: null,
+    };
+    await env.KEYS.put(`hash:${record.hash}`, JSON.stringify(record));
+    await env.KEYS.put(`id:${record.id}`, record.hash, { metadata: record });
+
+    expect((await call("/api/area", { key: secret })).status).toBe(200);
+    const listed = await call(path, { headers: ADMIN });
+    expect(listed.status).toBe(200);
+    const { hash: _hash, ...shown } = record;
+    expect(listed.body).toEqual({ data: [{ ...shown, status: "active" }] });
+    expect(await rows()).toEqual([{ id: record.id, rolled_from: null, replaced_by: null, expires_at: null }]);
+    expect((await env.KEYS.list({ prefix: "id:" })).keys).toEqual([]);
+    // Still authenticating after the carry-over (a fresh isolate reads the same KV entry).
+    clearIsolateKeyCache();
+    expect((await call("/api/area", { key: secret })).status).toBe(200);
+
+    const revoked = await call(`${path}/${record.id}/revoke`, { method: "POST", headers: ADMIN });
+    expect(revoked.status).toBe(200);
+    const refused = await call("/api/area", { key: secret });
+    expect(refused.body).toEqual(errorEnvelope(401, "AUTHENTICATION_ERROR", "Invalid API key: the key has been revoked", "/api/area"));
+  });
+});
+
+describe("revocation", () => {
+  it("reaches authentication through the KV copy within the isolate's 10 s", async () => {
+    const key = await createKey({ name: "Ops", mode: "test" });
+    expect((await call("/api/area", { key: key.secret })).status).toBe(200);
+    // Another process (the command line) revokes: D1, then the KV copy; this isolate still trusts what it read.
+    await env.DB.prepare("UPDATE api_keys SET revoked_at = ?1 WHERE id = ?2").bind(new Date().toISOString(), key.id).run();
+    const copy = await env.KEYS.get<KeyRecord>(`hash:${await hashSecret(key.secret)}`, "json");
+    await env.KEYS.put(`hash:${copy!.hash}`, JSON.stringify({ ...copy, revoked_at: new Date().toISOString() }));
+    expect((await call("/api/area", { key: key.secret })).status).toBe(200);
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + 10_000);
+    expect((await call("/api/area", { key: key.secret })).status).toBe(401);
+  });
+});
