@@ -14,7 +14,6 @@ import {
 } from "./isolate-cache.ts";
 import { hashSecret } from "./secret.ts";
 import {
-  type KeyRecord,
   DEFAULT_GRACE_SECONDS,
   ISOLATE_KEY_TTL_MS,
   KeyStore,
