@@ -250,13 +250,15 @@ describe("the keys on a running server (wrangler dev on the same PERSIST_DIR)", 
   it("parses the header exactly as it arrives on the wire", async () => {
     const secret = rolledOld.secret; // any well-formed key: the parsing fails before the look-up
     const malformed = "Malformed API key: the header must be 'Bearer', one space and the key (sk_test_ or sk_live_ and its characters), with no other whitespace";
-    expect(await rawStatus(server!, `Authorization: Bearer ${secret} `)).toEqual({ status: 401, description: malformed });
-    expect(await rawStatus(server!, `Authorization: Bearer ${secret}\t`)).toEqual({ status: 401, description: malformed });
     expect(await rawStatus(server!, `Authorization: Bearer  ${secret}`)).toEqual({ status: 401, description: malformed });
+    expect(await rawStatus(server!, `Authorization: Bearer ${secret} x`)).toEqual({ status: 401, description: malformed });
     expect(await rawStatus(server!, `Authorization: Bearer\t${secret}`)).toMatchObject({ status: 401 });
-    // Whitespace between the colon and the value is not part of the value in HTTP (RFC 9110 5.5):
-    // the server's parser drops it, and the value that reaches the worker is exact.
+    // Whitespace before and after a field value is not part of the value in HTTP (RFC 9110 5.5): the
+    // server's parser drops it (wrangler 4.155's does so at both ends), and the value that reaches
+    // the worker is exact. Whitespace inside the value stays, and is refused above.
     expect((await rawStatus(server!, `Authorization:   Bearer ${latest.secret}`)).status).toBe(200);
+    expect((await rawStatus(server!, `Authorization: Bearer ${latest.secret} `)).status).toBe(200);
+    expect((await rawStatus(server!, `Authorization: Bearer ${latest.secret}\t`)).status).toBe(200);
     expect((await rawStatus(server!, `Authorization: Bearer ${latest.secret}`)).status).toBe(200);
   }, 240_000);
 
