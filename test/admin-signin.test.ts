@@ -6,6 +6,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { BASE, type CallResult, call, errorEnvelope } from "./helpers/http.ts";
 import { callWithEnv } from "./helpers/faults.ts";
+import { captureConsole, type LogLine } from "./helpers/logs.ts";
 
 const ADMIN = env.ADMIN_TOKEN!;
 const WRONG = "wrong-token-guess-0123456789";
@@ -43,16 +44,17 @@ function expectLocked(res: CallResult, retryAfter: number) {
 
 const INVALID = errorEnvelope(401, "AUTHENTICATION_ERROR", "Invalid administrator token", "/admin/keys");
 
-let logged: string[];
+/** Every line logged through console.log, .warn or .error, with the method that wrote it. */
+let lines: LogLine[];
+/** The failed sign-in lines, each written through console.warn (Workers Logs marks it a warning). */
+const signinWarnings = () =>
+  lines.filter((l) => l.text.includes('"admin_signin_failed"')).map((l) => ({ method: l.method, ...JSON.parse(l.text) }));
 
 beforeEach(async () => {
   await env.DB.prepare("DELETE FROM admin_signin_failures").run();
   vi.useFakeTimers({ toFake: ["Date"] });
   vi.setSystemTime(T0);
-  logged = [];
-  vi.spyOn(console, "log").mockImplementation((line: unknown) => {
-    logged.push(String(line));
-  });
+  lines = captureConsole();
 });
 
 afterEach(() => {
@@ -137,12 +139,11 @@ describe("failed administrator sign-ins", () => {
     await insertFailures("192.0.2.77", [T0 - WINDOW - 5000, T0 - WINDOW]);
     await admin("192.0.2.60");
     await login("192.0.2.60", WRONG);
-    const warnings = logged.map((l) => JSON.parse(l)).filter((l) => l.event === "admin_signin_failed");
-    expect(warnings).toEqual([
-      { level: "warn", request_id: expect.any(String), event: "admin_signin_failed", via: "admin-api", address: "192.0.2.60", recorded: true },
-      { level: "warn", request_id: expect.any(String), event: "admin_signin_failed", via: "dashboard", address: "192.0.2.60", recorded: true },
+    expect(signinWarnings()).toEqual([
+      { method: "warn", level: "warn", request_id: expect.any(String), event: "admin_signin_failed", via: "admin-api", address: "192.0.2.60", recorded: true },
+      { method: "warn", level: "warn", request_id: expect.any(String), event: "admin_signin_failed", via: "dashboard", address: "192.0.2.60", recorded: true },
     ]);
-    expect(logged.join("\n")).not.toContain(WRONG);
+    expect(lines.map((l) => l.text).join("\n")).not.toContain(WRONG);
     expect(await failures()).toEqual([
       { address: "192.0.2.60", at: T0 },
       { address: "192.0.2.60", at: T0 },
@@ -157,7 +158,7 @@ describe("failed administrator sign-ins", () => {
     expect(res.status).toBe(401);
     expect(res.body).toEqual(INVALID);
     expect(await failures()).toEqual([]);
-    expect(logged.map((l) => JSON.parse(l)).find((l) => l.event === "admin_signin_failed")).toMatchObject({ recorded: false });
+    expect(signinWarnings()[0]).toMatchObject({ method: "warn", recorded: false });
   });
 
   it("is the binding of wrangler.toml", () => {
