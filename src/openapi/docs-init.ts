@@ -6,6 +6,7 @@ import { DOCUMENT_PATH } from "./document.ts";
 
 // Why each part is there:
 // - validatorUrl null: Swagger UI would otherwise send the document to an outside validator.
+// - displayOperationId: shows each operation's id, the method name that generated clients use.
 // - syntaxHighlight "obsidian": the default theme ("agate") draws numbers red on grey at 3.4:1.
 // - DeepLink: an operation's path is a link inside the button that opens the operation, a control
 //   inside a control (axe: nested-interactive). It is plain text here; with deepLinking on, the

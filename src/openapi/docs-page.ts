@@ -1,7 +1,9 @@
 // GET /docs: Swagger UI over /openapi.json. The page's script and stylesheet are the installed
 // swagger-ui-dist package's files, served by the docs Worker (wrangler.docs.toml, an assets-only
 // Worker behind the ASSETS service binding), so the page works without any CDN, and its Content-
-// Security-Policy keeps the browser from loading anything from another host.
+// Security-Policy keeps the browser from loading anything from another host. The API serves two small
+// files of its own beside them: the start script (docs-init.ts) and a theme (docs-theme.ts), which
+// together make the page meet WCAG 2.1 AA (README, "API documentation and the typed client").
 import { Hono } from "hono";
 import type { AppEnv } from "../env.ts";
 import { errors } from "../lib/errors.ts";
