@@ -7,37 +7,42 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
 import { DEMO_OPTIONS } from "./dataset/index.ts";
-import { bundleSize } from "./bench/bundle.ts";
-import { type Figures, type LoadOptions, measure } from "./bench/load.ts";
-import { type FloorName, type PageFloor, type Row, type Summary, toMarkdown } from "./bench/report.ts";
-import { type Server, startApi, startFloors } from "./bench/servers.ts";
-import { findTargets, importInto, largeDataset, makeKey } from "./bench/state.ts";
+import type { Figures, LoadOptions } from "./bench/load.ts";
+import type { FloorName, PageFloor, Row, Summary } from "./bench/report.ts";
+import type { Server } from "./bench/servers.ts";
+import { type CommandLine, failureLine, parseCommandLine, UsageError } from "./lib/cli.ts";
 
 const RESULTS_FILE = "bench-results/latest.md";
 /** Generated datasets are kept here between runs (they take a while to make). */
 const CACHE_DIR = join(tmpdir(), "order-lookup-bench-cache");
 
+const COMMAND: CommandLine = {
+  invocation: "npm run bench --",
+  usage: `Usage: npm run bench [-- --duration 6 --rounds 3 --connections 16 --warmup 3 --customers 20000 --orders 200000]
+  Not a test: prints figures and writes them to ${RESULTS_FILE}. Each option is a whole number:
+  --duration SECONDS     per run (default 6)        --rounds N       per endpoint (default 3)
+  --connections N        autocannon's (default 16)  --warmup SECONDS before each run (default 3)
+  --customers N, --orders M   the generated dataset (default 20000 and 200000)`,
+};
+
+const OPTIONS = {
+  duration: { type: "string", value: "SECONDS" },
+  rounds: { type: "string", value: "N" },
+  connections: { type: "string", value: "N" },
+  warmup: { type: "string", value: "SECONDS" },
+  customers: { type: "string", value: "N" },
+  orders: { type: "string", value: "M" },
+} as const;
+
 function whole(name: string, value: string | undefined, fallback: number, min: number): number {
   if (value === undefined) return fallback;
-  if (!/^\d+$/.test(value) || Number(value) < min) throw new Error(`--${name} must be a whole number of at least ${min}, got "${value}"`);
+  if (!/^\d+$/.test(value) || Number(value) < min) throw new UsageError(`--${name} must be a whole number of at least ${min}, got "${value}"`);
   return Number(value);
 }
 
 function options(argv: string[]) {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      duration: { type: "string" },
-      rounds: { type: "string" },
-      connections: { type: "string" },
-      warmup: { type: "string" },
-      customers: { type: "string" },
-      orders: { type: "string" },
-    },
-    strict: true,
-  });
+  const { values } = parseCommandLine(argv, COMMAND, OPTIONS);
   return {
     load: {
       seconds: whole("duration", values.duration, 6, 1),
@@ -62,6 +67,13 @@ async function stop(server: Server): Promise<void> {
 
 async function main(argv: string[]): Promise<void> {
   const opts = options(argv);
+  // Loaded once the command line is known to be good: wrangler and autocannon are large modules.
+  const { bundleSize } = await import("./bench/bundle.ts");
+  const { measure } = await import("./bench/load.ts");
+  const { toMarkdown } = await import("./bench/report.ts");
+  const { startApi, startFloors } = await import("./bench/servers.ts");
+  const { findTargets, importInto, largeDataset } = await import("./bench/state.ts");
+  const { makeKey } = await import("./lib/processes.ts");
   const started = new Date();
   const loadBefore = loadavg();
   if (loadBefore[0]! > 2) step(`note: the 1-minute load average is ${loadBefore[0]!.toFixed(2)}; figures will be noisy`);
@@ -81,8 +93,8 @@ async function main(argv: string[]): Promise<void> {
   step(largeImport.summary);
   step("npm run db:import (demo dataset) ...");
   const demoImport = await importInto(demoState, DEMO_OPTIONS.out);
-  const largeKey = await makeKey(largeState);
-  const demoKey = await makeKey(demoState);
+  const largeKey = await makeKey(largeState, "bench");
+  const demoKey = await makeKey(demoState, "bench");
   const large = await findTargets(largeState);
   const demo = await findTargets(demoState);
   step(`busiest customer: ${large.orders} orders (large), ${demo.orders} (demo); pincode ${large.pincode}`);
@@ -200,7 +212,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 main(process.argv.slice(2)).then(
   () => process.exit(0),
   async (err: unknown) => {
-    console.error(`npm run bench failed: ${err instanceof Error ? err.message : String(err)}`);
+    console.error(err instanceof UsageError ? failureLine(err, COMMAND) : `npm run bench failed: ${err instanceof Error ? err.message : String(err)}`);
     if (workDir) console.error(`The servers' logs are in ${workDir}.`);
     await stopAll();
     process.exit(1);

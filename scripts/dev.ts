@@ -1,9 +1,22 @@
 // `npm run dev`: `wrangler dev` on the local state as it is: no migrations, no seeding, no keys.
 // ADMIN_TOKEN and RATE_LIMIT_PER_MINUTE are honoured as by `npm start`.
-import { resolveAdminToken } from "./lib/admin-token.ts";
-import { banner } from "./lib/banner.ts";
-import { PERSIST_DIR, PORT } from "./lib/local.ts";
-import { rateLimitFromEnv, serveWithWrangler } from "./lib/wrangler-dev.ts";
+import { type CommandLine, parseCommandLine } from "./lib/cli.ts";
+
+const COMMAND: CommandLine = {
+  invocation: "npm run dev --",
+  usage: `Usage: npm run dev
+  Serves the API with wrangler dev on the local state as it is: no migrations, no seeding, no keys.
+  Environment: PORT (default 8787), PERSIST_DIR (default .wrangler/state), ADMIN_TOKEN,
+  RATE_LIMIT_PER_MINUTE (default 600; 0 turns limiting off), INSPECT=1 (devtools inspector).
+  Ctrl-C or SIGTERM stops it and every process it started.`,
+};
+
+// The command line first: --help and mistakes answer at once, without loading wrangler (seconds).
+parseCommandLine(process.argv.slice(2), COMMAND, {});
+const { resolveAdminToken } = await import("./lib/admin-token.ts");
+const { banner } = await import("./lib/banner.ts");
+const { PERSIST_DIR, PORT } = await import("./lib/local.ts");
+const { rateLimitFromEnv, serveWithWrangler } = await import("./lib/wrangler-dev.ts");
 
 function main(): void {
   const rateLimit = rateLimitFromEnv();

@@ -1,26 +1,34 @@
-// npm run db:import -- FILE [--remote] [--env live]: applies the migrations, imports a dataset file
-// (.json or .jsonl, CONTRACTS.md) all or nothing, and purges the lookup cache.
+// npm run db:import -- FILE [--remote] [--env NAME]: applies the migrations, imports a dataset file
+// (.json or .jsonl, README "Importing data") all or nothing, and purges the lookup cache.
 import { existsSync } from "node:fs";
-import { importFile, PurgeError } from "./import/file.ts";
 import type { ImportSummary } from "./import/index.ts";
-import { openPlatform, platformFlags } from "./lib/local.ts";
-import { applyMigrations } from "./lib/migrate.ts";
+import { type CommandLine, failureLine, parseCommandLine, PLATFORM_OPTIONS, platformOf, UsageError } from "./lib/cli.ts";
 
-const USAGE = "usage: npm run db:import -- FILE.json|FILE.jsonl [--remote] [--env NAME]";
+const COMMAND: CommandLine = {
+  invocation: "npm run db:import --",
+  usage: `Usage: npm run db:import -- FILE.json|FILE.jsonl [--remote] [--env NAME]
+  Applies the migrations, then imports the file into the local D1 in PERSIST_DIR (default
+  .wrangler/state), all or nothing, and empties the lookup cache.
+  --remote     the Cloudflare account's database and cache instead (needs wrangler login)
+  --env NAME   a wrangler.toml environment, e.g. live (default: the top-level one, test mode)`,
+};
 
 async function main(argv: string[]): Promise<number> {
-  const flags = platformFlags(argv);
-  const file = argv.find((a, i) => !a.startsWith("--") && argv[i - 1] !== "--env");
-  if (!file) {
-    console.error(USAGE);
-    return 2;
-  }
+  const { values, positionals } = parseCommandLine(argv, COMMAND, PLATFORM_OPTIONS, 1);
+  const target = platformOf(values);
+  const file = positionals[0];
+  if (file === undefined) throw new UsageError("FILE is required: the .json or .jsonl file to import", true);
   if (!existsSync(file)) {
     console.error(`Import failed, nothing changed: no file ${file}`);
     return 1;
   }
-  await applyMigrations({ ...flags, quiet: true });
-  const platform = await openPlatform(flags);
+  // Loaded once the command line is known to be good: wrangler is a large module.
+  const { describeTarget, openPlatform } = await import("./lib/local.ts");
+  const { applyMigrations } = await import("./lib/migrate.ts");
+  const { importFile, PurgeError } = await import("./import/file.ts");
+  console.log(`Importing ${file} into ${describeTarget(target)}...`);
+  await applyMigrations({ ...target, quiet: true });
+  const platform = await openPlatform(target);
   try {
     const summary = await importFile(file, platform.env);
     console.log(report(file, summary));
@@ -45,7 +53,7 @@ function report(file: string, summary: ImportSummary): string {
 main(process.argv.slice(2)).then(
   (code) => (process.exitCode = code),
   (err: unknown) => {
-    console.error((err as Error).message ?? err);
+    console.error(failureLine(err, COMMAND));
     process.exitCode = 1;
   },
 );

@@ -6,7 +6,8 @@ import { type CreatedKey, type KeyRecord, KeyStore, publicRecord, REVOCATION_BOU
 import { KEY_ID_PATTERN } from "../src/keys/secret.ts";
 import { ApiError } from "../src/lib/errors.ts";
 import type { Platform } from "./lib/local.ts";
-import { type Command, oneLine, parseCommandLine, USAGE, UsageError } from "./keys/args.ts";
+import { UsageError, usageErrorLine } from "./lib/cli.ts";
+import { type Command, KEYS_COMMAND_LINE, parseKeysCommandLine } from "./keys/commands.ts";
 
 /** A failure to report in one line (exit status 1). */
 class CommandError extends Error {
@@ -22,11 +23,12 @@ interface Context {
 }
 
 async function main(argv: string[]): Promise<void> {
-  const { cmd, json, remote, environment } = parseCommandLine(argv);
-  if (cmd.command === "help") {
-    console.log(USAGE);
+  const parsed = parseKeysCommandLine(argv);
+  if (parsed.help) {
+    console.log(KEYS_COMMAND_LINE.usage);
     return;
   }
+  const { cmd, json, remote, environment } = parsed;
   // Loaded only now: wrangler is a large module, and a mistake in the arguments should not wait for it.
   // Key records live in D1: a fresh local state gets its migrations first.
   const platform: Platform = await (await import("./lib/migrated-platform.ts")).openMigratedPlatform({ remote, environment });
@@ -38,7 +40,7 @@ async function main(argv: string[]): Promise<void> {
   }
 }
 
-async function run(cmd: Exclude<Command, { command: "help" }>, ctx: Context): Promise<void> {
+async function run(cmd: Command, ctx: Context): Promise<void> {
   const { store, json } = ctx;
   switch (cmd.command) {
     case "create": {
@@ -116,11 +118,26 @@ function unknown(id: string): CommandError {
   return new CommandError(`no key with id ${JSON.stringify(id)}${hint} (npm run keys -- list shows them)`);
 }
 
+/** Every line of an error's message, as one line (wrangler's errors put their point on a later line). */
+function oneLine(err: unknown): string {
+  const text = err instanceof Error ? err.message : String(err);
+  return text
+    .split("\n")
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .join(" ")
+    .slice(0, 600);
+}
+
 main(process.argv.slice(2)).then(
   () => process.exit(0),
   (err: unknown) => {
     let message: string;
-    if (err instanceof UsageError || err instanceof CommandError) message = err.message;
+    if (err instanceof UsageError) {
+      console.error(usageErrorLine(err, KEYS_COMMAND_LINE));
+      process.exit(1);
+    }
+    if (err instanceof CommandError) message = err.message;
     else if (err instanceof ApiError) message = err.options.fields?.[0] ? `${err.options.fields[0].field} ${err.options.fields[0].message}` : err.description;
     else message = oneLine(err);
     // A database without the key tables (the account's, before its migrations were applied).

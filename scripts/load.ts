@@ -5,8 +5,8 @@
 // that no create was lost. Exits non-zero on any 5xx, unanswered request or lost create.
 //   npm run load -- [--duration SECONDS] [--connections N] [--keep]
 import { rmSync } from "node:fs";
-import { parseArgs } from "node:util";
-import { freePort, run, startServer, tempStateDir, type DevServer } from "../e2e/helpers/server.ts";
+import { type CommandLine, failureLine, parseCommandLine, UsageError } from "./lib/cli.ts";
+import { freePort, makeKey, type Server, spawnServer, tempStateDir } from "./lib/processes.ts";
 import { runLoad } from "./load/cannon.ts";
 import { readCatalog } from "./load/catalog.ts";
 import { buildMix } from "./load/mix.ts";
@@ -15,32 +15,34 @@ import { checkCreates } from "./load/verify.ts";
 
 const STARTUP_TIMEOUT_MS = 600_000;
 
-function options() {
-  const { values } = parseArgs({
-    options: {
-      duration: { type: "string", default: "60" },
-      connections: { type: "string", default: "32" },
-      keep: { type: "boolean", default: false },
-    },
-  });
-  const duration = Number(values.duration);
-  const connections = Number(values.connections);
-  if (!Number.isInteger(duration) || duration < 1 || duration > 3600) throw new Error("--duration must be 1 to 3600 seconds");
-  if (!Number.isInteger(connections) || connections < 1 || connections > 1024) throw new Error("--connections must be 1 to 1024");
-  return { duration, connections, keep: values.keep };
+const COMMAND: CommandLine = {
+  invocation: "npm run load --",
+  usage: `Usage: npm run load [-- --duration SECONDS] [--connections N] [--keep]
+  A load run (not a test) against npm start on a temporary PERSIST_DIR and a free port.
+  --duration SECONDS   1 to 3600 (default 60)
+  --connections N      1 to 1024 (default 32)
+  --keep               keep the temporary state folder afterwards`,
+};
+
+const OPTIONS = {
+  duration: { type: "string", value: "SECONDS" },
+  connections: { type: "string", value: "N" },
+  keep: { type: "boolean" },
+} as const;
+
+function options(argv: string[]) {
+  const { values } = parseCommandLine(argv, COMMAND, OPTIONS);
+  const duration = Number(values.duration ?? "60");
+  const connections = Number(values.connections ?? "32");
+  if (!/^\d+$/.test(values.duration ?? "60") || duration < 1 || duration > 3600) throw new UsageError("--duration must be 1 to 3600 seconds");
+  if (!/^\d+$/.test(values.connections ?? "32") || connections < 1 || connections > 1024) throw new UsageError("--connections must be 1 to 1024");
+  return { duration, connections, keep: values.keep ?? false };
 }
 
-async function makeKey(persistDir: string): Promise<string> {
-  const made = await run("npm", ["run", "--silent", "keys", "--", "create", "--mode", "test", "--name", "load run", "--json"], { PERSIST_DIR: persistDir });
-  if (made.code !== 0) throw new Error(`npm run keys failed:\n${made.stdout}\n${made.stderr}`);
-  const last = made.stdout.trim().split("\n").at(-1) ?? "";
-  return (JSON.parse(last) as { secret: string }).secret;
-}
-
-async function main(): Promise<number> {
-  const { duration, connections, keep } = options();
+async function main(argv: string[]): Promise<number> {
+  const { duration, connections, keep } = options(argv);
   const persistDir = tempStateDir("order-lookup-load-");
-  let server: DevServer | undefined;
+  let server: Server | undefined;
   const cleanup = async () => {
     await server?.stop();
     if (!keep) rmSync(persistDir, { recursive: true, force: true });
@@ -52,10 +54,15 @@ async function main(): Promise<number> {
   try {
     const port = await freePort();
     console.log(`state: ${persistDir}${keep ? " (kept)" : " (removed afterwards)"}`);
-    const key = await makeKey(persistDir);
+    const key = await makeKey(persistDir, "load run");
     console.log(`starting npm start on 127.0.0.1:${port} with RATE_LIMIT_PER_MINUTE=0 (migrations and demo data first)...`);
     const started = Date.now();
-    server = await startServer("npm", ["start"], { PORT: String(port), PERSIST_DIR: persistDir, RATE_LIMIT_PER_MINUTE: "0" }, STARTUP_TIMEOUT_MS);
+    server = await spawnServer("npm", ["start"], {
+      port,
+      env: { PORT: String(port), PERSIST_DIR: persistDir, RATE_LIMIT_PER_MINUTE: "0" },
+      readyPath: "/api/area",
+      readyTimeoutMs: STARTUP_TIMEOUT_MS,
+    });
     console.log(`serving after ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
     const catalog = await readCatalog(server.url, key);
@@ -75,10 +82,10 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
+main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    console.error(`npm run load failed: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(error instanceof UsageError ? failureLine(error, COMMAND) : `npm run load failed: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);
   },
 );

@@ -1,24 +1,30 @@
 // `npm run demo:generate [-- --customers N --orders M --out FILE --seed S]`: writes a deterministic
 // dataset in the CONTRACTS.md format. Without arguments it rewrites the demo data, data/demo.json.
-import { parseArgs } from "node:util";
 import { DEMO_OPTIONS, writeDataset } from "./dataset/index.ts";
+import { type CommandLine, failureLine, parseCommandLine, UsageError } from "./lib/cli.ts";
+
+const COMMAND: CommandLine = {
+  invocation: "npm run demo:generate --",
+  usage: `Usage: npm run demo:generate [-- --customers N --orders M --out FILE --seed S]
+  Writes a deterministic dataset (.json, or .jsonl by the file's name). Without options it rewrites
+  ${DEMO_OPTIONS.out} (${DEMO_OPTIONS.customers} customers, ${DEMO_OPTIONS.orders} orders, seed ${DEMO_OPTIONS.seed}).`,
+};
+
+const OPTIONS = {
+  customers: { type: "string", value: "N" },
+  orders: { type: "string", value: "M" },
+  out: { type: "string", value: "FILE" },
+  seed: { type: "string", value: "S" },
+} as const;
 
 function integer(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
-  if (!/^\d+$/.test(value)) throw new Error(`--${name} must be a whole number, got "${value}"`);
+  if (!/^\d+$/.test(value)) throw new UsageError(`--${name} must be a whole number, got "${value}"`);
   return Number(value);
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      customers: { type: "string" },
-      orders: { type: "string" },
-      out: { type: "string" },
-      seed: { type: "string" },
-    },
-    strict: true,
-  });
+  const { values } = parseCommandLine(process.argv.slice(2), COMMAND, OPTIONS);
   const options = {
     customers: integer("customers", values.customers, DEMO_OPTIONS.customers),
     orders: integer("orders", values.orders, DEMO_OPTIONS.orders),
@@ -35,6 +41,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : String(error));
+  console.error(failureLine(error, COMMAND));
   process.exit(1);
 });

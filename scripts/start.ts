@@ -2,14 +2,29 @@
 // dataset when the database has no customers, issues a demo test-mode key and makes sure an
 // administrator token exists, prints both, then serves with `wrangler dev` on 127.0.0.1:$PORT.
 import { DEMO_OPTIONS } from "./dataset/index.ts";
-import { importFile } from "./import/file.ts";
-import { resolveAdminToken } from "./lib/admin-token.ts";
-import { banner } from "./lib/banner.ts";
-import { issueDemoKey } from "./lib/demo-key.ts";
-import { openPlatform, PERSIST_DIR, PORT, type Platform } from "./lib/local.ts";
-import { applyMigrations } from "./lib/migrate.ts";
-import { rateLimitFromEnv, serveWithWrangler } from "./lib/wrangler-dev.ts";
-import { KeyStore } from "../src/keys/store.ts";
+import { type CommandLine, parseCommandLine } from "./lib/cli.ts";
+import type { Platform } from "./lib/local.ts";
+
+const COMMAND: CommandLine = {
+  invocation: "npm start --",
+  usage: `Usage: npm start
+  Applies the migrations to the local D1, loads ${DEMO_OPTIONS.out} into an empty database, prints a
+  new demo test-mode key and the administrator token, then serves the API with wrangler dev.
+  Environment: PORT (default 8787), PERSIST_DIR (default .wrangler/state), ADMIN_TOKEN,
+  RATE_LIMIT_PER_MINUTE (default 600; 0 turns limiting off), INSPECT=1 (devtools inspector).
+  Ctrl-C or SIGTERM stops it and every process it started.`,
+};
+
+// The command line first: --help and mistakes answer at once, without loading wrangler (seconds).
+parseCommandLine(process.argv.slice(2), COMMAND, {});
+const { importFile } = await import("./import/file.ts");
+const { resolveAdminToken } = await import("./lib/admin-token.ts");
+const { banner } = await import("./lib/banner.ts");
+const { issueDemoKey } = await import("./lib/demo-key.ts");
+const { openPlatform, PERSIST_DIR, PORT } = await import("./lib/local.ts");
+const { applyMigrations } = await import("./lib/migrate.ts");
+const { rateLimitFromEnv, serveWithWrangler } = await import("./lib/wrangler-dev.ts");
+const { KeyStore } = await import("../src/keys/store.ts");
 
 async function loadDemoDataIfEmpty(platform: Platform): Promise<void> {
   const row = await platform.env.DB.prepare("SELECT COUNT(*) AS n FROM customers").first<{ n: number }>();

@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import { run } from "./state.ts";
+import { run } from "../lib/processes.ts";
 
 export interface BundleSize {
   bytes: number;

@@ -1,14 +1,13 @@
 // The servers of `npm run bench`: the API through the operator's own `npm run dev`, and the floors
 // worker through a second `wrangler dev` on another port, at the same time. Loopback only; each
 // one's output goes to a file (a pipe nobody reads would stall it), and each is stopped by its own
-// process group.
-import { type ChildProcess, spawn } from "node:child_process";
-import { closeSync, cpSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+// process group (scripts/lib/processes.ts).
+import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { experimental_readRawConfig } from "wrangler";
-import { freePort } from "../lib/free-port.ts";
 import { CONFIG_PATH } from "../lib/local.ts";
+import { freePort, spawnServer } from "../lib/processes.ts";
 import { wranglerEnv } from "../lib/wrangler-env.ts";
 
 export interface Server {
@@ -80,45 +79,21 @@ async function start(
 ): Promise<Server> {
   mkdirSync(workDir, { recursive: true });
   const logFile = join(workDir, `${name}.log`);
-  const out = openSync(logFile, "w");
-  const child: ChildProcess = spawn(command, args, {
-    env: { ...process.env, ...env, CI: "true" },
-    stdio: ["ignore", out, out],
-    detached: true,
-  });
-  closeSync(out);
-  const url = `http://127.0.0.1:${port}`;
-  const exited = new Promise<void>((done) => child.once("exit", () => done()));
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null && child.pid) {
-      try {
-        process.kill(-child.pid, "SIGTERM");
-      } catch {
-        // already gone
-      }
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
-    }
-  };
-
-  const deadline = Date.now() + READY_TIMEOUT_MS;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) break;
-    try {
-      await fetch(`${url}/`, { signal: AbortSignal.timeout(5_000) });
-      return {
-        name,
-        url,
-        logFile,
-        stop,
-        cpuSeconds: () => (child.pid ? groupCpuSeconds(child.pid) : null),
-        reloads: () => (readLog(logFile).match(/Reloading local server/g) ?? []).length,
-      };
-    } catch {
-      await new Promise((r) => setTimeout(r, 500));
-    }
+  let server;
+  try {
+    server = await spawnServer(command, args, { port, env, logFile, readyTimeoutMs: READY_TIMEOUT_MS });
+  } catch {
+    throw new Error(`${name} did not start (see ${logFile}):\n${tail(logFile)}`);
   }
-  await stop();
-  throw new Error(`${name} did not start (see ${logFile}):\n${tail(logFile)}`);
+  const pid = server.pid;
+  return {
+    name,
+    url: server.url,
+    logFile,
+    stop: server.stop,
+    cpuSeconds: () => groupCpuSeconds(pid),
+    reloads: () => (readLog(logFile).match(/Reloading local server/g) ?? []).length,
+  };
 }
 
 /** Linux's USER_HZ: /proc reports CPU time in these ticks. */

@@ -1,33 +1,12 @@
 // The data that `npm run bench` serves: a generated dataset (kept in the temp folder between runs,
 // under a name that changes with the generator's code and options), imported with the operator's
-// own `npm run db:import` into a fresh state folder, and a key made with `npm run keys`.
-import { spawn } from "node:child_process";
+// own `npm run db:import` into a fresh state folder.
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, renameSync } from "node:fs";
 import { join } from "node:path";
+import { type CommandResult, run } from "../lib/processes.ts";
 
-export interface Command {
-  code: number;
-  stdout: string;
-  stderr: string;
-  seconds: number;
-}
-
-/** Runs a command from the project root to completion. */
-export async function run(command: string, args: string[], env: Record<string, string> = {}): Promise<Command> {
-  const started = Date.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env: { ...process.env, ...env, CI: "true" }, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    child.once("error", reject);
-    child.once("close", (code) => resolve({ code: code ?? 1, stdout, stderr, seconds: (Date.now() - started) / 1000 }));
-  });
-}
-
-function check(what: string, result: Command): Command {
+function check(what: string, result: CommandResult): CommandResult {
   if (result.code !== 0) throw new Error(`${what} failed (exit ${result.code}):\n${result.stdout}\n${result.stderr}`.trim());
   return result;
 }
@@ -60,18 +39,6 @@ export async function importInto(persistDir: string, file: string): Promise<{ su
   const result = check(`npm run db:import -- ${file}`, await run("npm", ["run", "db:import", "--", file], { PERSIST_DIR: persistDir }));
   const summary = result.stdout.split("\n").find((l) => l.startsWith("Imported")) ?? result.stdout.trim();
   return { summary, seconds: result.seconds };
-}
-
-/** A test-mode key made with `npm run keys -- create --json`: its secret. */
-export async function makeKey(persistDir: string): Promise<string> {
-  const result = check(
-    "npm run keys -- create",
-    await run("npm", ["run", "keys", "--", "create", "--mode", "test", "--name", "bench", "--json"], { PERSIST_DIR: persistDir }),
-  );
-  const last = result.stdout.trim().split("\n").at(-1) ?? "";
-  const secret = (JSON.parse(last) as { secret?: unknown }).secret;
-  if (typeof secret !== "string") throw new Error(`npm run keys printed no secret: ${last}`);
-  return secret;
 }
 
 /** Rows of one query on the local D1 of a state folder. */

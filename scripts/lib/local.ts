@@ -1,6 +1,7 @@
 // The local (or, with --remote, the account's) bindings for the command-line tools, through
 // wrangler's getPlatformProxy: the same D1 and KV that `wrangler dev --persist-to $PERSIST_DIR` serves.
-import { getPlatformProxy } from "wrangler";
+import { experimental_readRawConfig, getPlatformProxy } from "wrangler";
+import { UsageError } from "./cli.ts";
 
 export const PERSIST_DIR = process.env.PERSIST_DIR || ".wrangler/state";
 export const PORT = Number(process.env.PORT || 8787);
@@ -16,6 +17,7 @@ export interface Platform {
  * and real ids in wrangler.toml); `environment` picks a wrangler environment such as "live".
  */
 export async function openPlatform(options: { remote?: boolean; environment?: string } = {}): Promise<Platform> {
+  describeTarget(options); // refuses an unknown environment before anything is opened
   if (options.remote) {
     const { openRemotePlatform } = await import("./remote-platform.ts");
     return openRemotePlatform({ environment: options.environment });
@@ -30,10 +32,31 @@ export async function openPlatform(options: { remote?: boolean; environment?: st
   return { env: proxy.env, dispose: () => proxy.dispose() };
 }
 
-/** Flags common to the tools: --remote and --env NAME. */
-export function platformFlags(argv: string[]): { remote: boolean; environment?: string } {
-  const envIndex = argv.indexOf("--env");
-  return { remote: argv.includes("--remote"), environment: envIndex >= 0 ? argv[envIndex + 1] : undefined };
+export interface Target {
+  remote?: boolean;
+  /** A wrangler environment such as "live"; none for the top-level (test-mode) one. */
+  environment?: string;
+}
+
+/**
+ * Which D1 database a command acts on, in words, e.g. "the account's D1 database order-lookup-live
+ * (--env live)". Throws a UsageError for an environment that wrangler.toml does not have: wrangler
+ * itself would warn and go on with the top-level, test-mode, resources.
+ */
+export function describeTarget({ remote = false, environment }: Target): string {
+  const { rawConfig } = experimental_readRawConfig({ config: CONFIG_PATH });
+  const environments = Object.keys(rawConfig.env ?? {});
+  let section = rawConfig;
+  if (environment !== undefined) {
+    const named = rawConfig.env?.[environment];
+    if (!named) {
+      throw new UsageError(`--env ${environment}: ${CONFIG_PATH} has no such environment (it has: ${environments.join(", ") || "none"})`);
+    }
+    section = { ...rawConfig, ...named };
+  }
+  const database = section.d1_databases?.[0]?.database_name ?? "(none)";
+  const where = remote ? `the account's D1 database ${database}` : `the local D1 database ${database} in ${PERSIST_DIR}`;
+  return environment === undefined ? where : `${where} (--env ${environment})`;
 }
 
 /** The wrangler flags that point a wrangler command at the same local state. */

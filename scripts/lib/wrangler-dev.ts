@@ -1,6 +1,8 @@
 // Runs `wrangler dev` for `npm start` and `npm run dev`: on 127.0.0.1:$PORT, on $PERSIST_DIR, with
 // the administrator token passed through a private env file (never on the command line, where `ps`
 // shows it) and the rate limit applied; forwards SIGINT/SIGTERM/SIGHUP and exits as wrangler does.
+// A process manager signals the process it started: the npm scripts `exec` node (package.json), so
+// that this process is the one that gets the signal (README, "Stopping").
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -8,12 +10,19 @@ import { constants, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { experimental_readRawConfig } from "wrangler";
 import { CONFIG_PATH } from "./local.ts";
+import { descendants, killAll, killTree, stillAlive } from "./processes.ts";
 import { devConfigArgs, wranglerEnv } from "./wrangler-env.ts";
 
 export const DEFAULT_RATE_LIMIT = 600;
 /** Where a config copy with another rate limit goes (under the gitignored .wrangler folder). */
 export const GENERATED_CONFIG = ".wrangler/generated/wrangler.json";
 const FORWARDED_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+/**
+ * How long wrangler gets to stop its workerd processes after a forwarded signal before its whole
+ * tree is killed: within the 10 s in which a stop must be complete. Wrangler takes about a second;
+ * a write that workerd acknowledged is already committed to the local D1, so a kill loses none.
+ */
+const STOP_GRACE_MS = 7_000;
 
 /** RATE_LIMIT_PER_MINUTE as a number (default 600; 0 turns limiting off). Throws on anything else. */
 export function rateLimitFromEnv(env: NodeJS.ProcessEnv = process.env): number {
@@ -97,8 +106,16 @@ export function serveWithWrangler(options: DevServerOptions): void {
   ];
   const child = spawn(process.execPath, args, { stdio: "inherit", env });
 
+  let fallback: NodeJS.Timeout | undefined;
+  /** wrangler's processes when the stop began: whichever outlives wrangler is killed with it. */
+  let tree: number[] = [];
   const forward = (signal: NodeJS.Signals) => {
-    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    if (child.exitCode !== null || child.signalCode !== null || !child.pid) return;
+    tree = [...new Set([...tree, ...descendants(child.pid)])];
+    child.kill(signal);
+    fallback ??= setTimeout(() => {
+      if (child.pid) killTree(child.pid, "SIGKILL");
+    }, STOP_GRACE_MS);
   };
   for (const signal of FORWARDED_SIGNALS) {
     // Importing wrangler's API (getPlatformProxy, the config reader) installed handlers that exit at
@@ -114,6 +131,8 @@ export function serveWithWrangler(options: DevServerOptions): void {
     process.exit(1);
   });
   child.on("exit", (code, signal) => {
+    // What wrangler left behind (nothing, when it stopped in order) goes with it.
+    killAll(stillAlive(tree), "SIGKILL");
     secrets.remove();
     process.exit(code ?? (signal ? 128 + (constants.signals[signal] ?? 0) : 1));
   });

@@ -1,0 +1,95 @@
+// The keys command line (README, "API keys"): one table entry per subcommand, with its own
+// options, operands and checks. Parsed and checked before anything is opened, so that a mistake
+// costs nothing and says, in one line, what is wrong. To add an option or a subcommand, add it to
+// COMMANDS; the parser (scripts/lib/cli.ts) refuses everything a subcommand does not list.
+import { type KeyMode, isKeyMode } from "../../src/keys/secret.ts";
+import { checkName, checkSeconds, MAX_LIFETIME_SECONDS } from "../../src/keys/rules.ts";
+import { ApiError } from "../../src/lib/errors.ts";
+import { type CommandLine, parseSubcommand, PLATFORM_OPTIONS, platformOf, subcommand, UsageError } from "../lib/cli.ts";
+
+export type Command =
+  | { command: "create"; name: string; mode: KeyMode; expiresIn: number | null }
+  | { command: "list" }
+  | { command: "roll"; id: string; grace: number | undefined }
+  | { command: "revoke"; id: string };
+
+/** Options that every subcommand takes. */
+const COMMON = { json: { type: "boolean" }, ...PLATFORM_OPTIONS } as const;
+
+const COMMANDS = {
+  create: subcommand({
+    options: { mode: { type: "string", value: "test|live" }, name: { type: "string", value: "NAME" }, "expires-in": { type: "string", value: "SECONDS" } },
+    operands: [],
+    usage: "create --mode test|live --name NAME [--expires-in SECONDS] [--json]",
+    build(values): Command {
+      if (values.mode === undefined) throw new UsageError("--mode is required: test or live");
+      if (!isKeyMode(values.mode)) throw new UsageError(`--mode must be test or live, not '${values.mode}'`);
+      if (values.name === undefined) throw new UsageError("--name is required: 1 to 100 characters");
+      const name = rule(() => checkName(values.name), "--name");
+      const expiresIn = values["expires-in"] === undefined ? null : seconds("--expires-in", values["expires-in"], 1);
+      return { command: "create", name, mode: values.mode, expiresIn };
+    },
+  }),
+  list: subcommand({
+    options: {},
+    operands: [],
+    usage: "list [--json]",
+    build: (): Command => ({ command: "list" }),
+  }),
+  roll: subcommand({
+    options: { grace: { type: "string", value: "SECONDS" } },
+    operands: ["ID"],
+    usage: "roll ID [--grace SECONDS] [--json]      (grace default 86400; 0 stops the old key at once)",
+    build: (values, [id]): Command => ({
+      command: "roll",
+      id: id!,
+      grace: values.grace === undefined ? undefined : seconds("--grace", values.grace, 0),
+    }),
+  }),
+  revoke: subcommand({
+    options: {},
+    operands: ["ID"],
+    usage: "revoke ID [--json]",
+    build: (_values, [id]): Command => ({ command: "revoke", id: id! }),
+  }),
+};
+
+export const KEYS_COMMAND_LINE: CommandLine = {
+  invocation: "npm run keys --",
+  usage: `Usage: npm run keys -- <command> [options]
+${Object.values(COMMANDS)
+  .map((c) => `  ${c.usage}`)
+  .join("\n")}
+Options for every command: --remote (the Cloudflare account's key store), --env NAME (e.g. live).
+Local state: PERSIST_DIR (default .wrangler/state).`,
+};
+
+export type Parsed =
+  | { help: true }
+  | { help: false; cmd: Command; json: boolean; remote: boolean; environment: string | undefined };
+
+/** Throws a UsageError for any mistake. */
+export function parseKeysCommandLine(argv: readonly string[]): Parsed {
+  const parsed = parseSubcommand(argv, COMMON, COMMANDS);
+  if (parsed.help) return parsed;
+  return { help: false, cmd: parsed.command, json: parsed.common.json ?? false, ...platformOf(parsed.common) };
+}
+
+/** Whole seconds, written as plain digits: "1e3", "-5", "10.0" and " 10" are refused, not guessed at. */
+function seconds(option: string, text: string, min: number): number {
+  const message = `${option} must be a whole number of seconds from ${min} to ${MAX_LIFETIME_SECONDS}, not '${text}'`;
+  if (!/^[0-9]{1,10}$/.test(text)) throw new UsageError(message);
+  return rule(() => checkSeconds(option === "--grace" ? "grace" : "expires_in", Number(text), min), option, message);
+}
+
+/** Runs one of the key store's own rules, turning its 422 into a usage error for the option. */
+function rule<T>(check: () => T, option: string, message?: string): T {
+  try {
+    return check();
+  } catch (err) {
+    if (err instanceof ApiError && err.options.fields?.[0]) {
+      throw new UsageError(message ?? `${option} ${err.options.fields[0].message}`);
+    }
+    throw err;
+  }
+}

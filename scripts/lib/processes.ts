@@ -1,0 +1,255 @@
+// The process helpers of the node-side tests (e2e/), the benchmark and the load run: run a command to
+// completion, serve with a long-running one, find and end a process tree, pick a free port, make a
+// key through `npm run keys`. Linux only where it reads /proc (as the tests and the benchmark are).
+import { type ChildProcess, spawn } from "node:child_process";
+import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+export interface CommandResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+  seconds: number;
+}
+
+/**
+ * Runs a command from the project root to completion. CI=true (unless env says otherwise) keeps
+ * wrangler from asking questions on a terminal.
+ */
+export async function run(command: string, args: string[], env: Record<string, string> = {}): Promise<CommandResult> {
+  const started = Date.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { env: { ...process.env, CI: "true", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.once("error", reject);
+    child.once("close", (code) => resolve({ code: code ?? 1, stdout, stderr, seconds: (Date.now() - started) / 1000 }));
+  });
+}
+
+/** A TCP port on 127.0.0.1 that nothing listens on right now (the OS picks it). */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const address = srv.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export function tempStateDir(prefix = "olk-e2e-"): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** A test-mode key made with `npm run keys -- create --json` on a state folder: its secret. */
+export async function makeKey(persistDir: string, name: string): Promise<string> {
+  const result = await run("npm", ["run", "--silent", "keys", "--", "create", "--mode", "test", "--name", name, "--json"], {
+    PERSIST_DIR: persistDir,
+  });
+  if (result.code !== 0) throw new Error(`npm run keys -- create failed (exit ${result.code}):\n${result.stdout}\n${result.stderr}`.trim());
+  const last = result.stdout.trim().split("\n").at(-1) ?? "";
+  const secret = (JSON.parse(last) as { secret?: unknown }).secret;
+  if (typeof secret !== "string") throw new Error(`npm run keys printed no secret: ${last}`);
+  return secret;
+}
+
+// ---- process trees, from /proc ----
+
+interface ProcessEntry {
+  pid: number;
+  ppid: number;
+  pgid: number;
+}
+
+/** Every live process (zombies left out: they are gone but for their exit status). */
+export function processTable(): ProcessEntry[] {
+  const entries: ProcessEntry[] = [];
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${name}/stat`, "utf8");
+    } catch {
+      continue; // ended meanwhile
+    }
+    // The command name may hold spaces and parentheses: the fields start after the last ")".
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (fields[0] === "Z" || fields[0] === "X") continue;
+    entries.push({ pid: Number(name), ppid: Number(fields[1]), pgid: Number(fields[2]) });
+  }
+  return entries;
+}
+
+/** The live descendants of a process (children, their children, ...). */
+export function descendants(pid: number): number[] {
+  const table = processTable();
+  const found: number[] = [];
+  const queue = [pid];
+  while (queue.length > 0) {
+    const parent = queue.shift()!;
+    for (const entry of table) {
+      if (entry.ppid === parent) {
+        found.push(entry.pid);
+        queue.push(entry.pid);
+      }
+    }
+  }
+  return found;
+}
+
+/** Which of these processes still live. */
+export function stillAlive(pids: readonly number[]): number[] {
+  const live = new Set(processTable().map((e) => e.pid));
+  return pids.filter((pid) => live.has(pid));
+}
+
+/** Signals each of these processes that is still there. */
+export function killAll(pids: readonly number[], signal: NodeJS.Signals): void {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // already gone
+    }
+  }
+}
+
+/** Signals a process and all its descendants (found first, so none escapes by being reparented). */
+export function killTree(pid: number, signal: NodeJS.Signals): void {
+  killAll([...descendants(pid), pid], signal);
+}
+
+function groupAlive(pgid: number): boolean {
+  return processTable().some((e) => e.pgid === pgid);
+}
+
+function signalGroup(pgid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pgid, signal);
+  } catch {
+    // already gone
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** SIGTERM to a process group, SIGKILL to what is left of it after graceMs; resolves when it is empty. */
+export async function endGroup(pgid: number, graceMs = 10_000): Promise<void> {
+  signalGroup(pgid, "SIGTERM");
+  const deadline = Date.now() + graceMs;
+  while (groupAlive(pgid) && Date.now() < deadline) await sleep(100);
+  if (!groupAlive(pgid)) return;
+  signalGroup(pgid, "SIGKILL");
+  const last = Date.now() + 5_000;
+  while (groupAlive(pgid) && Date.now() < last) await sleep(100);
+}
+
+// ---- long-running servers ----
+
+export interface Server {
+  url: string;
+  port: number;
+  /** The spawned command's pid; it leads its own process group. */
+  pid: number;
+  /** Everything the server printed so far (empty when its output goes to a log file). */
+  output: () => string;
+  /** Ends the server's whole process group (SIGTERM, then SIGKILL after 10 s) and waits until it is empty. */
+  stop: () => Promise<void>;
+  /** Resolves when the spawned command itself exits. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+export interface ServerOptions {
+  port: number;
+  /** Variables over this process's environment (CI=true is set too). */
+  env?: NodeJS.ProcessEnv;
+  /** Where the output goes; by default it is kept in memory for output(). */
+  logFile?: string;
+  /** The server is ready once GET url+readyPath answers at all (default "/"). */
+  readyPath?: string;
+  readyTimeoutMs?: number;
+}
+
+/** Process groups of servers still running: ended when this process exits, however it exits. */
+const liveGroups = new Set<number>();
+let exitHookInstalled = false;
+
+/**
+ * The watchdog of one server: a tiny node process outside the server's group that ends the group
+ * when the process that spawned it is gone (its parent pid changes), say a test runner that crashed
+ * or was killed with SIGKILL, which no 'exit' handler sees. It leaves on its own once the group is
+ * empty.
+ */
+const WATCHDOG = `
+const [parent, group] = process.argv.slice(1).map(Number);
+const live = () => { try { process.kill(-group, 0); return true; } catch (e) { return e.code === "EPERM"; } };
+const kill = (s) => { try { process.kill(-group, s); } catch {} };
+const timer = setInterval(() => {
+  if (!live()) process.exit(0);
+  if (process.ppid === parent) return;
+  clearInterval(timer);
+  kill("SIGTERM");
+  setTimeout(() => { kill("SIGKILL"); process.exit(0); }, 10000);
+}, 1000);
+`;
+
+function guard(pgid: number): void {
+  liveGroups.add(pgid);
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.on("exit", () => {
+      for (const group of liveGroups) signalGroup(group, "SIGTERM");
+    });
+  }
+  const watchdog = spawn(process.execPath, ["-e", WATCHDOG, String(process.pid), String(pgid)], { stdio: "ignore", detached: true });
+  watchdog.unref();
+}
+
+/**
+ * Spawns a long-running command (`npm start`, `wrangler dev`, ...) in a process group of its own and
+ * waits until http://127.0.0.1:PORT answers. The group ends with stop(), with this process, or (by
+ * the watchdog) at the latest 11 s after this process is killed outright.
+ */
+export async function spawnServer(command: string, args: string[], options: ServerOptions): Promise<Server> {
+  const log = options.logFile ? openSync(options.logFile, "w") : undefined;
+  const child: ChildProcess = spawn(command, args, {
+    env: { ...process.env, CI: "true", ...options.env },
+    stdio: ["ignore", log ?? "pipe", log ?? "pipe"],
+    detached: true,
+  });
+  if (log !== undefined) closeSync(log);
+  if (!child.pid) throw new Error(`could not start ${command}`);
+  const pid = child.pid;
+  guard(pid);
+  let output = "";
+  child.stdout?.on("data", (d) => (output += d));
+  child.stderr?.on("data", (d) => (output += d));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
+    child.once("exit", (code, signal) => done({ code, signal })),
+  );
+  const stop = async () => {
+    await endGroup(pid);
+    liveGroups.delete(pid);
+  };
+  const url = `http://127.0.0.1:${options.port}`;
+  const timeout = options.readyTimeoutMs ?? 180_000;
+  const deadline = Date.now() + timeout;
+  while (Date.now() < deadline && child.exitCode === null && child.signalCode === null) {
+    try {
+      await fetch(`${url}${options.readyPath ?? "/"}`, { signal: AbortSignal.timeout(5_000) });
+      return { url, port: options.port, pid, output: () => output, stop, exited };
+    } catch {
+      await sleep(500);
+    }
+  }
+  await stop();
+  const why = child.exitCode !== null || child.signalCode !== null ? `exited (${child.exitCode ?? child.signalCode})` : `did not answer within ${timeout} ms`;
+  throw new Error(`${command} ${args.join(" ")} ${why}${options.logFile ? ` (see ${options.logFile})` : `:\n${output}`}`);
+}
