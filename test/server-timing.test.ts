@@ -189,9 +189,9 @@ describe("the header itself", () => {
     return res;
   };
 
-  it("lists d1, kv and total in that order", async () => {
+  it("lists d1, d1rows, kv and total in that order", async () => {
     const res = await call("/api/area", { key });
-    expect(timingEntries(res).map((e) => e.split(";")[0])).toEqual(["d1", "kv", "total"]);
+    expect(timingEntries(res).map((e) => e.split(";")[0])).toEqual(["d1", "d1rows", "kv", "total"]);
   });
 
   it("is left out when SERVER_TIMING is off, on answers of every kind", async () => {
@@ -203,7 +203,7 @@ describe("the header itself", () => {
     ] as const) {
       const on = await callVia(withVars({ SERVER_TIMING: "on" }), path, options);
       expect(on.status).toBe(status);
-      expect(timingEntries(on)).toHaveLength(3);
+      expect(timingEntries(on)).toHaveLength(4);
       const off = await callVia(withVars({ SERVER_TIMING: "off" }), path, options);
       expect(off.status).toBe(status);
       expect(off.headers.get("Server-Timing")).toBeNull();
