@@ -203,3 +203,11 @@ export const idempotencyKeys = sqliteTable("idempotency_keys", {
   body: text("body").notNull(),
   createdAt: integer("created_at").notNull(),
 });
+
+// How many rows some tables hold, kept by triggers on their inserts and deletes (the migration
+// row_count_triggers), so that a listing's total is one row read instead of a count(*) that reads
+// every row. `name` is the counted table's name.
+export const rowCounts = sqliteTable("row_counts", {
+  name: text("name").primaryKey(),
+  n: integer("n").notNull(),
+});
