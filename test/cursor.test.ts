@@ -5,7 +5,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { importDataset } from "../scripts/import/index.ts";
 import { encodeCursor } from "../src/lib/cursor.ts";
-import { BASE, call, errorEnvelope } from "./helpers/http.ts";
+import { BASE, call, type CallResult, errorEnvelope } from "./helpers/http.ts";
 import { makeKey } from "./helpers/keys.ts";
 import { seedFixture } from "./helpers/seed.ts";
 
@@ -23,7 +23,7 @@ interface Listed {
 async function walk(first: string, member: string) {
   const pages: { ids: number[]; pagination: Record<string, unknown> }[] = [];
   for (let url: string | null = first; url !== null; ) {
-    const res = await call(url, { key });
+    const res: CallResult = await call(url, { key });
     expect(res.status).toBe(200);
     pages.push({ ids: res.body.data[member].map((row: Listed) => row.id), pagination: res.body.data.pagination });
     url = res.body.data.pagination.next_page_url;

@@ -49,43 +49,43 @@ function ordersPageQueries(db: Compiler, range: { from: boolean; to: boolean }, 
   if (range.from) conditions.push(gte(orders.date, sql.placeholder("from")));
   if (range.to) conditions.push(lte(orders.date, sql.placeholder("to")));
   const where = and(...conditions);
-  const ordered = db
-    .select({ id: orders.id })
+  const pageWhere = seek ? and(where, afterCursor()) : where;
+  const ordered = db.select({ id: orders.id }).from(orders).where(pageWhere).orderBy(desc(orders.date), desc(orders.id)).limit(PAGE.limit);
+  // The ids of the page, for the statements of its lines and invoices.
+  const pageIds = seek ? ordered : ordered.offset(PAGE.offset);
+  const pageRows = db
+    .select({
+      id: as(orders.id, "o_id"),
+      orderNo: as(orders.orderNo, "o_order_no"),
+      itemTotalAmount: as(orders.itemTotalAmount, "o_item_total_amount"),
+      discountAmount: as(orders.discountAmount, "o_discount_amount"),
+      returnTotalAmount: as(orders.returnTotalAmount, "o_return_total_amount"),
+      billableAmount: as(orders.billableAmount, "o_billable_amount"),
+      date: as(orders.date, "o_date"),
+      lastStatus: lastStatus.as("o_last_status"),
+      saId: as(salesAgents.id, "sa_id"),
+      saFirstName: as(salesAgents.firstName, "sa_first_name"),
+      saLastName: as(salesAgents.lastName, "sa_last_name"),
+      saMobileNumber: as(salesAgents.mobileNumber, "sa_mobile_number"),
+      saAvatar: as(salesAgents.avatar, "sa_avatar"),
+      saEmail: as(salesAgents.email, "sa_email"),
+      daId: as(deliveryAgents.id, "da_id"),
+      daFirstName: as(deliveryAgents.firstName, "da_first_name"),
+      daLastName: as(deliveryAgents.lastName, "da_last_name"),
+      daPhoneNumber: as(deliveryAgents.phoneNumber, "da_phone_number"),
+    })
     .from(orders)
-    .where(seek ? and(where, afterCursor()) : where)
+    .leftJoin(salesAgents, eq(salesAgents.id, orders.salesagentId))
+    .leftJoin(deliveryAgents, eq(deliveryAgents.id, orders.deliveryagentId))
+    // The page itself rather than `id IN (page ids)`: SQLite walks orders_customer_date_idx in
+    // the page's order and stops at its end, with no sort and no second pass over the ids.
+    .where(pageWhere)
     .orderBy(desc(orders.date), desc(orders.id))
     .limit(PAGE.limit);
-  const pageIds = seek ? ordered : ordered.offset(PAGE.offset);
   return {
     customer: selectCustomersWithAddress(db, eq(customers.phoneKey, phoneKey)).prepare(),
     total: db.select({ total: count() }).from(orders).where(where).prepare(),
-    orders: db
-      .select({
-        id: as(orders.id, "o_id"),
-        orderNo: as(orders.orderNo, "o_order_no"),
-        itemTotalAmount: as(orders.itemTotalAmount, "o_item_total_amount"),
-        discountAmount: as(orders.discountAmount, "o_discount_amount"),
-        returnTotalAmount: as(orders.returnTotalAmount, "o_return_total_amount"),
-        billableAmount: as(orders.billableAmount, "o_billable_amount"),
-        date: as(orders.date, "o_date"),
-        lastStatus: lastStatus.as("o_last_status"),
-        saId: as(salesAgents.id, "sa_id"),
-        saFirstName: as(salesAgents.firstName, "sa_first_name"),
-        saLastName: as(salesAgents.lastName, "sa_last_name"),
-        saMobileNumber: as(salesAgents.mobileNumber, "sa_mobile_number"),
-        saAvatar: as(salesAgents.avatar, "sa_avatar"),
-        saEmail: as(salesAgents.email, "sa_email"),
-        daId: as(deliveryAgents.id, "da_id"),
-        daFirstName: as(deliveryAgents.firstName, "da_first_name"),
-        daLastName: as(deliveryAgents.lastName, "da_last_name"),
-        daPhoneNumber: as(deliveryAgents.phoneNumber, "da_phone_number"),
-      })
-      .from(orders)
-      .leftJoin(salesAgents, eq(salesAgents.id, orders.salesagentId))
-      .leftJoin(deliveryAgents, eq(deliveryAgents.id, orders.deliveryagentId))
-      .where(inArray(orders.id, pageIds))
-      .orderBy(desc(orders.date), desc(orders.id))
-      .prepare(),
+    orders: (seek ? pageRows : pageRows.offset(PAGE.offset)).prepare(),
     items: db
       .select({
         orderId: orderItems.orderId,

@@ -1,0 +1,1 @@
+CREATE INDEX `order_statuses_order_at_idx` ON `order_statuses` (`order_id`,`at`,`seq`);
