@@ -40,6 +40,18 @@ describe("createClient", () => {
     expect(body.data.pagination).toMatchObject({ current_page: 1, per_page: 2, total: 25 });
   });
 
+  it("pages with the cursor of next_page_url", async () => {
+    const first = await api.customers.$get({ query: { count: "2" } });
+    if (first.status !== 200) throw new Error(`first page answered ${first.status}`);
+    const cursor = new URL((await first.json()).data.pagination.next_page_url!).searchParams.get("cursor")!;
+    const second = await api.customers.$get({ query: { count: "2", page: "2", cursor } });
+    expect(second.status).toBe(200);
+    if (second.status !== 200) throw new Error("unreachable");
+    const body = await second.json();
+    expect(body).toEqual((await call("/api/customers?count=2&page=2", { key })).body);
+    expect(body.data.customers.map((c) => c.id)).toEqual([3, 4]);
+  });
+
   it("finds a customer's orders, and narrows the body by status", async () => {
     const found = await api.orders.$get({ query: { phone_number: "+91 98200 00001", count: "1" } });
     expect(found.status).toBe(200);
