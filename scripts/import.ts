@@ -1,10 +1,11 @@
 // npm run db:import -- FILE [--remote] [--env live]: applies the migrations, imports a dataset file
 // (.json or .jsonl, CONTRACTS.md) all or nothing, and purges the lookup cache.
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { importFile, PurgeError } from "./import/file.ts";
 import type { ImportSummary } from "./import/index.ts";
 import { openPlatform, platformFlags } from "./lib/local.ts";
 import { applyMigrations } from "./lib/migrate.ts";
+import { Progress } from "./lib/progress.ts";
 
 const USAGE = "usage: npm run db:import -- FILE.json|FILE.jsonl [--remote] [--env NAME]";
 
@@ -21,11 +22,15 @@ async function main(argv: string[]): Promise<number> {
   }
   await applyMigrations({ ...flags, quiet: true });
   const platform = await openPlatform(flags);
+  // On standard error: the last line of standard output stays the summary.
+  const progress = new Progress({ label: "import", total: statSync(file).size });
   try {
-    const summary = await importFile(file, platform.env);
+    const summary = await importFile(file, platform.env, (type, bytesRead) => progress.record(type, bytesRead));
+    progress.stop();
     console.log(report(file, summary));
     return 0;
   } catch (err) {
+    progress.stop(false);
     if (err instanceof PurgeError) console.error(`Imported ${file}, but ${err.message}`);
     // One line naming the record and the field (for an ImportError); the database is as it was.
     else console.error(`Import failed, nothing changed: ${(err as Error).message ?? err}`);

@@ -2,6 +2,7 @@
 // dataset in the CONTRACTS.md format. Without arguments it rewrites the demo data, data/demo.json.
 import { parseArgs } from "node:util";
 import { DEMO_OPTIONS, writeDataset } from "./dataset/index.ts";
+import { Progress } from "./lib/progress.ts";
 
 function integer(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
@@ -26,7 +27,14 @@ async function main(): Promise<void> {
     seed: integer("seed", values.seed, DEMO_OPTIONS.seed),
   };
   const started = Date.now();
-  const summary = await writeDataset(options);
+  // Customers and orders are nearly all of the records: the share of them written is the estimate.
+  const progress = new Progress({ label: "generate", total: options.customers + options.orders });
+  let bulk = 0;
+  const summary = await writeDataset(options, (type) => {
+    if (type === "customer" || type === "order") bulk++;
+    progress.record(type, bulk);
+  });
+  progress.stop();
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   console.log(
     `Wrote ${options.out}: ${summary.customers} customers, ${summary.orders} orders, ${summary.salesAgents} sales agents, ` +
