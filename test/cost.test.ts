@@ -64,6 +64,9 @@ beforeAll(async () => {
   key = (await makeKey()).secret;
 }, 60_000);
 
+/** Walks make many requests: on a busy 2-core machine they take longer than vitest's default 5 s. */
+const WALK_TIMEOUT_MS = 60_000;
+
 /** A customers, postal codes or sales agents page reads at most 8 rows per item it answers, plus 10. */
 const listBound = (items: number) => 8 * items + 10;
 
@@ -112,7 +115,7 @@ describe("customers", () => {
     expect([...seen.keys()].sort((a, b) => a - b)).toEqual(all);
     expect([...seen.values()].every((n) => n === 1)).toBe(true);
     expect(pages).toBe(31);
-  });
+  }, WALK_TIMEOUT_MS);
 
   it("a deep page by page=N reads every row before it; the same page by its cursor reads its own", async () => {
     const deep = await get("/api/customers?count=10&page=300");
@@ -121,7 +124,7 @@ describe("customers", () => {
     const viaCursor = await get(before.body.data.pagination.next_page_url);
     expect(viaCursor.body.data.customers).toEqual(deep.body.data.customers);
     expect(rowsReadOf(viaCursor)).toBeLessThanOrEqual(90);
-  });
+  }, WALK_TIMEOUT_MS);
 });
 
 describe("postal codes and sales agents", () => {
@@ -138,6 +141,7 @@ describe("postal codes and sales agents", () => {
         url = res.body.data.pagination.next_page_url;
       }
     },
+    WALK_TIMEOUT_MS,
   );
 });
 
@@ -181,7 +185,7 @@ describe("orders", () => {
       url = res.body.data.pagination.next_page_url;
     }
     expect(seen.size).toBe(total);
-  });
+  }, WALK_TIMEOUT_MS);
 });
 
 describe("query plans", () => {
