@@ -75,6 +75,8 @@ async function metered(stmt: D1PreparedStatement, method: string, args: unknown[
   }
   const result = await stmt.all<Record<string, unknown>>();
   meter.count(result);
+  // Not a D1 result (a driver fault): handed on as it is, for the caller to refuse.
+  if (!Array.isArray(result?.results)) return result;
   if (method === "raw") {
     const rows = result.results.map((row) => Object.values(row));
     const options = args[0] as { columnNames?: boolean } | undefined;
@@ -111,7 +113,8 @@ export function meterD1<T extends AnyD1>(db: T, meter: Meter): T {
         return (statements: D1PreparedStatement[]) =>
           meter.d1(async () => {
             const results = await target.batch(statements.map((s) => real.get(s) ?? s));
-            for (const result of results) meter.count(result);
+            // Counting never fails a request: an answer that is not a list is the caller's to refuse.
+            if (Array.isArray(results)) for (const result of results) meter.count(result);
             return results;
           });
       }
