@@ -45,6 +45,7 @@ describe("encodeCursor and decodeCursor", () => {
     ["count 0", handMade({ v: 1, l: "customers", s: {}, n: 0, a: null, p: 2, k: [10] })],
     ["page 1 (no cursor leads to the first page)", handMade({ v: 1, l: "customers", s: {}, n: 10, a: null, p: 1, k: [10] })],
     ["a fractional page", handMade({ v: 1, l: "customers", s: {}, n: 10, a: null, p: 2.5, k: [10] })],
+    ["a page past the largest a request may ask for", handMade({ v: 1, l: "customers", s: {}, n: 10, a: null, p: 1e15, k: [10] })],
     ["an agent that is not an id", handMade({ v: 1, l: "customers", s: {}, n: 10, a: "1", p: 2, k: [10] })],
     ["an id that is a string", handMade({ v: 1, l: "customers", s: {}, n: 10, a: null, p: 2, k: ["10"] })],
     ["a dated key for customers", handMade({ v: 1, l: "customers", s: {}, n: 10, a: null, p: 2, k: ["2026-01-01", 10] })],

@@ -42,6 +42,8 @@ const LISTINGS: readonly Listing[] = ["customers", "orders", "postalcodes", "sal
 /** Only the orders listing sorts by date: its key is [date, id]; the others' is [id]. */
 const DATED: ReadonlySet<Listing> = new Set(["orders"]);
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+/** The largest page a cursor may lead to: the largest `page` a request may send. */
+const MAX_PAGE = 999_999_999_999_999;
 /** Far longer than any cursor this module makes; a longer text is not decoded at all. */
 const MAX_LENGTH = 2048;
 
@@ -75,7 +77,7 @@ export function decodeCursor(text: string): Cursor | null {
   const { l, s, n, a, p, k } = wire;
   if (typeof l !== "string" || !(LISTINGS as readonly string[]).includes(l)) return null;
   const listing = l as Listing;
-  if (!isScope(s) || !isWhole(n, 1) || !(a === null || isWhole(a, 1)) || !isWhole(p, 2)) return null;
+  if (!isScope(s) || !isWhole(n, 1) || !(a === null || isWhole(a, 1)) || !isWhole(p, 2) || p > MAX_PAGE) return null;
   const after = sortKey(listing, k);
   if (!after) return null;
   return { listing, scope: s, count: n, agent: a, page: p, after };
