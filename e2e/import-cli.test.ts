@@ -41,9 +41,16 @@ function file(name: string, text: string): string {
 
 async function dbImport(path: string) {
   const result = await run("npm", ["run", "db:import", "--", path], { PERSIST_DIR: dir, CI: "true" });
-  // npm's own notices aside, what the command printed.
+  // npm's own notices aside, what the command printed; its progress lines (on standard error, a
+  // plain line at a time without a terminal) apart from the rest.
   const lines = (text: string) => text.split("\n").filter((l) => l.trim() !== "" && !l.startsWith("npm warn"));
-  return { code: result.code, stdout: lines(result.stdout), stderr: lines(result.stderr) };
+  const errors = lines(result.stderr);
+  return {
+    code: result.code,
+    stdout: lines(result.stdout),
+    stderr: errors.filter((l) => !l.startsWith("import: ")),
+    progress: errors.filter((l) => l.startsWith("import: ")),
+  };
 }
 
 const customer = (id: number, phone: string) => ({
@@ -100,6 +107,12 @@ describe("npm run db:import", () => {
     await withPlatform((env) => env.LOOKUP_CACHE.put("pincode:400069", '{"data":[]}'));
     const result = await dbImport(file("data.json", JSON.stringify(DATASET, null, 2)));
     expect(result.stderr).toEqual([]);
+    // A small file: only the last progress line, with the records by type.
+    expect(result.progress).toEqual([
+      expect.stringMatching(
+        /^import: 1 state, 1 city, 1 area, 1 postal_code, 1 sales_agent, 1 delivery_agent, 1 product, 2 customer, 1 order, 100%, [\d,]+ records\/s, \d+\.\d s$/,
+      ),
+    ]);
     expect(result.code).toBe(0);
     expect(result.stdout.at(-1)).toMatch(
       /^Imported .*data\.json in \d+\.\d s: 1 states, 1 cities, 1 areas, 1 postal codes, 1 sales agents, 1 sales agent postal codes, 1 delivery agents, 1 products, 2 customers, 2 customer addresses, 1 orders, 1 order items, 1 order statuses, 0 invoices\. Lookup cache purged\.$/,
@@ -159,6 +172,7 @@ describe("npm run db:import", () => {
       "Import failed, nothing changed: order 5 at line 3, field customer_id: no customer 99 earlier in the file or in the database",
     ]);
     expect(result.stdout.join("\n")).not.toMatch(/Imported/);
+    expect(result.progress).toEqual([]);
     await withPlatform(async (env) => {
       expect(await snapshot(env)).toEqual(before);
       // A failed import changed nothing, so the cache is left alone.

@@ -73,6 +73,7 @@ async function main(argv: string[]): Promise<void> {
   const { toMarkdown } = await import("./bench/report.ts");
   const { startApi, startFloors } = await import("./bench/servers.ts");
   const { findTargets, importInto, largeDataset } = await import("./bench/state.ts");
+  const { measureRowsRead, measureWalk } = await import("./bench/rows.ts");
   const { makeKey } = await import("./lib/processes.ts");
   const started = new Date();
   const loadBefore = loadavg();
@@ -104,6 +105,25 @@ async function main(argv: string[]): Promise<void> {
   const api = await startApi("api-large", largeState, work);
   servers.add(api);
   step(`floors at ${floors.url}, API at ${api.url}`);
+
+  // Rows read before any load: one request each, read from Server-Timing's d1rows.
+  step("rows read per request (Server-Timing d1rows) ...");
+  const rowsRead = await measureRowsRead(api.url, largeKey, [
+    { label: "GET /customers (10)", path: "/api/customers?count=10" },
+    { label: "GET /customers (100)", path: "/api/customers?count=100" },
+    { label: "GET /customers (10, page 100 by page=N)", path: "/api/customers?count=10&page=100" },
+    { label: `GET /orders (10 of ${large.orders})`, path: `/api/orders?phone_number=${large.phone}&count=10` },
+    { label: `GET /orders (100 of ${large.orders})`, path: `/api/orders?phone_number=${large.phone}&count=100` },
+    { label: "GET /orders (unknown phone, 404)", path: "/api/orders?phone_number=9999999999" },
+    { label: "GET /postalcodes (10)", path: "/api/postalcodes?count=10" },
+    { label: "GET /postalcodes (code)", path: `/api/postalcodes?code=${large.pincode}` },
+    { label: "GET /salesagents (10)", path: "/api/salesagents?count=10" },
+    { label: "GET /area (first, empty cache)", path: "/api/area" },
+    { label: "GET /fetch-salesagent-by-pincode (first, empty cache)", path: `/api/fetch-salesagent-by-pincode?pincode=${large.pincode}` },
+    ]);
+  const walk = await measureWalk(api.url, largeKey, 100);
+  for (const r of rowsRead) step(`${r.label}: ${r.first} rows${r.next === null ? "" : `, its next page ${r.next}`}`);
+  step(`walk of ${walk.customers} customers (count 100): ${walk.byCursor} rows by next_page_url, ${walk.byPage} by page=N`);
 
   const auth = (key: string) => ({ Authorization: `Bearer ${key}` });
   const run = async (label: string, server: Server, path: string, headers?: Record<string, string>): Promise<Figures> => {
@@ -185,6 +205,8 @@ async function main(argv: string[]): Promise<void> {
     logged,
     rows,
     pageFloors,
+    rowsRead,
+    walk,
     ordersLarge: rows[3]!.figures,
     ordersDemo,
     ordersLargeCount: large.orders,

@@ -1,8 +1,9 @@
 // npm run db:import -- FILE [--remote] [--env NAME]: applies the migrations, imports a dataset file
 // (.json or .jsonl, README "Importing data") all or nothing, and purges the lookup cache.
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import type { ImportSummary } from "./import/index.ts";
 import { type CommandLine, failureLine, parseCommandLine, PLATFORM_OPTIONS, platformOf, UsageError } from "./lib/cli.ts";
+import { Progress } from "./lib/progress.ts";
 
 const COMMAND: CommandLine = {
   invocation: "npm run db:import --",
@@ -29,11 +30,15 @@ async function main(argv: string[]): Promise<number> {
   console.log(`Importing ${file} into ${describeTarget(target)}...`);
   await applyMigrations({ ...target, quiet: true });
   const platform = await openPlatform(target);
+  // On standard error: the last line of standard output stays the summary.
+  const progress = new Progress({ label: "import", total: statSync(file).size });
   try {
-    const summary = await importFile(file, platform.env);
+    const summary = await importFile(file, platform.env, (type, bytesRead) => progress.record(type, bytesRead));
+    progress.stop();
     console.log(report(file, summary));
     return 0;
   } catch (err) {
+    progress.stop(false);
     if (err instanceof PurgeError) console.error(`Imported ${file}, but ${err.message}`);
     // One line naming the record and the field (for an ImportError); the database is as it was.
     else console.error(`Import failed, nothing changed: ${(err as Error).message ?? err}`);

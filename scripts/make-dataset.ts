@@ -16,6 +16,7 @@ const OPTIONS = {
   out: { type: "string", value: "FILE" },
   seed: { type: "string", value: "S" },
 } as const;
+import { Progress } from "./lib/progress.ts";
 
 function integer(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
@@ -32,7 +33,14 @@ async function main(): Promise<void> {
     seed: integer("seed", values.seed, DEMO_OPTIONS.seed),
   };
   const started = Date.now();
-  const summary = await writeDataset(options);
+  // Customers and orders are nearly all of the records: the share of them written is the estimate.
+  const progress = new Progress({ label: "generate", total: options.customers + options.orders });
+  let bulk = 0;
+  const summary = await writeDataset(options, (type) => {
+    if (type === "customer" || type === "order") bulk++;
+    progress.record(type, bulk);
+  });
+  progress.stop();
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   console.log(
     `Wrote ${options.out}: ${summary.customers} customers, ${summary.orders} orders, ${summary.salesAgents} sales agents, ` +

@@ -2,6 +2,7 @@
 // its fetch goes into the worker and holds every answer to the OpenAPI contract, like call().
 import { createClient } from "order-lookup-service/client";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { cursorParam } from "./helpers/cursor.ts";
 import { BASE, call, contractFetch, errorEnvelope } from "./helpers/http.ts";
 import { clearIsolateCaches, makeKey } from "./helpers/keys.ts";
 import { seedFixture } from "./helpers/seed.ts";
@@ -39,6 +40,18 @@ describe("createClient", () => {
     expect(body.data.pagination).toMatchObject({ current_page: 1, per_page: 2, total: 25 });
   });
 
+  it("pages with the cursor of next_page_url", async () => {
+    const first = await api.customers.$get({ query: { count: "2" } });
+    if (first.status !== 200) throw new Error(`first page answered ${first.status}`);
+    const cursor = new URL((await first.json()).data.pagination.next_page_url!).searchParams.get("cursor")!;
+    const second = await api.customers.$get({ query: { count: "2", page: "2", cursor } });
+    expect(second.status).toBe(200);
+    if (second.status !== 200) throw new Error("unreachable");
+    const body = await second.json();
+    expect(body).toEqual((await call("/api/customers?count=2&page=2", { key })).body);
+    expect(body.data.customers.map((c) => c.id)).toEqual([3, 4]);
+  });
+
   it("finds a customer's orders, and narrows the body by status", async () => {
     const found = await api.orders.$get({ query: { phone_number: "+91 98200 00001", count: "1" } });
     expect(found.status).toBe(200);
@@ -47,7 +60,10 @@ describe("createClient", () => {
       expect(body).toEqual((await call("/api/orders?phone_number=%2B91+98200+00001&count=1", { key })).body);
       expect(body.data.orders).toHaveLength(1);
       expect(body.data.orders[0]!.customer.id).toBe(1);
-      expect(body.data.pagination.next_page_url).toBe(`${BASE}/api/orders?count=1&phone_number=%2B91+98200+00001&page=2`);
+      expect(body.data.pagination.next_page_url).toBe(
+        `${BASE}/api/orders?count=1&phone_number=%2B91+98200+00001&page=2` +
+          cursorParam("orders", { phone: "9820000001", from: null, to: null }, 1, 2, { date: "2026-03-14", id: 102 }),
+      );
     }
 
     const missing = await api.orders.$get({ query: { phone_number: "9999999999" } });

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { cursorParam } from "./helpers/cursor.ts";
 import { BASE, call, errorEnvelope } from "./helpers/http.ts";
 import { makeKey } from "./helpers/keys.ts";
 import { seedFixture } from "./helpers/seed.ts";
@@ -97,6 +98,8 @@ function padding(id: number) {
 }
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 const PATH = `${BASE}/api/customers`;
+/** The cursor of a customers next_page_url: to page `page` (of `count`), after customer `id`. */
+const cursor = (count: number, page: number, id: number) => cursorParam("customers", {}, count, page, { id });
 
 describe("GET /customers", () => {
   it("serves the first page of ten by id with the full address group, [] for none, values as stored", async () => {
@@ -110,7 +113,7 @@ describe("GET /customers", () => {
           current_page: 1,
           first_page_url: `${PATH}?page=1`,
           prev_page_url: null,
-          next_page_url: `${PATH}?page=2`,
+          next_page_url: `${PATH}?page=2${cursor(10, 2, 10)}`,
           last_page_url: `${PATH}?page=3`,
           last_page: 3,
           per_page: 10,
@@ -151,7 +154,8 @@ describe("GET /customers", () => {
       current_page: 2,
       first_page_url: `${PATH}?count=7&page=1`,
       prev_page_url: `${PATH}?count=7&page=1`,
-      next_page_url: `${PATH}?count=7&page=3`,
+      // Page 3 of 7 starts after customer 14, inside this page (rows 11 to 17): as offset paging has it.
+      next_page_url: `${PATH}?count=7&page=3${cursor(7, 3, 14)}`,
       last_page_url: `${PATH}?count=7&page=4`,
       last_page: 4,
       per_page: 7,
@@ -197,7 +201,7 @@ describe("GET /customers", () => {
     expect(res.status).toBe(200);
     expect(res.body.data.customers).toEqual([customer1, customer2]);
     expect(res.body.data.pagination.path).toBe(`${BASE}/customers`);
-    expect(res.body.data.pagination.next_page_url).toBe(`${BASE}/customers?count=2&page=2`);
+    expect(res.body.data.pagination.next_page_url).toBe(`${BASE}/customers?count=2&page=2${cursor(2, 2, 2)}`);
   });
 
   it.each([
@@ -234,6 +238,6 @@ describe("GET /customers", () => {
     const res = await call(`/api/customers?count=1&colour=blue`, { key });
     expect(res.status).toBe(200);
     expect(res.body.data.customers).toEqual([customer1]);
-    expect(res.body.data.pagination.next_page_url).toBe(`${PATH}?count=1&page=2`);
+    expect(res.body.data.pagination.next_page_url).toBe(`${PATH}?count=1&page=2${cursor(1, 2, 1)}`);
   });
 });

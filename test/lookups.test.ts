@@ -1,4 +1,5 @@
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { cursorParam } from "./helpers/cursor.ts";
 import { BASE, call, errorEnvelope } from "./helpers/http.ts";
 import { clearIsolateCaches, makeKey } from "./helpers/keys.ts";
 import { seedFixture } from "./helpers/seed.ts";
@@ -110,7 +111,7 @@ describe("GET /postalcodes", () => {
           current_page: 2,
           first_page_url: `${PATH}?count=2&page=1`,
           prev_page_url: `${PATH}?count=2&page=1`,
-          next_page_url: `${PATH}?count=2&page=3`,
+          next_page_url: `${PATH}?count=2&page=3${cursorParam("postalcodes", { code: null }, 2, 3, { id: 4 })}`,
           last_page_url: `${PATH}?count=2&page=3`,
           last_page: 3,
           per_page: 2,
@@ -180,7 +181,7 @@ describe("GET /salesagents", () => {
           current_page: 1,
           first_page_url: `${PATH}?count=2&page=1`,
           prev_page_url: null,
-          next_page_url: `${PATH}?count=2&page=2`,
+          next_page_url: `${PATH}?count=2&page=2${cursorParam("salesagents", {}, 2, 2, { id: 2 })}`,
           last_page_url: `${PATH}?count=2&page=2`,
           last_page: 2,
           per_page: 2,

@@ -5,6 +5,7 @@ import { call, errorEnvelope } from "./helpers/http.ts";
 import { callWithEnv, downD1, downRateLimiter, garbageD1 } from "./helpers/faults.ts";
 import { clearIsolateCaches, makeKey } from "./helpers/keys.ts";
 import { captureConsole, jsonLinesOf, type LogLine } from "./helpers/logs.ts";
+import { rowsReadOf } from "./helpers/timing.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -67,7 +68,7 @@ describe("the request log", () => {
     return { mine, requestLines: parsed.filter((p) => "duration_ms" in p) };
   }
 
-  it("writes one JSON line a request with id, method, path, status, duration, key id and D1 round trips", async () => {
+  it("writes one JSON line a request with id, method, path, status, duration, key id, D1 round trips and rows read", async () => {
     const res = await call("/api/customers?count=5", { key, headers: { "X-Request-Id": "log-line-1" } });
     expect(res.status).toBe(200);
     const { requestLines } = linesOf("log-line-1");
@@ -76,6 +77,8 @@ describe("the request log", () => {
     // Server-Timing counts the same round trips, from the same wrapped binding.
     const trips = Number(/d1;[^,]*desc="(\d+) round trips"/.exec(res.headers.get("Server-Timing") ?? "")?.[1]);
     expect(trips).toBeGreaterThan(0);
+    const rowsRead = rowsReadOf(res);
+    expect(rowsRead).toBeGreaterThan(0);
     expect(line).toEqual({
       request_id: "log-line-1",
       method: "GET",
@@ -84,7 +87,10 @@ describe("the request log", () => {
       duration_ms: expect.any(Number),
       key_id: keyId,
       d1_round_trips: trips,
+      d1_rows_read: rowsRead,
       kv_reads: expect.any(Number),
+      // Local D1 reports that the primary answered; a deployed one may add served_by_region.
+      served_by_primary: true,
     });
     expect(line.duration_ms as number).toBeGreaterThanOrEqual(0);
   });
@@ -101,6 +107,7 @@ describe("the request log", () => {
         duration_ms: expect.any(Number),
         key_id: null,
         d1_round_trips: 0,
+        d1_rows_read: 0,
         kv_reads: 0,
       },
     ]);

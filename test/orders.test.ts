@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { cursorParam } from "./helpers/cursor.ts";
 import { BASE, call, errorEnvelope } from "./helpers/http.ts";
 import { makeKey } from "./helpers/keys.ts";
 import { seedFixture } from "./helpers/seed.ts";
@@ -152,13 +153,25 @@ function older(id: number) {
   };
 }
 
-function pagination(query: string, current: number, last: number, total: number, perPage = 10) {
+/** Customer 1's orders as normalized in a cursor: no date bounds. */
+const customer1Scope = { phone: "9820000001", from: null, to: null };
+
+/** @param next the cursor's scope and the order that the next page starts after, when there is a next page */
+function pagination(
+  query: string,
+  current: number,
+  last: number,
+  total: number,
+  perPage = 10,
+  next?: { scope: Record<string, string | null>; after: { date: string; id: number } },
+) {
   const url = (n: number) => `${PATH}?${query}${query ? "&" : ""}page=${n}`;
+  const cursor = next ? cursorParam("orders", next.scope, perPage, current + 1, next.after) : "";
   return {
     current_page: current,
     first_page_url: url(1),
     prev_page_url: current > 1 ? url(current - 1) : null,
-    next_page_url: current < last ? url(current + 1) : null,
+    next_page_url: current < last ? `${url(current + 1)}${cursor}` : null,
     last_page_url: url(last),
     last_page: last,
     per_page: perPage,
@@ -174,7 +187,10 @@ describe("GET /orders", () => {
     expect(res.body).toEqual({
       data: {
         orders: [order102, order101, order103, older(112), older(111), older(110), older(109), older(108), older(107), older(106)],
-        pagination: pagination("phone_number=9820000001", 1, 2, 12),
+        pagination: pagination("phone_number=9820000001", 1, 2, 12, 10, {
+          scope: customer1Scope,
+          after: { date: "2026-01-12", id: 106 },
+        }),
       },
     });
   });
@@ -201,7 +217,10 @@ describe("GET /orders", () => {
     const res = await call(`/api/orders?count=2&phone_number=${encodeURIComponent(phone)}`, { key });
     expect(res.status).toBe(200);
     expect(res.body.data.orders).toEqual([order102, order101]);
-    expect(res.body.data.pagination.next_page_url).toBe(`${PATH}?count=2&phone_number=${encoded}&page=2`);
+    // The cursor holds the number normalized: one cursor whichever way the number was written.
+    expect(res.body.data.pagination.next_page_url).toBe(
+      `${PATH}?count=2&phone_number=${encoded}&page=2${cursorParam("orders", customer1Scope, 2, 2, { date: "2026-03-14", id: 101 })}`,
+    );
   });
 
   it("finds a customer stored as '098200 00002': no address, agent but no delivery agent, last status by instant", async () => {

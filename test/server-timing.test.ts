@@ -10,7 +10,7 @@ import { clearIsolateTier } from "../src/cache/lookup-cache.ts";
 import { call, callVia, type CallOptions, type CallResult } from "./helpers/http.ts";
 import { clearIsolateCaches, makeKey } from "./helpers/keys.ts";
 import { seedFixture } from "./helpers/seed.ts";
-import { timingEntries, workOf, type Work } from "./helpers/timing.ts";
+import { rowsReadOf, timingEntries, workOf, type Work } from "./helpers/timing.ts";
 
 let key: string;
 
@@ -70,6 +70,69 @@ describe("reads: one D1 round trip at most, whatever the page size", () => {
     const res = await expectWork("/api/orders?phone_number=9820000001&count=100", { key }, 200, { d1: 1, kv: 0 });
     expect(res.body.data.orders).toHaveLength(12);
     expect(res.body.data.orders.flatMap((o: { products: unknown[] }) => o.products)).toHaveLength(14);
+  });
+});
+
+// d1rows: the rows that D1 says the statements read (its meta.rows_read, summed), on the fixture's
+// 25 customers and customer 1's 12 orders. A total is one row of row_counts; a page by page=N
+// also reads (and joins) every row before it, a page by the cursor of next_page_url only its own.
+describe("rows read (d1rows), for every endpoint and both paging styles", () => {
+  it.each([
+    ["/api/customers", 200, 57],
+    ["/customers?count=100", 200, 147],
+    ["/api/customers?count=10&page=2", 200, 117],
+    ["/api/customers?count=10&page=3", 200, 147],
+    ["/api/customers?count=100&page=9", 200, 147],
+    ["/api/orders?phone_number=9820000001", 200, 129],
+    ["/api/orders?phone_number=%2B91%2098200%2000001&count=100", 200, 149],
+    ["/orders?phone_number=9820000001&from_date=01-01-2026&to_date=31-03-2026&count=100", 200, 149],
+    ["/api/orders?phone_number=9820000001&count=5&page=2", 200, 94],
+    ["/api/orders?phone_number=9820000002&count=100", 200, 19],
+    ["/api/orders?phone_number=9999999999", 404, 2],
+    ["/api/postalcodes?count=100", 200, 6],
+    ["/api/postalcodes?count=2&page=2", 200, 5],
+    ["/postalcodes?code=400069", 200, 6],
+    ["/api/salesagents?count=100", 200, 4],
+    ["/api/salesagents?count=1&page=2", 200, 3],
+  ])("%s: %i, %i rows", async (path, status, rows) => {
+    const res = await call(path, { key });
+    expect({ status: res.status, rows: rowsReadOf(res) }).toEqual({ status, rows });
+  });
+
+  it.each([
+    ["/api/customers?count=10", 61],
+    ["/api/orders?phone_number=9820000001&count=5", 76],
+    ["/api/postalcodes?count=2", 3],
+    ["/api/postalcodes?count=1&code=400069", 4],
+    ["/api/salesagents?count=1", 2],
+  ])("%s, then its next_page_url (a cursor): %i rows for page 2", async (path, rows) => {
+    const first = await call(path, { key });
+    const next = await call(first.body.data.pagination.next_page_url, { key });
+    expect({ status: next.status, rows: rowsReadOf(next) }).toEqual({ status: 200, rows });
+  });
+
+  it("lookups read D1 only on an empty cache; create reads its lookup and write batches; errors read nothing", async () => {
+    await env.LOOKUP_CACHE.delete("v1:areas");
+    await env.LOOKUP_CACHE.delete("v1:pincode:400069");
+    clearIsolateCaches();
+    const reads = async (path: string, options: CallOptions = { key }) => rowsReadOf(await call(path, options));
+    expect(await reads("/api/area")).toBe(3);
+    expect(await reads("/api/fetch-salesagent-by-pincode?pincode=400069")).toBe(12);
+    expect(await reads("/api/area")).toBe(0);
+    const body = {
+      company_name: "Rows Traders",
+      mobile_number: "9700099911",
+      contactpersons_name: "R",
+      address: "1 Row Road",
+      area_id: 1,
+      postalcode_id: 1,
+      gst_treatment: "Unregistered",
+      salesagent_id: 1,
+    };
+    expect(await reads("/api/customers/create", { key, method: "POST", body })).toBe(19);
+    expect(await reads("/api/customers?count=0")).toBe(0);
+    expect(await reads("/api/customers", {})).toBe(0);
+    expect(await reads("/api/nope")).toBe(0);
   });
 });
 
@@ -201,9 +264,9 @@ describe("the header itself", () => {
     return res;
   };
 
-  it("lists d1, kv and total in that order", async () => {
+  it("lists d1, d1rows, kv and total in that order", async () => {
     const res = await call("/api/area", { key });
-    expect(timingEntries(res).map((e) => e.split(";")[0])).toEqual(["d1", "kv", "total"]);
+    expect(timingEntries(res).map((e) => e.split(";")[0])).toEqual(["d1", "d1rows", "kv", "total"]);
   });
 
   it("is left out when SERVER_TIMING is off, on answers of every kind", async () => {
@@ -215,7 +278,7 @@ describe("the header itself", () => {
     ] as const) {
       const on = await callVia(withVars({ SERVER_TIMING: "on" }), path, options);
       expect(on.status).toBe(status);
-      expect(timingEntries(on)).toHaveLength(3);
+      expect(timingEntries(on)).toHaveLength(4);
       const off = await callVia(withVars({ SERVER_TIMING: "off" }), path, options);
       expect(off.status).toBe(status);
       expect(off.headers.get("Server-Timing")).toBeNull();

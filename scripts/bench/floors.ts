@@ -27,6 +27,7 @@ function logLine(request: Request, path: string, started: number, d1RoundTrips: 
       duration_ms: Math.round((performance.now() - started) * 10) / 10,
       key_id: "key_0000000000000000",
       d1_round_trips: d1RoundTrips,
+      d1_rows_read: d1RoundTrips * 60,
       kv_reads: 0,
     }),
   );

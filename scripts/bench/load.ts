@@ -22,7 +22,7 @@ export interface Figures {
   failures: number;
   /** The serving processes' CPU time per request, in ms (null when unknown). */
   cpuMs: number | null;
-  /** The probe's status and Server-Timing d1/kv entries ("" for the floors, which send none). */
+  /** The probe's status and Server-Timing d1, d1rows and kv entries ("" for the floors, which send none). */
   status: number;
   work: string;
 }
@@ -60,10 +60,11 @@ export async function measure(target: Target, options: LoadOptions): Promise<Fig
   };
 }
 
-/** "1 D1 + 0 KV" from a Server-Timing header. */
+/** "1 D1 (57 rows) + 0 KV" from a Server-Timing header. */
 function workOf(header: string | null): string {
   if (!header) return "";
   const d1 = /d1;dur=[\d.]+;desc="(\d+) round trips"/.exec(header)?.[1] ?? "?";
+  const rows = /d1rows;desc="(\d+) rows read"/.exec(header)?.[1] ?? "?";
   const kv = /kv;dur=[\d.]+;desc="(\d+) reads"/.exec(header)?.[1] ?? "?";
-  return `${d1} D1 + ${kv} KV`;
+  return `${d1} D1 (${rows} rows) + ${kv} KV`;
 }

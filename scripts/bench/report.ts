@@ -1,6 +1,7 @@
 // The benchmark's summary as markdown: printed, and written to bench-results/latest.md.
 import type { BundleSize } from "./bundle.ts";
 import type { Figures } from "./load.ts";
+import type { RowsRead, WalkCost } from "./rows.ts";
 
 export type FloorName = "constant" | "one query";
 
@@ -38,6 +39,9 @@ export interface Summary {
   logged: Record<FloorName, Figures>;
   rows: Row[];
   pageFloors: PageFloor[];
+  /** Each endpoint's rows read (Server-Timing d1rows), and its next page's. */
+  rowsRead: RowsRead[];
+  walk: WalkCost;
   ordersLarge: Figures;
   ordersDemo: Figures;
   ordersLargeCount: number;
@@ -164,6 +168,23 @@ function pageFloors(s: Summary): string[] {
   return lines;
 }
 
+function rowsRead(s: Summary): string[] {
+  const w = s.walk;
+  return [
+    "## Rows read from D1 per request",
+    "",
+    "Server-Timing `d1rows` (the sum of D1's own `rows_read` over the request's statements: what D1 bills and waits for), one request each on the large dataset.",
+    "",
+    "| request | rows read | its next_page_url (cursor) |",
+    "|---|---|---|",
+    ...s.rowsRead.map((r) => `| ${r.label} | ${num(r.first)} | ${r.next === null ? "" : num(r.next)} |`),
+    "",
+    `Walking all ${num(w.customers)} customers, 100 a page (${num(w.pages)} pages): ${num(w.byCursor)} rows by following next_page_url ` +
+      `(at most ${num(w.maxCursorPage)} a page), ${num(w.byPage)} by page=1..N (at most ${num(w.maxPageN)} a page).`,
+    "",
+  ];
+}
+
 export function toMarkdown(s: Summary): string {
   const p50Ratio = s.ordersLarge.p50 / s.ordersDemo.p50;
   const kib = s.bundle.gzipBytes / 1024;
@@ -172,6 +193,7 @@ export function toMarkdown(s: Summary): string {
     ...floors(s),
     ...endpoints(s),
     ...pageFloors(s),
+    ...rowsRead(s),
     "## Orders page latency and data size",
     "",
     "| dataset | customer's orders | req/s | p50 ms | p99 ms |",

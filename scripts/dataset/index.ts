@@ -5,6 +5,7 @@ import { buildGeography } from "./geography.ts";
 import { generateOrders } from "./orders.ts";
 import { buildDeliveryAgents, buildSalesForce } from "./parties.ts";
 import { Rng } from "./prng.ts";
+import type { RecordType } from "../import/format.ts";
 import { DatasetWriter, formatOf } from "./writer.ts";
 
 export interface DatasetOptions {
@@ -30,7 +31,8 @@ export interface DatasetSummary {
   records: number;
 }
 
-export async function writeDataset(options: DatasetOptions): Promise<DatasetSummary> {
+/** @param onRecord told of each record as it is written (for progress) */
+export async function writeDataset(options: DatasetOptions, onRecord?: (type: RecordType) => void): Promise<DatasetSummary> {
   const format = formatOf(options.out);
   if (!format) throw new Error(`--out must end in .json or .jsonl: ${options.out}`);
   if (!Number.isInteger(options.customers) || options.customers < 1 || options.customers > MAX_CUSTOMERS) {
@@ -49,7 +51,7 @@ export async function writeDataset(options: DatasetOptions): Promise<DatasetSumm
     intraState: new Uint8Array(options.customers),
   };
 
-  const writer = new DatasetWriter(options.out, format);
+  const writer = new DatasetWriter(options.out, format, onRecord);
   await writer.section("state", geo.states);
   await writer.section("city", geo.cities);
   await writer.section("area", geo.areas);

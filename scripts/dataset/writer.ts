@@ -24,7 +24,12 @@ export class DatasetWriter {
   private next = 0;
   private written = 0;
 
-  constructor(path: string, private readonly format: DatasetFormat) {
+  /** @param onRecord told of each record as it is written (for progress) */
+  constructor(
+    path: string,
+    private readonly format: DatasetFormat,
+    private readonly onRecord: (type: RecordType) => void = () => undefined,
+  ) {
     this.stream = createWriteStream(path, { encoding: "utf8" });
   }
 
@@ -39,6 +44,7 @@ export class DatasetWriter {
       if (this.format === "json") this.buffer += `${count === 0 ? "\n" : ",\n"}${JSON.stringify(record)}`;
       else this.buffer += `${JSON.stringify({ type, ...record })}\n`;
       count++;
+      this.onRecord(type);
       if (this.buffer.length >= FLUSH_AT) await this.flush();
     }
     if (this.format === "json") this.buffer += count === 0 ? "]" : "\n]";

@@ -1,7 +1,10 @@
 // Node: imports a dataset file into the bindings' D1 and purges the lookup cache.
 import { purgeLookupCache } from "../../src/cache/purge.ts";
-import { importRecords, type ImportSummary } from "./index.ts";
+import { importRecords, type ImportSummary, type RawRecord } from "./index.ts";
 import { readRecords } from "./read.ts";
+
+/** Told of each record as it is read, with the bytes of the file read so far (for progress). */
+export type OnRecord = (type: RawRecord["type"], bytesRead: number) => void;
 
 /** The data was imported, but the lookup cache could not be purged. */
 export class PurgeError extends Error {
@@ -11,8 +14,11 @@ export class PurgeError extends Error {
 export async function importFile(
   path: string,
   bindings: { DB: D1Database; LOOKUP_CACHE: KVNamespace },
+  onRecord?: OnRecord,
 ): Promise<ImportSummary> {
-  const summary = await importRecords(bindings.DB, readRecords(path));
+  let bytesRead = 0;
+  const records = readRecords(path, (n) => (bytesRead = n));
+  const summary = await importRecords(bindings.DB, onRecord ? tap(records, (r) => onRecord(r.type, bytesRead)) : records);
   // Only after the import succeeded: a failed one changed nothing, so the cached answers still hold.
   try {
     await purgeLookupCache(bindings.LOOKUP_CACHE);
@@ -23,4 +29,11 @@ export async function importFile(
     );
   }
   return summary;
+}
+
+async function* tap<T>(items: AsyncIterable<T>, see: (item: T) => void): AsyncGenerator<T> {
+  for await (const item of items) {
+    see(item);
+    yield item;
+  }
 }

@@ -10,18 +10,23 @@ import { ImportError } from "./errors.ts";
 import { MEMBER_OF, RECORD_TYPES, type RecordType } from "./format.ts";
 import { isRecordType, recordTypeOfMember, type RawRecord } from "./records.ts";
 
+/** Told the bytes of the file read so far, for progress (records come out of what was read). */
+export type OnBytesRead = (bytes: number) => void;
+
 /** The records of a `.json` or `.jsonl` (also `.ndjson`) file, with where each one is. */
-export function readRecords(path: string): AsyncIterable<RawRecord> {
+export function readRecords(path: string, onBytesRead: OnBytesRead = () => undefined): AsyncIterable<RawRecord> {
   const ext = extname(path).toLowerCase();
-  if (ext === ".json") return readJson(path);
-  if (ext === ".jsonl" || ext === ".ndjson") return readJsonLines(path);
+  if (ext === ".json") return readJson(path, onBytesRead);
+  if (ext === ".jsonl" || ext === ".ndjson") return readJsonLines(path, onBytesRead);
   throw new ImportError(`the file must end in .json or .jsonl, not ${JSON.stringify(ext || path)}`, "file");
 }
 
-async function* readJsonLines(path: string): AsyncGenerator<RawRecord> {
-  const lines = createInterface({ input: createReadStream(path), crlfDelay: Infinity });
+async function* readJsonLines(path: string, onBytesRead: OnBytesRead): AsyncGenerator<RawRecord> {
+  const input = createReadStream(path);
+  const lines = createInterface({ input, crlfDelay: Infinity });
   let n = 0;
   for await (const line of lines) {
+    onBytesRead(input.bytesRead);
     const where = `line ${++n}`;
     if (line.trim() === "") continue;
     let value: unknown;
@@ -39,14 +44,16 @@ async function* readJsonLines(path: string): AsyncGenerator<RawRecord> {
   }
 }
 
-async function* readJson(path: string): AsyncGenerator<RawRecord> {
+async function* readJson(path: string, onBytesRead: OnBytesRead): AsyncGenerator<RawRecord> {
   // The tokenizer is driven by hand, chunk by chunk: an async step per token would cost more than
   // the parsing itself.
   const parse = jsonParser({ packValues: true, streamValues: false });
   const members = new MemberArrays();
   let first = true;
   try {
-    for await (let chunk of createReadStream(path, { encoding: "utf8", highWaterMark: 1 << 20 }) as AsyncIterable<string>) {
+    const input = createReadStream(path, { encoding: "utf8", highWaterMark: 1 << 20 });
+    for await (let chunk of input as AsyncIterable<string>) {
+      onBytesRead(input.bytesRead);
       if (first && chunk.charCodeAt(0) === 0xfeff) chunk = chunk.slice(1);
       first = false;
       yield* members.take(parse(chunk));

@@ -104,11 +104,23 @@ export function compiled<S extends Record<string, Prepared>>(build: (db: Compile
     ) as { [K in keyof S]: CompiledQuery<RowsOf<S[K]>> });
 }
 
-/** LIMIT and OFFSET of a page query, named as Page's fields: a Page binds them as it is. */
+/** LIMIT and OFFSET of a page query, named as Page's fields (pageValues binds them). */
 export const PAGE = {
   limit: sql.placeholder("count" satisfies keyof Page),
   offset: sql.placeholder("skip" satisfies keyof Page),
 };
+
+/** The sort key of the row a cursor's page starts after (a seek instead of an OFFSET). */
+export const AFTER = {
+  id: sql.placeholder("afterId"),
+  date: sql.placeholder("afterDate"),
+};
+
+/** A page's values for PAGE and AFTER. */
+export function pageValues(page: Page): Values {
+  const after = page.after;
+  return { count: page.count, skip: page.skip, afterId: after?.id, afterDate: after && "date" in after ? after.date : undefined };
+}
 
 type RowsOfAll<T extends readonly Bound<unknown>[]> = { -readonly [K in keyof T]: T[K] extends Bound<infer R> ? R : never };
 

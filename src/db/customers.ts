@@ -1,9 +1,10 @@
-import { asc, count, eq, type SQL } from "drizzle-orm";
+import { asc, eq, gt, type SQL } from "drizzle-orm";
 import { areas, cities, customerAddresses, customers, postalCodes, states } from "../../drizzle/schema.ts";
 import type { Database } from "../middleware/services.ts";
 import type { Page } from "../lib/pagination.ts";
-import { compiled, PAGE, pageStatements, runPage } from "./compiled.ts";
+import { AFTER, type Compiler, compiled, PAGE, pageStatements, pageValues, runPage } from "./compiled.ts";
 import { addressColumns, as, customerColumns, toAddress, toCustomerFields } from "./shapes.ts";
+import { keptTotal } from "./totals.ts";
 
 /** Customers with their whole address group, in one statement; the caller adds order and limits. */
 export function selectCustomersWithAddress(db: Database, where?: SQL) {
@@ -34,18 +35,22 @@ export function toCustomer(row: CustomerWithAddressRow) {
   };
 }
 
-const customersPage = compiled((db) => ({
-  total: db.select({ total: count() }).from(customers).prepare(),
-  rows: selectCustomersWithAddress(db)
-    .orderBy(asc(customers.id))
-    .limit(PAGE.limit)
-    .offset(PAGE.offset)
-    .prepare(),
-}));
+/** A page by offset, or (seek) the rows right after a cursor's id: reads only the page's rows. */
+function customersPageQueries(db: Compiler, seek: boolean) {
+  const rows = seek
+    ? selectCustomersWithAddress(db, gt(customers.id, AFTER.id)).orderBy(asc(customers.id)).limit(PAGE.limit)
+    : selectCustomersWithAddress(db).orderBy(asc(customers.id)).limit(PAGE.limit).offset(PAGE.offset);
+  return { total: keptTotal(db, "customers"), rows: rows.prepare() };
+}
+
+const customersPage = {
+  offset: compiled((db) => customersPageQueries(db, false)),
+  seek: compiled((db) => customersPageQueries(db, true)),
+};
 
 /** The statements of a customers page, bound: the total and the rows (also run by `npm run bench`'s page floor). */
 export function customersPageStatements(page: Page) {
-  return pageStatements(customersPage(), { ...page });
+  return pageStatements((page.after ? customersPage.seek : customersPage.offset)(), pageValues(page));
 }
 
 /** A page of customers by id, and the total: one D1 round trip. */

@@ -1,8 +1,9 @@
-import { asc, count, eq, sql } from "drizzle-orm";
+import { and, asc, count, eq, gt, sql, type SQL } from "drizzle-orm";
 import { areas, postalCodes, salesAgentPostalCodes, salesAgents } from "../../drizzle/schema.ts";
 import type { Database } from "../middleware/services.ts";
 import type { Page } from "../lib/pagination.ts";
-import { type Compiler, compiled, PAGE, pageStatements, runPage } from "./compiled.ts";
+import { AFTER, type Compiler, compiled, PAGE, pageStatements, pageValues, runPage } from "./compiled.ts";
+import { keptTotal } from "./totals.ts";
 
 export function listAreas(db: Database) {
   return db.select({ id: areas.id, name: areas.name, city_id: areas.cityId }).from(areas).orderBy(asc(areas.id));
@@ -24,36 +25,37 @@ export function salesAgentsByPincode(db: Database, pincode: string) {
     .orderBy(asc(salesAgents.id));
 }
 
-function postalCodesPageQueries(db: Compiler, byCode: boolean) {
-  const where = byCode ? eq(postalCodes.code, sql.placeholder("code")) : undefined;
+/**
+ * A page by offset or (seek) right after a cursor's id. One code's total is counted from its index
+ * entries (a pincode has one or two records); the whole table's comes from row_counts.
+ */
+function postalCodesPageQueries(db: Compiler, byCode: boolean, seek: boolean) {
+  const byCodeWhere = byCode ? eq(postalCodes.code, sql.placeholder("code")) : undefined;
+  const rowsWhere: SQL | undefined = seek ? and(byCodeWhere, gt(postalCodes.id, AFTER.id)) : byCodeWhere;
+  const rows = db.select({ id: postalCodes.id, code: postalCodes.code }).from(postalCodes).where(rowsWhere).orderBy(asc(postalCodes.id)).limit(PAGE.limit);
   return {
-    total: db.select({ total: count() }).from(postalCodes).where(where).prepare(),
-    rows: db
-      .select({ id: postalCodes.id, code: postalCodes.code })
-      .from(postalCodes)
-      .where(where)
-      .orderBy(asc(postalCodes.id))
-      .limit(PAGE.limit)
-      .offset(PAGE.offset)
-      .prepare(),
+    total: byCode ? db.select({ total: count() }).from(postalCodes).where(byCodeWhere).prepare() : keptTotal(db, "postal_codes"),
+    rows: (seek ? rows : rows.offset(PAGE.offset)).prepare(),
   };
 }
 
 const postalCodesPage = {
-  all: compiled((db) => postalCodesPageQueries(db, false)),
-  byCode: compiled((db) => postalCodesPageQueries(db, true)),
+  all: compiled((db) => postalCodesPageQueries(db, false, false)),
+  allSeek: compiled((db) => postalCodesPageQueries(db, false, true)),
+  byCode: compiled((db) => postalCodesPageQueries(db, true, false)),
+  byCodeSeek: compiled((db) => postalCodesPageQueries(db, true, true)),
 };
 
 /** A page of postal codes by id, optionally one code's records, and the total: one round trip. */
 export async function listPostalCodes(db: Database, page: Page, code?: string) {
-  const q = (code === undefined ? postalCodesPage.all : postalCodesPage.byCode)();
-  const { total, rows } = await runPage(db, pageStatements(q, { ...page, code }));
+  const seek = page.after !== undefined;
+  const q = (code === undefined ? (seek ? postalCodesPage.allSeek : postalCodesPage.all) : seek ? postalCodesPage.byCodeSeek : postalCodesPage.byCode)();
+  const { total, rows } = await runPage(db, pageStatements(q, { ...pageValues(page), code }));
   return { total, postalcodes: rows };
 }
 
-const salesAgentsPage = compiled((db) => ({
-  total: db.select({ total: count() }).from(salesAgents).prepare(),
-  rows: db
+function salesAgentsPageQueries(db: Compiler, seek: boolean) {
+  const rows = db
     .select({
       id: salesAgents.id,
       first_name: salesAgents.firstName,
@@ -63,14 +65,20 @@ const salesAgentsPage = compiled((db) => ({
       email: salesAgents.email,
     })
     .from(salesAgents)
+    .where(seek ? gt(salesAgents.id, AFTER.id) : undefined)
     .orderBy(asc(salesAgents.id))
-    .limit(PAGE.limit)
-    .offset(PAGE.offset)
-    .prepare(),
-}));
+    .limit(PAGE.limit);
+  return { total: keptTotal(db, "sales_agents"), rows: (seek ? rows : rows.offset(PAGE.offset)).prepare() };
+}
 
-/** A page of sales agents by id, and the total: one round trip. */
+const salesAgentsPage = {
+  offset: compiled((db) => salesAgentsPageQueries(db, false)),
+  seek: compiled((db) => salesAgentsPageQueries(db, true)),
+};
+
+/** A page of sales agents by id (by offset, or right after a cursor's id), and the total: one round trip. */
 export async function listSalesAgents(db: Database, page: Page) {
-  const { total, rows } = await runPage(db, pageStatements(salesAgentsPage(), { ...page }));
+  const q = (page.after ? salesAgentsPage.seek : salesAgentsPage.offset)();
+  const { total, rows } = await runPage(db, pageStatements(q, pageValues(page)));
   return { total, salesagents: rows };
 }

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, inArray, lte, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, inArray, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import {
   customers,
   deliveryAgents,
@@ -13,7 +13,7 @@ import type { Database } from "../middleware/services.ts";
 import type { Page } from "../lib/pagination.ts";
 import type { OrderStatusName } from "../schemas/order.ts";
 import { selectCustomersWithAddress } from "./customers.ts";
-import { type Compiler, compiled, PAGE, runBatch } from "./compiled.ts";
+import { AFTER, type Compiler, compiled, PAGE, pageValues, runBatch } from "./compiled.ts";
 import { as, toAddress, toCustomerFields } from "./shapes.ts";
 
 export interface OrderFilter {
@@ -29,54 +29,63 @@ const lastStatus = sql<OrderStatusName | null>`(select ${orderStatuses.name} fro
     order by ${orderStatuses.at} desc, ${orderStatuses.seq} desc limit 1)`;
 
 /**
+ * The orders after a cursor's (date, id), newest first: those of an earlier date, and those of the
+ * same date with a lower id. `date <= ?` is the bound that orders_customer_date_idx (customer_id,
+ * date, id) seeks on, so the page reads from the cursor's place on, not from the newest order.
+ */
+const afterCursor = () =>
+  and(lte(orders.date, AFTER.date), or(lt(orders.date, AFTER.date), and(eq(orders.date, AFTER.date), lt(orders.id, AFTER.id))))!;
+
+/**
  * The five statements of an orders page, with placeholders for the phone, the date bounds and the
  * page. A date bound that the request does not give is left out of the SQL rather than bound to an
- * open value, so each combination of bounds is its own compiled set.
+ * open value, so each combination of bounds is its own compiled set; so is a seek (the page right
+ * after a cursor's order) against an offset.
  */
-function ordersPageQueries(db: Compiler, range: { from: boolean; to: boolean }) {
+function ordersPageQueries(db: Compiler, range: { from: boolean; to: boolean }, seek: boolean) {
   const phoneKey = sql.placeholder("phoneKey");
   const customerId = db.select({ id: customers.id }).from(customers).where(eq(customers.phoneKey, phoneKey));
   const conditions: SQL[] = [eq(orders.customerId, sql`(${customerId})`)];
   if (range.from) conditions.push(gte(orders.date, sql.placeholder("from")));
   if (range.to) conditions.push(lte(orders.date, sql.placeholder("to")));
   const where = and(...conditions);
-  const pageIds = db
-    .select({ id: orders.id })
+  const pageWhere = seek ? and(where, afterCursor()) : where;
+  const ordered = db.select({ id: orders.id }).from(orders).where(pageWhere).orderBy(desc(orders.date), desc(orders.id)).limit(PAGE.limit);
+  // The ids of the page, for the statements of its lines and invoices.
+  const pageIds = seek ? ordered : ordered.offset(PAGE.offset);
+  const pageRows = db
+    .select({
+      id: as(orders.id, "o_id"),
+      orderNo: as(orders.orderNo, "o_order_no"),
+      itemTotalAmount: as(orders.itemTotalAmount, "o_item_total_amount"),
+      discountAmount: as(orders.discountAmount, "o_discount_amount"),
+      returnTotalAmount: as(orders.returnTotalAmount, "o_return_total_amount"),
+      billableAmount: as(orders.billableAmount, "o_billable_amount"),
+      date: as(orders.date, "o_date"),
+      lastStatus: lastStatus.as("o_last_status"),
+      saId: as(salesAgents.id, "sa_id"),
+      saFirstName: as(salesAgents.firstName, "sa_first_name"),
+      saLastName: as(salesAgents.lastName, "sa_last_name"),
+      saMobileNumber: as(salesAgents.mobileNumber, "sa_mobile_number"),
+      saAvatar: as(salesAgents.avatar, "sa_avatar"),
+      saEmail: as(salesAgents.email, "sa_email"),
+      daId: as(deliveryAgents.id, "da_id"),
+      daFirstName: as(deliveryAgents.firstName, "da_first_name"),
+      daLastName: as(deliveryAgents.lastName, "da_last_name"),
+      daPhoneNumber: as(deliveryAgents.phoneNumber, "da_phone_number"),
+    })
     .from(orders)
-    .where(where)
+    .leftJoin(salesAgents, eq(salesAgents.id, orders.salesagentId))
+    .leftJoin(deliveryAgents, eq(deliveryAgents.id, orders.deliveryagentId))
+    // The page itself rather than `id IN (page ids)`: SQLite walks orders_customer_date_idx in
+    // the page's order and stops at its end, with no sort and no second pass over the ids.
+    .where(pageWhere)
     .orderBy(desc(orders.date), desc(orders.id))
-    .limit(PAGE.limit)
-    .offset(PAGE.offset);
+    .limit(PAGE.limit);
   return {
     customer: selectCustomersWithAddress(db, eq(customers.phoneKey, phoneKey)).prepare(),
     total: db.select({ total: count() }).from(orders).where(where).prepare(),
-    orders: db
-      .select({
-        id: as(orders.id, "o_id"),
-        orderNo: as(orders.orderNo, "o_order_no"),
-        itemTotalAmount: as(orders.itemTotalAmount, "o_item_total_amount"),
-        discountAmount: as(orders.discountAmount, "o_discount_amount"),
-        returnTotalAmount: as(orders.returnTotalAmount, "o_return_total_amount"),
-        billableAmount: as(orders.billableAmount, "o_billable_amount"),
-        date: as(orders.date, "o_date"),
-        lastStatus: lastStatus.as("o_last_status"),
-        saId: as(salesAgents.id, "sa_id"),
-        saFirstName: as(salesAgents.firstName, "sa_first_name"),
-        saLastName: as(salesAgents.lastName, "sa_last_name"),
-        saMobileNumber: as(salesAgents.mobileNumber, "sa_mobile_number"),
-        saAvatar: as(salesAgents.avatar, "sa_avatar"),
-        saEmail: as(salesAgents.email, "sa_email"),
-        daId: as(deliveryAgents.id, "da_id"),
-        daFirstName: as(deliveryAgents.firstName, "da_first_name"),
-        daLastName: as(deliveryAgents.lastName, "da_last_name"),
-        daPhoneNumber: as(deliveryAgents.phoneNumber, "da_phone_number"),
-      })
-      .from(orders)
-      .leftJoin(salesAgents, eq(salesAgents.id, orders.salesagentId))
-      .leftJoin(deliveryAgents, eq(deliveryAgents.id, orders.deliveryagentId))
-      .where(inArray(orders.id, pageIds))
-      .orderBy(desc(orders.date), desc(orders.id))
-      .prepare(),
+    orders: (seek ? pageRows : pageRows.offset(PAGE.offset)).prepare(),
     items: db
       .select({
         orderId: orderItems.orderId,
@@ -113,17 +122,19 @@ function ordersPageQueries(db: Compiler, range: { from: boolean; to: boolean }) 
   };
 }
 
-const ordersPage = {
-  all: compiled((db) => ordersPageQueries(db, { from: false, to: false })),
-  from: compiled((db) => ordersPageQueries(db, { from: true, to: false })),
-  to: compiled((db) => ordersPageQueries(db, { from: false, to: true })),
-  between: compiled((db) => ordersPageQueries(db, { from: true, to: true })),
-};
+const ordersPageSet = (seek: boolean) => ({
+  all: compiled((db) => ordersPageQueries(db, { from: false, to: false }, seek)),
+  from: compiled((db) => ordersPageQueries(db, { from: true, to: false }, seek)),
+  to: compiled((db) => ordersPageQueries(db, { from: false, to: true }, seek)),
+  between: compiled((db) => ordersPageQueries(db, { from: true, to: true }, seek)),
+});
+const ordersPage = { offset: ordersPageSet(false), seek: ordersPageSet(true) };
 
 /** The five statements of an orders page, bound to the request's values (also run by `npm run bench`'s page floor). */
 export function ordersPageStatements(filter: OrderFilter, page: Page) {
-  const q = (filter.from ? (filter.to ? ordersPage.between : ordersPage.from) : filter.to ? ordersPage.to : ordersPage.all)();
-  const values = { ...page, phoneKey: filter.phoneKey, from: filter.from, to: filter.to };
+  const set = page.after ? ordersPage.seek : ordersPage.offset;
+  const q = (filter.from ? (filter.to ? set.between : set.from) : filter.to ? set.to : set.all)();
+  const values = { ...pageValues(page), phoneKey: filter.phoneKey, from: filter.from, to: filter.to };
   return [q.customer.bind(values), q.total.bind(values), q.orders.bind(values), q.items.bind(values), q.invoices.bind(values)] as const;
 }
 

@@ -1,13 +1,35 @@
 // Thin wrappers around the D1 and KV bindings that count and time the work a request does, so that
-// Server-Timing reports what really happened (SPEC.md section 6). They also tag failures of the
-// binding as DependencyError, which the error handler answers with 503.
+// Server-Timing and the log line report what really happened (README, Performance): round trips,
+// the rows D1 says each statement read (what D1 bills and waits for), KV reads. They also tag
+// failures of the binding as DependencyError, which the error handler answers with 503.
 import { DependencyError, causeMessages } from "./errors.ts";
+
+/** The part of a D1 result's meta that the meter reads (served_by_* only where D1 reports them). */
+interface D1Meta {
+  rows_read?: number;
+  served_by_region?: string;
+  served_by_primary?: boolean;
+}
 
 export class Meter {
   d1RoundTrips = 0;
   d1Ms = 0;
+  /** The sum of D1's own `meta.rows_read` over every statement run, batches included. */
+  d1RowsRead = 0;
+  /** Where D1 says the last statement ran, when it says so (a deployed, replicated database). */
+  d1ServedByRegion?: string;
+  d1ServedByPrimary?: boolean;
   kvReads = 0;
   kvMs = 0;
+
+  /** Adds what one statement's result says it read (a result without meta adds nothing). */
+  count(result: unknown): void {
+    const meta = (result as { meta?: D1Meta } | null)?.meta;
+    if (!meta) return;
+    if (typeof meta.rows_read === "number") this.d1RowsRead += meta.rows_read;
+    if (typeof meta.served_by_region === "string") this.d1ServedByRegion = meta.served_by_region;
+    if (typeof meta.served_by_primary === "boolean") this.d1ServedByPrimary = meta.served_by_primary;
+  }
 
   async d1<T>(work: () => Promise<T>): Promise<T> {
     const start = performance.now();
@@ -37,6 +59,34 @@ export class Meter {
 }
 
 type AnyD1 = D1Database | D1DatabaseSession;
+
+/**
+ * raw() and first() return rows without D1's meta, so the wrapper answers them from all(), which
+ * carries it: raw() as each row's values in column order (the mapping drizzle itself applies to
+ * batch results; every multi-table select aliases its columns, src/db/shapes.ts, so no two result
+ * columns share a name), first() as the first row. all() runs the same statement: it reads the
+ * same rows.
+ */
+async function metered(stmt: D1PreparedStatement, method: string, args: unknown[], meter: Meter): Promise<unknown> {
+  if (method === "run" || method === "all") {
+    const result = await (method === "run" ? stmt.run() : stmt.all());
+    meter.count(result);
+    return result;
+  }
+  const result = await stmt.all<Record<string, unknown>>();
+  meter.count(result);
+  // Not a D1 result (a driver fault): handed on as it is, for the caller to refuse.
+  if (!Array.isArray(result?.results)) return result;
+  if (method === "raw") {
+    const rows = result.results.map((row) => Object.values(row));
+    const options = args[0] as { columnNames?: boolean } | undefined;
+    return options?.columnNames ? [Object.keys(result.results[0] ?? {}), ...rows] : rows;
+  }
+  const row = result.results[0] ?? null;
+  const column = args[0];
+  return typeof column === "string" ? (row?.[column] ?? null) : row;
+}
+
 const EXECUTORS = new Set(["all", "raw", "run", "first"]);
 
 /** A D1 database (or session) whose every statement execution and batch is one metered round trip. */
@@ -46,10 +96,10 @@ export function meterD1<T extends AnyD1>(db: T, meter: Meter): T {
     const wrapped = new Proxy(stmt, {
       get(target, prop) {
         if (prop === "bind") return (...values: unknown[]) => wrapStatement(target.bind(...values));
-        const value = Reflect.get(target, prop, target);
-        if (typeof prop === "string" && EXECUTORS.has(prop) && typeof value === "function") {
-          return (...args: unknown[]) => meter.d1(() => value.apply(target, args));
+        if (typeof prop === "string" && EXECUTORS.has(prop)) {
+          return (...args: unknown[]) => meter.d1(() => metered(target, prop, args, meter));
         }
+        const value = Reflect.get(target, prop, target);
         return typeof value === "function" ? value.bind(target) : value;
       },
     });
@@ -61,7 +111,12 @@ export function meterD1<T extends AnyD1>(db: T, meter: Meter): T {
       if (prop === "prepare") return (query: string) => wrapStatement(target.prepare(query));
       if (prop === "batch") {
         return (statements: D1PreparedStatement[]) =>
-          meter.d1(() => target.batch(statements.map((s) => real.get(s) ?? s)));
+          meter.d1(async () => {
+            const results = await target.batch(statements.map((s) => real.get(s) ?? s));
+            // Counting never fails a request: an answer that is not a list is the caller's to refuse.
+            if (Array.isArray(results)) for (const result of results) meter.count(result);
+            return results;
+          });
       }
       if (prop === "exec") return (query: string) => meter.d1(() => (target as D1Database).exec(query));
       const value = Reflect.get(target, prop, target);

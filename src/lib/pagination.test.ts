@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildPagination, carriedParams, DEFAULT_COUNT, MAX_COUNT, toPage } from "./pagination.ts";
+import { buildPagination, carriedParams, DEFAULT_COUNT, lastRowBeforeNextPage, MAX_COUNT, toCursorPage, toPage } from "./pagination.ts";
 
 const URL_ = "http://127.0.0.1:8787/api/customers?count=10&skip=20&other=x";
 const PATH = "http://127.0.0.1:8787/api/customers";
@@ -97,5 +97,31 @@ describe("carriedParams", () => {
       ["count", "5"],
       ["phone_number", "9820000001"],
     ]);
+  });
+});
+
+describe("cursor paging", () => {
+  it("puts a cursor page at its page number's place, seeking past the cursor's row", () => {
+    expect(toCursorPage(10, { page: 3, after: { id: 20 } })).toEqual({ count: 10, skip: 20, after: { id: 20 } });
+  });
+
+  it("puts the cursor on next_page_url only", () => {
+    const p = buildPagination(URL_, { count: 10, skip: 20 }, 45, [["count", "10"]], "abc");
+    expect([p.first_page_url, p.prev_page_url, p.next_page_url, p.last_page_url]).toEqual([
+      `${PATH}?count=10&page=1`,
+      `${PATH}?count=10&page=2`,
+      `${PATH}?count=10&page=4&cursor=abc`,
+      `${PATH}?count=10&page=5`,
+    ]);
+    expect(buildPagination(URL_, { count: 10, skip: 40 }, 45, [], "abc").next_page_url).toBeNull();
+  });
+
+  it("finds the last row before the next page: the page's last, or inside it when skip is not a multiple of count", () => {
+    expect(lastRowBeforeNextPage({ count: 10, skip: 20 }, 10)).toBe(9);
+    // Rows 11 to 17 (skip 10, count 7): page 3 starts at row 15, after row 14, the page's fourth.
+    expect(lastRowBeforeNextPage({ count: 7, skip: 10 }, 7)).toBe(3);
+    // Fewer rows than the page holds (rows went away meanwhile): the last one there is.
+    expect(lastRowBeforeNextPage({ count: 10, skip: 0 }, 4)).toBe(3);
+    expect(lastRowBeforeNextPage({ count: 10, skip: 0 }, 0)).toBe(-1);
   });
 });

@@ -1,11 +1,15 @@
-// The one place that builds paging (SPEC.md section 4).
+// The one place that builds paging (README, Endpoints: paging).
+import type { SortKey } from "./cursor.ts";
 
 export const DEFAULT_COUNT = 10;
 export const MAX_COUNT = 100;
 
 export interface Page {
   count: number;
+  /** Rows before the page; with `after`, only what current_page is worked out from. */
   skip: number;
+  /** From a cursor: the page is the rows right after this one (a seek), not `skip` rows in. */
+  after?: SortKey;
 }
 
 export interface Pagination {
@@ -27,16 +31,34 @@ export function toPage(query: { count?: number; skip?: number; page?: number }):
   return { count, skip };
 }
 
+/** The page a cursor leads to: its page number's place, seeking past the cursor's row. */
+export function toCursorPage(count: number, cursor: { page: number; after: SortKey }): Page {
+  return { count, skip: (cursor.page - 1) * count, after: cursor.after };
+}
+
+/**
+ * Which of a page's rows is the last one before the next page (the row a next_page_url's cursor
+ * seeks past), or -1 when there is none. It is the page's last row, unless `skip` is not a
+ * multiple of `count`: page N + 1 then starts inside this page's rows, as offset paging has it.
+ */
+export function lastRowBeforeNextPage(page: Page, rows: number): number {
+  const currentPage = Math.floor(page.skip / page.count) + 1;
+  const index = currentPage * page.count - 1 - page.skip;
+  return index < rows ? index : rows - 1;
+}
+
 /**
  * @param requestUrl the URL called; its origin and path make `path`
  * @param carried the request's other parameters, as given, repeated in every page URL before `page`
  *   (never `page` itself)
+ * @param nextCursor the cursor that next_page_url carries after `page` (the other URLs carry none)
  */
 export function buildPagination(
   requestUrl: string,
   page: Page,
   total: number,
   carried: ReadonlyArray<readonly [string, string]>,
+  nextCursor?: string,
 ): Pagination {
   const url = new URL(requestUrl);
   const path = `${url.origin}${url.pathname}`;
@@ -50,7 +72,8 @@ export function buildPagination(
     current_page: currentPage,
     first_page_url: pageUrl(1),
     prev_page_url: currentPage > 1 ? pageUrl(currentPage - 1) : null,
-    next_page_url: currentPage < lastPage ? pageUrl(currentPage + 1) : null,
+    next_page_url:
+      currentPage < lastPage ? `${pageUrl(currentPage + 1)}${nextCursor === undefined ? "" : `&cursor=${nextCursor}`}` : null,
     last_page_url: pageUrl(lastPage),
     last_page: lastPage,
     per_page: page.count,

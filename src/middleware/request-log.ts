@@ -31,7 +31,11 @@ export const requestLog = createMiddleware<AppEnv>(async (c, next) => {
       duration_ms: Math.round((performance.now() - start) * 10) / 10,
       key_id: c.get("apiKey")?.id ?? null,
       d1_round_trips: meter?.d1RoundTrips ?? 0,
+      d1_rows_read: meter?.d1RowsRead ?? 0,
       kv_reads: meter?.kvReads ?? 0,
+      // Only where D1 reports them (a deployed database): which replica answered.
+      ...(meter?.d1ServedByRegion !== undefined ? { served_by_region: meter.d1ServedByRegion } : {}),
+      ...(meter?.d1ServedByPrimary !== undefined ? { served_by_primary: meter.d1ServedByPrimary } : {}),
     },
     status >= 500 ? "error" : "info",
   );

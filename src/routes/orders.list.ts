@@ -3,11 +3,12 @@ import type { AppEnv } from "../env.ts";
 import { findOrdersByPhone } from "../db/orders.ts";
 import { parseApiDate } from "../lib/dates.ts";
 import { errors } from "../lib/errors.ts";
-import { buildPagination, carriedParams, toPage } from "../lib/pagination.ts";
+import { carriedParams } from "../lib/pagination.ts";
 import { isTenDigits, normalizePhone } from "../lib/phone.ts";
 import { commonErrorResponses, errorResponse, PaginationSchema } from "../schemas/common.ts";
 import { OrderSchema } from "../schemas/order.ts";
 import { EVEN_AFTER_ERRORS, pagingQuery, queryString, skipOrPage } from "../schemas/params.ts";
+import { listingScope, paginationOf, requestedPage } from "./paging.ts";
 
 const DATE_MESSAGE = "must be a real date written dd-mm-yyyy (or yyyy-mm-dd)";
 /** The two ways of writing a date, for the document; whether the date exists is checked too. */
@@ -76,7 +77,9 @@ export const route = createRoute({
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const q = c.req.valid("query");
-  const page = toPage(q);
+  // The filters as normalized: the same customer and dates however the request wrote them.
+  const scope = listingScope("orders", { phone: q.phone_number, from: q.from_date ?? null, to: q.to_date ?? null });
+  const page = requestedPage(q, scope);
   const found = await findOrdersByPhone(
     c.get("services").db,
     { phoneKey: q.phone_number, from: q.from_date, to: q.to_date },
@@ -84,5 +87,6 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   );
   if (!found) throw errors.notFound("No customer has this phone number");
   const carried = carriedParams((n) => c.req.query(n), ["count", "phone_number", "from_date", "to_date"]);
-  return c.json({ data: { orders: found.orders, pagination: buildPagination(c.req.url, page, found.total, carried) } }, 200);
+  const pagination = paginationOf(c.req.url, page, found.total, carried, found.orders, (o) => ({ date: o.date, id: o.id }), scope);
+  return c.json({ data: { orders: found.orders, pagination } }, 200);
 };

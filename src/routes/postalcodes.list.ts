@@ -1,10 +1,11 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
 import type { AppEnv } from "../env.ts";
 import { listPostalCodes } from "../db/lookups.ts";
-import { buildPagination, carriedParams, toPage } from "../lib/pagination.ts";
+import { carriedParams } from "../lib/pagination.ts";
 import { commonErrorResponses, PaginationSchema } from "../schemas/common.ts";
 import { postalCodeExample } from "../schemas/examples.ts";
 import { EVEN_AFTER_ERRORS, pagingQuery, skipOrPage } from "../schemas/params.ts";
+import { listingScope, paginationOf, requestedPage } from "./paging.ts";
 import { pincodeParam } from "./salesagents.by-pincode.ts";
 
 export const route = createRoute({
@@ -50,8 +51,10 @@ export const route = createRoute({
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const q = c.req.valid("query");
-  const page = toPage(q);
+  const scope = listingScope("postalcodes", { code: q.code ?? null });
+  const page = requestedPage(q, scope);
   const { postalcodes, total } = await listPostalCodes(c.get("services").db, page, q.code);
-  const pagination = buildPagination(c.req.url, page, total, carriedParams((n) => c.req.query(n), ["count", "code"]));
+  const carried = carriedParams((n) => c.req.query(n), ["count", "code"]);
+  const pagination = paginationOf(c.req.url, page, total, carried, postalcodes, (row) => ({ id: row.id }), scope);
   return c.json({ data: { postalcodes, pagination } }, 200);
 };

@@ -1,10 +1,11 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
 import type { AppEnv } from "../env.ts";
 import { listSalesAgents } from "../db/lookups.ts";
-import { buildPagination, carriedParams, toPage } from "../lib/pagination.ts";
+import { carriedParams } from "../lib/pagination.ts";
 import { commonErrorResponses, PaginationSchema } from "../schemas/common.ts";
 import { OrderSalesAgentSchema } from "../schemas/order.ts";
 import { EVEN_AFTER_ERRORS, pagingQuery, skipOrPage } from "../schemas/params.ts";
+import { listingScope, paginationOf, requestedPage } from "./paging.ts";
 
 export const route = createRoute({
   method: "get",
@@ -31,8 +32,10 @@ export const route = createRoute({
 });
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
-  const page = toPage(c.req.valid("query"));
+  const scope = listingScope("salesagents");
+  const page = requestedPage(c.req.valid("query"), scope);
   const { salesagents, total } = await listSalesAgents(c.get("services").db, page);
-  const pagination = buildPagination(c.req.url, page, total, carriedParams((n) => c.req.query(n), ["count"]));
+  const carried = carriedParams((n) => c.req.query(n), ["count"]);
+  const pagination = paginationOf(c.req.url, page, total, carried, salesagents, (row) => ({ id: row.id }), scope);
   return c.json({ data: { salesagents, pagination } }, 200);
 };

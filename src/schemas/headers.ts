@@ -10,7 +10,7 @@ export const RESPONSE_HEADERS = {
   },
   "Server-Timing": {
     description:
-      'The D1 and KV work this request did, e.g. `d1;dur=1.2;desc="1 round trips",kv;dur=0.4;desc="1 reads",total;dur=3.1;desc="total"`. Absent where the deployment turns it off.',
+      'The D1 and KV work this request did, e.g. `d1;dur=1.2;desc="1 round trips",d1rows;desc="61 rows read",kv;dur=0.4;desc="1 reads",total;dur=3.1;desc="total"` (d1rows: the sum of D1\'s own rows_read over the request\'s statements). Absent where the deployment turns it off.',
     required: false,
     schema: { type: "string" },
   },

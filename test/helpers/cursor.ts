@@ -1,0 +1,8 @@
+// The cursor that a next_page_url carries, made the way the service makes it, for whole-body
+// assertions: `&cursor=...` after the page number.
+import { encodeCursor, type Listing, type Scope, type SortKey } from "../../src/lib/cursor.ts";
+
+/** `&cursor=<the cursor to page `page` of this listing, after the row with this sort key>`. */
+export function cursorParam(listing: Listing, scope: Scope, count: number, page: number, after: SortKey): string {
+  return `&cursor=${encodeCursor({ listing, scope, count, agent: null, page, after })}`;
+}
