@@ -73,7 +73,7 @@ async function main(argv: string[]): Promise<void> {
   const { toMarkdown } = await import("./bench/report.ts");
   const { startApi, startFloors } = await import("./bench/servers.ts");
   const { findTargets, importInto, largeDataset } = await import("./bench/state.ts");
-  const { measureRowsRead, measureWalk } = await import("./bench/rows.ts");
+  const { measureOrdersWalk, measureRowsRead, measureWalk } = await import("./bench/rows.ts");
   const { makeKey } = await import("./lib/processes.ts");
   const started = new Date();
   const loadBefore = loadavg();
@@ -122,8 +122,17 @@ async function main(argv: string[]): Promise<void> {
     { label: "GET /fetch-salesagent-by-pincode (first, empty cache)", path: `/api/fetch-salesagent-by-pincode?pincode=${large.pincode}` },
     ]);
   const walk = await measureWalk(api.url, largeKey, 100);
+  const ordersWalk = await measureOrdersWalk(api.url, largeKey, large.phone, 10);
   for (const r of rowsRead) step(`${r.label}: ${r.first} rows${r.next === null ? "" : `, its next page ${r.next}`}`);
   step(`walk of ${walk.customers} customers (count 100): ${walk.byCursor} rows by next_page_url, ${walk.byPage} by page=N`);
+  step(
+    `  seen twice ${walk.repeated}, missed ${walk.missed}, created mid-walk seen ${walk.createdMidWalkSeen} time(s), ` +
+      `pages over 8 rows a customer + 10: ${walk.pagesOverBound}; count 10: first page ${walk.firstOf10} rows, deepest ${walk.deepestOf10}`,
+  );
+  step(
+    `walk of the busiest customer's ${ordersWalk.orders} orders (count 10, ${ordersWalk.pages} pages): at most ${ordersWalk.maxPage} rows a page, ` +
+      `pages over the bound: ${ordersWalk.pagesOverBound}`,
+  );
 
   const auth = (key: string) => ({ Authorization: `Bearer ${key}` });
   const run = async (label: string, server: Server, path: string, headers?: Record<string, string>): Promise<Figures> => {
@@ -207,6 +216,7 @@ async function main(argv: string[]): Promise<void> {
     pageFloors,
     rowsRead,
     walk,
+    ordersWalk,
     ordersLarge: rows[3]!.figures,
     ordersDemo,
     ordersLargeCount: large.orders,

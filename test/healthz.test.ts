@@ -14,7 +14,7 @@ function healthHeaders(requestId: string) {
     "cache-control": "no-store",
     "content-security-policy": "default-src 'none'; frame-ancestors 'none'",
     "content-type": "application/json",
-    "server-timing": expect.stringMatching(/^d1;dur=[\d.]+;desc="0 round trips",kv;dur=[\d.]+;desc="0 reads",total;dur=[\d.]+;desc="total"$/),
+    "server-timing": expect.stringMatching(/^d1;dur=[\d.]+;desc="0 round trips",d1rows;desc="0 rows read",kv;dur=[\d.]+;desc="0 reads",total;dur=[\d.]+;desc="total"$/),
     "strict-transport-security": "max-age=15552000; includeSubDomains",
     vary: "Origin",
     "x-content-type-options": "nosniff",

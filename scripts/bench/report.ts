@@ -1,7 +1,7 @@
 // The benchmark's summary as markdown: printed, and written to bench-results/latest.md.
 import type { BundleSize } from "./bundle.ts";
 import type { Figures } from "./load.ts";
-import type { RowsRead, WalkCost } from "./rows.ts";
+import type { OrdersWalk, RowsRead, WalkCost } from "./rows.ts";
 
 export type FloorName = "constant" | "one query";
 
@@ -42,6 +42,7 @@ export interface Summary {
   /** Each endpoint's rows read (Server-Timing d1rows), and its next page's. */
   rowsRead: RowsRead[];
   walk: WalkCost;
+  ordersWalk: OrdersWalk;
   ordersLarge: Figures;
   ordersDemo: Figures;
   ordersLargeCount: number;
@@ -181,6 +182,15 @@ function rowsRead(s: Summary): string[] {
     "",
     `Walking all ${num(w.customers)} customers, 100 a page (${num(w.pages)} pages): ${num(w.byCursor)} rows by following next_page_url ` +
       `(at most ${num(w.maxCursorPage)} a page), ${num(w.byPage)} by page=1..N (at most ${num(w.maxPageN)} a page).`,
+    "",
+    `The cursor walk saw ${num(w.customers)} distinct customers: ${w.repeated} seen twice, ${w.missed} missed; the customer created ` +
+      `after its second page was seen ${w.createdMidWalkSeen} time(s); ${w.pagesOverBound} page(s) read more than 8 rows a customer plus 10. ` +
+      `By 10: the first page read ${w.firstOf10} rows (bound 90), the deepest page by next_page_url ${w.deepestOf10} ` +
+      `(bound ${Math.floor(1.25 * w.firstOf10 + 20)}).`,
+    "",
+    `The busiest customer's ${num(s.ordersWalk.orders)} orders by next_page_url, 10 a page (${s.ordersWalk.pages} pages): at most ` +
+      `${num(s.ordersWalk.maxPage)} rows a page; ${s.ordersWalk.pagesOverBound} page(s) over 4 rows per order, line and invoice ` +
+      `plus the customer's orders once plus 10.`,
     "",
   ];
 }

@@ -13,6 +13,16 @@ export interface RowsRead {
 
 export interface WalkCost {
   customers: number;
+  /** Customers seen more than once, and ids the total promised but the walk never saw. */
+  repeated: number;
+  missed: number;
+  /** The customer created after the walk's second page: how often the walk saw it (1 is right). */
+  createdMidWalkSeen: number;
+  /** Pages that read more than 8 rows per customer plus 10 (README, Paging: what a page costs). */
+  pagesOverBound: number;
+  /** Rows read by the first page of 10, and the deepest page of 10 reached by next_page_url. */
+  firstOf10: number;
+  deepestOf10: number;
   pages: number;
   /** Rows read in all, following next_page_url from the first page. */
   byCursor: number;
@@ -48,17 +58,53 @@ export async function measureRowsRead(baseUrl: string, key: string, endpoints: {
   return out;
 }
 
-/** Every customer, `count` a page, by next_page_url and by page=N. */
+/** A fresh valid mobile number (starts with 9, ten digits) for the customer created mid-walk. */
+function freshMobile(): string {
+  return `9${String(Date.now() % 1_000_000_000).padStart(9, "0")}`;
+}
+
+/** Creates one customer (the ids of an existing area, postal code and sales agent: 1) and returns its id. */
+async function createCustomer(baseUrl: string, key: string): Promise<number> {
+  const res = await fetch(`${baseUrl}/api/customers/create`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
+    body: JSON.stringify({
+      company_name: "Bench Mid-walk Stores",
+      mobile_number: freshMobile(),
+      contactpersons_name: "Bench",
+      address: "1 Walk Road",
+      area_id: 1,
+      postalcode_id: 1,
+      gst_treatment: "Unregistered",
+      salesagent_id: 1,
+    }),
+  });
+  if (res.status !== 201) throw new Error(`POST /api/customers/create answered ${res.status}: ${await res.text()}`);
+  return ((await res.json()) as { data: { id: number } }).data.id;
+}
+
+/**
+ * Every customer, `count` a page, by next_page_url and by page=N. The cursor walk checks what
+ * paging promises: each customer exactly once, also one created after its second page, and no page
+ * over 8 rows per customer plus 10.
+ */
 export async function measureWalk(baseUrl: string, key: string, count: number): Promise<WalkCost> {
   let byCursor = 0;
   let maxCursorPage = 0;
   let pages = 0;
-  let customers = 0;
+  let pagesOverBound = 0;
+  let total = 0;
+  let createdId: number | undefined;
+  const seen = new Map<number, number>();
   for (let url: string | null = `${baseUrl}/api/customers?count=${count}`; url !== null; pages++) {
     const answer = await get(url, key);
     byCursor += answer.rows;
     maxCursorPage = Math.max(maxCursorPage, answer.rows);
-    customers += (answer.body.data?.customers as unknown[] | undefined)?.length ?? 0;
+    const customers = (answer.body.data?.customers as { id: number }[] | undefined) ?? [];
+    if (answer.rows > 8 * customers.length + 10) pagesOverBound++;
+    for (const { id } of customers) seen.set(id, (seen.get(id) ?? 0) + 1);
+    total = Math.max(total, (answer.body.data?.pagination as { total?: number } | undefined)?.total ?? 0);
+    if (pages === 1) createdId = await createCustomer(baseUrl, key);
     url = answer.body.data?.pagination?.next_page_url ?? null;
   }
   let byPage = 0;
@@ -68,5 +114,63 @@ export async function measureWalk(baseUrl: string, key: string, count: number): 
     byPage += answer.rows;
     maxPageN = Math.max(maxPageN, answer.rows);
   }
-  return { customers, pages, byCursor, byPage, maxCursorPage, maxPageN };
+  const { first: firstOf10, deepest: deepestOf10 } = await firstAndDeepest(`${baseUrl}/api/customers?count=10`, key);
+  const counts = [...seen.values()];
+  return {
+    customers: seen.size,
+    repeated: counts.filter((n) => n > 1).length,
+    missed: Math.max(0, total - seen.size),
+    createdMidWalkSeen: createdId === undefined ? 0 : (seen.get(createdId) ?? 0),
+    pagesOverBound,
+    firstOf10,
+    deepestOf10,
+    pages,
+    byCursor,
+    byPage,
+    maxCursorPage,
+    maxPageN,
+  };
+}
+
+/** Rows read by a listing's first page and by the most expensive page that next_page_url leads to. */
+async function firstAndDeepest(firstUrl: string, key: string): Promise<{ first: number; deepest: number }> {
+  let first = -1;
+  let deepest = 0;
+  for (let url: string | null = firstUrl; url !== null; ) {
+    const answer = await get(url, key);
+    if (first < 0) first = answer.rows;
+    else deepest = Math.max(deepest, answer.rows);
+    url = answer.body.data?.pagination?.next_page_url ?? null;
+  }
+  return { first, deepest };
+}
+
+export interface OrdersWalk {
+  orders: number;
+  pages: number;
+  /** Pages over 4 rows per order, line and invoice plus the customer's orders once plus 10 (statuses not counted: stricter). */
+  pagesOverBound: number;
+  maxPage: number;
+  total: number;
+}
+
+/** One customer's orders, `count` a page, by next_page_url, against the orders page bound. */
+export async function measureOrdersWalk(baseUrl: string, key: string, phone: string, count: number): Promise<OrdersWalk> {
+  type Order = { products: unknown[]; invoices: unknown[] };
+  let pages = 0;
+  let pagesOverBound = 0;
+  let maxPage = 0;
+  let orders = 0;
+  let total = 0;
+  for (let url: string | null = `${baseUrl}/api/orders?phone_number=${phone}&count=${count}`; url !== null; pages++) {
+    const answer = await get(url, key);
+    const page = (answer.body.data?.orders as Order[] | undefined) ?? [];
+    total = (answer.body.data?.pagination as { total?: number } | undefined)?.total ?? total;
+    const items = page.reduce((n, o) => n + 1 + o.products.length + o.invoices.length, 0);
+    if (answer.rows > 4 * items + total + 10) pagesOverBound++;
+    maxPage = Math.max(maxPage, answer.rows);
+    orders += page.length;
+    url = answer.body.data?.pagination?.next_page_url ?? null;
+  }
+  return { orders, pages, pagesOverBound, maxPage, total };
 }

@@ -4,7 +4,7 @@ import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env.ts";
 import { errors } from "../lib/errors.ts";
 import { CSRF_HEADER, adminTokenMatches, adminTokenProblem, csrfTokenValid, readSession } from "../dashboard/session.ts";
-import { signIn } from "./signin-throttle.ts";
+import { signIn, signInAttemptOf } from "./signin-throttle.ts";
 
 const SAFE_METHOD = /^(GET|HEAD|OPTIONS)$/;
 
@@ -21,13 +21,7 @@ export const adminAuth = createMiddleware<AppEnv>(async (c, next) => {
       throw errors.unauthenticated("Malformed Authorization header: send 'Authorization: Bearer <administrator token>'");
     }
     const given = header.slice(space + 1);
-    const attempt = {
-      db: c.get("services").primaryDb,
-      limiter: c.env.SIGNIN_LIMITER,
-      connectingIp: c.req.header("CF-Connecting-IP"),
-      requestId: c.get("requestId"),
-      via: "admin-api" as const,
-    };
+    const attempt = signInAttemptOf(c, "admin-api");
     // A bearer token is a sign-in: counted, and refused unchecked after too many failures.
     if (!(await signIn(attempt, () => adminTokenMatches(token, given)))) {
       throw errors.unauthenticated(

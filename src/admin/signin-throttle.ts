@@ -7,6 +7,7 @@
 // Rate Limiting binding per address stands in front of those writes, so that a flood of parallel
 // failures from one address cannot turn into unbounded writes.
 import { and, desc, eq, gt, lte } from "drizzle-orm";
+import type { AppEnv } from "../env.ts";
 import { adminSigninFailures } from "../../drizzle/schema.ts";
 import { errors } from "../lib/errors.ts";
 import { log } from "../lib/log.ts";
@@ -25,6 +26,24 @@ export interface SignInAttempt {
   requestId: string;
   via: "dashboard" | "admin-api";
   nowMs?: number;
+}
+
+/** The sign-in that this request makes, through the dashboard form or the admin API's bearer token. */
+export function signInAttemptOf(c: SignInContext, via: SignInAttempt["via"]): SignInAttempt {
+  return {
+    db: c.var.services.primaryDb,
+    limiter: c.env.SIGNIN_LIMITER,
+    connectingIp: c.req.header("CF-Connecting-IP"),
+    requestId: c.var.requestId,
+    via,
+  };
+}
+
+/** What a sign-in needs of a request's context: the admin API's and the dashboard's both have it. */
+interface SignInContext {
+  env: Pick<AppEnv["Bindings"], "SIGNIN_LIMITER">;
+  req: { header(name: string): string | undefined };
+  var: Pick<AppEnv["Variables"], "services" | "requestId">;
 }
 
 /**

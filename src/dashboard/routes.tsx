@@ -22,7 +22,7 @@ import {
   rollKeyInput,
   view,
 } from "../admin/keys.ts";
-import { signIn } from "../admin/signin-throttle.ts";
+import { signIn, signInAttemptOf } from "../admin/signin-throttle.ts";
 import { type KeysPageProps, KeysPage, LoginPage, MessagePage } from "./pages.tsx";
 import {
   CSRF_FIELD,
@@ -119,13 +119,7 @@ dashboardRoutes.post("/dashboard/login", checkOrigin, limitBody, async (c) => {
   const problem = adminTokenProblem(token);
   if (problem) return c.html(<LoginPage nonce={nonceOf(c)} disabled={problem} />, 503);
   const given = (await c.req.parseBody()).token;
-  const attempt = {
-    db: c.get("services").primaryDb,
-    limiter: c.env.SIGNIN_LIMITER,
-    connectingIp: c.req.header("CF-Connecting-IP"),
-    requestId: c.get("requestId"),
-    via: "dashboard" as const,
-  };
+  const attempt = signInAttemptOf(c, "dashboard");
   let matched: boolean;
   try {
     matched = await signIn(attempt, async () => typeof given === "string" && (await adminTokenMatches(token, given)));
