@@ -23,7 +23,9 @@ const COMMAND: CommandLine = {
   Not a test: prints figures and writes them to ${RESULTS_FILE}. Each option is a whole number:
   --duration SECONDS     per run (default 6)        --rounds N       per endpoint (default 3)
   --connections N        autocannon's (default 16)  --warmup SECONDS before each run (default 3)
-  --customers N, --orders M   the generated dataset (default 20000 and 200000)`,
+  --customers N, --orders M   the generated dataset (default 20000 and 200000)
+  --big-import ORDERS         only time the import of a file of ORDERS orders (and a tenth as many
+                              customers), with the importer's peak memory: minutes and gigabytes`,
 };
 
 const OPTIONS = {
@@ -33,6 +35,7 @@ const OPTIONS = {
   warmup: { type: "string", value: "SECONDS" },
   customers: { type: "string", value: "N" },
   orders: { type: "string", value: "M" },
+  "big-import": { type: "string", value: "ORDERS" },
 } as const;
 
 function whole(name: string, value: string | undefined, fallback: number, min: number): number {
@@ -52,6 +55,7 @@ function options(argv: string[]) {
     rounds: whole("rounds", values.rounds, 3, 1),
     customers: whole("customers", values.customers, 20_000, 1),
     orders: whole("orders", values.orders, 200_000, 0),
+    bigImport: values["big-import"] === undefined ? undefined : whole("big-import", values["big-import"], 0, 10),
   };
 }
 
@@ -65,8 +69,31 @@ async function stop(server: Server): Promise<void> {
   await server.stop();
 }
 
+/** `--big-import ORDERS`: generate (or reuse) that file, import it into an empty state, print the figures. */
+async function bigImport(orders: number): Promise<void> {
+  const { largeDataset } = await import("./bench/state.ts");
+  const { measureImport } = await import("./bench/big-import.ts");
+  const customers = Math.max(1, Math.floor(orders / 10));
+  mkdirSync(CACHE_DIR, { recursive: true });
+  step(`dataset: ${customers} customers, ${orders} orders`);
+  const dataset = await largeDataset(CACHE_DIR, customers, orders);
+  step(`${dataset.cached ? "reusing" : "generated"} ${dataset.file}`);
+  const state = mkdtempSync(join(tmpdir(), "order-lookup-big-import-"));
+  try {
+    const figures = await measureImport(dataset.file, state);
+    step(figures.summary);
+    step(
+      `import of ${orders} orders: ${figures.seconds.toFixed(1)} s; peak memory ${figures.peakTreeMib.toFixed(0)} MiB ` +
+        `for the importer's processes together, ${figures.peakProcessMib.toFixed(0)} MiB the largest one`,
+    );
+  } finally {
+    rmSync(state, { recursive: true, force: true });
+  }
+}
+
 async function main(argv: string[]): Promise<void> {
   const opts = options(argv);
+  if (opts.bigImport !== undefined) return bigImport(opts.bigImport);
   // Loaded once the command line is known to be good: wrangler and autocannon are large modules.
   const { bundleSize } = await import("./bench/bundle.ts");
   const { measure } = await import("./bench/load.ts");
