@@ -1,17 +1,6 @@
-// Request bodies of the admin API and the dashboard's forms: size-limited, parsed strictly.
+// Request bodies of the admin API: parsed strictly (their size limit is middleware/body-limit.ts).
 import type { Context } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { errors } from "../lib/errors.ts";
-
-/** SPEC.md section 3: a body over 16 KiB is a 413. */
-export const MAX_BODY_BYTES = 16 * 1024;
-
-export const limitBody = bodyLimit({
-  maxSize: MAX_BODY_BYTES,
-  onError: () => {
-    throw errors.payloadTooLarge(MAX_BODY_BYTES);
-  },
-});
 
 /** A JSON body, or {} when there is none; anything else that does not parse as JSON is a 400. */
 export async function readJsonBody(c: Context): Promise<unknown> {

@@ -4,7 +4,8 @@ import { Hono } from "hono";
 import type { AppEnv } from "../env.ts";
 import { errors } from "../lib/errors.ts";
 import { adminAuth } from "./auth.ts";
-import { limitBody, readJsonBody } from "./body.ts";
+import { limitBody } from "../middleware/body-limit.ts";
+import { readJsonBody } from "./body.ts";
 import { createKey, createKeyInput, listKeys, parseInput, revokeKey, rollKey, rollKeyInput } from "./keys.ts";
 
 export const adminRoutes = new Hono<AppEnv>();

@@ -8,9 +8,9 @@ import { HTTPException } from "hono/http-exception";
 import { NONCE, type SecureHeadersVariables, secureHeaders } from "hono/secure-headers";
 import type { Bindings, Variables } from "../env.ts";
 import { ApiError, toApiError } from "../lib/errors.ts";
-import { log } from "../lib/log.ts";
+import { errorName, log } from "../lib/log.ts";
 import { REVOCATION_BOUND_LOCAL_SECONDS, REVOCATION_BOUND_PRODUCTION_SECONDS } from "../keys/store.ts";
-import { limitBody } from "../admin/body.ts";
+import { limitBody } from "../middleware/body-limit.ts";
 import {
   createKey,
   createKeyInput,
@@ -68,7 +68,7 @@ dashboardRoutes.use(
 dashboardRoutes.onError((err, c) => {
   const apiError = toApiError(err);
   if (apiError.status >= 500) {
-    log({ level: "error", request_id: c.get("requestId"), error: err instanceof Error ? err.name : typeof err, status: apiError.status });
+    log({ level: "error", request_id: c.get("requestId"), error: errorName(err), status: apiError.status });
   }
   const title = apiError.status === 413 ? "Form too large" : "Something went wrong";
   return c.html(<MessagePage nonce={nonceOf(c)} title={title} message={apiError.description} />, apiError.status);

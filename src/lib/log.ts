@@ -13,3 +13,12 @@ export function log(fields: LogFields, level: LogLevel = fields.level ?? "info")
   else if (level === "warn") console.warn(line);
   else console.log(line);
 }
+
+/** What a log line may say of an error: its class name (and its cause's), never its message, which can hold SQL. */
+export function errorName(err: unknown): string {
+  if (err instanceof Error) {
+    const cause = (err as { cause?: unknown }).cause;
+    return cause instanceof Error ? `${err.name} (${cause.name})` : err.name;
+  }
+  return typeof err;
+}

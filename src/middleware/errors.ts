@@ -5,7 +5,7 @@ import type { Hook } from "@hono/zod-openapi";
 import type { ZodError } from "zod";
 import type { AppEnv } from "../env.ts";
 import { type ApiError, type FieldError, errorBody, errors, toApiError } from "../lib/errors.ts";
-import { log } from "../lib/log.ts";
+import { errorName, log } from "../lib/log.ts";
 
 /** The absolute URL of the endpoint called, without the query. */
 export function sourceOf(c: Context): string {
@@ -59,10 +59,3 @@ export function fieldErrors(error: ZodError): FieldError[] {
   return [...seen.values()];
 }
 
-function errorName(err: unknown): string {
-  if (err instanceof Error) {
-    const cause = (err as { cause?: unknown }).cause;
-    return cause instanceof Error ? `${err.name} (${cause.name})` : err.name;
-  }
-  return typeof err;
-}

@@ -4,7 +4,7 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env.ts";
 import { errors } from "../lib/errors.ts";
-import { log } from "../lib/log.ts";
+import { errorName, log } from "../lib/log.ts";
 
 /** The binding's period: counters reset each minute, so waiting this long always helps. */
 export const PERIOD_SECONDS = 60;
@@ -26,6 +26,3 @@ export const rateLimit = createMiddleware<AppEnv>(async (c, next) => {
   await next();
 });
 
-function errorName(err: unknown): string {
-  return err instanceof Error ? err.name : typeof err;
-}

@@ -1,6 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import type { AppEnv } from "../env.ts";
 import {
   expectedRow,
@@ -13,6 +12,7 @@ import {
 } from "../db/create-customer.ts";
 import { toCustomer, type CustomerWithAddressRow } from "../db/customers.ts";
 import { errors, type FieldError } from "../lib/errors.ts";
+import { limitBody, MAX_BODY_BYTES } from "../middleware/body-limit.ts";
 import { commonErrorResponses, errorResponse } from "../schemas/common.ts";
 import { CustomerSchema } from "../schemas/customer.ts";
 import {
@@ -29,8 +29,6 @@ import { createBody, createQuery } from "./create-customer/openapi.ts";
 import { gatherParams } from "./create-customer/params.ts";
 import { checkParams, inRequestOrder, type NewCustomer } from "./create-customer/validate.ts";
 
-export const MAX_BODY_BYTES = 16 * 1024;
-
 export const route = createRoute({
   method: "post",
   path: "/customers/create",
@@ -40,7 +38,7 @@ export const route = createRoute({
   description:
     "Creates a customer with its address, atomically. Parameters may come in the query string (as published), a JSON body or a form body; a body value wins over a query value of the same name, and unknown parameters are ignored. Every broken rule is reported in one 422. A customer whose mobile number normalizes to the same 10 digits already exists: 409 naming it. With an Idempotency-Key, a retry with the same parameters within 24 hours replays the first 201 (header Idempotent-Replayed: true) and creates nothing.",
   security: [{ bearerAuth: [] }],
-  middleware: [bodyLimit({ maxSize: MAX_BODY_BYTES, onError: () => { throw errors.payloadTooLarge(MAX_BODY_BYTES); } })],
+  middleware: [limitBody],
   request: {
     query: createQuery,
     headers: z.object({
