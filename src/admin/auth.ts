@@ -3,7 +3,7 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env.ts";
 import { errors } from "../lib/errors.ts";
-import { CSRF_HEADER, adminTokenMatches, adminTokenProblem, csrfTokenValid, readSession } from "../dashboard/session.ts";
+import { CSRF_HEADER, adminTokenMatches, adminTokenProblem, csrfTokenValid, readSession } from "./session.ts";
 import { signIn, signInAttemptOf } from "./signin-throttle.ts";
 
 const SAFE_METHOD = /^(GET|HEAD|OPTIONS)$/;

@@ -4,7 +4,7 @@ import { raw } from "hono/html";
 import type { Child, FC, PropsWithChildren } from "hono/jsx";
 import type { AdminKey, NewKey } from "../admin/keys.ts";
 import type { FieldError } from "../lib/errors.ts";
-import { CSRF_FIELD } from "./session.ts";
+import { CSRF_FIELD } from "../admin/session.ts";
 import { STYLE } from "./style.ts";
 
 /** Grace choices offered when rolling (seconds the old key keeps working). */

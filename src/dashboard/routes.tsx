@@ -33,7 +33,7 @@ import {
   endSession,
   readSession,
   startSession,
-} from "./session.ts";
+} from "../admin/session.ts";
 
 type FormBody = Record<string, string | File>;
 type DashEnv = {
