@@ -3,6 +3,7 @@ import { OpenAPIHono, type RouteConfig } from "@hono/zod-openapi";
 import { Hono } from "hono";
 import { requestId } from "hono/request-id";
 import type { AppEnv } from "./env.ts";
+import { adminRoutes } from "./admin/routes.ts";
 import { dashboardApp } from "./dashboard/index.ts";
 import { auth } from "./middleware/auth.ts";
 import { cacheControl } from "./middleware/cache-control.ts";
@@ -45,7 +46,9 @@ app.route(API_PREFIX, api);
 app.route("/", new Hono<AppEnv>().route("/", api));
 // GET /openapi.json and GET /docs: public (they describe the API, they serve none of its data).
 mountDocs(app);
-// GET /dashboard and /admin/keys: the administrator's side; they take the admin token, not API keys.
+// /admin/keys (the JSON admin API) and /dashboard (its pages): the administrator's side; they take
+// the admin token or its session, not API keys.
+app.route("/", adminRoutes);
 app.route("/", dashboardApp);
 
 const routeTable = new Map<string, Set<string>>();

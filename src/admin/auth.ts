@@ -2,8 +2,9 @@
 // session (cookie) whose writes carry the session's CSRF token in a header. API keys never do.
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env.ts";
+import { bearerToken } from "../lib/bearer.ts";
 import { errors } from "../lib/errors.ts";
-import { CSRF_HEADER, adminTokenMatches, adminTokenProblem, csrfTokenValid, readSession } from "../dashboard/session.ts";
+import { CSRF_HEADER, adminTokenMatches, adminTokenProblem, csrfTokenValid, readSession } from "./session.ts";
 import { signIn, signInAttemptOf } from "./signin-throttle.ts";
 
 const SAFE_METHOD = /^(GET|HEAD|OPTIONS)$/;
@@ -15,12 +16,11 @@ export const adminAuth = createMiddleware<AppEnv>(async (c, next) => {
 
   const header = c.req.header("Authorization");
   if (header !== undefined) {
-    // As for API keys: the scheme, one space, the credential; nothing is trimmed.
-    const space = header.indexOf(" ");
-    if (space === -1 || !/^bearer$/i.test(header.slice(0, space))) {
+    // As for API keys (lib/bearer.ts): the scheme, one space, the credential; nothing is trimmed.
+    const given = bearerToken(header);
+    if (given === null) {
       throw errors.unauthenticated("Malformed Authorization header: send 'Authorization: Bearer <administrator token>'");
     }
-    const given = header.slice(space + 1);
     const attempt = signInAttemptOf(c, "admin-api");
     // A bearer token is a sign-in: counted, and refused unchecked after too many failures.
     if (!(await signIn(attempt, () => adminTokenMatches(token, given)))) {

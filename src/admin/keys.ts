@@ -1,60 +1,15 @@
-// What an administrator can do with keys, with its input rules: shared by the JSON admin API and
-// the dashboard's forms, both over the key store module (as the keys command line is).
-import { z } from "zod";
-import { fieldErrors } from "../middleware/errors.ts";
-import { errors } from "../lib/errors.ts";
-import { KEY_MODES } from "../keys/secret.ts";
-import {
-  DEFAULT_GRACE_SECONDS,
-  type KeyRecord,
-  type KeyStore,
-  MAX_LIFETIME_SECONDS,
-  MAX_NAME_LENGTH,
-  publicRecord,
-} from "../keys/store.ts";
-const KEY_ID = /^key_[0-9A-Za-z]{1,64}$/;
+// What an administrator can do with keys: shared by the JSON admin API and the dashboard's forms,
+// both over the key store (as the keys command line is). The store is the only judge of key rules
+// (names, modes, expiries, graces, which keys can be rolled); this module reads a request's fields
+// for it, lets its 422 and 409 through, and answers 404 for a key that is not there.
+import { ApiError, errors, type FieldError } from "../lib/errors.ts";
+import { checkNewKey, checkSeconds } from "../keys/rules.ts";
+import { KEY_ID_PATTERN } from "../keys/secret.ts";
+import { type KeyRecord, type KeyStore, publicRecord } from "../keys/store.ts";
 
 export type AdminKey = ReturnType<typeof publicRecord>;
 /** A key just made (created or rolled): the only time its secret is shown. */
 export type NewKey = AdminKey & { secret: string };
-
-function seconds(min: number) {
-  const error = `must be a whole number of seconds from ${min} to ${MAX_LIFETIME_SECONDS}`;
-  return z.number({ error }).int({ error }).min(min, { error }).max(MAX_LIFETIME_SECONDS, { error });
-}
-
-const objectError = (issue: { code: string; keys?: string[] }) =>
-  issue.code === "unrecognized_keys" ? `has unknown field(s): ${(issue.keys ?? []).join(", ")}` : "must be a JSON object";
-
-export const createKeyInput = z.strictObject(
-  {
-    name: z
-      .string({ error: "is required: a name that says who or what uses the key" })
-      .trim()
-      .min(1, { error: "must not be empty" })
-      .max(MAX_NAME_LENGTH, { error: `must be at most ${MAX_NAME_LENGTH} characters` })
-      // eslint-disable-next-line no-control-regex
-      .regex(/^[^\u0000-\u001f\u007f]*$/, { error: "must not contain control characters" }),
-    mode: z.enum(KEY_MODES, { error: `must be one of ${KEY_MODES.join(", ")}` }),
-    expires_in: seconds(1).nullable().optional(),
-  },
-  { error: objectError },
-);
-
-export const rollKeyInput = z.strictObject(
-  { grace: seconds(0).optional() },
-  { error: objectError },
-);
-
-export type CreateKeyInput = z.infer<typeof createKeyInput>;
-export type RollKeyInput = z.infer<typeof rollKeyInput>;
-
-/** Parses input against a schema: a 422 listing every broken field otherwise. */
-export function parseInput<T extends z.ZodType>(schema: T, input: unknown): z.infer<T> {
-  const result = schema.safeParse(input);
-  if (!result.success) throw errors.validation(fieldErrors(result.error));
-  return result.data;
-}
 
 export function view(store: KeyStore, record: KeyRecord): AdminKey {
   return publicRecord(record, store.stateOf(record));
@@ -64,39 +19,62 @@ export async function listKeys(store: KeyStore): Promise<AdminKey[]> {
   return (await store.list()).map((record) => view(store, record));
 }
 
-export async function createKey(store: KeyStore, input: CreateKeyInput): Promise<NewKey> {
-  const { record, secret } = await store.create({
-    name: input.name,
-    mode: input.mode,
-    expiresInSeconds: input.expires_in ?? null,
-  });
+/** Makes a key from a request's { name, mode, expires_in? } (expires_in null or absent: none). */
+export async function createKey(store: KeyStore, body: unknown): Promise<NewKey> {
+  const input = readFields(body, ["name", "mode", "expires_in"], (fields) =>
+    checkNewKey({ name: fields.name, mode: fields.mode, expiresInSeconds: fields.expires_in }),
+  );
+  const { record, secret } = await store.create(input);
   return { ...view(store, record), secret };
 }
 
-/** Rolls an active key; a key already rolled, expired or revoked is a conflict (make a new one). */
-export async function rollKey(store: KeyStore, id: string, input: RollKeyInput): Promise<NewKey> {
-  // A malformed id is a 404 without a read; the store decides the rest in one conditional D1 batch.
-  if (!KEY_ID.test(id)) throw unknownKey(id);
-  const created = await store.roll(id, input.grace ?? DEFAULT_GRACE_SECONDS);
+/** Rolls a key from a request's { grace? } (absent: the store's default grace). */
+export async function rollKey(store: KeyStore, id: string, body: unknown): Promise<NewKey> {
+  const grace = readFields(body, ["grace"], (fields) =>
+    fields.grace === undefined ? undefined : checkSeconds("grace", fields.grace, 0),
+  );
+  const created = await store.roll(id, grace);
   if (!created) throw unknownKey(id);
   return { ...view(store, created.record), secret: created.secret };
 }
 
 /** Revokes a key at once; revoking a revoked key changes nothing and answers the same. */
 export async function revokeKey(store: KeyStore, id: string): Promise<AdminKey> {
-  await findKey(store, id);
   const revoked = await store.revoke(id);
   if (!revoked) throw unknownKey(id);
   return view(store, revoked);
 }
 
 export async function findKey(store: KeyStore, id: string): Promise<KeyRecord> {
-  // A malformed id is unknown without a KV read (and is never echoed back).
-  const record = KEY_ID.test(id) ? await store.get(id) : null;
+  // The store answers null for an id that cannot be a key's without a read.
+  const record = await store.get(id);
   if (!record) throw unknownKey(id);
   return record;
 }
 
 function unknownKey(id: string) {
-  return errors.notFound(KEY_ID.test(id) ? `No key with id ${id}` : "No key with that id");
+  // Only an id of the key-id form is echoed back.
+  return errors.notFound(KEY_ID_PATTERN.test(id) ? `No key with id ${id}` : "No key with that id");
+}
+
+/**
+ * The fields of a JSON object body, read by `read` (which runs the store's rules on them). A body
+ * that is not an object is a 422; so is one with other fields, and that 422 also lists whatever
+ * the rules find wrong with the fields it has.
+ */
+function readFields<F extends string, T>(body: unknown, allowed: readonly F[], read: (fields: Partial<Record<F, unknown>>) => T): T {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    throw errors.validation([{ field: "request", message: "must be a JSON object" }]);
+  }
+  const fields = body as Partial<Record<F, unknown>>;
+  const others = Object.keys(body).filter((name) => !(allowed as readonly string[]).includes(name));
+  if (others.length === 0) return read(fields);
+  const problems: FieldError[] = [];
+  try {
+    read(fields);
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.status !== 422) throw err;
+    problems.push(...(err.options.fields ?? []));
+  }
+  throw errors.validation([...problems, { field: "request", message: `has unknown field(s): ${others.join(", ")}` }]);
 }

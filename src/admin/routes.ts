@@ -6,7 +6,7 @@ import { errors } from "../lib/errors.ts";
 import { adminAuth } from "./auth.ts";
 import { limitBody } from "../middleware/body-limit.ts";
 import { readJsonBody } from "./body.ts";
-import { createKey, createKeyInput, listKeys, parseInput, revokeKey, rollKey, rollKeyInput } from "./keys.ts";
+import { createKey, listKeys, revokeKey, rollKey } from "./keys.ts";
 
 export const adminRoutes = new Hono<AppEnv>();
 
@@ -20,13 +20,11 @@ adminRoutes.use("/admin/*", adminAuth, limitBody, async (c, next) => {
 adminRoutes.get("/admin/keys", async (c) => c.json({ data: await listKeys(c.get("services").keys) }));
 
 adminRoutes.post("/admin/keys", async (c) => {
-  const input = parseInput(createKeyInput, await readJsonBody(c));
-  return c.json({ data: await createKey(c.get("services").keys, input) }, 201);
+  return c.json({ data: await createKey(c.get("services").keys, await readJsonBody(c)) }, 201);
 });
 
 adminRoutes.post("/admin/keys/:id/roll", async (c) => {
-  const input = parseInput(rollKeyInput, await readJsonBody(c));
-  return c.json({ data: await rollKey(c.get("services").keys, c.req.param("id"), input) }, 201);
+  return c.json({ data: await rollKey(c.get("services").keys, c.req.param("id"), await readJsonBody(c)) }, 201);
 });
 
 adminRoutes.post("/admin/keys/:id/revoke", async (c) => {

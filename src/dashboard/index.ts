@@ -1,8 +1,8 @@
-// The administrator's side of the worker: the dashboard pages and the JSON admin API. Mounted
-// beside the API, never inside it: these take the administrator credential, not API keys.
+// The dashboard pages, mounted beside the API and the JSON admin API (src/admin/), never inside
+// them: they take the administrator's session, not API keys. They use the admin module's key
+// actions and session; the admin module never uses the dashboard.
 import { Hono } from "hono";
 import type { AppEnv } from "../env.ts";
-import { adminRoutes } from "../admin/routes.ts";
 import { dashboardRoutes } from "./routes.tsx";
 
-export const dashboardApp = new Hono<AppEnv>().route("/", dashboardRoutes).route("/", adminRoutes);
+export const dashboardApp = new Hono<AppEnv>().route("/", dashboardRoutes);

@@ -4,7 +4,8 @@ import { raw } from "hono/html";
 import type { Child, FC, PropsWithChildren } from "hono/jsx";
 import type { AdminKey, NewKey } from "../admin/keys.ts";
 import type { FieldError } from "../lib/errors.ts";
-import { CSRF_FIELD } from "./session.ts";
+import { DEFAULT_GRACE_SECONDS } from "../keys/store.ts";
+import { CSRF_FIELD } from "../admin/session.ts";
 import { STYLE } from "./style.ts";
 
 /** Grace choices offered when rolling (seconds the old key keeps working). */
@@ -14,7 +15,6 @@ export const GRACE_CHOICES = [
   { seconds: 86_400, label: "in 24 hours" },
   { seconds: 604_800, label: "in 7 days" },
 ] as const;
-const DEFAULT_GRACE_CHOICE = 86_400;
 
 /** Expiry choices for a new key (seconds from now; "" for none). */
 export const EXPIRY_CHOICES = [
@@ -275,7 +275,7 @@ const KeyRow: FC<{ item: AdminKey; csrfToken: string }> = ({ item, csrfToken }) 
                 </label>
                 <select id={`grace-${item.id}`} name="grace">
                   {GRACE_CHOICES.map((choice) => (
-                    <option value={String(choice.seconds)} selected={choice.seconds === DEFAULT_GRACE_CHOICE}>
+                    <option value={String(choice.seconds)} selected={choice.seconds === DEFAULT_GRACE_SECONDS}>
                       {choice.label}
                     </option>
                   ))}

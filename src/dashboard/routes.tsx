@@ -11,17 +11,7 @@ import { ApiError, toApiError } from "../lib/errors.ts";
 import { errorName, log } from "../lib/log.ts";
 import { REVOCATION_BOUND_LOCAL_SECONDS, REVOCATION_BOUND_PRODUCTION_SECONDS } from "../keys/store.ts";
 import { limitBody } from "../middleware/body-limit.ts";
-import {
-  createKey,
-  createKeyInput,
-  findKey,
-  listKeys,
-  parseInput,
-  revokeKey,
-  rollKey,
-  rollKeyInput,
-  view,
-} from "../admin/keys.ts";
+import { createKey, findKey, listKeys, revokeKey, rollKey, view } from "../admin/keys.ts";
 import { signIn, signInAttemptOf } from "../admin/signin-throttle.ts";
 import { type KeysPageProps, KeysPage, LoginPage, MessagePage } from "./pages.tsx";
 import {
@@ -33,7 +23,7 @@ import {
   endSession,
   readSession,
   startSession,
-} from "./session.ts";
+} from "../admin/session.ts";
 
 type FormBody = Record<string, string | File>;
 type DashEnv = {
@@ -144,12 +134,11 @@ dashboardRoutes.post("/dashboard/keys", checkOrigin, limitBody, requireSession, 
   const form = c.get("form");
   const values = { name: text(form.name), mode: text(form.mode), expires_in: text(form.expires_in) };
   return withErrorsShown(c, "The key was not made", values, async () => {
-    const input = parseInput(createKeyInput, {
+    const created = await createKey(c.get("services").keys, {
       name: values.name,
       mode: values.mode,
       expires_in: values.expires_in === "" || values.expires_in === undefined ? null : number(values.expires_in),
     });
-    const created = await createKey(c.get("services").keys, input);
     return renderKeys(c, c.get("session"), { newKey: { created } });
   });
 });
@@ -158,8 +147,7 @@ dashboardRoutes.post("/dashboard/keys/:id/roll", checkOrigin, limitBody, require
   const grace = text(c.get("form").grace);
   return withErrorsShown(c, "The key was not rolled", undefined, async () => {
     const store = c.get("services").keys;
-    const input = parseInput(rollKeyInput, { grace: grace === undefined ? undefined : number(grace) });
-    const created = await rollKey(store, c.req.param("id"), input);
+    const created = await rollKey(store, c.req.param("id"), { grace: grace === undefined ? undefined : number(grace) });
     const replaced = view(store, await findKey(store, c.req.param("id")));
     return renderKeys(c, c.get("session"), { newKey: { created, replaced } });
   });

@@ -1,7 +1,7 @@
 // The key store's input rules, enforced by the store itself so that no caller (worker, dashboard,
 // command line) can write a record that breaks them. Failures are the service's own errors: a 422
 // naming the field, or a 409 for a key whose state forbids the change.
-import { errors } from "../lib/errors.ts";
+import { ApiError, errors, type FieldError } from "../lib/errors.ts";
 import { isKeyMode, KEY_MODES, type KeyMode } from "./secret.ts";
 
 export const MAX_NAME_LENGTH = 100;
@@ -33,6 +33,35 @@ export function checkSeconds(field: "expires_in" | "grace", value: unknown, min:
     throw invalid(field, `must be a whole number of seconds from ${min} to ${MAX_LIFETIME_SECONDS}`);
   }
   return value;
+}
+
+/**
+ * A new key's name, mode and expiry (null or absent: none), checked together: one 422 that names
+ * every broken field, in that order. The values as stored otherwise.
+ */
+export function checkNewKey(input: { name: unknown; mode: unknown; expiresInSeconds?: unknown }): {
+  name: string;
+  mode: KeyMode;
+  expiresInSeconds: number | null;
+} {
+  const problems: FieldError[] = [];
+  const name = collect(problems, () => checkName(input.name));
+  const mode = collect(problems, () => checkMode(input.mode));
+  const expires = input.expiresInSeconds;
+  const expiresInSeconds = expires == null ? null : collect(problems, () => checkSeconds("expires_in", expires, 1));
+  if (problems.length > 0) throw errors.validation(problems);
+  return { name: name!, mode: mode!, expiresInSeconds: expiresInSeconds! };
+}
+
+/** Runs one check: its value, or undefined with its broken fields added to `problems`. */
+function collect<T>(problems: FieldError[], check: () => T): T | undefined {
+  try {
+    return check();
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.status !== 422) throw err;
+    problems.push(...(err.options.fields ?? []));
+    return undefined;
+  }
 }
 
 function invalid(field: string, message: string) {

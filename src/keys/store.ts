@@ -11,7 +11,7 @@ import { errors } from "../lib/errors.ts";
 import { drainCarriedOver, legacyRecords } from "./legacy.ts";
 import { cachedKey, forgetKey, ISOLATE_KEY_TTL_MS, rememberKey } from "./isolate-cache.ts";
 import { type KeyDatabase, KeyRecords, notActive } from "./records.ts";
-import { checkMode, checkName, checkSeconds } from "./rules.ts";
+import { checkNewKey, checkSeconds } from "./rules.ts";
 import {
   type KeyMode,
   digestsEqual,
@@ -71,11 +71,9 @@ export class KeyStore {
     this.records = new KeyRecords(db);
   }
 
-  /** Makes a key. Throws a 422 ApiError for a bad name, mode or expiry. */
+  /** Makes a key. Throws a 422 ApiError naming every broken field of name, mode and expiry. */
   async create(input: { name: string; mode: KeyMode; expiresInSeconds?: number | null }): Promise<CreatedKey> {
-    const name = checkName(input.name);
-    const mode = checkMode(input.mode);
-    const expiresIn = input.expiresInSeconds == null ? null : checkSeconds("expires_in", input.expiresInSeconds, 1);
+    const { name, mode, expiresInSeconds: expiresIn } = checkNewKey(input);
     const now = this.now();
     const expiresAt = expiresIn === null ? null : new Date(now.getTime() + expiresIn * 1000).toISOString();
     const created = await newKey({ name, mode, expiresAt, replaces: null }, now);

@@ -1,9 +1,11 @@
-// API key authentication (SPEC.md section 2). Runs before validation and rate limiting, on every
-// API route (index.ts attaches it to each one). Does no D1 work: one KV read at most, usually none.
+// API key authentication (docs/specification.md section 2). Runs before validation and rate
+// limiting, on every API route (index.ts attaches it to each one). Does no D1 work: one KV read at
+// most, usually none.
 // No answer ever echoes what the caller sent: the descriptions below are fixed texts.
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env.ts";
+import { bearerToken } from "../lib/bearer.ts";
 import { ApiError, errors } from "../lib/errors.ts";
 import { log } from "../lib/log.ts";
 import { isKeyMode, KEY_PATTERN, type KeyMode } from "../keys/secret.ts";
@@ -32,15 +34,13 @@ function wrongMode(keyMode: KeyMode, deploymentMode: KeyMode): ApiError {
 }
 
 /**
- * The secret of an Authorization header that is exactly "<scheme> <key>", the scheme being
- * "bearer" in any letter case. Nothing is trimmed: any other whitespace anywhere is a failure.
+ * The secret of an Authorization header that is exactly "Bearer <key>" (lib/bearer.ts), the key
+ * matching KEY_PATTERN. Nothing is trimmed: any other whitespace anywhere is a failure.
  */
 export function parseAuthorization(header: string | undefined | null): { secret: string; mode: KeyMode } | { failure: AuthFailure } {
   if (header === undefined || header === null || header === "") return { failure: "missing" };
-  const space = header.indexOf(" ");
-  // "Bearer" followed by anything but one space (a tab, nothing, a newline) is not the Bearer scheme.
-  if (space !== 6 || header.slice(0, 6).toLowerCase() !== "bearer") return { failure: "scheme" };
-  const secret = header.slice(7);
+  const secret = bearerToken(header);
+  if (secret === null) return { failure: "scheme" };
   const match = KEY_PATTERN.exec(secret);
   if (!match) return { failure: "malformed" };
   return { secret, mode: match[1] as KeyMode };

@@ -4,7 +4,8 @@ import type { Context, ErrorHandler, NotFoundHandler } from "hono";
 import type { Hook } from "@hono/zod-openapi";
 import type { ZodError } from "zod";
 import type { AppEnv } from "../env.ts";
-import { type ApiError, type FieldError, errorBody, errors, toApiError } from "../lib/errors.ts";
+import { type ApiError, errorBody, errors, toApiError } from "../lib/errors.ts";
+import { fieldErrors } from "../lib/field-errors.ts";
 import { errorName, log } from "../lib/log.ts";
 
 /** The absolute URL of the endpoint called, without the query. */
@@ -49,13 +50,4 @@ export function notFoundHandler(routes: Map<string, Set<string>>, prefixes: stri
 export const validationHook: Hook<unknown, AppEnv, string, unknown> = (result) => {
   if (!result.success) throw errors.validation(fieldErrors(result.error as ZodError));
 };
-
-export function fieldErrors(error: ZodError): FieldError[] {
-  const seen = new Map<string, FieldError>();
-  for (const issue of error.issues) {
-    const field = issue.path.length ? issue.path.map(String).join(".") : "request";
-    if (!seen.has(field)) seen.set(field, { field, message: issue.message });
-  }
-  return [...seen.values()];
-}
 
