@@ -1,15 +1,15 @@
 // Builds the per-request services once: metered bindings, the database, the caches, the key store.
-import { type DrizzleD1Database, drizzle } from "drizzle-orm/d1";
+import { drizzle } from "drizzle-orm/d1";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env.ts";
 import { LookupCache, kvTtlSeconds } from "../cache/lookup-cache.ts";
+import type { Database } from "../db/database.ts";
 import { openReadSession } from "../db/read-session.ts";
 import { KeyStore } from "../keys/store.ts";
 import { Meter, meterD1, meterKV } from "../lib/meter.ts";
 
-// No schema: nothing uses drizzle's relational queries, and drizzle(..., { schema }) would rebuild
-// their configuration from every table on each request.
-export type Database = DrizzleD1Database & { $client: D1Database };
+// Kept for src/admin/signin-throttle.ts until it imports the type from src/db/database.ts.
+export type { Database };
 
 export interface Services {
   /** Reads: may be served by the nearest read replica (D1 Sessions API). */
