@@ -11,15 +11,6 @@ import { Meter, meterD1, meterKV } from "../lib/meter.ts";
 // Kept for src/admin/signin-throttle.ts until it imports the type from src/db/database.ts.
 export type { Database };
 
-export interface Services {
-  /** Reads: may be served by the nearest read replica (D1 Sessions API). */
-  db: Database;
-  /** Writes and the reads that must see them: the primary. */
-  primaryDb: Database;
-  cache: LookupCache;
-  keys: KeyStore;
-}
-
 /** Header through which a client passes the D1 bookmark of its last write to read what it wrote. */
 export const BOOKMARK_HEADER = "X-D1-Bookmark";
 
