@@ -1,6 +1,7 @@
-// A typed client for TypeScript callers: Hono's `hc` over the type of the API's routes, so that
-// paths, query parameters and each status's body are checked by the compiler against the same
-// createRoute definitions that the worker serves (and that /openapi.json is generated from).
+// A typed client for TypeScript callers: Hono's `hc` over AppType (the route chain of
+// src/routes/index.ts), so that paths, query parameters and each status's body are checked by the
+// compiler against the same createRoute definitions that the worker serves (and that /openapi.json
+// is generated from).
 //
 //   import { createClient } from "order-lookup-service/client";
 //   const api = createClient("http://127.0.0.1:8787", process.env.API_KEY!);

@@ -60,8 +60,10 @@ export async function createCustomer(db: Database, request: CreateRequest): Prom
       const answer = createdAnswer(outcome.row);
       // The stored answer was built from the rows read before the write; should one of them have
       // changed in between (an import), the answer sent is the truth, and the stored one follows it.
-      const text = answerText(answer);
-      if (idem && text !== joinedAroundId(idem.answer, outcome.row.id)) await storeAnswer(db, idem.key, idem.requestHash, text);
+      if (idem) {
+        const text = answerText(answer);
+        if (text !== joinedAroundId(idem.answer, outcome.row.id)) await storeAnswer(db, idem.key, idem.requestHash, text);
+      }
       return { kind: "created", answer };
     }
     case "phone-taken":
