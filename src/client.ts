@@ -1,37 +1,30 @@
-// A typed client for TypeScript callers: Hono's `hc` over the type of the API's routes, so that
-// paths, query parameters and each status's body are checked by the compiler against the same
-// createRoute definitions that the worker serves (and that /openapi.json is generated from).
+// A typed client for TypeScript callers: Hono's `hc` over AppType (the route chain of
+// src/routes/index.ts), so that paths, query parameters and each status's body are checked by the
+// compiler against the same createRoute definitions that the worker serves (and that /openapi.json
+// is generated from).
 //
 //   import { createClient } from "order-lookup-service/client";
 //   const api = createClient("http://127.0.0.1:8787", process.env.API_KEY!);
 //   const res = await api.orders.$get({ query: { phone_number: "9820000001", count: "5" } });
 //   if (res.status === 200) for (const order of (await res.json()).data.orders) console.log(order.order_no);
 import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { Hono } from "hono";
 import { hc, type ClientRequestOptions } from "hono/client";
 import type { AppEnv } from "./env.ts";
-import type { apiRoutes, publicRoutes } from "./routes/index.ts";
-
-// The routes' types, as OpenAPIHono's own openapi() would accumulate them one call at a time; the
-// worker registers the same list in a loop (src/index.ts), which keeps them at runtime but not in
-// its type. Type-only: nothing of the worker is bundled into a caller.
-declare const _api: OpenAPIHono<AppEnv>;
-type Entry = (typeof apiRoutes)[number] | (typeof publicRoutes)[number];
-type RouteSchema<E> = E extends { route: infer R extends Parameters<typeof _api.openapi>[0] }
-  ? ReturnType<typeof _api.openapi<R>> extends OpenAPIHono<AppEnv, infer S> ? S : never
-  : never;
-type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
+import type { AppType } from "./routes/index.ts";
 
 // hc wants every part a route describes (query, header, json, form) in every call, even one whose
 // members are all optional (an optional header, a body that may come as JSON or as a form): such
-// a part may be left out.
+// a part may be left out. Type-only: nothing of the worker is bundled into a caller.
 type OptionalParts<I> = { [K in keyof I as Partial<I[K]> extends I[K] ? K : never]?: I[K] } & {
   [K in keyof I as Partial<I[K]> extends I[K] ? never : K]: I[K];
 };
 type WithOptionalParts<E> = E extends { input: infer I } ? Omit<E, "input"> & { input: OptionalParts<I> } : E;
 type Relaxed<S> = { [P in keyof S]: { [M in keyof S[P]]: WithOptionalParts<S[P][M]> } };
+type SchemaOf<A> = A extends Hono<AppEnv, infer S> ? S : never;
 
-/** The API's routes (paths without the /api prefix) with their inputs and typed answers. */
-export type ApiRoutes = OpenAPIHono<AppEnv, Relaxed<UnionToIntersection<RouteSchema<Entry>>>>;
+/** The API's routes (paths without the /api prefix) with their inputs and typed answers: the app's own route type. */
+export type ApiRoutes = OpenAPIHono<AppEnv, Relaxed<SchemaOf<AppType>>>;
 
 export interface ClientOptions {
   /** A fetch to use instead of the global one (tests, proxies, retries). */

@@ -1,6 +1,7 @@
+import type { LookupCache } from "./cache/lookup-cache.ts";
+import type { Database } from "./db/database.ts";
 import type { Meter } from "./lib/meter.ts";
-import type { KeyRecord } from "./keys/store.ts";
-import type { Services } from "./middleware/services.ts";
+import type { KeyRecord, KeyStore } from "./keys/store.ts";
 
 /**
  * The worker's bindings and vars: the `Env` that `wrangler types` generates from wrangler.toml into
@@ -8,6 +9,16 @@ import type { Services } from "./middleware/services.ts";
  * ADMIN_TOKEN is a secret (`[secrets] required` in wrangler.toml), passed by npm start locally.
  */
 export type Bindings = Env;
+
+/** The per-request services (src/middleware/services.ts builds them once per request). */
+export interface Services {
+  /** Reads: may be served by the nearest read replica (D1 Sessions API). */
+  db: Database;
+  /** Writes and the reads that must see them: the primary. */
+  primaryDb: Database;
+  cache: LookupCache;
+  keys: KeyStore;
+}
 
 export interface Variables {
   requestId: string;

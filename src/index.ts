@@ -1,35 +1,19 @@
 // Wires the worker: global middleware, the API under /api and at the root, errors.
-import { OpenAPIHono, type RouteConfig } from "@hono/zod-openapi";
+import { OpenAPIHono } from "@hono/zod-openapi";
 import { Hono } from "hono";
 import { requestId } from "hono/request-id";
 import type { AppEnv } from "./env.ts";
 import { adminRoutes } from "./admin/routes.ts";
 import { dashboardApp } from "./dashboard/index.ts";
-import { auth } from "./middleware/auth.ts";
 import { cacheControl } from "./middleware/cache-control.ts";
 import { corsForOrigins } from "./middleware/cors.ts";
 import { notFoundHandler, onError, validationHook } from "./middleware/errors.ts";
-import { rateLimit } from "./middleware/rate-limit.ts";
 import { requestLog } from "./middleware/request-log.ts";
 import { apiSecureHeaders } from "./middleware/secure-headers.ts";
 import { services } from "./middleware/services.ts";
 import { serverTiming } from "./middleware/timing.ts";
 import { mountDocs } from "./openapi/index.ts";
-import { API_PREFIX, apiRoutes, publicRoutes } from "./routes/index.ts";
-
-const api = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
-for (const { route, handler } of apiRoutes) {
-  const { middleware: own = [], ...described } = route as RouteConfig & { middleware?: unknown[] };
-  // The document (and the typed client) take each route whole. zod-openapi validates only its query
-  // and headers: a request body is its handler's to read (POST /customers/create merges it with the
-  // query, body first, and lists every broken parameter in one 422), so no body validator is added.
-  api.openAPIRegistry.registerPath(described);
-  const served = { ...described, request: { ...described.request, body: undefined }, hide: true };
-  api.openapi({ ...served, middleware: [auth, rateLimit, ...own] } as any, handler as any);
-}
-
-// GET /healthz: public, so neither authentication nor the rate limit (it reads nothing).
-for (const { route, handler } of publicRoutes) api.openapi(route, handler);
+import { API_PREFIX, api } from "./routes/index.ts";
 
 const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
 app.use(

@@ -7,9 +7,9 @@ import { drizzle } from "drizzle-orm/d1";
 import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { cities, states } from "../../drizzle/schema.ts";
-import type { Database } from "../middleware/services.ts";
+import type { Database } from "./database.ts";
 import { compiled, runBatch } from "./compiled.ts";
-import { as } from "./shapes.ts";
+import { as } from "./columns.ts";
 
 const db = drizzle(env.DB) as Database;
 

@@ -11,7 +11,7 @@ import { Column, fillPlaceholders, is, noopDecoder, SQL, sql } from "drizzle-orm
 import { drizzle } from "drizzle-orm/d1";
 import type { PreparedQueryConfig, SQLitePreparedQuery } from "drizzle-orm/sqlite-core";
 import type { Page } from "../lib/pagination.ts";
-import type { Database } from "../middleware/services.ts";
+import type { Database } from "./database.ts";
 
 /** A database that only compiles: prepare() hands back nothing, and nothing ever executes. */
 const compiler = drizzle({ prepare: () => ({}) } as unknown as D1Database);

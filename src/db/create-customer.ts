@@ -14,9 +14,8 @@ import {
   states,
 } from "../../drizzle/schema.ts";
 import { causeMessages } from "../lib/errors.ts";
-import type { Database } from "../middleware/services.ts";
-import type { NewCustomer } from "../routes/create-customer/validate.ts";
-import { areaColumns } from "./shapes.ts";
+import type { Database } from "./database.ts";
+import { areaColumns } from "./columns.ts";
 import { selectCustomersWithAddress, type CustomerWithAddressRow } from "./customers.ts";
 
 export interface IdempotencyRecord {
@@ -84,44 +83,16 @@ export async function lookUpReferences(db: Database, ids: { areaId: number; post
   return { area: areaRows[0] ?? null, postalcode: postalRows[0] ?? null, salesAgentExists: agentRows.length > 0 };
 }
 
-/**
- * A new customer's columns that it is served with: the request's values, and the values SPEC.md
- * (POST /customers/create) gives the rest. The insert and the expected answer both use it.
- */
-function customerFields(input: NewCustomer) {
-  return {
-    contactPersonName: input.contactPersonName,
-    companyName: input.companyName,
-    displayName: input.companyName,
-    email: "",
-    contactpersonNumber: input.mobileNumber,
-    companyPhone: null,
-    gstTreatment: input.gstTreatment,
-    gstin: input.gstin,
-    customerCode: null,
-    status: "Active",
-    approval: "accepted",
-  };
+/** A new customer's rows (src/customers/create/rows.ts makes them); the address gets the customer's id. */
+export interface NewCustomerRows {
+  customer: typeof customers.$inferInsert & { phoneKey: string; salesagentId: number };
+  address: Omit<typeof customerAddresses.$inferInsert, "customerId"> & { areaId: number; postalcodeId: number };
 }
 
-function addressLines(input: NewCustomer) {
-  return { addressline1: input.address, addressline2: "" };
-}
-
-/**
- * The row that selectCustomersWithAddress will read for this customer once written, from what the
- * lookup read: the idempotency record stores the answer built from it before the write.
- */
-export function expectedRow(input: NewCustomer, refs: ReferenceRows, id: number): CustomerWithAddressRow {
-  return {
-    id,
-    ...customerFields(input),
-    addrCustomerId: id,
-    ...addressLines(input),
-    ...refs.area!,
-    postalcodeId: refs.postalcode!.id,
-    postalcode: refs.postalcode!.code,
-  };
+/** A text with the new customer's id in the middle: the parts before and after it. */
+export interface AroundId {
+  before: string;
+  after: string;
 }
 
 export interface IdempotentWrite {
@@ -131,9 +102,8 @@ export interface IdempotentWrite {
   now: number;
   /** A stored record created at or before this time (ms) is stale: deleted in the same batch. */
   staleAtOrBefore: number;
-  /** The answer to store, around the customer's id (not known until SQLite assigns it). */
-  bodyBeforeId: string;
-  bodyAfterId: string;
+  /** The answer to store, around the customer's id (not known until SQLite assigns it in the batch). */
+  answer: AroundId;
 }
 
 export type WriteOutcome =
@@ -146,23 +116,14 @@ export type WriteOutcome =
  * Customer, address and idempotency record in one batch: all of it or none of it. A unique or
  * foreign key failure rolls the batch back and comes back as an outcome, never as a fault.
  */
-export async function insertCustomer(db: Database, input: NewCustomer, idem?: IdempotentWrite): Promise<WriteOutcome> {
-  const newId = sql`(select ${customers.id} from ${customers} where ${customers.phoneKey} = ${input.phoneKey})`;
+export async function insertCustomer(db: Database, rows: NewCustomerRows, idem?: IdempotentWrite): Promise<WriteOutcome> {
+  const phoneKey = rows.customer.phoneKey;
+  const newId = sql`(select ${customers.id} from ${customers} where ${customers.phoneKey} = ${phoneKey})`;
   const writes = [
-    db.insert(customers).values({
-      ...customerFields(input),
-      phoneKey: input.phoneKey,
-      salesagentId: input.salesagentId,
-      origin: "api",
-    }),
-    db.insert(customerAddresses).values({
-      customerId: newId,
-      ...addressLines(input),
-      areaId: input.areaId,
-      postalcodeId: input.postalcodeId,
-    }),
+    db.insert(customers).values(rows.customer),
+    db.insert(customerAddresses).values({ customerId: newId, ...rows.address }),
   ] as const;
-  const readBack = selectCustomersWithAddress(db, eq(customers.phoneKey, input.phoneKey));
+  const readBack = selectCustomersWithAddress(db, eq(customers.phoneKey, phoneKey));
 
   try {
     const results = idem
@@ -174,7 +135,7 @@ export async function insertCustomer(db: Database, input: NewCustomer, idem?: Id
           ...writes,
           db
             .update(idempotencyKeys)
-            .set({ body: sql`${idem.bodyBeforeId} || ${newId} || ${idem.bodyAfterId}` })
+            .set({ body: sql`${idem.answer.before} || ${newId} || ${idem.answer.after}` })
             .where(eq(idempotencyKeys.key, idem.key)),
           readBack,
         ])
@@ -187,7 +148,7 @@ export async function insertCustomer(db: Database, input: NewCustomer, idem?: Id
       return { kind: "key-taken", record: await findIdempotencyRecord(db, idem.key) };
     }
     if (/UNIQUE constraint failed: customers\.phone_key/.test(text)) {
-      const [existing] = await db.select({ id: customers.id }).from(customers).where(eq(customers.phoneKey, input.phoneKey));
+      const [existing] = await db.select({ id: customers.id }).from(customers).where(eq(customers.phoneKey, phoneKey));
       return { kind: "phone-taken", customerId: existing?.id ?? null };
     }
     if (/FOREIGN KEY constraint failed/.test(text)) return { kind: "reference-gone" };

@@ -1,9 +1,10 @@
+// The customers' queries: a customer with its whole address group, and a page of them.
 import { asc, eq, gt, type SQL } from "drizzle-orm";
 import { areas, cities, customerAddresses, customers, postalCodes, states } from "../../drizzle/schema.ts";
-import type { Database } from "../middleware/services.ts";
+import type { Database } from "./database.ts";
 import type { Page } from "../lib/pagination.ts";
 import { AFTER, type Compiler, compiled, PAGE, pageStatements, pageValues, runPage } from "./compiled.ts";
-import { addressColumns, as, customerColumns, toAddress, toCustomerFields } from "./shapes.ts";
+import { addressColumns, as, customerColumns } from "./columns.ts";
 import { keptTotal } from "./totals.ts";
 
 /** Customers with their whole address group, in one statement; the caller adds order and limits. */
@@ -26,15 +27,6 @@ export function selectCustomersWithAddress(db: Database, where?: SQL) {
 
 export type CustomerWithAddressRow = Awaited<ReturnType<typeof selectCustomersWithAddress>>[number];
 
-export function toCustomer(row: CustomerWithAddressRow) {
-  return {
-    ...toCustomerFields(row),
-    status: row.status as "Active" | "Inactive",
-    approval: row.approval as "pending" | "accepted" | "rejected",
-    address: toAddress(row),
-  };
-}
-
 /** A page by offset, or (seek) the rows right after a cursor's id: reads only the page's rows. */
 function customersPageQueries(db: Compiler, seek: boolean) {
   const rows = seek
@@ -53,8 +45,7 @@ export function customersPageStatements(page: Page) {
   return pageStatements((page.after ? customersPage.seek : customersPage.offset)(), pageValues(page));
 }
 
-/** A page of customers by id, and the total: one D1 round trip. */
-export async function listCustomers(db: Database, page: Page) {
-  const { total, rows } = await runPage(db, customersPageStatements(page));
-  return { total, customers: rows.map(toCustomer) };
+/** A page of customers (rows) by id, and the total: one D1 round trip. */
+export function listCustomers(db: Database, page: Page) {
+  return runPage(db, customersPageStatements(page));
 }

@@ -1,12 +1,14 @@
+// The lookups' queries: areas, the sales agents of a pincode, and pages of postal codes and sales
+// agents. They return rows; the routes shape the answers.
 import { and, asc, count, eq, gt, sql, type SQL } from "drizzle-orm";
 import { areas, postalCodes, salesAgentPostalCodes, salesAgents } from "../../drizzle/schema.ts";
-import type { Database } from "../middleware/services.ts";
+import type { Database } from "./database.ts";
 import type { Page } from "../lib/pagination.ts";
 import { AFTER, type Compiler, compiled, PAGE, pageStatements, pageValues, runPage } from "./compiled.ts";
 import { keptTotal } from "./totals.ts";
 
 export function listAreas(db: Database) {
-  return db.select({ id: areas.id, name: areas.name, city_id: areas.cityId }).from(areas).orderBy(asc(areas.id));
+  return db.select({ id: areas.id, name: areas.name, cityId: areas.cityId }).from(areas).orderBy(asc(areas.id));
 }
 
 /** The sales agents serving a pincode, each once, by id. */
@@ -14,9 +16,9 @@ export function salesAgentsByPincode(db: Database, pincode: string) {
   return db
     .selectDistinct({
       id: salesAgents.id,
-      first_name: salesAgents.firstName,
-      last_name: salesAgents.lastName,
-      mobile: salesAgents.mobileNumber,
+      firstName: salesAgents.firstName,
+      lastName: salesAgents.lastName,
+      mobileNumber: salesAgents.mobileNumber,
     })
     .from(postalCodes)
     .innerJoin(salesAgentPostalCodes, eq(salesAgentPostalCodes.postalCodeId, postalCodes.id))
@@ -46,21 +48,20 @@ const postalCodesPage = {
   byCodeSeek: compiled((db) => postalCodesPageQueries(db, true, true)),
 };
 
-/** A page of postal codes by id, optionally one code's records, and the total: one round trip. */
-export async function listPostalCodes(db: Database, page: Page, code?: string) {
+/** A page of postal codes (rows) by id, optionally one code's records, and the total: one round trip. */
+export function listPostalCodes(db: Database, page: Page, code?: string) {
   const seek = page.after !== undefined;
   const q = (code === undefined ? (seek ? postalCodesPage.allSeek : postalCodesPage.all) : seek ? postalCodesPage.byCodeSeek : postalCodesPage.byCode)();
-  const { total, rows } = await runPage(db, pageStatements(q, { ...pageValues(page), code }));
-  return { total, postalcodes: rows };
+  return runPage(db, pageStatements(q, { ...pageValues(page), code }));
 }
 
 function salesAgentsPageQueries(db: Compiler, seek: boolean) {
   const rows = db
     .select({
       id: salesAgents.id,
-      first_name: salesAgents.firstName,
-      last_name: salesAgents.lastName,
-      mobile_number: salesAgents.mobileNumber,
+      firstName: salesAgents.firstName,
+      lastName: salesAgents.lastName,
+      mobileNumber: salesAgents.mobileNumber,
       avatar: salesAgents.avatar,
       email: salesAgents.email,
     })
@@ -76,9 +77,8 @@ const salesAgentsPage = {
   seek: compiled((db) => salesAgentsPageQueries(db, true)),
 };
 
-/** A page of sales agents by id (by offset, or right after a cursor's id), and the total: one round trip. */
-export async function listSalesAgents(db: Database, page: Page) {
+/** A page of sales agents (rows) by id (by offset, or right after a cursor's id), and the total: one round trip. */
+export function listSalesAgents(db: Database, page: Page) {
   const q = (page.after ? salesAgentsPage.seek : salesAgentsPage.offset)();
-  const { total, rows } = await runPage(db, pageStatements(q, pageValues(page)));
-  return { total, salesagents: rows };
+  return runPage(db, pageStatements(q, pageValues(page)));
 }

@@ -1,3 +1,5 @@
+// The orders' queries: a page of a customer's orders with their lines, invoices, agents and last
+// status, in one round trip.
 import { and, asc, count, desc, eq, gte, inArray, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import {
   customers,
@@ -9,12 +11,11 @@ import {
   products,
   salesAgents,
 } from "../../drizzle/schema.ts";
-import type { Database } from "../middleware/services.ts";
+import type { Database } from "./database.ts";
 import type { Page } from "../lib/pagination.ts";
-import type { OrderStatusName } from "../schemas/order.ts";
 import { selectCustomersWithAddress } from "./customers.ts";
 import { AFTER, type Compiler, compiled, PAGE, pageValues, runBatch } from "./compiled.ts";
-import { as, toAddress, toCustomerFields } from "./shapes.ts";
+import { as } from "./columns.ts";
 
 export interface OrderFilter {
   phoneKey: string;
@@ -24,7 +25,7 @@ export interface OrderFilter {
 }
 
 // Latest status by time; on a tie, the one recorded later.
-const lastStatus = sql<OrderStatusName | null>`(select ${orderStatuses.name} from ${orderStatuses}
+const lastStatus = sql<string | null>`(select ${orderStatuses.name} from ${orderStatuses}
     where ${orderStatuses.orderId} = ${orders.id}
     order by ${orderStatuses.at} desc, ${orderStatuses.seq} desc limit 1)`;
 
@@ -104,13 +105,13 @@ function ordersPageQueries(db: Compiler, range: { from: boolean; to: boolean }, 
       .select({
         orderId: invoices.orderId,
         id: invoices.id,
-        invoice_number: invoices.invoiceNumber,
+        invoiceNumber: invoices.invoiceNumber,
         date: invoices.date,
-        due_date: invoices.dueDate,
-        total_amount: invoices.totalAmount,
-        discount_amount: invoices.discountAmount,
-        returned_amount: invoices.returnedAmount,
-        invoice_amount: invoices.invoiceAmount,
+        dueDate: invoices.dueDate,
+        totalAmount: invoices.totalAmount,
+        discountAmount: invoices.discountAmount,
+        returnedAmount: invoices.returnedAmount,
+        invoiceAmount: invoices.invoiceAmount,
         cgst: invoices.cgst,
         sgst: invoices.sgst,
         igst: invoices.igst,
@@ -139,59 +140,16 @@ export function ordersPageStatements(filter: OrderFilter, page: Page) {
 }
 
 /**
- * One page of a customer's orders, found by normalized phone, with everything each order carries:
- * five statements in one db.batch(), so one D1 round trip whatever the page size.
- * Returns null when no customer has that number.
+ * One page of a customer's orders, found by normalized phone, with the rows each order carries:
+ * five statements in one db.batch(), so one D1 round trip whatever the page size. The rows of its
+ * lines and invoices come ordered by order id; src/orders/answer.ts puts them together. Returns null
+ * when no customer has that number.
  */
 export async function findOrdersByPhone(db: Database, filter: OrderFilter, page: Page) {
-  const [customerRows, totalRows, orderRows, itemRows, invoiceRows] = await runBatch(db, ordersPageStatements(filter, page));
-
-  const customerRow = customerRows[0];
-  if (!customerRow) return null;
-  const address = toAddress(customerRow);
-  const customer = { ...toCustomerFields(customerRow), address };
-
-  const productsByOrder = groupBy(itemRows, (r) => r.orderId);
-  const invoicesByOrder = groupBy(invoiceRows, (r) => r.orderId);
-  const list = orderRows.map((o) => ({
-    id: o.id!,
-    order_no: o.orderNo!,
-    item_total_amount: o.itemTotalAmount!,
-    discount_amount: o.discountAmount!,
-    return_total_amount: o.returnTotalAmount!,
-    billable_amount: o.billableAmount!,
-    date: o.date!,
-    products: (productsByOrder.get(o.id!) ?? []).map(({ orderId: _o, ...p }) => p),
-    customer,
-    address,
-    salesagent:
-      o.saId === null
-        ? ([] as never[])
-        : {
-            id: o.saId,
-            first_name: o.saFirstName!,
-            last_name: o.saLastName!,
-            mobile_number: o.saMobileNumber!,
-            avatar: o.saAvatar,
-            email: o.saEmail,
-          },
-    deliveryagent:
-      o.daId === null
-        ? null
-        : { id: o.daId, first_name: o.daFirstName!, last_name: o.daLastName!, phone_number: o.daPhoneNumber! },
-    laststatus: o.lastStatus === null ? null : { name: o.lastStatus },
-    invoices: (invoicesByOrder.get(o.id!) ?? []).map(({ orderId: _o, ...i }) => i),
-  }));
-  return { total: totalRows[0]?.total ?? 0, orders: list };
+  const [customerRows, totalRows, orders, items, invoices] = await runBatch(db, ordersPageStatements(filter, page));
+  const customer = customerRows[0];
+  if (!customer) return null;
+  return { customer, total: totalRows[0]?.total ?? 0, orders, items, invoices };
 }
 
-function groupBy<T, K>(rows: T[], key: (row: T) => K): Map<K, T[]> {
-  const groups = new Map<K, T[]>();
-  for (const row of rows) {
-    const k = key(row);
-    const group = groups.get(k);
-    if (group) group.push(row);
-    else groups.set(k, [row]);
-  }
-  return groups;
-}
+export type OrdersPageRows = NonNullable<Awaited<ReturnType<typeof findOrdersByPhone>>>;

@@ -1,34 +1,32 @@
 // The one module that builds errors. Every non-2xx answer of the service is an ApiError rendered by
-// errorBody() into the envelope of SPEC.md section 3.
+// errorBody() into the envelope of docs/specification.md section 3.
+import { z } from "zod";
 
-export type ErrorCode =
-  | "BAD_REQUEST"
-  | "AUTHENTICATION_ERROR"
-  | "NOT_FOUND"
-  | "METHOD_NOT_ALLOWED"
-  | "CONFLICT"
-  | "PAYLOAD_TOO_LARGE"
-  | "VALIDATION_ERROR"
-  | "RATE_LIMITED"
-  | "INTERNAL_ERROR"
-  | "SERVICE_UNAVAILABLE";
+/**
+ * Every error code of the service, the one list: ErrorCode is its type, and the OpenAPI document's
+ * Error schema takes its enum from it (src/schemas/common.ts).
+ */
+export const ErrorCodeSchema = z.enum([
+  "BAD_REQUEST",
+  "AUTHENTICATION_ERROR",
+  "PERMISSION_ERROR",
+  "NOT_FOUND",
+  "METHOD_NOT_ALLOWED",
+  "CONFLICT",
+  "PAYLOAD_TOO_LARGE",
+  "VALIDATION_ERROR",
+  "RATE_LIMITED",
+  "INTERNAL_ERROR",
+  "SERVICE_UNAVAILABLE",
+]);
 
-export type ErrorStatus = 400 | 401 | 404 | 405 | 409 | 413 | 422 | 429 | 500 | 503;
+export type ErrorCode = z.infer<typeof ErrorCodeSchema>;
+
+export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 422 | 429 | 500 | 503;
 
 export interface FieldError {
   field: string;
   message: string;
-}
-
-export interface ErrorEnvelope {
-  error: {
-    code: ErrorCode;
-    description: string;
-    source: string;
-    status_code: ErrorStatus;
-    fields?: FieldError[];
-    [extra: string]: unknown;
-  };
 }
 
 interface ApiErrorOptions {
@@ -67,6 +65,8 @@ export const errors = {
   badRequest: (description: string) => new ApiError(400, "BAD_REQUEST", description),
   unauthenticated: (description: string) =>
     new ApiError(401, "AUTHENTICATION_ERROR", description, { headers: { "WWW-Authenticate": "Bearer" } }),
+  /** Authenticated, but this key may not do this. */
+  forbidden: (description: string) => new ApiError(403, "PERMISSION_ERROR", description),
   notFound: (description: string) => new ApiError(404, "NOT_FOUND", description),
   methodNotAllowed: (method: string, allow: string[]) =>
     new ApiError(405, "METHOD_NOT_ALLOWED", `${method} is not allowed here; allowed: ${allow.join(", ")}`, {
@@ -102,7 +102,8 @@ export function toApiError(err: unknown): ApiError {
   return errors.internal();
 }
 
-export function errorBody(err: ApiError, source: string): ErrorEnvelope {
+/** The error envelope (docs/specification.md section 3) of an error, as sent. */
+export function errorBody(err: ApiError, source: string) {
   return {
     error: {
       code: err.code,

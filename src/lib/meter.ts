@@ -63,7 +63,7 @@ type AnyD1 = D1Database | D1DatabaseSession;
 /**
  * raw() and first() return rows without D1's meta, so the wrapper answers them from all(), which
  * carries it: raw() as each row's values in column order (the mapping drizzle itself applies to
- * batch results; every multi-table select aliases its columns, src/db/shapes.ts, so no two result
+ * batch results; every multi-table select aliases its columns, src/db/columns.ts, so no two result
  * columns share a name), first() as the first row. all() runs the same statement: it reads the
  * same rows.
  */

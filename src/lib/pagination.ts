@@ -1,4 +1,5 @@
 // The one place that builds paging (README, Endpoints: paging).
+import { z } from "zod";
 import type { SortKey } from "./cursor.ts";
 
 export const DEFAULT_COUNT = 10;
@@ -12,17 +13,23 @@ export interface Page {
   after?: SortKey;
 }
 
-export interface Pagination {
-  current_page: number;
-  first_page_url: string;
-  prev_page_url: string | null;
-  next_page_url: string | null;
-  last_page_url: string;
-  last_page: number;
-  per_page: number;
-  total: number;
-  path: string;
-}
+/**
+ * The `pagination` object of a listing's answer: the one schema of it. Its type is inferred from it,
+ * and the OpenAPI document's Pagination component is this schema (src/schemas/common.ts).
+ */
+export const PaginationSchema = z.object({
+  current_page: z.number().int(),
+  first_page_url: z.string().url(),
+  prev_page_url: z.string().url().nullable(),
+  next_page_url: z.string().url().nullable(),
+  last_page_url: z.string().url(),
+  last_page: z.number().int(),
+  per_page: z.number().int(),
+  total: z.number().int(),
+  path: z.string().url(),
+});
+
+export type Pagination = z.infer<typeof PaginationSchema>;
 
 /** count and skip from the validated query; page is the alternative to skip. */
 export function toPage(query: { count?: number; skip?: number; page?: number }): Page {

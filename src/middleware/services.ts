@@ -1,24 +1,15 @@
 // Builds the per-request services once: metered bindings, the database, the caches, the key store.
-import { type DrizzleD1Database, drizzle } from "drizzle-orm/d1";
+import { drizzle } from "drizzle-orm/d1";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env.ts";
 import { LookupCache, kvTtlSeconds } from "../cache/lookup-cache.ts";
+import type { Database } from "../db/database.ts";
 import { openReadSession } from "../db/read-session.ts";
 import { KeyStore } from "../keys/store.ts";
 import { Meter, meterD1, meterKV } from "../lib/meter.ts";
 
-// No schema: nothing uses drizzle's relational queries, and drizzle(..., { schema }) would rebuild
-// their configuration from every table on each request.
-export type Database = DrizzleD1Database & { $client: D1Database };
-
-export interface Services {
-  /** Reads: may be served by the nearest read replica (D1 Sessions API). */
-  db: Database;
-  /** Writes and the reads that must see them: the primary. */
-  primaryDb: Database;
-  cache: LookupCache;
-  keys: KeyStore;
-}
+// Kept for src/admin/signin-throttle.ts until it imports the type from src/db/database.ts.
+export type { Database };
 
 /** Header through which a client passes the D1 bookmark of its last write to read what it wrote. */
 export const BOOKMARK_HEADER = "X-D1-Bookmark";

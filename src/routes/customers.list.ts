@@ -1,4 +1,4 @@
-import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
+import { z, type RouteHandler } from "@hono/zod-openapi";
 import type { AppEnv } from "../env.ts";
 import { listCustomers } from "../db/customers.ts";
 import { carriedParams } from "../lib/pagination.ts";
@@ -6,15 +6,16 @@ import { commonErrorResponses, PaginationSchema } from "../schemas/common.ts";
 import { CustomerSchema } from "../schemas/customer.ts";
 import { EVEN_AFTER_ERRORS, pagingQuery, skipOrPage } from "../schemas/params.ts";
 import { listingScope, paginationOf, requestedPage } from "./paging.ts";
+import { toCustomer } from "../customers/answer.ts";
+import { apiRoute } from "./router.ts";
 
-export const route = createRoute({
+export const route = apiRoute({
   method: "get",
   path: "/customers",
   tags: ["Customers"],
   operationId: "listCustomers",
   summary: "List customers",
   description: "The organization's customers by id ascending, a page at a time.",
-  security: [{ bearerAuth: [] }],
   request: { query: z.object(pagingQuery).superRefine(skipOrPage, EVEN_AFTER_ERRORS) },
   responses: {
     200: {
@@ -32,7 +33,8 @@ export const route = createRoute({
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const scope = listingScope("customers");
   const page = requestedPage(c.req.valid("query"), scope);
-  const { customers, total } = await listCustomers(c.get("services").db, page);
+  const { rows, total } = await listCustomers(c.get("services").db, page);
+  const customers = rows.map(toCustomer);
   const carried = carriedParams((n) => c.req.query(n), ["count"]);
   const pagination = paginationOf(c.req.url, page, total, carried, customers, (row) => ({ id: row.id }), scope);
   return c.json({ data: { customers, pagination } }, 200);

@@ -1,6 +1,9 @@
-// Every API endpoint, each served under /api and at the root. index.ts puts authentication and the
-// rate limit in front of each one in apiRoutes, so a route listed there cannot be left open; the
-// few in publicRoutes answer without a key and serve no data.
+// The API: every endpoint, each served under /api and at the root (src/index.ts mounts it twice).
+// One chain of .openapi(route, handler), so that the routes' types reach the typed client
+// (src/client.ts) as they are. Every route but GET /healthz is made with apiRoute() (router.ts),
+// which puts authentication and the rate limit in front of it; GET /healthz answers without a key
+// and serves no data.
+import type { RouteConfig } from "@hono/zod-openapi";
 import * as healthz from "./healthz.ts";
 import * as areas from "./areas.list.ts";
 import * as customersCreate from "./customers.create.ts";
@@ -9,19 +12,29 @@ import * as ordersList from "./orders.list.ts";
 import * as postalcodes from "./postalcodes.list.ts";
 import * as salesagentsByPincode from "./salesagents.by-pincode.ts";
 import * as salesagents from "./salesagents.list.ts";
+import { createRouter, servedWithoutBody } from "./router.ts";
 
 export const API_PREFIX = "/api";
 
-export const apiRoutes = [
-  customersList,
-  customersCreate,
-  ordersList,
-  salesagentsByPincode,
-  areas,
-  { route: areas.aliasRoute, handler: areas.handler },
-  postalcodes,
-  salesagents,
-];
+const router = createRouter();
 
-/** Served without a key: they must read no data. */
+// The order is the document's.
+export const api = router
+  .openapi(customersList.route, customersList.handler)
+  .openapi(servedWithoutBody(router, customersCreate.route), customersCreate.handler)
+  .openapi(ordersList.route, ordersList.handler)
+  .openapi(salesagentsByPincode.route, salesagentsByPincode.handler)
+  .openapi(areas.route, areas.handler)
+  .openapi(areas.aliasRoute, areas.aliasHandler)
+  .openapi(postalcodes.route, postalcodes.handler)
+  .openapi(salesagents.route, salesagents.handler)
+  .openapi(healthz.route, healthz.handler);
+
+/** The API's routes, paths without the /api prefix: what the typed client is built on. */
+export type AppType = typeof api;
+
+/** Every route in the document: each answers only with a key (test/auth.test.ts walks them). */
+export const apiRoutes: { route: RouteConfig }[] = api.openAPIRegistry.definitions.flatMap((d) => (d.type === "route" ? [{ route: d.route }] : []));
+
+/** Served without a key (and left out of the document): they must read no data. */
 export const publicRoutes = [healthz];

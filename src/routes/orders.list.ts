@@ -1,4 +1,4 @@
-import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
+import { z, type RouteHandler } from "@hono/zod-openapi";
 import type { AppEnv } from "../env.ts";
 import { findOrdersByPhone } from "../db/orders.ts";
 import { parseApiDate } from "../lib/dates.ts";
@@ -9,6 +9,8 @@ import { commonErrorResponses, errorResponse, PaginationSchema } from "../schema
 import { OrderSchema } from "../schemas/order.ts";
 import { EVEN_AFTER_ERRORS, pagingQuery, queryString, skipOrPage } from "../schemas/params.ts";
 import { listingScope, paginationOf, requestedPage } from "./paging.ts";
+import { toOrders } from "../orders/answer.ts";
+import { apiRoute } from "./router.ts";
 
 const DATE_MESSAGE = "must be a real date written dd-mm-yyyy (or yyyy-mm-dd)";
 /** The two ways of writing a date, for the document; whether the date exists is checked too. */
@@ -51,7 +53,7 @@ const query = z
     }
   }, EVEN_AFTER_ERRORS);
 
-export const route = createRoute({
+export const route = apiRoute({
   method: "get",
   path: "/orders",
   tags: ["Orders"],
@@ -59,7 +61,6 @@ export const route = createRoute({
   summary: "List a customer's sales orders",
   description:
     "The sales orders of the customer with this phone number, newest first (date, then id, descending), each with its products, customer, agents, last status and invoices.",
-  security: [{ bearerAuth: [] }],
   request: { query },
   responses: {
     200: {
@@ -86,7 +87,8 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     page,
   );
   if (!found) throw errors.notFound("No customer has this phone number");
+  const orders = toOrders(found);
   const carried = carriedParams((n) => c.req.query(n), ["count", "phone_number", "from_date", "to_date"]);
-  const pagination = paginationOf(c.req.url, page, found.total, carried, found.orders, (o) => ({ date: o.date, id: o.id }), scope);
-  return c.json({ data: { orders: found.orders, pagination } }, 200);
+  const pagination = paginationOf(c.req.url, page, found.total, carried, orders, (o) => ({ date: o.date, id: o.id }), scope);
+  return c.json({ data: { orders, pagination } }, 200);
 };

@@ -1,21 +1,22 @@
-import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
+import { z, type RouteHandler } from "@hono/zod-openapi";
 import type { AppEnv } from "../env.ts";
 import { listPostalCodes } from "../db/lookups.ts";
 import { carriedParams } from "../lib/pagination.ts";
 import { commonErrorResponses, PaginationSchema } from "../schemas/common.ts";
-import { postalCodeExample } from "../schemas/examples.ts";
+import { PostalCodeSchema } from "../schemas/lookups.ts";
+import { toPostalCode } from "../lookups/answer.ts";
 import { EVEN_AFTER_ERRORS, pagingQuery, skipOrPage } from "../schemas/params.ts";
 import { listingScope, paginationOf, requestedPage } from "./paging.ts";
 import { pincodeParam } from "./salesagents.by-pincode.ts";
+import { apiRoute } from "./router.ts";
 
-export const route = createRoute({
+export const route = apiRoute({
   method: "get",
   path: "/postalcodes",
   tags: ["Lookups"],
   operationId: "listPostalCodes",
   summary: "List postal codes",
   description: "Postal codes by id, a page at a time; their ids are what POST /customers/create takes as postalcode_id.",
-  security: [{ bearerAuth: [] }],
   request: {
     query: z
       .object({
@@ -38,7 +39,7 @@ export const route = createRoute({
         "application/json": {
           schema: z.object({
             data: z.object({
-              postalcodes: z.array(z.object({ id: z.number().int(), code: z.string() }).openapi("PostalCode", { example: postalCodeExample })),
+              postalcodes: z.array(PostalCodeSchema),
               pagination: PaginationSchema,
             }),
           }),
@@ -53,7 +54,8 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const q = c.req.valid("query");
   const scope = listingScope("postalcodes", { code: q.code ?? null });
   const page = requestedPage(q, scope);
-  const { postalcodes, total } = await listPostalCodes(c.get("services").db, page, q.code);
+  const { rows, total } = await listPostalCodes(c.get("services").db, page, q.code);
+  const postalcodes = rows.map(toPostalCode);
   const carried = carriedParams((n) => c.req.query(n), ["count", "code"]);
   const pagination = paginationOf(c.req.url, page, total, carried, postalcodes, (row) => ({ id: row.id }), scope);
   return c.json({ data: { postalcodes, pagination } }, 200);

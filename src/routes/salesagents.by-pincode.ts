@@ -1,29 +1,28 @@
-import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
+import { z, type RouteHandler } from "@hono/zod-openapi";
 import { etag } from "hono/etag";
 import type { AppEnv } from "../env.ts";
 import { salesAgentsByPincode } from "../db/lookups.ts";
 import { isPincode } from "../lib/pincode.ts";
 import { cachedLookupHeaders, commonErrorResponses, notModifiedResponse } from "../schemas/common.ts";
-import { pincodeSalesAgentExample } from "../schemas/examples.ts";
+import { PincodeSalesAgentSchema } from "../schemas/lookups.ts";
+import { toPincodeSalesAgent } from "../lookups/answer.ts";
 import { queryString } from "../schemas/params.ts";
 import { cachedJson } from "./cached-json.ts";
-
-export const PincodeSalesAgentSchema = z
-  .object({ id: z.number().int(), first_name: z.string(), last_name: z.string(), mobile: z.string() })
-  .openapi("PincodeSalesAgent", { example: pincodeSalesAgentExample });
+import { apiRoute } from "./router.ts";
 
 export const pincodeParam = queryString().refine(isPincode, {
   error: "must be a 6-digit PIN code that does not start with 0",
 });
 
-export const route = createRoute({
+const PincodeAnswerSchema = z.object({ data: z.array(PincodeSalesAgentSchema), message: z.string() });
+
+export const route = apiRoute({
   method: "get",
   path: "/fetch-salesagent-by-pincode",
   tags: ["Lookups"],
   operationId: "listSalesAgentsByPincode",
   summary: "Sales agents serving a pincode",
   description: "The sales agents who serve a 6-digit PIN code, by id. Cached; answers carry an ETag.",
-  security: [{ bearerAuth: [] }],
   middleware: [etag()] as const,
   request: {
     query: z.object({
@@ -40,7 +39,7 @@ export const route = createRoute({
       description: "The agents (possibly none, with a message saying so)",
       headers: cachedLookupHeaders,
       content: {
-        "application/json": { schema: z.object({ data: z.array(PincodeSalesAgentSchema), message: z.string() }) },
+        "application/json": { schema: PincodeAnswerSchema },
       },
     },
     304: notModifiedResponse,
@@ -53,8 +52,8 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   return cachedJson(
     c,
     `pincode:${pincode}`,
-    async () => {
-      const data = await salesAgentsByPincode(c.get("services").db, pincode);
+    async (): Promise<z.infer<typeof PincodeAnswerSchema>> => {
+      const data = (await salesAgentsByPincode(c.get("services").db, pincode)).map(toPincodeSalesAgent);
       return { data, message: data.length ? "" : `No sales agent serves pincode ${pincode}` };
     },
     (answer) => answer.data.length > 0,

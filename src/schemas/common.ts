@@ -1,22 +1,13 @@
 import { z } from "@hono/zod-openapi";
+import { ErrorCodeSchema } from "../lib/errors.ts";
+import { PaginationSchema as PaginationFields } from "../lib/pagination.ts";
 import { errorExample, paginationExample } from "./examples.ts";
 import { headerRef } from "./headers.ts";
 
 export const ErrorSchema = z
   .object({
     error: z.object({
-      code: z.enum([
-        "BAD_REQUEST",
-        "AUTHENTICATION_ERROR",
-        "NOT_FOUND",
-        "METHOD_NOT_ALLOWED",
-        "CONFLICT",
-        "PAYLOAD_TOO_LARGE",
-        "VALIDATION_ERROR",
-        "RATE_LIMITED",
-        "INTERNAL_ERROR",
-        "SERVICE_UNAVAILABLE",
-      ]),
+      code: ErrorCodeSchema,
       description: z.string(),
       source: z.string().url(),
       status_code: z.number().int(),
@@ -32,19 +23,8 @@ export const EmptyArraySchema = z
   .max(0)
   .openapi("EmptyArray", { description: "An empty array: the published interface's way of saying that there is none" });
 
-export const PaginationSchema = z
-  .object({
-    current_page: z.number().int(),
-    first_page_url: z.string().url(),
-    prev_page_url: z.string().url().nullable(),
-    next_page_url: z.string().url().nullable(),
-    last_page_url: z.string().url(),
-    last_page: z.number().int(),
-    per_page: z.number().int(),
-    total: z.number().int(),
-    path: z.string().url(),
-  })
-  .openapi("Pagination", { example: paginationExample });
+/** The pagination object of every listing (its one schema is in src/lib/pagination.ts). */
+export const PaginationSchema = PaginationFields.openapi("Pagination", { example: paginationExample });
 
 const errorResponse = (description: string, headers?: Record<string, { $ref: string }>) => ({
   content: { "application/json": { schema: ErrorSchema } },

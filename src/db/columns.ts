@@ -1,5 +1,6 @@
-// Column selections shared by the queries, and the functions that shape their rows into the API's
-// objects. Rows are flat so that one SQL statement serves a whole page.
+// Column selections shared by the queries, and the types of the rows they read. Rows are flat so
+// that one SQL statement serves a whole page; src/customers/answer.ts shapes them into the API's
+// objects.
 import { sql, type Column } from "drizzle-orm";
 import { areas, cities, customerAddresses, customers, postalCodes, states } from "../../drizzle/schema.ts";
 
@@ -48,41 +49,7 @@ export const addressColumns = {
 };
 
 type Selected<T> = { [K in keyof T]: T[K] extends { _: { type: infer V } } ? V : never };
-type CustomerRow = Selected<typeof customerColumns>;
-type AddressRow = Selected<typeof addressColumns>;
-
-export function toAddress(row: AddressRow) {
-  if (row.addrCustomerId === null) return [] as never[];
-  return {
-    addressline1: row.addressline1!,
-    addressline2: row.addressline2 ?? "",
-    area: {
-      id: row.areaId!,
-      name: row.areaName!,
-      area_code: row.areaCode ?? "",
-      city: {
-        id: row.cityId!,
-        name: row.cityName!,
-        code: row.cityCode!,
-        state: { id: row.stateId!, code: row.stateCode!, name: row.stateName! },
-      },
-    },
-    postalcode: { id: row.postalcodeId!, code: row.postalcode! },
-  };
-}
-
-/** The interface's ten customer fields, as stored. */
-export function toCustomerFields(row: CustomerRow) {
-  return {
-    id: row.id!,
-    contact_person_name: row.contactPersonName!,
-    company_name: row.companyName!,
-    display_name: row.displayName!,
-    email: row.email,
-    contactperson_number: row.contactpersonNumber!,
-    company_phone: row.companyPhone,
-    gst_treatment: row.gstTreatment!,
-    gstin: row.gstin,
-    customer_code: row.customerCode,
-  };
-}
+/** A customer's own columns, as customerColumns reads them. */
+export type CustomerRow = Selected<typeof customerColumns>;
+/** A customer's address with its area, city, state and postal code, as addressColumns reads them. */
+export type AddressRow = Selected<typeof addressColumns>;

@@ -1,9 +1,8 @@
-// Idempotency-Key for POST /customers/create (SPEC.md section 5): the header's rule, the key as
-// stored, the hash that says whether two requests carry the same parameters, and the replay.
-import type { Context } from "hono";
+// Idempotency-Key for POST /customers/create (docs/specification.md section 5): the header's rule, the
+// key as stored, and the fingerprint that says whether two requests carry the same parameters.
 import type { FieldError } from "../../lib/errors.ts";
-import type { NewCustomer } from "./validate.ts";
 import { sha256Hex } from "../../lib/crypto.ts";
+import { PARAM_NAMES, PARAMS, type NewCustomer } from "./params.ts";
 
 export const IDEMPOTENCY_HEADER = "Idempotency-Key";
 export const REPLAYED_HEADER = "Idempotent-Replayed";
@@ -29,27 +28,11 @@ export function storedKey(apiKeyId: string, key: string): string {
   return `${apiKeyId}:${key}`;
 }
 
-/** SHA-256 (hex) of the merged, normalized parameters: what decides "the same parameters". */
+/** SHA-256 (hex) of the merged, normalized parameters in the table's order: what decides "the same parameters". */
 export async function requestHash(input: NewCustomer): Promise<string> {
-  const canonical = JSON.stringify([
-    input.companyName,
-    input.mobileNumber,
-    input.contactPersonName,
-    input.address,
-    input.areaId,
-    input.postalcodeId,
-    input.gstTreatment,
-    input.gstin,
-    input.salesagentId,
-  ]);
-  return sha256Hex(canonical);
+  return sha256Hex(JSON.stringify(PARAM_NAMES.map((name) => input[PARAMS[name].field])));
 }
 
 export function isFresh(createdAt: number, now: number): boolean {
   return now - createdAt < REPLAY_WINDOW_MS;
-}
-
-/** The first answer again, byte for byte, marked as a replay. */
-export function replay(c: Context, stored: { status: number; body: string }): Response {
-  return c.body(stored.body, stored.status as 201, { "Content-Type": "application/json", [REPLAYED_HEADER]: "true" });
 }

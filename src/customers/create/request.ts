@@ -1,29 +1,11 @@
 // Gathers the parameters of POST /customers/create from the query string (as published) and from a
-// JSON, urlencoded or multipart body (SPEC.md section 5). A body value wins over a query value of the
+// JSON, urlencoded or multipart body (docs/specification.md section 5). A body value wins over a query value of the
 // same name; names the endpoint does not take are dropped here. A body that does not parse as its
 // Content-Type says is a 400, and so is a non-empty body of a type this endpoint does not read:
 // reading it as "no body" would answer a misdirected request with a misleading 422.
-import type { Context } from "hono";
 import { errors } from "../../lib/errors.ts";
-
-export const PARAM_NAMES = [
-  "company_name",
-  "mobile_number",
-  "contactpersons_name",
-  "address",
-  "area_id",
-  "postalcode_id",
-  "gst_treatment",
-  "gstin",
-  "salesagent_id",
-] as const;
-
-export type ParamName = (typeof PARAM_NAMES)[number];
-
-/** A name that a query string or form gave more than once: an error, never a silent pick. */
-export class Repeated {
-  constructor(readonly values: readonly unknown[]) {}
-}
+import { Repeated } from "./kinds.ts";
+import { PARAM_NAMES, type ParamName } from "./params.ts";
 
 /** Values as sent: strings from a query or form, any JSON value from a JSON body, a File from multipart. */
 export type RawParams = Partial<Record<ParamName, unknown>>;
@@ -31,9 +13,14 @@ export type RawParams = Partial<Record<ParamName, unknown>>;
 const KNOWN = new Set<string>(PARAM_NAMES);
 const SUPPORTED = "application/json, application/x-www-form-urlencoded or multipart/form-data";
 
-export async function gatherParams(c: Context): Promise<RawParams> {
-  const fromQuery = fromEntries(Object.entries(c.req.queries()));
-  const fromBody = await readBody(c.req.header("Content-Type"), new Uint8Array(await c.req.arrayBuffer()));
+/** The parameters of a request: its query's (every value of each name) and its body's, the body's first. */
+export async function gatherParams(
+  query: Record<string, string[]>,
+  contentType: string | undefined,
+  body: ArrayBuffer,
+): Promise<RawParams> {
+  const fromQuery = fromEntries(Object.entries(query));
+  const fromBody = await readBody(contentType, new Uint8Array(body));
   return { ...fromQuery, ...fromBody };
 }
 

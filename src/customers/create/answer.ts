@@ -1,0 +1,35 @@
+// The answer of POST /customers/create, in one place: the 201 body (typed by the schema), its text
+// (what is sent, stored and replayed byte for byte), and the stored answer written with the
+// customer. SQLite assigns the id inside the write batch, so the answer is stored as its text
+// before and after the id, which the write joins around the new id in SQL (src/db/create-customer.ts).
+import type { z } from "@hono/zod-openapi";
+import type { AroundId, NewCustomerRows, ReferenceRows } from "../../db/create-customer.ts";
+import type { CustomerWithAddressRow } from "../../db/customers.ts";
+import type { CustomerSchema } from "../../schemas/customer.ts";
+import { toCustomer } from "../answer.ts";
+import { expectedRow } from "./rows.ts";
+
+export type CreatedAnswer = { data: z.infer<typeof CustomerSchema> };
+
+export function createdAnswer(row: CustomerWithAddressRow): CreatedAnswer {
+  return { data: toCustomer(row) };
+}
+
+/** The answer as text: exactly what is sent (c.json stringifies the same way) and what a replay sends. */
+export function answerText(answer: CreatedAnswer): string {
+  return JSON.stringify(answer);
+}
+
+const ID_PREFIX = '{"data":{"id":';
+
+/** The answer that the customer will get, from the rows read before the write, around its id. */
+export function storedAnswerAroundId(rows: NewCustomerRows, refs: ReferenceRows): AroundId {
+  const text = answerText(createdAnswer(expectedRow(rows, refs, 0)));
+  if (!text.startsWith(`${ID_PREFIX}0,`)) throw new Error("the customer's id must be the first member of data");
+  return { before: ID_PREFIX, after: text.slice(ID_PREFIX.length + 1) };
+}
+
+/** The stored answer as the write joined it around the id. */
+export function joinedAroundId(around: AroundId, id: number | null): string {
+  return `${around.before}${id}${around.after}`;
+}
