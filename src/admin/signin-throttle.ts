@@ -11,7 +11,7 @@ import type { AppEnv } from "../env.ts";
 import { adminSigninFailures } from "../../drizzle/schema.ts";
 import { errors } from "../lib/errors.ts";
 import { log } from "../lib/log.ts";
-import type { Database } from "../middleware/services.ts";
+import type { Database } from "../db/database.ts";
 import { clientBucket } from "./client-address.ts";
 
 export const SIGNIN_WINDOW_MS = 10 * 60 * 1000;

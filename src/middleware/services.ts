@@ -8,9 +8,6 @@ import { openReadSession } from "../db/read-session.ts";
 import { KeyStore } from "../keys/store.ts";
 import { Meter, meterD1, meterKV } from "../lib/meter.ts";
 
-// Kept for src/admin/signin-throttle.ts until it imports the type from src/db/database.ts.
-export type { Database };
-
 /** Header through which a client passes the D1 bookmark of its last write to read what it wrote. */
 export const BOOKMARK_HEADER = "X-D1-Bookmark";
 
