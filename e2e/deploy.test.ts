@@ -13,7 +13,7 @@ import { isPlaceholderId, readResources } from "../scripts/deploy/resources.ts";
 import { parseCreatedId, parseListing } from "../scripts/deploy/setup.ts";
 import { healthProblem, healthUrl } from "../scripts/deploy/smoke.ts";
 import { recordId } from "../scripts/deploy/toml-ids.ts";
-import { run } from "./helpers/server.ts";
+import { run } from "../scripts/lib/processes.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const TOML = readFileSync(join(ROOT, "wrangler.toml"), "utf8");

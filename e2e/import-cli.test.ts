@@ -4,7 +4,7 @@ import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Platform } from "../scripts/lib/local.ts";
-import { run, tempStateDir } from "./helpers/server.ts";
+import { run, tempStateDir } from "../scripts/lib/processes.ts";
 
 const dir = tempStateDir("olk-import-");
 let openPlatform: () => Promise<Platform>;

@@ -6,8 +6,7 @@ import { existsSync, rmSync } from "node:fs";
 import { connect } from "node:net";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { descendants, freePort, type Server, spawnServer, stillAlive } from "../scripts/lib/processes.ts";
-import { tempStateDir } from "./helpers/server.ts";
+import { descendants, freePort, type Server, spawnServer, stillAlive, tempStateDir } from "../scripts/lib/processes.ts";
 
 const STOP_LIMIT_MS = 10_000;
 const persistDir = tempStateDir("olk-stop-");
