@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { callWithEnv, expectNoLeak } from "./helpers/faults.ts";
 import { call, errorEnvelope } from "./helpers/http.ts";
 import { makeKey } from "./helpers/keys.ts";
-import { importDataset, type Dataset } from "../scripts/import/index.ts";
+import { importDataset, type Dataset } from "../src/import/index.ts";
 
 const PATH = "/api/customers/create";
 let key: string;

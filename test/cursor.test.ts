@@ -3,7 +3,7 @@
 // meanwhile are neither repeated nor skipped; a cursor belongs to the request that it came with.
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { importDataset } from "../scripts/import/index.ts";
+import { importDataset } from "../src/import/index.ts";
 import { encodeCursor } from "../src/lib/cursor.ts";
 import { BASE, call, type CallResult, errorEnvelope } from "./helpers/http.ts";
 import { makeKey } from "./helpers/keys.ts";

@@ -8,7 +8,7 @@ import {
   type Dataset,
   type OrderRecord,
   type RawRecord,
-} from "../scripts/import/index.ts";
+} from "../src/import/index.ts";
 import { purgeLookupCache } from "../src/cache/purge.ts";
 import { writeBeforeBatchD1 } from "./helpers/faults.ts";
 import { call } from "./helpers/http.ts";

@@ -2,7 +2,7 @@
 // primary right after creates, racing creates, and imports, and reading it is one row.
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { importDataset, type Dataset } from "../scripts/import/index.ts";
+import { importDataset, type Dataset } from "../src/import/index.ts";
 import { call } from "./helpers/http.ts";
 import { makeKey } from "./helpers/keys.ts";
 import { seedFixture } from "./helpers/seed.ts";
