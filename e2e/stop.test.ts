@@ -6,6 +6,7 @@ import { existsSync, rmSync } from "node:fs";
 import { connect } from "node:net";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { createBody } from "../test/fixtures/create.ts";
 import { descendants, freePort, type Server, spawnServer, stillAlive, tempStateDir } from "../scripts/lib/processes.ts";
 
 const STOP_LIMIT_MS = 10_000;
@@ -37,16 +38,7 @@ async function createCustomer(server: Server): Promise<number> {
   const res = await fetch(`${server.url}/api/customers/create`, {
     method: "POST",
     headers: { Authorization: `Bearer ${demoKey}`, "Content-Type": "application/json" },
-    body: JSON.stringify({
-      company_name: `Stop test ${mobile}`,
-      mobile_number: mobile,
-      contactpersons_name: "R. Sharma",
-      address: "12 MG Road",
-      area_id: 1,
-      postalcode_id: 1,
-      gst_treatment: "Unregistered",
-      salesagent_id: 1,
-    }),
+    body: JSON.stringify(createBody(mobile, { company_name: `Stop test ${mobile}`, contactpersons_name: "R. Sharma" })),
   });
   const body = (await res.json()) as { data: { id: number } };
   expect(res.status).toBe(201);

@@ -5,31 +5,25 @@ import { callWithEnv, expectNoLeak } from "./helpers/faults.ts";
 import { call, errorEnvelope } from "./helpers/http.ts";
 import { makeKey } from "./helpers/keys.ts";
 import { importDataset, type Dataset } from "../src/import/index.ts";
+import { createBody, createdCustomer } from "./fixtures/create.ts";
+import { dataset } from "./fixtures/dataset.ts";
+import { expectedArea } from "./fixtures/expected.ts";
 
 const PATH = "/api/customers/create";
 let key: string;
 
 /** Reference data and one existing customer, in the dataset format, through the real importer. */
 const DATASET = {
-  states: [
-    { id: 1, code: "MH", name: "Maharashtra" },
-    { id: 2, code: "KA", name: "Karnataka" },
-  ],
-  cities: [
-    { id: 1, name: "Mumbai", code: "MUM", state_id: 1 },
-    { id: 2, name: "Bengaluru", code: "BLR", state_id: 2 },
-  ],
+  states: dataset.states,
+  cities: dataset.cities,
   areas: [
-    { id: 1, name: "Andheri East", area_code: "AE", city_id: 1 },
-    { id: 2, name: "Koramangala", area_code: "", city_id: 2 },
+    // Andheri East and Koramangala.
+    ...dataset.areas.slice(0, 2),
     // 3 is deleted and 4 renamed by the race tests: no other record refers to them.
     { id: 3, name: "Spare", area_code: "SP", city_id: 1 },
     { id: 4, name: "Spare 2", area_code: "S2", city_id: 1 },
   ],
-  postal_codes: [
-    { id: 1, code: "400069" },
-    { id: 2, code: "560034" },
-  ],
+  postal_codes: dataset.postal_codes.slice(0, 2),
   sales_agents: [
     { id: 1, first_name: "Asha", last_name: "Rao", mobile_number: "9876543210", email: "asha@example.com", avatar: null, postalcode_ids: [1] },
     { id: 2, first_name: "Vikram", last_name: "Shetty", mobile_number: "9876500002", email: null, avatar: null, postalcode_ids: [2] },
@@ -59,18 +53,7 @@ beforeAll(async () => {
   key = (await makeKey()).secret;
 });
 
-const ANDHERI = {
-  id: 1,
-  name: "Andheri East",
-  area_code: "AE",
-  city: { id: 1, name: "Mumbai", code: "MUM", state: { id: 1, code: "MH", name: "Maharashtra" } },
-};
-const KORAMANGALA = {
-  id: 2,
-  name: "Koramangala",
-  area_code: "",
-  city: { id: 2, name: "Bengaluru", code: "BLR", state: { id: 2, code: "KA", name: "Karnataka" } },
-};
+const KORAMANGALA = expectedArea(2, DATASET);
 
 let serial = 100;
 /** A mobile number no other test uses. */
@@ -80,17 +63,7 @@ function freshMobile(): string {
 }
 
 function params(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    company_name: "Sharma Traders",
-    mobile_number: freshMobile(),
-    contactpersons_name: "Ravi Sharma",
-    address: "12 MG Road",
-    area_id: 1,
-    postalcode_id: 1,
-    gst_treatment: "Unregistered",
-    salesagent_id: 1,
-    ...overrides,
-  };
+  return { ...createBody(freshMobile()), ...overrides };
 }
 
 function post(body: unknown, options: { query?: Record<string, string>; headers?: Record<string, string>; key?: string } = {}) {
@@ -193,21 +166,11 @@ describe("creating", () => {
     expect(res.headers.get("Idempotent-Replayed")).toBeNull();
     const id = res.body.data.id;
     expect(Number.isInteger(id) && id > 1).toBe(true);
-    const customer = {
+    const customer = createdCustomer(
       id,
-      contact_person_name: "Ravi Sharma",
-      company_name: "Sharma Traders",
-      display_name: "Sharma Traders",
-      email: "",
-      contactperson_number: "+91 97000 11111",
-      company_phone: null,
-      gst_treatment: "Registered",
-      gstin: "27AAPFU0939F1ZV",
-      customer_code: null,
-      status: "Active",
-      approval: "accepted",
-      address: { addressline1: "12 MG Road", addressline2: "", area: ANDHERI, postalcode: { id: 1, code: "400069" } },
-    };
+      createBody("+91 97000 11111", { gst_treatment: "Registered", gstin: "27AAPFU0939F1ZV" }),
+      DATASET,
+    );
     expect(res.body).toEqual({ data: customer });
     // Two round trips: the lookup batch and the write batch.
     expect(res.headers.get("Server-Timing")).toMatch(/d1;dur=[\d.]+;desc="2 round trips"/);
@@ -543,23 +506,7 @@ describe("mobile_number: control characters, then trimming, then 32 characters a
 
   /** The 201 body of params() with this stored number. */
   function createdBody(id: number, number: string) {
-    return {
-      data: {
-        id,
-        contact_person_name: "Ravi Sharma",
-        company_name: "Sharma Traders",
-        display_name: "Sharma Traders",
-        email: "",
-        contactperson_number: number,
-        company_phone: null,
-        gst_treatment: "Unregistered",
-        gstin: "",
-        customer_code: null,
-        status: "Active",
-        approval: "accepted",
-        address: { addressline1: "12 MG Road", addressline2: "", area: ANDHERI, postalcode: { id: 1, code: "400069" } },
-      },
-    };
+    return { data: createdCustomer(id, createBody(number), DATASET) };
   }
 
   async function expectCreated(way: Way, sent: string, stored: string) {
