@@ -2,24 +2,10 @@
 // that does not parse, 401 before everything else, 409 for a number that a customer has).
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, errorEnvelope } from "./helpers/http.ts";
-import {
-  counts,
-  form,
-  FORM,
-  freshMobile,
-  MSG,
-  params,
-  PATH,
-  post,
-  setUpCreate,
-  stringParams,
-  validation,
-} from "./helpers/create.ts";
+import { counts, form, FORM, freshMobile, MSG, params, PATH, post, setUpCreate, stringParams, validation } from "./helpers/create.ts";
 
 let key: string;
-beforeAll(async () => {
-  key = await setUpCreate(3000);
-});
+beforeAll(async () => (key = await setUpCreate(3000)));
 
 describe("validation", () => {
   async function expect422(body: unknown, fields: Array<[string, string]>, options: Parameters<typeof post>[1] = {}) {

@@ -5,24 +5,11 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { callWithEnv, expectNoLeak } from "./helpers/faults.ts";
 import { errorEnvelope } from "./helpers/http.ts";
 import {
-  counts,
-  FORM,
-  freshMobile,
-  interceptBatches,
-  lookupBarrier,
-  MSG,
-  params,
-  PATH,
-  post,
-  roundTrips,
-  setUpCreate,
-  validation,
+  counts, FORM, freshMobile, interceptBatches, lookupBarrier, MSG, params, PATH, post, roundTrips, setUpCreate, validation,
 } from "./helpers/create.ts";
 
 let key: string;
-beforeAll(async () => {
-  key = await setUpCreate(6000);
-});
+beforeAll(async () => (key = await setUpCreate(6000)));
 
 describe("races decided inside the write batch", () => {
   it("gives one 201 and nine 409s naming the winner when ten creates with one number all pass the lookup", async () => {

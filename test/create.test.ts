@@ -7,25 +7,11 @@ import { call, errorEnvelope } from "./helpers/http.ts";
 import { makeKey } from "./helpers/keys.ts";
 import { createBody, createdCustomer } from "./fixtures/create.ts";
 import {
-  counts,
-  DATASET,
-  form,
-  FORM,
-  freshMobile,
-  KORAMANGALA,
-  MSG,
-  params,
-  PATH,
-  post,
-  setUpCreate,
-  stringParams,
-  validation,
+  counts, DATASET, form, FORM, freshMobile, KORAMANGALA, MSG, params, PATH, post, setUpCreate, stringParams, validation,
 } from "./helpers/create.ts";
 
 let key: string;
-beforeAll(async () => {
-  key = await setUpCreate(100);
-});
+beforeAll(async () => (key = await setUpCreate(100)));
 
 describe("creating", () => {
   it("creates from a JSON body: 201 with the whole customer, listed by GET /customers and found by GET /orders at once", async () => {
