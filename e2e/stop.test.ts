@@ -104,18 +104,11 @@ describe.sequential("one signal to the npm process stops everything, and no ackn
     await stopWith(server, "SIGTERM");
   }, 300_000);
 
-  it("npm run dev, SIGINT: the customer created before the last stop is there", async () => {
+  it.each(["SIGINT", "SIGTERM"] as const)("npm run dev, %s: the customer created before the last stop is there", async (signal) => {
     const server = await launch("dev");
     expect(await lastCustomerIds(server)).toContain(created.at(-1));
     created.push(await createCustomer(server));
-    await stopWith(server, "SIGINT");
-  }, 120_000);
-
-  it("npm run dev, SIGTERM: the customer created before the last stop is there", async () => {
-    const server = await launch("dev");
-    expect(await lastCustomerIds(server)).toContain(created.at(-1));
-    created.push(await createCustomer(server));
-    await stopWith(server, "SIGTERM");
+    await stopWith(server, signal);
   }, 120_000);
 
   it("after the last stop, every created customer is still there", async () => {

@@ -13,6 +13,10 @@ beforeAll(async () => {
 });
 beforeEach(() => clearIsolateCaches());
 
+/** The pagination of `?count=2` at page `current` of `last`. */
+const pageOfTwo = (path: string, current: number, last: number, total: number, cursor: string) =>
+  expectedPagination(path, { query: "count=2", current, last, total, perPage: 2, cursor });
+
 const PINCODE_RULE = "must be a 6-digit PIN code that does not start with 0";
 
 describe("GET /fetch-salesagent-by-pincode", () => {
@@ -106,14 +110,7 @@ describe("GET /postalcodes", () => {
     expect(res.body).toEqual({
       data: {
         postalcodes: [expectedPostalCode(3), expectedPostalCode(4)],
-        pagination: expectedPagination(PATH, {
-          query: "count=2",
-          current: 2,
-          last: 3,
-          total: 5,
-          perPage: 2,
-          cursor: cursorParam("postalcodes", { code: null }, 2, 3, { id: 4 }),
-        }),
+        pagination: pageOfTwo(PATH, 2, 3, 5, cursorParam("postalcodes", { code: null }, 2, 3, { id: 4 })),
       },
     });
   });
@@ -150,14 +147,7 @@ describe("GET /salesagents", () => {
     expect(res.body).toEqual({
       data: {
         salesagents: [expectedSalesAgent(1), expectedSalesAgent(2)],
-        pagination: expectedPagination(PATH, {
-          query: "count=2",
-          current: 1,
-          last: 2,
-          total: 3,
-          perPage: 2,
-          cursor: cursorParam("salesagents", {}, 2, 2, { id: 2 }),
-        }),
+        pagination: pageOfTwo(PATH, 1, 2, 3, cursorParam("salesagents", {}, 2, 2, { id: 2 })),
       },
     });
   });
