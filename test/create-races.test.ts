@@ -81,11 +81,18 @@ describe("races decided inside the write batch", () => {
 });
 
 describe("nothing half-made", () => {
-  it("leaves no row when the write batch fails after the customer insert", async () => {
-    await env.DB.prepare(
-      "create trigger fail_address before insert on customer_addresses when new.addressline1 = 'FAULT' begin select raise(abort, 'injected fault'); end",
-    ).run();
+  /** Runs `body` while a trigger `name` (`when`: its event and condition) aborts the statement, and drops it after. */
+  async function withFault(name: string, when: string, body: () => Promise<void>): Promise<void> {
+    await env.DB.prepare(`create trigger ${name} ${when} begin select raise(abort, 'injected fault'); end`).run();
     try {
+      await body();
+    } finally {
+      await env.DB.prepare(`drop trigger if exists ${name}`).run();
+    }
+  }
+
+  it("leaves no row when the write batch fails after the customer insert", async () => {
+    await withFault("fail_address", "before insert on customer_addresses when new.addressline1 = 'FAULT'", async () => {
       const before = await counts();
       const mobile = freshMobile();
       const res = await post(params({ address: "FAULT", mobile_number: mobile }), { headers: { "Idempotency-Key": "fault-1" } });
@@ -99,24 +106,17 @@ describe("nothing half-made", () => {
       const retry = await post(params({ address: "FAULT", mobile_number: mobile }), { headers: { "Idempotency-Key": "fault-1" } });
       expect(retry.status).toBe(201);
       expect(retry.headers.get("Idempotent-Replayed")).toBeNull();
-    } finally {
-      await env.DB.prepare("drop trigger if exists fail_address").run();
-    }
+    });
   });
 
   it("leaves no row when the last statement of the write batch (storing the answer) fails", async () => {
-    await env.DB.prepare(
-      "create trigger fail_answer before update on idempotency_keys when new.body like '%LATE FAULT%' begin select raise(abort, 'injected fault'); end",
-    ).run();
-    try {
+    await withFault("fail_answer", "before update on idempotency_keys when new.body like '%LATE FAULT%'", async () => {
       const before = await counts();
       const res = await post(params({ company_name: "LATE FAULT" }), { headers: { "Idempotency-Key": "fault-2" } });
       expect(res.status).toBeGreaterThanOrEqual(500);
       expectNoLeak(res.text);
       expect(await counts()).toEqual(before);
-    } finally {
-      await env.DB.prepare("drop trigger if exists fail_answer").run();
-    }
+    });
   });
 
   it("answers 422 naming the area when it is deleted between the lookup and the write, leaving no row", async () => {
