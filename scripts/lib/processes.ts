@@ -106,9 +106,12 @@ interface ProcessEntry {
   pgid: number;
 }
 
-/** Every live process (zombies left out: they are gone but for their exit status). */
-export function processTable(): ProcessEntry[] {
-  const entries: ProcessEntry[] = [];
+/**
+ * The fields of /proc/PID/stat of every process, from the state on (fields[0] is the state,
+ * fields[1] the parent, fields[2] the process group, fields[11] and [12] user and system ticks).
+ */
+export function procStats(): { pid: number; fields: string[] }[] {
+  const stats: { pid: number; fields: string[] }[] = [];
   for (const name of readdirSync("/proc")) {
     if (!/^\d+$/.test(name)) continue;
     let stat: string;
@@ -118,11 +121,16 @@ export function processTable(): ProcessEntry[] {
       continue; // ended meanwhile
     }
     // The command name may hold spaces and parentheses: the fields start after the last ")".
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    if (fields[0] === "Z" || fields[0] === "X") continue;
-    entries.push({ pid: Number(name), ppid: Number(fields[1]), pgid: Number(fields[2]) });
+    stats.push({ pid: Number(name), fields: stat.slice(stat.lastIndexOf(")") + 2).split(" ") });
   }
-  return entries;
+  return stats;
+}
+
+/** Every live process (zombies left out: they are gone but for their exit status). */
+export function processTable(): ProcessEntry[] {
+  return procStats()
+    .filter(({ fields }) => fields[0] !== "Z" && fields[0] !== "X")
+    .map(({ pid, fields }) => ({ pid, ppid: Number(fields[1]), pgid: Number(fields[2]) }));
 }
 
 /** The live descendants of a process (children, their children, ...). */
