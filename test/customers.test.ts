@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { cursorParam } from "./helpers/cursor.ts";
-import { BASE, call, errorEnvelope } from "./helpers/http.ts";
+import { BASE, call, validationEnvelope } from "./helpers/http.ts";
 import { makeKey } from "./helpers/keys.ts";
 import { seedFixture } from "./helpers/seed.ts";
 import { expectedCustomer } from "./fixtures/expected.ts";
@@ -110,11 +110,7 @@ describe("GET /customers", () => {
   ])("rejects %s with 422 naming every broken parameter", async (query, fields) => {
     const res = await call(`/api/customers?${query}`, { key });
     expect(res.status).toBe(422);
-    expect(res.body).toEqual(
-      errorEnvelope(422, "VALIDATION_ERROR", fields.map((f) => `${f.field} ${f.message}`).join("; "), "/api/customers", {
-        fields,
-      }),
-    );
+    expect(res.body).toEqual(validationEnvelope("/api/customers", fields));
   });
 
   it("ignores unknown parameters", async () => {

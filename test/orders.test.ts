@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { cursorParam } from "./helpers/cursor.ts";
-import { BASE, call, errorEnvelope } from "./helpers/http.ts";
+import { BASE, call, errorEnvelope, validationEnvelope } from "./helpers/http.ts";
 import { makeKey } from "./helpers/keys.ts";
 import { seedFixture } from "./helpers/seed.ts";
 import { expectedOrder } from "./fixtures/expected.ts";
@@ -144,8 +144,6 @@ describe("GET /orders", () => {
   ])("rejects ?%s with 422 naming every broken parameter", async (query, fields) => {
     const res = await call(`/api/orders?${query}`, { key });
     expect(res.status).toBe(422);
-    expect(res.body).toEqual(
-      errorEnvelope(422, "VALIDATION_ERROR", fields.map((f) => `${f.field} ${f.message}`).join("; "), "/api/orders", { fields }),
-    );
+    expect(res.body).toEqual(validationEnvelope("/api/orders", fields));
   });
 });

@@ -6,7 +6,7 @@ import { importDataset, type Dataset } from "../../src/import/index.ts";
 import { createBody } from "../fixtures/create.ts";
 import { dataset } from "../fixtures/dataset.ts";
 import { expectedArea } from "../fixtures/expected.ts";
-import { call, errorEnvelope } from "./http.ts";
+import { call, validationEnvelope } from "./http.ts";
 import { makeKey } from "./keys.ts";
 
 export const PATH = "/api/customers/create";
@@ -135,10 +135,9 @@ export function roundTrips(res: { headers: Headers }): string | undefined {
   return /d1;dur=[\d.]+;desc="(\d+) round trips"/.exec(res.headers.get("Server-Timing") ?? "")?.[1];
 }
 
+/** The 422 naming these [field, message] pairs (the create endpoint's by default). */
 export function validation(fields: Array<[string, string]>, path = PATH) {
-  return errorEnvelope(422, "VALIDATION_ERROR", fields.map(([f, m]) => `${f} ${m}`).join("; "), path, {
-    fields: fields.map(([field, message]) => ({ field, message })),
-  });
+  return validationEnvelope(path, fields.map(([field, message]) => ({ field, message })));
 }
 
 export const MSG = {
