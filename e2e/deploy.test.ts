@@ -13,7 +13,7 @@ import { isPlaceholderId, readResources } from "../scripts/deploy/resources.ts";
 import { parseCreatedId, parseListing } from "../scripts/deploy/setup.ts";
 import { healthProblem, healthUrl } from "../scripts/deploy/smoke.ts";
 import { recordId } from "../scripts/deploy/toml-ids.ts";
-import { run } from "./helpers/server.ts";
+import { run } from "../scripts/lib/processes.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const TOML = readFileSync(join(ROOT, "wrangler.toml"), "utf8");
@@ -53,18 +53,14 @@ describe("deploy arguments", () => {
   });
 
   it("as commands: --help exits 0, a misspelt flag exits 1 naming it", async () => {
-    const help = await run("npm", ["run", "-s", "deploy", "--", "--help"]);
-    expect(help.code).toBe(0);
-    expect(help.stdout).toContain("Usage: npm run deploy");
-    const wrong = await run("npm", ["run", "-s", "deploy", "--", "--dry-rn"]);
-    expect(wrong.code).toBe(1);
-    expect(wrong.stderr).toContain("Unknown option '--dry-rn'");
-    const checkHelp = await run("npm", ["run", "-s", "check", "--", "--help"]);
-    expect(checkHelp.code).toBe(0);
-    expect(checkHelp.stdout).toContain("Usage: npm run check");
-    const checkWrong = await run("npm", ["run", "-s", "check", "--", "--fast"]);
-    expect(checkWrong.code).toBe(1);
-    expect(checkWrong.stderr).toContain("Unknown option '--fast'");
+    for (const [script, misspelt] of [["deploy", "--dry-rn"], ["check", "--fast"]]) {
+      const help = await run("npm", ["run", "-s", script!, "--", "--help"]);
+      expect(help.code).toBe(0);
+      expect(help.stdout).toContain(`Usage: npm run ${script}`);
+      const wrong = await run("npm", ["run", "-s", script!, "--", misspelt!]);
+      expect(wrong.code).toBe(1);
+      expect(wrong.stderr).toContain(`Unknown option '${misspelt}'`);
+    }
   });
 });
 

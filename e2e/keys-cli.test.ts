@@ -6,7 +6,8 @@ import { connect } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { devConfigArgs } from "../scripts/lib/wrangler-env.ts";
-import { type DevServer, freePort, run, startServer, tempStateDir } from "./helpers/server.ts";
+import { freePort, run, tempStateDir } from "../scripts/lib/processes.ts";
+import { type DevServer, startServer } from "./helpers/server.ts";
 
 const persistDir = tempStateDir("olk-keys-cli-");
 const env = { PERSIST_DIR: persistDir, CI: "true" };

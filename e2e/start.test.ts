@@ -5,7 +5,8 @@ import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { normalizePhone } from "../src/lib/phone.ts";
-import { freePort, startServer, tempStateDir, type DevServer } from "./helpers/server.ts";
+import { freePort, tempStateDir } from "../scripts/lib/processes.ts";
+import { startServer, type DevServer } from "./helpers/server.ts";
 
 interface DemoCustomer {
   id: number;

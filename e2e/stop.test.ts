@@ -6,8 +6,8 @@ import { existsSync, rmSync } from "node:fs";
 import { connect } from "node:net";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { descendants, freePort, type Server, spawnServer, stillAlive } from "../scripts/lib/processes.ts";
-import { tempStateDir } from "./helpers/server.ts";
+import { createBody } from "../test/fixtures/create.ts";
+import { descendants, freePort, type Server, spawnServer, stillAlive, tempStateDir } from "../scripts/lib/processes.ts";
 
 const STOP_LIMIT_MS = 10_000;
 const persistDir = tempStateDir("olk-stop-");
@@ -38,16 +38,7 @@ async function createCustomer(server: Server): Promise<number> {
   const res = await fetch(`${server.url}/api/customers/create`, {
     method: "POST",
     headers: { Authorization: `Bearer ${demoKey}`, "Content-Type": "application/json" },
-    body: JSON.stringify({
-      company_name: `Stop test ${mobile}`,
-      mobile_number: mobile,
-      contactpersons_name: "R. Sharma",
-      address: "12 MG Road",
-      area_id: 1,
-      postalcode_id: 1,
-      gst_treatment: "Unregistered",
-      salesagent_id: 1,
-    }),
+    body: JSON.stringify(createBody(mobile, { company_name: `Stop test ${mobile}`, contactpersons_name: "R. Sharma" })),
   });
   const body = (await res.json()) as { data: { id: number } };
   expect(res.status).toBe(201);
@@ -113,18 +104,11 @@ describe.sequential("one signal to the npm process stops everything, and no ackn
     await stopWith(server, "SIGTERM");
   }, 300_000);
 
-  it("npm run dev, SIGINT: the customer created before the last stop is there", async () => {
+  it.each(["SIGINT", "SIGTERM"] as const)("npm run dev, %s: the customer created before the last stop is there", async (signal) => {
     const server = await launch("dev");
     expect(await lastCustomerIds(server)).toContain(created.at(-1));
     created.push(await createCustomer(server));
-    await stopWith(server, "SIGINT");
-  }, 120_000);
-
-  it("npm run dev, SIGTERM: the customer created before the last stop is there", async () => {
-    const server = await launch("dev");
-    expect(await lastCustomerIds(server)).toContain(created.at(-1));
-    created.push(await createCustomer(server));
-    await stopWith(server, "SIGTERM");
+    await stopWith(server, signal);
   }, 120_000);
 
   it("after the last stop, every created customer is still there", async () => {

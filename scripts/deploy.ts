@@ -15,7 +15,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { applyMigrations } from "./lib/migrate.ts";
-import { wrangler } from "./lib/spawn.ts";
+import { wrangler } from "./lib/processes.ts";
 import { runSteps, StepFailed, type Step } from "./lib/steps.ts";
 import { API_CONFIG, apiEnvArgs, buildApi, buildDocs, DOCS_CONFIG, type Mode } from "./lib/workers.ts";
 import { parseDeployArgs, UsageError, USAGE, type DeployArgs } from "./deploy/args.ts";

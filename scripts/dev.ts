@@ -1,14 +1,12 @@
 // `npm run dev`: `wrangler dev` on the local state as it is: no migrations, no seeding, no keys.
 // ADMIN_TOKEN and RATE_LIMIT_PER_MINUTE are honoured as by `npm start`.
-import { type CommandLine, parseCommandLine } from "./lib/cli.ts";
+import { type CommandLine, parseCommandLine, SERVE_ENVIRONMENT } from "./lib/cli.ts";
 
 const COMMAND: CommandLine = {
   invocation: "npm run dev --",
   usage: `Usage: npm run dev
   Serves the API with wrangler dev on the local state as it is: no migrations, no seeding, no keys.
-  Environment: PORT (default 8787), PERSIST_DIR (default .wrangler/state), ADMIN_TOKEN,
-  RATE_LIMIT_PER_MINUTE (default 600; 0 turns limiting off), INSPECT=1 (devtools inspector).
-  Ctrl-C or SIGTERM stops it and every process it started.`,
+${SERVE_ENVIRONMENT}`,
 };
 
 // The command line first: --help and mistakes answer at once, without loading wrangler (seconds).

@@ -2,7 +2,7 @@
 // dataset when the database has no customers, issues a demo test-mode key and makes sure an
 // administrator token exists, prints both, then serves with `wrangler dev` on 127.0.0.1:$PORT.
 import { DEMO_OPTIONS } from "./dataset/index.ts";
-import { type CommandLine, parseCommandLine } from "./lib/cli.ts";
+import { type CommandLine, parseCommandLine, SERVE_ENVIRONMENT } from "./lib/cli.ts";
 import type { Platform } from "./lib/local.ts";
 
 const COMMAND: CommandLine = {
@@ -10,9 +10,7 @@ const COMMAND: CommandLine = {
   usage: `Usage: npm start
   Applies the migrations to the local D1, loads ${DEMO_OPTIONS.out} into an empty database, prints a
   new demo test-mode key and the administrator token, then serves the API with wrangler dev.
-  Environment: PORT (default 8787), PERSIST_DIR (default .wrangler/state), ADMIN_TOKEN,
-  RATE_LIMIT_PER_MINUTE (default 600; 0 turns limiting off), INSPECT=1 (devtools inspector).
-  Ctrl-C or SIGTERM stops it and every process it started.`,
+${SERVE_ENVIRONMENT}`,
 };
 
 // The command line first: --help and mistakes answer at once, without loading wrangler (seconds).

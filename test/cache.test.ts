@@ -16,7 +16,7 @@ import {
   isolateTierSize,
 } from "../src/cache/lookup-cache.ts";
 import { purgeLookupCache } from "../src/cache/purge.ts";
-import { importDataset } from "../scripts/import/index.ts";
+import { importDataset } from "../src/import/index.ts";
 import { downD1 } from "./helpers/faults.ts";
 import { call, callVia, errorEnvelope, type CallOptions } from "./helpers/http.ts";
 import { clearIsolateCaches, makeKey } from "./helpers/keys.ts";

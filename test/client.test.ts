@@ -6,6 +6,12 @@ import { cursorParam } from "./helpers/cursor.ts";
 import { BASE, call, contractFetch, errorEnvelope } from "./helpers/http.ts";
 import { clearIsolateCaches, makeKey } from "./helpers/keys.ts";
 import { seedFixture } from "./helpers/seed.ts";
+import { type CreateBody, createBody, createdCustomer } from "./fixtures/create.ts";
+import { expectedSalesAgent } from "./fixtures/expected.ts";
+
+/** A create body as query parameters: every value a string. */
+const stringValues = (body: CreateBody) =>
+  Object.fromEntries(Object.entries(body).map(([k, v]) => [k, String(v)])) as { [K in keyof CreateBody]-?: string };
 
 let key: string;
 let api: ReturnType<typeof createClient>;
@@ -89,23 +95,14 @@ describe("createClient", () => {
 
     const salesagents = await api.salesagents.$get({ query: { count: "1" } });
     if (salesagents.status !== 200) throw new Error(`salesagents answered ${salesagents.status}`);
-    expect((await salesagents.json()).data.salesagents).toEqual([
-      { id: 1, first_name: "Asha", last_name: "Rao", mobile_number: "9876543210", avatar: null, email: "asha@example.com" },
-    ]);
+    expect((await salesagents.json()).data.salesagents).toEqual([expectedSalesAgent(1)]);
   });
 
   it("creates a customer", async () => {
     const res = await api.customers.create.$post({
-      query: {
-        company_name: "Client Test Traders",
-        mobile_number: "9123400001",
-        contactpersons_name: "Typed Client",
-        address: "1 Hono Road",
-        area_id: "1",
-        postalcode_id: "1",
-        gst_treatment: "Unregistered",
-        salesagent_id: "1",
-      },
+      query: stringValues(
+        createBody("9123400001", { company_name: "Client Test Traders", contactpersons_name: "Typed Client", address: "1 Hono Road" }),
+      ),
     });
     expect(res.status).toBe(201);
     if (res.status === 201) {
@@ -115,16 +112,13 @@ describe("createClient", () => {
   });
 
   it("creates a customer from a JSON body with an Idempotency-Key, and gets the replay", async () => {
-    const json = {
+    const json = createBody("9123400002", {
       company_name: "Json Client Traders",
-      mobile_number: "9123400002",
       contactpersons_name: "Json Client",
       address: "2 Hono Road",
-      area_id: 1,
       postalcode_id: "1",
-      gst_treatment: "Unregistered" as const,
-      salesagent_id: 1,
-    };
+      gst_treatment: "Unregistered",
+    });
     const header = { "Idempotency-Key": "typed-client-json" };
     const first = await api.customers.create.$post({ json, header });
     const again = await api.customers.create.$post({ json, header });
@@ -135,33 +129,7 @@ describe("createClient", () => {
     const body = await first.json();
     // A new id after the fixture's 25 customers.
     expect(body.data.id).toBeGreaterThan(25);
-    expect(body).toEqual({
-      data: {
-        id: expect.any(Number),
-        contact_person_name: "Json Client",
-        company_name: "Json Client Traders",
-        display_name: "Json Client Traders",
-        email: "",
-        contactperson_number: "9123400002",
-        company_phone: null,
-        gst_treatment: "Unregistered",
-        gstin: "",
-        customer_code: null,
-        status: "Active",
-        approval: "accepted",
-        address: {
-          addressline1: "2 Hono Road",
-          addressline2: "",
-          area: {
-            id: 1,
-            name: "Andheri East",
-            area_code: "AE",
-            city: { id: 1, name: "Mumbai", code: "MUM", state: { id: 1, code: "MH", name: "Maharashtra" } },
-          },
-          postalcode: { id: 1, code: "400069" },
-        },
-      },
-    });
+    expect(body).toEqual({ data: createdCustomer(expect.any(Number), json) });
     expect(await again.json()).toEqual(body);
   });
 

@@ -3,9 +3,9 @@
 // meanwhile are neither repeated nor skipped; a cursor belongs to the request that it came with.
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { importDataset } from "../scripts/import/index.ts";
+import { importDataset } from "../src/import/index.ts";
 import { encodeCursor } from "../src/lib/cursor.ts";
-import { BASE, call, type CallResult, errorEnvelope } from "./helpers/http.ts";
+import { BASE, call, type CallResult, errorEnvelope, validationEnvelope } from "./helpers/http.ts";
 import { makeKey } from "./helpers/keys.ts";
 import { seedFixture } from "./helpers/seed.ts";
 
@@ -145,7 +145,7 @@ describe("a cursor that does not belong to the request", () => {
     ];
     expect(res.status).toBe(422);
     expect(res.body).toEqual(
-      errorEnvelope(422, "VALIDATION_ERROR", fields.map((f) => `${f.field} ${f.message}`).join("; "), "/api/customers", { fields }),
+      validationEnvelope("/api/customers", fields),
     );
   });
 });

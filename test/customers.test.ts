@@ -1,8 +1,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { cursorParam } from "./helpers/cursor.ts";
-import { BASE, call, errorEnvelope } from "./helpers/http.ts";
+import { BASE, call, validationEnvelope } from "./helpers/http.ts";
 import { makeKey } from "./helpers/keys.ts";
 import { seedFixture } from "./helpers/seed.ts";
+import { expectedCustomer } from "./fixtures/expected.ts";
+import { expectedPagination } from "./fixtures/pagination.ts";
 
 let key: string;
 beforeAll(async () => {
@@ -10,92 +12,11 @@ beforeAll(async () => {
   key = (await makeKey()).secret;
 });
 
-const andheri = {
-  id: 1,
-  name: "Andheri East",
-  area_code: "AE",
-  city: { id: 1, name: "Mumbai", code: "MUM", state: { id: 1, code: "MH", name: "Maharashtra" } },
-};
-const bandra = { ...andheri, id: 3, name: "Bandra West", area_code: "BW" };
-
-const customer1 = {
-  id: 1,
-  contact_person_name: "Sunil Mehta",
-  company_name: "Mehta General Stores",
-  display_name: "Mehta General Stores",
-  email: "",
-  contactperson_number: "+91 98200 00001",
-  company_phone: null,
-  gst_treatment: "Registered",
-  gstin: "27AAPFU0939F1ZV",
-  customer_code: "CUST-0001",
-  status: "Active",
-  approval: "accepted",
-  address: {
-    addressline1: "Shop 4, Sai Plaza",
-    addressline2: "Near Metro",
-    area: andheri,
-    postalcode: { id: 1, code: "400069" },
-  },
-};
-const customer2 = {
-  id: 2,
-  contact_person_name: "Farah Khan",
-  company_name: "Khan Provisions",
-  display_name: "Khan Provisions",
-  email: null,
-  contactperson_number: "098200 00002",
-  company_phone: "022-2345 6789",
-  gst_treatment: "Unregistered",
-  gstin: "",
-  customer_code: null,
-  status: "Active",
-  approval: "accepted",
-  address: [],
-};
-const customer3 = {
-  id: 3,
-  contact_person_name: "Lakshmi N",
-  company_name: "Lakshmi Traders",
-  display_name: "Lakshmi Traders (Koramangala)",
-  email: "lakshmi@example.com",
-  contactperson_number: "9820000003",
-  company_phone: null,
-  gst_treatment: "Unregistered",
-  gstin: null,
-  customer_code: "CUST-0003",
-  status: "Inactive",
-  approval: "pending",
-  address: {
-    addressline1: "12, 5th Cross",
-    addressline2: "",
-    area: {
-      id: 2,
-      name: "Koramangala",
-      area_code: "",
-      city: { id: 2, name: "Bengaluru", code: "BLR", state: { id: 2, code: "KA", name: "Karnataka" } },
-    },
-    postalcode: { id: 2, code: "560034" },
-  },
-};
+const customer1 = expectedCustomer(1);
+const customer2 = expectedCustomer(2);
+const customer3 = expectedCustomer(3);
 /** Customers 4 to 25 of the fixture, written out from the same pattern. */
-function padding(id: number) {
-  return {
-    id,
-    contact_person_name: `Contact ${id}`,
-    company_name: `Company ${id}`,
-    display_name: `Company ${id}`,
-    email: `c${id}@example.com`,
-    contactperson_number: `97000000${String(id).padStart(2, "0")}`,
-    company_phone: null,
-    gst_treatment: "Unregistered",
-    gstin: "",
-    customer_code: null,
-    status: "Active",
-    approval: "accepted",
-    address: { addressline1: `${id} Main Road`, addressline2: "", area: bandra, postalcode: { id: 3, code: "400050" } },
-  };
-}
+const padding = (id: number) => expectedCustomer(id);
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 const PATH = `${BASE}/api/customers`;
 /** The cursor of a customers next_page_url: to page `page` (of `count`), after customer `id`. */
@@ -109,17 +30,7 @@ describe("GET /customers", () => {
     expect(res.body).toEqual({
       data: {
         customers: [customer1, customer2, customer3, ...range(4, 10).map(padding)],
-        pagination: {
-          current_page: 1,
-          first_page_url: `${PATH}?page=1`,
-          prev_page_url: null,
-          next_page_url: `${PATH}?page=2${cursor(10, 2, 10)}`,
-          last_page_url: `${PATH}?page=3`,
-          last_page: 3,
-          per_page: 10,
-          total: 25,
-          path: PATH,
-        },
+        pagination: expectedPagination(PATH, { current: 1, last: 3, total: 25, cursor: cursor(10, 2, 10) }),
       },
     });
   });
@@ -132,17 +43,7 @@ describe("GET /customers", () => {
     expect(last.body).toEqual({
       data: {
         customers: range(21, 25).map(padding),
-        pagination: {
-          current_page: 3,
-          first_page_url: `${PATH}?count=10&page=1`,
-          prev_page_url: `${PATH}?count=10&page=2`,
-          next_page_url: null,
-          last_page_url: `${PATH}?count=10&page=3`,
-          last_page: 3,
-          per_page: 10,
-          total: 25,
-          path: PATH,
-        },
+        pagination: expectedPagination(PATH, { query: "count=10", current: 3, last: 3, total: 25 }),
       },
     });
   });
@@ -150,18 +51,10 @@ describe("GET /customers", () => {
   it("pages by skip: current_page is floor(skip / count) + 1", async () => {
     const res = await call(`/api/customers?count=7&skip=10`, { key });
     expect(res.body.data.customers.map((c: { id: number }) => c.id)).toEqual(range(11, 17));
-    expect(res.body.data.pagination).toEqual({
-      current_page: 2,
-      first_page_url: `${PATH}?count=7&page=1`,
-      prev_page_url: `${PATH}?count=7&page=1`,
-      // Page 3 of 7 starts after customer 14, inside this page (rows 11 to 17): as offset paging has it.
-      next_page_url: `${PATH}?count=7&page=3${cursor(7, 3, 14)}`,
-      last_page_url: `${PATH}?count=7&page=4`,
-      last_page: 4,
-      per_page: 7,
-      total: 25,
-      path: PATH,
-    });
+    // Page 3 of 7 starts after customer 14, inside this page (rows 11 to 17): as offset paging has it.
+    expect(res.body.data.pagination).toEqual(
+      expectedPagination(PATH, { query: "count=7", current: 2, last: 4, total: 25, perPage: 7, cursor: cursor(7, 3, 14) }),
+    );
   });
 
   it("answers a page past the end with an empty list and the same pagination", async () => {
@@ -170,17 +63,7 @@ describe("GET /customers", () => {
     expect(res.body).toEqual({
       data: {
         customers: [],
-        pagination: {
-          current_page: 9,
-          first_page_url: `${PATH}?page=1`,
-          prev_page_url: `${PATH}?page=8`,
-          next_page_url: null,
-          last_page_url: `${PATH}?page=3`,
-          last_page: 3,
-          per_page: 10,
-          total: 25,
-          path: PATH,
-        },
+        pagination: expectedPagination(PATH, { current: 9, last: 3, total: 25 }),
       },
     });
   });
@@ -227,11 +110,7 @@ describe("GET /customers", () => {
   ])("rejects %s with 422 naming every broken parameter", async (query, fields) => {
     const res = await call(`/api/customers?${query}`, { key });
     expect(res.status).toBe(422);
-    expect(res.body).toEqual(
-      errorEnvelope(422, "VALIDATION_ERROR", fields.map((f) => `${f.field} ${f.message}`).join("; "), "/api/customers", {
-        fields,
-      }),
-    );
+    expect(res.body).toEqual(validationEnvelope("/api/customers", fields));
   });
 
   it("ignores unknown parameters", async () => {

@@ -18,6 +18,7 @@ import { call, errorEnvelope, type CallOptions, type CallResult } from "./helper
 import { clearIsolateCaches, makeKey } from "./helpers/keys.ts";
 import { captureConsole, jsonLinesOf, type LogLine } from "./helpers/logs.ts";
 import { seedFixture } from "./helpers/seed.ts";
+import { createBody } from "./fixtures/create.ts";
 
 let key: string;
 
@@ -47,16 +48,7 @@ function expectUnavailable(res: CallResult, url: string, what: "database" | "key
   expectNoLeak(res.text);
 }
 
-const NEW_CUSTOMER = {
-  company_name: "Fault Line Traders",
-  contactpersons_name: "Imran Q",
-  mobile_number: "9811122233",
-  address: "7 Ring Road",
-  area_id: 1,
-  postalcode_id: 1,
-  salesagent_id: 1,
-  gst_treatment: "Unregistered",
-};
+const NEW_CUSTOMER = createBody("9811122233", { company_name: "Fault Line Traders", contactpersons_name: "Imran Q", address: "7 Ring Road" });
 
 /** Every endpoint that reads or writes D1, as [url, options]. */
 const D1_ENDPOINTS: [string, CallOptions][] = [

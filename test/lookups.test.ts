@@ -3,6 +3,8 @@ import { cursorParam } from "./helpers/cursor.ts";
 import { BASE, call, errorEnvelope } from "./helpers/http.ts";
 import { clearIsolateCaches, makeKey } from "./helpers/keys.ts";
 import { seedFixture } from "./helpers/seed.ts";
+import { expectedPostalCode, expectedSalesAgent } from "./fixtures/expected.ts";
+import { expectedPagination } from "./fixtures/pagination.ts";
 
 let key: string;
 beforeAll(async () => {
@@ -10,6 +12,10 @@ beforeAll(async () => {
   key = (await makeKey()).secret;
 });
 beforeEach(() => clearIsolateCaches());
+
+/** The pagination of `?count=2` at page `current` of `last`. */
+const pageOfTwo = (path: string, current: number, last: number, total: number, cursor: string) =>
+  expectedPagination(path, { query: "count=2", current, last, total, perPage: 2, cursor });
 
 const PINCODE_RULE = "must be a 6-digit PIN code that does not start with 0";
 
@@ -103,21 +109,8 @@ describe("GET /postalcodes", () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       data: {
-        postalcodes: [
-          { id: 3, code: "400050" },
-          { id: 4, code: "110001" },
-        ],
-        pagination: {
-          current_page: 2,
-          first_page_url: `${PATH}?count=2&page=1`,
-          prev_page_url: `${PATH}?count=2&page=1`,
-          next_page_url: `${PATH}?count=2&page=3${cursorParam("postalcodes", { code: null }, 2, 3, { id: 4 })}`,
-          last_page_url: `${PATH}?count=2&page=3`,
-          last_page: 3,
-          per_page: 2,
-          total: 5,
-          path: PATH,
-        },
+        postalcodes: [expectedPostalCode(3), expectedPostalCode(4)],
+        pagination: pageOfTwo(PATH, 2, 3, 5, cursorParam("postalcodes", { code: null }, 2, 3, { id: 4 })),
       },
     });
   });
@@ -126,21 +119,8 @@ describe("GET /postalcodes", () => {
     const res = await call("/api/postalcodes?code=400069", { key });
     expect(res.body).toEqual({
       data: {
-        postalcodes: [
-          { id: 1, code: "400069" },
-          { id: 5, code: "400069" },
-        ],
-        pagination: {
-          current_page: 1,
-          first_page_url: `${PATH}?code=400069&page=1`,
-          prev_page_url: null,
-          next_page_url: null,
-          last_page_url: `${PATH}?code=400069&page=1`,
-          last_page: 1,
-          per_page: 10,
-          total: 2,
-          path: PATH,
-        },
+        postalcodes: [expectedPostalCode(1), expectedPostalCode(5)],
+        pagination: expectedPagination(PATH, { query: "code=400069", current: 1, last: 1, total: 2 }),
       },
     });
   });
@@ -166,28 +146,8 @@ describe("GET /salesagents", () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       data: {
-        salesagents: [
-          { id: 1, first_name: "Asha", last_name: "Rao", mobile_number: "9876543210", avatar: null, email: "asha@example.com" },
-          {
-            id: 2,
-            first_name: "Vikram",
-            last_name: "Shetty",
-            mobile_number: "9876500002",
-            avatar: "https://cdn.example.com/avatars/2.png",
-            email: "vikram@example.com",
-          },
-        ],
-        pagination: {
-          current_page: 1,
-          first_page_url: `${PATH}?count=2&page=1`,
-          prev_page_url: null,
-          next_page_url: `${PATH}?count=2&page=2${cursorParam("salesagents", {}, 2, 2, { id: 2 })}`,
-          last_page_url: `${PATH}?count=2&page=2`,
-          last_page: 2,
-          per_page: 2,
-          total: 3,
-          path: PATH,
-        },
+        salesagents: [expectedSalesAgent(1), expectedSalesAgent(2)],
+        pagination: pageOfTwo(PATH, 1, 2, 3, cursorParam("salesagents", {}, 2, 2, { id: 2 })),
       },
     });
   });

@@ -1,8 +1,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { cursorParam } from "./helpers/cursor.ts";
-import { BASE, call, errorEnvelope } from "./helpers/http.ts";
+import { BASE, call, errorEnvelope, validationEnvelope } from "./helpers/http.ts";
 import { makeKey } from "./helpers/keys.ts";
 import { seedFixture } from "./helpers/seed.ts";
+import { expectedOrder } from "./fixtures/expected.ts";
+import { expectedPagination } from "./fixtures/pagination.ts";
 
 let key: string;
 beforeAll(async () => {
@@ -11,147 +13,9 @@ beforeAll(async () => {
 });
 
 const PATH = `${BASE}/api/orders`;
-const address1 = {
-  addressline1: "Shop 4, Sai Plaza",
-  addressline2: "Near Metro",
-  area: {
-    id: 1,
-    name: "Andheri East",
-    area_code: "AE",
-    city: { id: 1, name: "Mumbai", code: "MUM", state: { id: 1, code: "MH", name: "Maharashtra" } },
-  },
-  postalcode: { id: 1, code: "400069" },
-};
-const orderCustomer1 = {
-  id: 1,
-  contact_person_name: "Sunil Mehta",
-  company_name: "Mehta General Stores",
-  display_name: "Mehta General Stores",
-  email: "",
-  contactperson_number: "+91 98200 00001",
-  company_phone: null,
-  gst_treatment: "Registered",
-  gstin: "27AAPFU0939F1ZV",
-  customer_code: "CUST-0001",
-  address: address1,
-};
-const asha = {
-  id: 1,
-  first_name: "Asha",
-  last_name: "Rao",
-  mobile_number: "9876543210",
-  avatar: null,
-  email: "asha@example.com",
-};
-const vikram = {
-  id: 2,
-  first_name: "Vikram",
-  last_name: "Shetty",
-  mobile_number: "9876500002",
-  avatar: "https://cdn.example.com/avatars/2.png",
-  email: "vikram@example.com",
-};
-const ravi = { id: 1, first_name: "Ravi", last_name: "K", phone_number: "9123456780" };
-
-const order102 = {
-  id: 102,
-  order_no: "SO-000102",
-  item_total_amount: 300,
-  discount_amount: 0,
-  return_total_amount: 0,
-  billable_amount: 300,
-  date: "2026-03-14",
-  products: [{ id: 1, sku: "SKU-001", name: "Tea 250g", quantity: 2, price: 150 }],
-  customer: orderCustomer1,
-  address: address1,
-  salesagent: [],
-  deliveryagent: null,
-  laststatus: null,
-  invoices: [],
-};
-const order101 = {
-  id: 101,
-  order_no: "SO-000101",
-  item_total_amount: 1250.5,
-  discount_amount: 50,
-  return_total_amount: 0,
-  billable_amount: 1200.5,
-  date: "2026-03-14",
-  products: [
-    { id: 3, sku: "SKU-003", name: "Glucose Biscuits 100g", quantity: 10, price: 25 },
-    { id: 1, sku: "SKU-001", name: "Tea 250g", quantity: 5, price: 150.1 },
-    { id: 2, sku: "SKU-002", name: "Sugar 1kg", quantity: 2, price: 124.5 },
-  ],
-  customer: orderCustomer1,
-  address: address1,
-  salesagent: asha,
-  deliveryagent: ravi,
-  laststatus: { name: "Processed" },
-  invoices: [
-    {
-      id: 201,
-      invoice_number: "INV-000201",
-      date: "2026-03-15",
-      due_date: "2026-04-14",
-      total_amount: 1000.5,
-      discount_amount: 50,
-      returned_amount: 0,
-      invoice_amount: 950.5,
-      cgst: 42.77,
-      sgst: 42.77,
-      igst: 0,
-    },
-    {
-      id: 202,
-      invoice_number: "INV-000202",
-      date: "2026-03-16",
-      due_date: "2026-04-15",
-      total_amount: 250,
-      discount_amount: 0,
-      returned_amount: 0,
-      invoice_amount: 250,
-      cgst: 11.25,
-      sgst: 11.25,
-      igst: 0,
-    },
-  ],
-};
-const order103 = {
-  id: 103,
-  order_no: "SO-000103",
-  item_total_amount: 500,
-  discount_amount: 0,
-  return_total_amount: 100,
-  billable_amount: 400,
-  date: "2026-02-01",
-  products: [{ id: 2, sku: "SKU-002", name: "Sugar 1kg", quantity: 4, price: 125 }],
-  customer: orderCustomer1,
-  address: address1,
-  salesagent: asha,
-  deliveryagent: ravi,
-  laststatus: { name: "Returned" },
-  invoices: [],
-};
+const [order101, order102, order103] = [expectedOrder(101), expectedOrder(102), expectedOrder(103)];
 /** Orders 104 to 112 of the fixture, written out from the same pattern. */
-function older(id: number) {
-  const i = id - 104;
-  return {
-    id,
-    order_no: `SO-000${id}`,
-    item_total_amount: 100 + i,
-    discount_amount: 0,
-    return_total_amount: 0,
-    billable_amount: 100 + i,
-    date: `2026-01-${String(10 + i).padStart(2, "0")}`,
-    products: [{ id: 2, sku: "SKU-002", name: "Sugar 1kg", quantity: 1, price: 100 + i }],
-    customer: orderCustomer1,
-    address: address1,
-    salesagent: vikram,
-    deliveryagent: null,
-    laststatus: { name: "Delivered" },
-    invoices: [],
-  };
-}
+const older = (id: number) => expectedOrder(id);
 
 /** Customer 1's orders as normalized in a cursor: no date bounds. */
 const customer1Scope = { phone: "9820000001", from: null, to: null };
@@ -165,19 +29,8 @@ function pagination(
   perPage = 10,
   next?: { scope: Record<string, string | null>; after: { date: string; id: number } },
 ) {
-  const url = (n: number) => `${PATH}?${query}${query ? "&" : ""}page=${n}`;
   const cursor = next ? cursorParam("orders", next.scope, perPage, current + 1, next.after) : "";
-  return {
-    current_page: current,
-    first_page_url: url(1),
-    prev_page_url: current > 1 ? url(current - 1) : null,
-    next_page_url: current < last ? `${url(current + 1)}${cursor}` : null,
-    last_page_url: url(last),
-    last_page: last,
-    per_page: perPage,
-    total,
-    path: PATH,
-  };
+  return expectedPagination(PATH, { query, current, last, total, perPage, cursor });
 }
 
 describe("GET /orders", () => {
@@ -226,38 +79,10 @@ describe("GET /orders", () => {
   it("finds a customer stored as '098200 00002': no address, agent but no delivery agent, last status by instant", async () => {
     const res = await call("/api/orders?phone_number=9820000002", { key });
     expect(res.status).toBe(200);
-    const customer2 = {
-      id: 2,
-      contact_person_name: "Farah Khan",
-      company_name: "Khan Provisions",
-      display_name: "Khan Provisions",
-      email: null,
-      contactperson_number: "098200 00002",
-      company_phone: "022-2345 6789",
-      gst_treatment: "Unregistered",
-      gstin: "",
-      customer_code: null,
-      address: [],
-    };
     expect(res.body).toEqual({
       data: {
         orders: [
-          {
-            id: 150,
-            order_no: "SO-000150",
-            item_total_amount: 99.99,
-            discount_amount: 0,
-            return_total_amount: 0,
-            billable_amount: 99.99,
-            date: "2026-03-10",
-            products: [{ id: 3, sku: "SKU-003", name: "Glucose Biscuits 100g", quantity: 1, price: 99.99 }],
-            customer: customer2,
-            address: [],
-            salesagent: vikram,
-            deliveryagent: null,
-            laststatus: { name: "Invoice Generated" },
-            invoices: [],
-          },
+          expectedOrder(150),
         ],
         pagination: pagination("phone_number=9820000002", 1, 1, 1),
       },
@@ -319,8 +144,6 @@ describe("GET /orders", () => {
   ])("rejects ?%s with 422 naming every broken parameter", async (query, fields) => {
     const res = await call(`/api/orders?${query}`, { key });
     expect(res.status).toBe(422);
-    expect(res.body).toEqual(
-      errorEnvelope(422, "VALIDATION_ERROR", fields.map((f) => `${f.field} ${f.message}`).join("; "), "/api/orders", { fields }),
-    );
+    expect(res.body).toEqual(validationEnvelope("/api/orders", fields));
   });
 });

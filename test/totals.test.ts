@@ -2,10 +2,11 @@
 // primary right after creates, racing creates, and imports, and reading it is one row.
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { importDataset, type Dataset } from "../scripts/import/index.ts";
+import { importDataset, type Dataset } from "../src/import/index.ts";
 import { call } from "./helpers/http.ts";
 import { makeKey } from "./helpers/keys.ts";
 import { seedFixture } from "./helpers/seed.ts";
+import { customerRecord } from "./fixtures/dataset.ts";
 
 let key: string;
 beforeAll(async () => {
@@ -69,22 +70,16 @@ describe("kept totals", () => {
       postal_codes: [{ id: 90, code: "400001" }],
       sales_agents: [{ id: 90, first_name: "Nita", last_name: "Shah", mobile_number: "9876500090", email: null, avatar: null, postalcode_ids: [90] }],
       customers: [
-        {
-          id: 900,
+        customerRecord(900, {
           contact_person_name: "Imported",
           company_name: "Imported Co",
           display_name: "Imported Co",
           email: null,
           contactperson_number: "9500000900",
-          company_phone: null,
-          gst_treatment: "Unregistered",
           gstin: null,
-          customer_code: null,
-          status: "Active",
-          approval: "accepted",
           salesagent_id: 90,
           address: { addressline1: "9 Import Lane", addressline2: "", area_id: 1, postalcode_id: 90 },
-        },
+        }),
       ],
     } as Dataset;
     await importDataset(env.DB, file);

@@ -5,8 +5,6 @@ import { rmSync } from "node:fs";
 import { freePort, run, type Server, spawnServer, tempStateDir } from "../../scripts/lib/processes.ts";
 import { devConfigArgs, wranglerEnv } from "../../scripts/lib/wrangler-env.ts";
 
-export { freePort, run, tempStateDir };
-
 export interface DevServer extends Server {
   persistDir: string;
 }

@@ -1,6 +1,7 @@
 // What each endpoint reads from D1, from its Server-Timing d1rows (the sum of D1's own rows_read
 // over the request's statements): a first page and the page that its next_page_url leads to; and
 // what walking every customer costs by next_page_url (its cursor) against building page=N URLs.
+import { createBody } from "../../test/fixtures/create.ts";
 
 export interface RowsRead {
   label: string;
@@ -68,16 +69,9 @@ async function createCustomer(baseUrl: string, key: string): Promise<number> {
   const res = await fetch(`${baseUrl}/api/customers/create`, {
     method: "POST",
     headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
-    body: JSON.stringify({
-      company_name: "Bench Mid-walk Stores",
-      mobile_number: freshMobile(),
-      contactpersons_name: "Bench",
-      address: "1 Walk Road",
-      area_id: 1,
-      postalcode_id: 1,
-      gst_treatment: "Unregistered",
-      salesagent_id: 1,
-    }),
+    body: JSON.stringify(
+      createBody(freshMobile(), { company_name: "Bench Mid-walk Stores", contactpersons_name: "Bench", address: "1 Walk Road" }),
+    ),
   });
   if (res.status !== 201) throw new Error(`POST /api/customers/create answered ${res.status}: ${await res.text()}`);
   return ((await res.json()) as { data: { id: number } }).data.id;

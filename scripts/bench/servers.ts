@@ -2,12 +2,12 @@
 // worker through a second `wrangler dev` on another port, at the same time. Loopback only; each
 // one's output goes to a file (a pipe nobody reads would stall it), and each is stopped by its own
 // process group (scripts/lib/processes.ts).
-import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { experimental_readRawConfig } from "wrangler";
 import { CONFIG_PATH } from "../lib/local.ts";
-import { freePort, spawnServer } from "../lib/processes.ts";
+import { freePort, procStats, spawnServer } from "../lib/processes.ts";
 import { wranglerEnv } from "../lib/wrangler-env.ts";
 
 export interface Server {
@@ -104,23 +104,14 @@ const TICKS_PER_SECOND = 100;
  * spends per request is steadier than its throughput on a machine that others are using too.
  */
 function groupCpuSeconds(groupId: number): number | null {
-  let entries: string[];
+  let stats: ReturnType<typeof procStats>;
   try {
-    entries = readdirSync("/proc");
+    stats = procStats();
   } catch {
     return null;
   }
   let ticks = 0;
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-    } catch {
-      continue; // ended meanwhile
-    }
-    // The command name may hold spaces and parentheses: the fields start after the last ")".
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  for (const { fields } of stats) {
     if (Number(fields[2]) !== groupId) continue; // pgrp
     ticks += Number(fields[11]) + Number(fields[12]); // utime, stime
   }

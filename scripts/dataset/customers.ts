@@ -2,7 +2,7 @@
 // with the odd records that real data has (no address, null or empty e-mail, numbers written with
 // +91 or a trunk 0, no sales agent, Inactive or pending accounts).
 import { gstinCheckCharacter } from "../../src/lib/gstin.ts";
-import type { CustomerRecord } from "../import/format.ts";
+import type { CustomerRecord } from "../../src/import/format.ts";
 import type { AreaPlace, Geography } from "./geography.ts";
 import { HOME_STATE_CODES } from "./geography-data.ts";
 import {

@@ -5,7 +5,7 @@
 // A resource that already exists under its name (an earlier setup that stopped halfway) is
 // adopted, not created twice.
 import { readFileSync, writeFileSync } from "node:fs";
-import { wrangler } from "../lib/spawn.ts";
+import { wrangler } from "../lib/processes.ts";
 import { API_CONFIG, type Mode } from "../lib/workers.ts";
 import { describeResource, isPlaceholderId, readResources, type Resource, type ResourceKind } from "./resources.ts";
 import { recordId } from "./toml-ids.ts";

@@ -1,6 +1,6 @@
-// The process helpers of the node-side tests (e2e/), the benchmark and the load run: run a command to
-// completion, serve with a long-running one, find and end a process tree, pick a free port, make a
-// key through `npm run keys`. Linux only where it reads /proc (as the tests and the benchmark are).
+// The process helpers of the operator's commands, the node-side tests (e2e/), the benchmark and the
+// load run: run a command to completion (output kept or shown), serve with a long-running one, find
+// and end a process tree, pick a free port, make a key through `npm run keys`. Linux only where it reads /proc (as the tests and the benchmark are).
 import { type ChildProcess, spawn } from "node:child_process";
 import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
@@ -14,21 +14,59 @@ export interface CommandResult {
   seconds: number;
 }
 
-/**
- * Runs a command from the project root to completion. CI=true (unless env says otherwise) keeps
- * wrangler from asking questions on a terminal.
- */
-export async function run(command: string, args: string[], env: Record<string, string> = {}): Promise<CommandResult> {
+/** How a child's output is handled: kept for the caller, or shown on this process's terminal. */
+type Output = "capture" | "stdout" | "terminal";
+
+/** Spawns a command and resolves when it ends; "stdout" keeps stdout and shows stderr, "terminal" shows both. */
+function spawnCommand(command: string, args: string[], env: NodeJS.ProcessEnv, output: Output): Promise<CommandResult> {
   const started = Date.now();
+  const keep = (stream: "stdout" | "stderr") => output === "capture" || (output === "stdout" && stream === "stdout");
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env: { ...process.env, CI: "true", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(command, args, {
+      env,
+      stdio: [output === "capture" ? "ignore" : "inherit", keep("stdout") ? "pipe" : "inherit", keep("stderr") ? "pipe" : "inherit"],
+    });
     let stdout = "";
     let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
+    child.stdout?.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.stderr?.setEncoding("utf8").on("data", (d: string) => (stderr += d));
     child.once("error", reject);
-    child.once("close", (code) => resolve({ code: code ?? 1, stdout, stderr, seconds: (Date.now() - started) / 1000 }));
+    child.once("close", (code, signal) =>
+      resolve({ code: code ?? (signal && output !== "capture" ? 128 : 1), stdout, stderr, seconds: (Date.now() - started) / 1000 }),
+    );
   });
+}
+
+/**
+ * Runs a command from the project root to completion and keeps its output. CI=true (unless env
+ * says otherwise) keeps wrangler from asking questions on a terminal.
+ */
+export async function run(command: string, args: string[], env: Record<string, string> = {}): Promise<CommandResult> {
+  return spawnCommand(command, args, { ...process.env, CI: "true", ...env }, "capture");
+}
+
+export interface ShownOptions {
+  /** Variables added to this process's environment for the child. */
+  env?: Record<string, string>;
+  /** Keep stdout (returned) and do not show it; stderr still reaches the terminal. */
+  capture?: boolean;
+}
+
+/**
+ * Runs a command of the operator's tools (npm, npx wrangler) with its output on the terminal as it
+ * comes, failing unless it exits 0; `capture` keeps stdout instead (returned), for the few commands
+ * whose answer the tools read (an id that wrangler prints, a JSON listing).
+ */
+export async function runChecked(command: string, args: string[], options: ShownOptions = {}): Promise<string> {
+  const env = { ...process.env, ...options.env };
+  const { code, stdout } = await spawnCommand(command, args, env, options.capture ? "stdout" : "terminal");
+  if (code !== 0) throw new Error(`\`${[command, ...args].join(" ")}\` exited with status ${code}`);
+  return stdout;
+}
+
+/** The project's own wrangler (its devDependency), on the Node.js that runs this script. */
+export function wrangler(args: string[], options: ShownOptions = {}): Promise<string> {
+  return runChecked("npx", ["wrangler", ...args], options);
 }
 
 /** A TCP port on 127.0.0.1 that nothing listens on right now (the OS picks it). */
@@ -68,9 +106,12 @@ interface ProcessEntry {
   pgid: number;
 }
 
-/** Every live process (zombies left out: they are gone but for their exit status). */
-export function processTable(): ProcessEntry[] {
-  const entries: ProcessEntry[] = [];
+/**
+ * The fields of /proc/PID/stat of every process, from the state on (fields[0] is the state,
+ * fields[1] the parent, fields[2] the process group, fields[11] and [12] user and system ticks).
+ */
+export function procStats(): { pid: number; fields: string[] }[] {
+  const stats: { pid: number; fields: string[] }[] = [];
   for (const name of readdirSync("/proc")) {
     if (!/^\d+$/.test(name)) continue;
     let stat: string;
@@ -80,11 +121,16 @@ export function processTable(): ProcessEntry[] {
       continue; // ended meanwhile
     }
     // The command name may hold spaces and parentheses: the fields start after the last ")".
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    if (fields[0] === "Z" || fields[0] === "X") continue;
-    entries.push({ pid: Number(name), ppid: Number(fields[1]), pgid: Number(fields[2]) });
+    stats.push({ pid: Number(name), fields: stat.slice(stat.lastIndexOf(")") + 2).split(" ") });
   }
-  return entries;
+  return stats;
+}
+
+/** Every live process (zombies left out: they are gone but for their exit status). */
+export function processTable(): ProcessEntry[] {
+  return procStats()
+    .filter(({ fields }) => fields[0] !== "Z" && fields[0] !== "X")
+    .map(({ pid, fields }) => ({ pid, ppid: Number(fields[1]), pgid: Number(fields[2]) }));
 }
 
 /** The live descendants of a process (children, their children, ...). */

@@ -1,8 +1,8 @@
 // Lints an OpenAPI file with Redocly's recommended ruleset (`redocly lint --extends=recommended`):
 // the one place that knows how, for `npm run lint:openapi` and for the test that lints the served
 // document. Redocly exits 0 on warnings; the project allows none, so the result counts both.
-import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
+import { run } from "./processes.ts";
 
 /** Redocly's own CLI script, run with this Node (22+) rather than whatever `node` is on PATH. */
 const CLI = createRequire(import.meta.url).resolve("@redocly/cli/bin/cli.js");
@@ -22,7 +22,7 @@ interface RedoclyJson {
 export async function redoclyLint(file: string): Promise<LintResult> {
   const args = [CLI, "lint", "--extends=recommended", "--format=json", file];
   // Telemetry and the update check would each try the network; neither changes the result.
-  const env = { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" };
+  const env = { REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" };
   const { code, stdout, stderr } = await run(process.execPath, args, env);
   let report: RedoclyJson;
   try {
@@ -37,16 +37,4 @@ export async function redoclyLint(file: string): Promise<LintResult> {
       (p) => `${p.severity} ${p.ruleId} at ${p.location[0]?.pointer ?? "?"}: ${p.message}`,
     ),
   };
-}
-
-function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code: code ?? 1, stdout, stderr }));
-  });
 }

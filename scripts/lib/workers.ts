@@ -1,7 +1,7 @@
 // The Workers of the service and their dry-run builds (`wrangler deploy --dry-run`), shared by
 // `npm run check` and `npm run deploy`.
 import { join } from "node:path";
-import { wrangler } from "./spawn.ts";
+import { wrangler } from "./processes.ts";
 
 /** The API: wrangler.toml, one Worker per mode (the top level is test mode, [env.live] live mode). */
 export const API_CONFIG = "wrangler.toml";

@@ -26,7 +26,3 @@ export function gstinProblem(gstin: string): GstinProblem | null {
   if (gstinCheckCharacter(gstin.slice(0, 14)) !== gstin.charAt(14)) return "checksum";
   return null;
 }
-
-export function isValidGstin(gstin: string): boolean {
-  return gstinProblem(gstin) === null;
-}

@@ -85,3 +85,8 @@ export function errorEnvelope(
 ) {
   return { error: { code, description, source: `${BASE}${path}`, status_code: status, ...extra } };
 }
+
+/** The 422 naming these broken parameters, in this order: the description joins "field message" with "; ". */
+export function validationEnvelope(path: string, fields: { field: string; message: string }[]) {
+  return errorEnvelope(422, "VALIDATION_ERROR", fields.map((f) => `${f.field} ${f.message}`).join("; "), path, { fields });
+}

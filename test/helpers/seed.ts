@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { importDataset } from "../../scripts/import/index.ts";
+import { importDataset } from "../../src/import/index.ts";
 import { dataset } from "../fixtures/dataset.ts";
 
 /** Loads test/fixtures/dataset.ts through the real importer into this test file's D1. */

@@ -1,8 +1,8 @@
 // The validation of one record of the dataset format (format.ts) into staged rows. Platform-neutral
 // (runs in workerd for tests and in Node for the CLI).
-import { isIsoDate } from "../../src/lib/dates.ts";
-import { normalizePhone } from "../../src/lib/phone.ts";
-import { ORDER_STATUS_NAMES } from "../../src/schemas/order.ts";
+import { isIsoDate } from "../lib/dates.ts";
+import { normalizePhone } from "../lib/phone.ts";
+import { ORDER_STATUS_NAMES } from "../schemas/order.ts";
 import { ImportError } from "./errors.ts";
 import { MEMBER_OF, RECORD_TYPES, type Dataset, type RecordType } from "./format.ts";
 import type { RecordSink } from "./staged.ts";
@@ -135,7 +135,7 @@ const PARSERS: Record<RecordType, Parser> = {
       approval: f.str("approval"),
       salesagentId: ref("salesagent_id", "sales_agent", f.nullableInt("salesagent_id")),
       // A file's record always makes or keeps an imported customer (an "api" one it may replace
-      // only when it is the same shop: scripts/import/api-customers.ts).
+      // only when it is the same shop: api-customers.ts).
       origin: "import" as const,
       src: where,
     };

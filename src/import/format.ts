@@ -1,7 +1,7 @@
 // The dataset format of CONTRACTS.md: the record types in the order a file gives them, the shape of
 // each record and the `.json` member holding each type. The importer (records.ts) checks records
 // against it and the generator (scripts/dataset) writes them; it loads nothing at run time.
-import type { OrderStatusName } from "../../src/schemas/order.ts";
+import type { OrderStatusName } from "../schemas/order.ts";
 
 /** The record types, in the order a JSON Lines file gives them (each refers only to earlier ones). */
 export const RECORD_TYPES = [

@@ -1,6 +1,6 @@
 // The importer's platform-neutral API: validates records while they stream, stages them, and moves
 // them into the live tables at once, or changes nothing. Runs in workerd (tests) and Node (the CLI).
-import { causeMessages } from "../../src/lib/errors.ts";
+import { causeMessages } from "../lib/errors.ts";
 import { apiCustomerGuard, findApiCustomerClash, guardTripped } from "./api-customers.ts";
 import { findConflict } from "./checks.ts";
 import { MEMBER_OF, RECORD_TYPES, type Dataset, type RecordType } from "./format.ts";
