@@ -10,10 +10,12 @@ import { corsForOrigins } from "./middleware/cors.ts";
 import { notFoundHandler, onError, validationHook } from "./middleware/errors.ts";
 import { rateLimit } from "./middleware/rate-limit.ts";
 import { requestLog } from "./middleware/request-log.ts";
+import { usage } from "./middleware/usage.ts";
 import { apiSecureHeaders } from "./middleware/secure-headers.ts";
 import { services } from "./middleware/services.ts";
 import { serverTiming } from "./middleware/timing.ts";
 import { mountDocs } from "./openapi/index.ts";
+import { scheduled } from "./scheduled.ts";
 import { API_PREFIX, apiRoutes, publicRoutes } from "./routes/index.ts";
 
 const api = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
@@ -24,7 +26,7 @@ for (const { route, handler } of apiRoutes) {
   // query, body first, and lists every broken parameter in one 422), so no body validator is added.
   api.openAPIRegistry.registerPath(described);
   const served = { ...described, request: { ...described.request, body: undefined }, hide: true };
-  api.openapi({ ...served, middleware: [auth, rateLimit, ...own] } as any, handler as any);
+  api.openapi({ ...served, middleware: [auth, usage, rateLimit, ...own] } as any, handler as any);
 }
 
 // GET /healthz: public, so neither authentication nor the rate limit (it reads nothing).
@@ -59,4 +61,5 @@ app.notFound(notFoundHandler(routeTable, [API_PREFIX]));
 app.onError(onError);
 
 // The module exports only the handler: workerd rejects any other runtime export of the main module.
-export default app;
+// The app itself keeps its fetch (and routes, for the tests); scheduled is the daily cron (src/scheduled.ts).
+export default Object.assign(app, { scheduled });

@@ -73,6 +73,8 @@ describe("rolling through the admin API", () => {
       revoked_at: null,
       replaces: key.id,
       replaced_by: null,
+      scopes: ["read", "write"],
+      agent_id: null,
       status: "active",
       secret: expect.stringMatching(/^sk_test_[0-9A-Za-z]{43}$/),
     });
@@ -91,7 +93,8 @@ describe("rolling through the admin API", () => {
 describe("keys from the KV-only layout", () => {
   it("keep authenticating, are carried over into D1 by the admin API, and are managed from then on", async () => {
     const secret = `sk_test_${"K".repeat(43)}`;
-    const record: KeyRecord = {
+    // Written before scopes and agents existed: the copy has neither member.
+    const record: Omit<KeyRecord, "scopes" | "agent_id"> = {
       id: "key_LegacyLegacy0001",
       name: "made before D1",
       mode: "test",
@@ -110,7 +113,7 @@ describe("keys from the KV-only layout", () => {
     const listed = await call(path, { headers: ADMIN });
     expect(listed.status).toBe(200);
     const { hash: _hash, ...shown } = record;
-    expect(listed.body).toEqual({ data: [{ ...shown, status: "active" }] });
+    expect(listed.body).toEqual({ data: [{ ...shown, scopes: ["read", "write"], agent_id: null, status: "active" }] });
     expect(await rows()).toEqual([{ id: record.id, rolled_from: null, replaced_by: null, expires_at: null }]);
     expect((await env.KEYS.list({ prefix: "id:" })).keys).toEqual([]);
     // Still authenticating after the carry-over (a fresh isolate reads the same KV entry).

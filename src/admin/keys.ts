@@ -6,6 +6,7 @@ import { errors } from "../lib/errors.ts";
 import { KEY_MODES } from "../keys/secret.ts";
 import {
   DEFAULT_GRACE_SECONDS,
+  type KeyActor,
   type KeyRecord,
   type KeyStore,
   MAX_LIFETIME_SECONDS,
@@ -64,28 +65,31 @@ export async function listKeys(store: KeyStore): Promise<AdminKey[]> {
   return (await store.list()).map((record) => view(store, record));
 }
 
-export async function createKey(store: KeyStore, input: CreateKeyInput): Promise<NewKey> {
-  const { record, secret } = await store.create({
-    name: input.name,
-    mode: input.mode,
-    expiresInSeconds: input.expires_in ?? null,
-  });
+export async function createKey(store: KeyStore, input: CreateKeyInput, actor: KeyActor): Promise<NewKey> {
+  const { record, secret } = await store.create(
+    {
+      name: input.name,
+      mode: input.mode,
+      expiresInSeconds: input.expires_in ?? null,
+    },
+    actor,
+  );
   return { ...view(store, record), secret };
 }
 
 /** Rolls an active key; a key already rolled, expired or revoked is a conflict (make a new one). */
-export async function rollKey(store: KeyStore, id: string, input: RollKeyInput): Promise<NewKey> {
+export async function rollKey(store: KeyStore, id: string, input: RollKeyInput, actor: KeyActor): Promise<NewKey> {
   // A malformed id is a 404 without a read; the store decides the rest in one conditional D1 batch.
   if (!KEY_ID.test(id)) throw unknownKey(id);
-  const created = await store.roll(id, input.grace ?? DEFAULT_GRACE_SECONDS);
+  const created = await store.roll(id, input.grace ?? DEFAULT_GRACE_SECONDS, actor);
   if (!created) throw unknownKey(id);
   return { ...view(store, created.record), secret: created.secret };
 }
 
 /** Revokes a key at once; revoking a revoked key changes nothing and answers the same. */
-export async function revokeKey(store: KeyStore, id: string): Promise<AdminKey> {
+export async function revokeKey(store: KeyStore, id: string, actor: KeyActor): Promise<AdminKey> {
   await findKey(store, id);
-  const revoked = await store.revoke(id);
+  const revoked = await store.revoke(id, actor);
   if (!revoked) throw unknownKey(id);
   return view(store, revoked);
 }

@@ -42,6 +42,9 @@ type DashEnv = {
 };
 type DashContext = Context<DashEnv>;
 
+/** Who the key audit log names for changes made from this session's page. */
+const dashboardActor = (c: DashContext) => ({ actor: "dashboard", sessionId: c.get("session").id }) as const;
+
 const BOUNDS = { local: REVOCATION_BOUND_LOCAL_SECONDS, production: REVOCATION_BOUND_PRODUCTION_SECONDS };
 
 export const dashboardRoutes = new Hono<DashEnv>();
@@ -149,7 +152,7 @@ dashboardRoutes.post("/dashboard/keys", checkOrigin, limitBody, requireSession, 
       mode: values.mode,
       expires_in: values.expires_in === "" || values.expires_in === undefined ? null : number(values.expires_in),
     });
-    const created = await createKey(c.get("services").keys, input);
+    const created = await createKey(c.get("services").keys, input, dashboardActor(c));
     return renderKeys(c, c.get("session"), { newKey: { created } });
   });
 });
@@ -159,7 +162,7 @@ dashboardRoutes.post("/dashboard/keys/:id/roll", checkOrigin, limitBody, require
   return withErrorsShown(c, "The key was not rolled", undefined, async () => {
     const store = c.get("services").keys;
     const input = parseInput(rollKeyInput, { grace: grace === undefined ? undefined : number(grace) });
-    const created = await rollKey(store, c.req.param("id"), input);
+    const created = await rollKey(store, c.req.param("id"), input, dashboardActor(c));
     const replaced = view(store, await findKey(store, c.req.param("id")));
     return renderKeys(c, c.get("session"), { newKey: { created, replaced } });
   });
@@ -167,7 +170,7 @@ dashboardRoutes.post("/dashboard/keys/:id/roll", checkOrigin, limitBody, require
 
 dashboardRoutes.post("/dashboard/keys/:id/revoke", checkOrigin, limitBody, requireSession, async (c) => {
   return withErrorsShown(c, "The key was not revoked", undefined, async () => {
-    const revoked = await revokeKey(c.get("services").keys, c.req.param("id"));
+    const revoked = await revokeKey(c.get("services").keys, c.req.param("id"), dashboardActor(c));
     const notice =
       `Key “${revoked.name}” (${revoked.prefix}) is revoked. It stops working everywhere within ` +
       `${BOUNDS.local} seconds locally and about ${BOUNDS.production} seconds in production.`;

@@ -35,6 +35,15 @@ export function checkSeconds(field: "expires_in" | "grace", value: unknown, min:
   return value;
 }
 
+/** A sales agent's id as a key is bound to it (existence is checked in the key's insert), or null. */
+export function checkAgentId(value: unknown): number | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 1) {
+    throw invalid("agent_id", "must be a sales agent's id: a whole number from 1");
+  }
+  return value;
+}
+
 function invalid(field: string, message: string) {
   return errors.validation([{ field, message }]);
 }
