@@ -218,7 +218,7 @@ describe("npm run keys", () => {
       expect(text).not.toMatch(/[0-9a-f]{64}/);
     }
     expect(table.stdout).toContain(`${kept.id}  warehouse app`);
-    expect(table.stdout.split("\n")[0]).toMatch(/^ID +NAME +MODE +PREFIX +STATUS +SCOPES +AGENT +CREATED +EXPIRES +REVOKED +LAST USED +24H +7D$/);
+    expect(table.stdout.split("\n").find((l) => l.startsWith("ID "))).toMatch(/^ID +NAME +MODE +PREFIX +STATUS +SCOPES +AGENT +CREATED +EXPIRES +REVOKED +LAST USED +24H +7D$/);
   }, 240_000);
 
   it("rolls with --grace 0 and revokes", async () => {
