@@ -3,7 +3,8 @@
 import { deleteExpiredKeyData } from "./keys/retention.ts";
 import { errorName, log } from "./lib/log.ts";
 
-export async function scheduled(controller: ScheduledController, env: Env): Promise<void> {
+/** The module's `scheduled` handler: the work is awaited, so the run's outcome is its own. */
+export async function scheduled(controller: ScheduledController, env: Env, _ctx?: ExecutionContext): Promise<void> {
   try {
     const result = await deleteExpiredKeyData(env.DB, new Date(controller.scheduledTime));
     log({ event: "key_retention", cron: controller.cron, ...result });
