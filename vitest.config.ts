@@ -35,7 +35,8 @@ export default defineConfig(async () => {
             cloudflareTest({
               wrangler: { configPath: "./wrangler.toml" },
               miniflare: {
-                bindings: { TEST_MIGRATIONS: migrations, ADMIN_TOKEN: TEST_ADMIN_TOKEN },
+                // USAGE_FLUSH_SECONDS "0": every request's usage is written after its response, so tests need not wait.
+                bindings: { TEST_MIGRATIONS: migrations, ADMIN_TOKEN: TEST_ADMIN_TOKEN, USAGE_FLUSH_SECONDS: "0" },
                 serviceBindings: { ASSETS: docsAssets },
               },
             }),

@@ -227,8 +227,8 @@ export const adminSigninFailures = sqliteTable(
 );
 
 // API keys: the system of record for key records (src/keys/store.ts). Authentication never reads it:
-// it reads the copy in the KEYS KV namespace, written after a change here commits. Columns for
-// scopes, an agent id, and an audit-log table written in the same batch, can be added beside these.
+// it reads the copy in the KEYS KV namespace, written after a change here commits. Every change
+// writes its key_audit row in the same D1 batch.
 export const apiKeys = sqliteTable(
   "api_keys",
   {
@@ -245,6 +245,15 @@ export const apiKeys = sqliteTable(
     /** The key this one replaced by rolling. */
     rolledFrom: text("rolled_from"),
     replacedBy: text("replaced_by"),
+    /** Comma-separated, in the order read,write (src/keys/scopes.ts). Rows from before scopes have both. */
+    scopes: text("scopes").notNull().default("read,write"),
+    /**
+     * The sales agent whose book the key is bound to, or null. No foreign key: the store checks the
+     * agent when the key is made, and an import that replaces agents must not fail on a key.
+     */
+    agentId: integer("agent_id"),
+    /** The last request that passed authentication with the key, to the minute (written by src/keys/usage.ts). */
+    lastUsedAt: text("last_used_at"),
   },
   (t) => [
     uniqueIndex("api_keys_hash_uq").on(t.hash),
@@ -252,6 +261,39 @@ export const apiKeys = sqliteTable(
     uniqueIndex("api_keys_rolled_from_uq").on(t.rolledFrom),
     index("api_keys_created_idx").on(t.createdAt, t.id),
   ],
+);
+
+// The key audit log (docs/specification.md section 2): one row per create, roll and revoke, written
+// in the same D1 batch as the key record change. Never a secret. Kept 400 days (src/scheduled.ts).
+export const keyAudit = sqliteTable(
+  "key_audit",
+  {
+    id: integer("id").primaryKey(),
+    at: text("at").notNull(),
+    action: text("action", { enum: ["create", "roll", "revoke"] }).notNull(),
+    /** For a roll, the old key. */
+    keyId: text("key_id").notNull(),
+    /** A roll's new key, else null. */
+    newKeyId: text("new_key_id"),
+    keyName: text("key_name").notNull(),
+    mode: text("mode", { enum: ["test", "live"] }).notNull(),
+    actor: text("actor", { enum: ["dashboard", "admin-api", "cli", "start"] }).notNull(),
+    /** The dashboard session's id, else null. */
+    sessionId: text("session_id"),
+  },
+  (t) => [index("key_audit_at_idx").on(t.at)],
+);
+
+// Requests per key and hour (src/keys/usage.ts): upserted by each isolate's usage flush, at most once
+// per flush interval. `hour` is whole hours since the Unix epoch (UTC). Kept 30 days (src/scheduled.ts).
+export const keyUsage = sqliteTable(
+  "key_usage",
+  {
+    keyId: text("key_id").notNull(),
+    hour: integer("hour").notNull(),
+    requests: integer("requests").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.keyId, t.hour] }), index("key_usage_hour_idx").on(t.hour)],
 );
 
 // How many rows some tables hold, kept by triggers on their inserts and deletes (the migration

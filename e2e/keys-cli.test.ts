@@ -21,7 +21,22 @@ interface NewKey {
   name: string;
   mode: "test" | "live";
   expires_at: string | null;
+  scopes: ("read" | "write")[];
+  agent_id: number | null;
 }
+
+interface AuditEntry {
+  at: string;
+  action: "create" | "roll" | "revoke";
+  key_id: string;
+  new_key_id: string | null;
+  key_name: string;
+  mode: "test" | "live";
+  actor: string;
+  session_id: string | null;
+}
+
+const BOTH = ["read", "write"];
 
 /** `npm run keys -- ARGS`, exactly as the contract writes it. */
 async function keys(...args: string[]) {
@@ -113,6 +128,8 @@ let revoked: NewKey; // revoked before the server starts
 let rolledOld: NewKey; // rolled with grace 0 before the server starts
 let rolledNew: NewKey;
 let live: NewKey;
+let agentKey: NewKey; // read-only, bound to sales agent 42
+let agentRolled: NewKey;
 let latest: NewKey; // made by rolling rolledNew while the server runs
 let server: DevServer | undefined;
 
@@ -124,11 +141,19 @@ afterAll(async () => {
 describe("npm run keys", () => {
   it("creates keys; with --json the last line is the key's object", async () => {
     kept = await keysJson<NewKey>("create", "--mode", "test", "--name", "warehouse app", "--json");
-    expect(kept).toEqual({ id: expect.stringMatching(KEY_ID), secret: expect.stringMatching(/^sk_test_[0-9A-Za-z]{43}$/), name: "warehouse app", mode: "test", expires_at: null });
+    expect(kept).toEqual({
+      id: expect.stringMatching(KEY_ID),
+      secret: expect.stringMatching(/^sk_test_[0-9A-Za-z]{43}$/),
+      name: "warehouse app",
+      mode: "test",
+      expires_at: null,
+      scopes: BOTH,
+      agent_id: null,
+    });
 
     const before = Date.now();
     revoked = await keysJson<NewKey>("create", "--mode", "test", "--name", "to revoke", "--expires-in", "3600", "--json");
-    expect(Object.keys(revoked).sort()).toEqual(["expires_at", "id", "mode", "name", "secret"]);
+    expect(Object.keys(revoked).sort()).toEqual(["agent_id", "expires_at", "id", "mode", "name", "scopes", "secret"]);
     const expiresIn = Date.parse(revoked.expires_at!) - before;
     expect(expiresIn).toBeGreaterThan(3_590_000);
     expect(expiresIn).toBeLessThanOrEqual(3_600_000 + 120_000);
@@ -143,22 +168,50 @@ describe("npm run keys", () => {
     expect(secrets).toHaveLength(1);
     const id = /Created test-mode key (key_[0-9A-Za-z]{16}) "to roll", never expires\./.exec(human.stdout)?.[1];
     expect(id).toMatch(KEY_ID);
-    rolledOld = { id: id!, secret: secrets[0]!, name: "to roll", mode: "test", expires_at: null };
+    rolledOld = { id: id!, secret: secrets[0]!, name: "to roll", mode: "test", expires_at: null, scopes: ["read", "write"], agent_id: null };
     printed.push(rolledOld.secret, live.secret);
+  }, 240_000);
+
+  it("makes a key with --scopes and --agent (an existing sales agent only), and rolling keeps both", async () => {
+    await expectError(["create", "--mode", "test", "--name", "van", "--agent", "42"], /^Error: agent_id must be an existing sales agent's id: there is no sales agent 42$/);
+    const seed = await run(
+      "npx",
+      ["wrangler", "d1", "execute", "DB", "--local", "--persist-to", persistDir, "--command",
+        "INSERT INTO sales_agents (id, first_name, last_name, mobile_number) VALUES (42, 'Asha', 'Rao', '9876543210')"],
+      env,
+    );
+    expect(seed.code).toBe(0);
+    agentKey = await keysJson<NewKey>("create", "--mode", "test", "--name", "van", "--scopes", "read", "--agent", "42", "--expires-in", "86400", "--json");
+    expect(agentKey).toEqual({ id: expect.stringMatching(KEY_ID), secret: expect.stringMatching(/^sk_test_/), name: "van", mode: "test", expires_at: expect.any(String), scopes: ["read"], agent_id: 42 });
+    agentRolled = await keysJson<NewKey>("roll", agentKey.id, "--json");
+    expect(agentRolled).toEqual({ ...agentKey, id: expect.stringMatching(KEY_ID), secret: expect.stringMatching(/^sk_test_/) });
+    expect(agentRolled.id).not.toBe(agentKey.id);
+    // Order normalized, duplicates folded.
+    const both = await keysJson<NewKey>("create", "--mode", "test", "--name", "both", "--scopes", "write,read,write", "--json");
+    expect(both.scopes).toEqual(BOTH);
+    expect((await keys("revoke", both.id)).code).toBe(0);
   }, 240_000);
 
   it("lists keys, never a secret or a hash", async () => {
     const res = await keys("list", "--json");
     expect(res.code).toBe(0);
     const list = lastLine(res.stdout) as Record<string, unknown>[];
-    expect(list.map((k) => [k.id, k.name, k.mode, k.status])).toEqual([
-      [kept.id, "warehouse app", "test", "active"],
-      [revoked.id, "to revoke", "test", "active"],
-      [live.id, "live one", "live", "active"],
-      [rolledOld.id, "to roll", "test", "active"],
+    expect(list.map((k) => [k.id, k.name, k.mode, k.status, k.scopes, k.agent_id])).toEqual([
+      [kept.id, "warehouse app", "test", "active", BOTH, null],
+      [revoked.id, "to revoke", "test", "active", BOTH, null],
+      [live.id, "live one", "live", "active", BOTH, null],
+      [rolledOld.id, "to roll", "test", "active", BOTH, null],
+      [agentKey.id, "van", "test", "grace", ["read"], 42],
+      [agentRolled.id, "van", "test", "active", ["read"], 42],
+      [expect.stringMatching(KEY_ID), "both", "test", "revoked", BOTH, null],
     ]);
     for (const k of list) {
-      expect(Object.keys(k).sort()).toEqual(["created_at", "expires_at", "id", "mode", "name", "prefix", "replaced_by", "replaces", "revoked_at", "status"]);
+      expect(Object.keys(k).sort()).toEqual([
+        "agent_id", "created_at", "expires_at", "id", "last_used_at", "mode", "name", "prefix", "replaced_by", "replaces",
+        "requests_24h", "requests_7d", "revoked_at", "scopes", "status",
+      ]);
+      // Nothing has used a key yet.
+      expect([k.last_used_at, k.requests_24h, k.requests_7d]).toEqual([null, 0, 0]);
     }
     const table = await keys("list");
     for (const text of [res.stdout, table.stdout]) {
@@ -166,11 +219,12 @@ describe("npm run keys", () => {
       expect(text).not.toMatch(/[0-9a-f]{64}/);
     }
     expect(table.stdout).toContain(`${kept.id}  warehouse app`);
+    expect(table.stdout.split("\n").find((l) => l.startsWith("ID "))).toMatch(/^ID +NAME +MODE +PREFIX +STATUS +SCOPES +AGENT +CREATED +EXPIRES +REVOKED +LAST USED +24H +7D$/);
   }, 240_000);
 
   it("rolls with --grace 0 and revokes", async () => {
     rolledNew = await keysJson<NewKey>("roll", rolledOld.id, "--grace", "0", "--json");
-    expect(rolledNew).toEqual({ id: expect.stringMatching(KEY_ID), secret: expect.stringMatching(/^sk_test_/), name: "to roll", mode: "test", expires_at: null });
+    expect(rolledNew).toEqual({ id: expect.stringMatching(KEY_ID), secret: expect.stringMatching(/^sk_test_/), name: "to roll", mode: "test", expires_at: null, scopes: BOTH, agent_id: null });
     expect(rolledNew.id).not.toBe(rolledOld.id);
 
     const res = await keys("revoke", revoked.id);
@@ -183,6 +237,41 @@ describe("npm run keys", () => {
     expect(byId.get(revoked.id)).toMatchObject({ status: "revoked", revoked_at: expect.any(String) });
     expect(byId.get(rolledOld.id)).toMatchObject({ status: "expired", replaced_by: rolledNew.id });
     expect(byId.get(rolledNew.id)).toMatchObject({ status: "active", replaces: rolledOld.id });
+  }, 240_000);
+
+  it("prints the audit log, newest first, every change by the cli", async () => {
+    const entries = await keysJson<AuditEntry[]>("audit", "--json");
+    const entry = (action: AuditEntry["action"], key: NewKey, name: string, mode: "test" | "live", newKey: NewKey | null = null) => ({
+      at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      action,
+      key_id: key.id,
+      new_key_id: newKey?.id ?? null,
+      key_name: name,
+      mode,
+      actor: "cli",
+      session_id: null,
+    });
+    const both = entries.find((e) => e.key_name === "both" && e.action === "create")!;
+    expect(entries).toEqual([
+      entry("revoke", revoked, "to revoke", "test"),
+      entry("roll", rolledOld, "to roll", "test", rolledNew),
+      { ...entry("revoke", kept, "both", "test"), key_id: both.key_id },
+      { ...entry("create", kept, "both", "test"), key_id: both.key_id },
+      entry("roll", agentKey, "van", "test", agentRolled),
+      entry("create", agentKey, "van", "test"),
+      entry("create", rolledOld, "to roll", "test"),
+      entry("create", live, "live one", "live"),
+      entry("create", revoked, "to revoke", "test"),
+      entry("create", kept, "warehouse app", "test"),
+    ]);
+    expect(entries.map((e) => e.at)).toEqual([...entries.map((e) => e.at)].sort().reverse());
+    expect(await keysJson<AuditEntry[]>("audit", "--limit", "2", "--json")).toEqual(entries.slice(0, 2));
+    const table = await keys("audit");
+    expect(table.code).toBe(0);
+    const lines = table.stdout.trimEnd().split("\n");
+    expect(lines.at(-11)).toMatch(/^AT +ACTION +KEY +NEW KEY +NAME +MODE +ACTOR +SESSION$/);
+    expect(lines.at(-10)).toMatch(new RegExp(`^\\S+Z +revoke +${revoked.id} +- +to revoke +test +cli +-$`));
+    for (const secret of printed) expect(table.stdout + JSON.stringify(entries)).not.toContain(secret.slice(12));
   }, 240_000);
 
   it("fails with exit status 1 and one line for each mistake", async () => {
@@ -200,6 +289,11 @@ describe("npm run keys", () => {
       [["roll", kept.id, "--grace", "1.5"], /^Error: --grace must be a whole number of seconds from 0 to 315360000, not '1.5'$/],
       [["roll", kept.id, "--grace", "-1"], /^Error: --grace needs a value/],
       [["frobnicate"], /^Error: unknown command 'frobnicate'/],
+      [["create", "--mode", "test", "--name", "x", "--scopes", "admin"], /^Error: --scopes has 'admin' that is not a scope: use read, write$/],
+      [["create", "--mode", "test", "--name", "x", "--scopes", ","], /^Error: --scopes must name at least one scope: read, write$/],
+      [["create", "--mode", "test", "--name", "x", "--agent", "x1"], /^Error: --agent must be a sales agent's id \(a whole number from 1\), not 'x1'$/],
+      [["audit", "--limit", "0"], /^Error: --limit must be a whole number from 1 to 10000, not '0'$/],
+      [["audit", "--grace", "1"], /^Error: --grace is not an option of audit/],
       [[], /^Error: a command is required/],
       // --remote reaches for the account (here: no login, no network), never the local store.
       [["list", "--remote"], /^Error: .*remote/i],
@@ -210,7 +304,7 @@ describe("npm run keys", () => {
     }
     // Nothing was made or changed by them.
     const list = lastLine((await keys("list", "--json")).stdout) as { id: string }[];
-    expect(list).toHaveLength(5);
+    expect(list).toHaveLength(8);
   }, 240_000);
 });
 
@@ -238,7 +332,18 @@ describe("the keys on a running server (wrangler dev on the same PERSIST_DIR)", 
     expect((await status(server!, `Bearer ${rolledOld.secret}`)).body.error.description).toBe(
       "Invalid API key: the key was rolled and its grace period has ended; use its replacement",
     );
-  });
+    // The isolate's first flush of usage is at once (later ones at most once a minute).
+    const start = Date.now();
+    let used: Record<string, unknown> | undefined;
+    while (Date.now() - start < 30_000) {
+      const list = lastLine((await keys("list", "--json")).stdout) as Record<string, unknown>[];
+      used = list.find((k) => k.id === kept.id);
+      if (used?.last_used_at) break;
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+    expect(used).toMatchObject({ last_used_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:00Z$/), requests_24h: expect.any(Number) });
+    expect(used!.requests_24h).toBeGreaterThanOrEqual(1);
+  }, 120_000);
 
   it("refuses a key revoked, or rolled with grace 0, while it runs: within 60 s (polled)", async () => {
     expect((await status(server!, `Bearer ${kept.secret}`)).status).toBe(200); // now in the isolate's cache

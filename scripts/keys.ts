@@ -1,13 +1,25 @@
-// `npm run keys -- create|list|roll|revoke` (CONTRACTS.md): the operator's key management, on the
+// `npm run keys -- create|list|roll|revoke|audit` (CONTRACTS.md): the operator's key management, on the
 // local key store (PERSIST_DIR) or, with --remote, the Cloudflare account's, through the same
 // KeyStore module that the worker uses. A secret is printed once, by the command that made it;
 // with --json the last line of standard output is the JSON answer.
-import { type CreatedKey, type KeyRecord, KeyStore, publicRecord, REVOCATION_BOUND_LOCAL_SECONDS, REVOCATION_BOUND_PRODUCTION_SECONDS } from "../src/keys/store.ts";
+import {
+  type AuditEntry,
+  type CreatedKey,
+  type KeyRecord,
+  KeyStore,
+  type KeyWithUsage,
+  publicRecord,
+  REVOCATION_BOUND_LOCAL_SECONDS,
+  REVOCATION_BOUND_PRODUCTION_SECONDS,
+} from "../src/keys/store.ts";
 import { KEY_ID_PATTERN } from "../src/keys/secret.ts";
 import { ApiError } from "../src/lib/errors.ts";
 import type { Platform } from "./lib/local.ts";
 import { UsageError, usageErrorLine } from "./lib/cli.ts";
 import { type Command, KEYS_COMMAND_LINE, parseKeysCommandLine } from "./keys/commands.ts";
+
+/** Who the key audit log names for changes made here. */
+const CLI = { actor: "cli" } as const;
 
 /** A failure to report in one line (exit status 1). */
 class CommandError extends Error {
@@ -44,7 +56,10 @@ async function run(cmd: Command, ctx: Context): Promise<void> {
   const { store, json } = ctx;
   switch (cmd.command) {
     case "create": {
-      const created = await store.create({ name: cmd.name, mode: cmd.mode, expiresInSeconds: cmd.expiresIn });
+      const created = await store.create(
+        { name: cmd.name, mode: cmd.mode, expiresInSeconds: cmd.expiresIn, scopes: cmd.scopes, agentId: cmd.agentId },
+        CLI,
+      );
       if (cmd.mode !== ctx.deploymentMode) {
         console.error(`Note: this key store's deployment runs in ${ctx.deploymentMode} mode; it will refuse this ${cmd.mode}-mode key.`);
       }
@@ -52,13 +67,19 @@ async function run(cmd: Command, ctx: Context): Promise<void> {
       return;
     }
     case "list": {
-      const rows = (await store.list()).map((r) => publicRecord(r, store.stateOf(r)));
+      const rows = (await store.listWithUsage()).map((r) => listed(r, store));
       if (json) console.log(JSON.stringify(rows));
       else printTable(rows);
       return;
     }
+    case "audit": {
+      const entries = await store.audit(cmd.limit);
+      if (json) console.log(JSON.stringify(entries));
+      else printAudit(entries);
+      return;
+    }
     case "roll": {
-      const created = await store.roll(cmd.id, cmd.grace);
+      const created = await store.roll(cmd.id, cmd.grace, CLI);
       if (!created) throw unknown(cmd.id);
       const old = await store.get(cmd.id);
       printNewKey(
@@ -71,7 +92,7 @@ async function run(cmd: Command, ctx: Context): Promise<void> {
     }
     case "revoke": {
       const before = await store.get(cmd.id);
-      const revoked = await store.revoke(cmd.id);
+      const revoked = await store.revoke(cmd.id, CLI);
       if (!before || !revoked) throw unknown(cmd.id);
       if (json) {
         console.log(JSON.stringify(publicRecord(revoked, store.stateOf(revoked))));
@@ -90,7 +111,17 @@ async function run(cmd: Command, ctx: Context): Promise<void> {
 
 function printNewKey({ record, secret }: CreatedKey, json: boolean, summary: string): void {
   if (json) {
-    console.log(JSON.stringify({ id: record.id, secret, name: record.name, mode: record.mode, expires_at: record.expires_at }));
+    console.log(
+      JSON.stringify({
+        id: record.id,
+        secret,
+        name: record.name,
+        mode: record.mode,
+        expires_at: record.expires_at,
+        scopes: record.scopes,
+        agent_id: record.agent_id,
+      }),
+    );
     return;
   }
   console.log(summary);
@@ -102,13 +133,47 @@ function expiry(record: KeyRecord): string {
   return record.expires_at ? `expires ${record.expires_at}` : "never expires";
 }
 
-function printTable(rows: ReturnType<typeof publicRecord>[]): void {
+/** A key as `list` shows it: the record without its hash, its status and its use (without the per-day series). */
+function listed(record: KeyWithUsage, store: KeyStore) {
+  const { daily: _daily, ...rest } = publicRecord(record, store.stateOf(record));
+  return rest;
+}
+
+function printTable(rows: ReturnType<typeof listed>[]): void {
   if (rows.length === 0) {
     console.log("No keys.");
     return;
   }
-  const header = ["ID", "NAME", "MODE", "PREFIX", "STATUS", "CREATED", "EXPIRES", "REVOKED"];
-  const lines = rows.map((r) => [r.id, r.name, r.mode, r.prefix, r.status, r.created_at, r.expires_at ?? "-", r.revoked_at ?? "-"]);
+  const header = ["ID", "NAME", "MODE", "PREFIX", "STATUS", "SCOPES", "AGENT", "CREATED", "EXPIRES", "REVOKED", "LAST USED", "24H", "7D"];
+  const lines = rows.map((r) => [
+    r.id,
+    r.name,
+    r.mode,
+    r.prefix,
+    r.status,
+    r.scopes.join(","),
+    r.agent_id === null ? "-" : String(r.agent_id),
+    r.created_at,
+    r.expires_at ?? "-",
+    r.revoked_at ?? "-",
+    r.last_used_at ?? "never",
+    String(r.requests_24h),
+    String(r.requests_7d),
+  ]);
+  printColumns(header, lines);
+}
+
+function printAudit(entries: AuditEntry[]): void {
+  if (entries.length === 0) {
+    console.log("No key changes recorded.");
+    return;
+  }
+  const header = ["AT", "ACTION", "KEY", "NEW KEY", "NAME", "MODE", "ACTOR", "SESSION"];
+  const lines = entries.map((e) => [e.at, e.action, e.key_id, e.new_key_id ?? "-", e.key_name, e.mode, e.actor, e.session_id ?? "-"]);
+  printColumns(header, lines);
+}
+
+function printColumns(header: string[], lines: string[][]): void {
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
   for (const line of [header, ...lines]) console.log(line.map((cell, i) => cell.padEnd(widths[i]!)).join("  ").trimEnd());
 }

@@ -14,6 +14,7 @@ import { services } from "./middleware/services.ts";
 import { serverTiming } from "./middleware/timing.ts";
 import { mountDocs } from "./openapi/index.ts";
 import { API_PREFIX, api } from "./routes/index.ts";
+import { scheduled } from "./scheduled.ts";
 
 const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
 app.use(
@@ -46,4 +47,5 @@ app.notFound(notFoundHandler(routeTable, [API_PREFIX]));
 app.onError(onError);
 
 // The module exports only the handler: workerd rejects any other runtime export of the main module.
-export default app;
+// The app itself keeps its fetch (and routes, for the tests); scheduled is the daily cron (src/scheduled.ts).
+export default Object.assign(app, { scheduled });

@@ -194,7 +194,7 @@ describe("the key", () => {
   it("is refused when its stored record is of the other mode", async () => {
     // A test-mode secret whose record says live: only tampering makes one; still refused.
     const secret = newSecret("test");
-    const { record } = await new KeyStore(env.KEYS, env.DB).create({ name: "tampered", mode: "live" });
+    const { record } = await new KeyStore(env.KEYS, env.DB).create({ name: "tampered", mode: "live" }, { actor: "cli" });
     const hash = await hashSecret(secret);
     await env.KEYS.put(`hash:${hash}`, JSON.stringify({ ...record, hash }));
     expect401(await call(PATH, { key: secret }), WHY.liveKey, PATH, [secret]);
@@ -217,7 +217,7 @@ describe("the key", () => {
   it("is refused once revoked", async () => {
     const { record, secret } = await makeKey();
     expect200(await call(PATH, { key: secret }));
-    await new KeyStore(env.KEYS, env.DB).revoke(record.id);
+    await new KeyStore(env.KEYS, env.DB).revoke(record.id, { actor: "cli" });
     expect401(await call(PATH, { key: secret }), WHY.revoked, PATH, [secret]);
   });
 });
@@ -227,7 +227,7 @@ describe("rolling", () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(T0);
     const old = await makeKey({ name: "pos" });
-    const rolled = await new KeyStore(env.KEYS, env.DB).roll(old.record.id, 60);
+    const rolled = await new KeyStore(env.KEYS, env.DB).roll(old.record.id, 60, { actor: "cli" });
     expect(rolled?.record).toMatchObject({ name: "pos", mode: "test", replaces: old.record.id });
     expect200(await call(PATH, { key: old.secret }));
     expect200(await call(PATH, { key: rolled!.secret }));
@@ -241,7 +241,7 @@ describe("rolling", () => {
   it("with grace 0 refuses the old key at once", async () => {
     const old = await makeKey();
     expect200(await call(PATH, { key: old.secret }));
-    const rolled = await new KeyStore(env.KEYS, env.DB).roll(old.record.id, 0);
+    const rolled = await new KeyStore(env.KEYS, env.DB).roll(old.record.id, 0, { actor: "cli" });
     expect401(await call(PATH, { key: old.secret }), WHY.graceEnded, PATH, [old.secret]);
     expect200(await call(PATH, { key: rolled!.secret }));
   });

@@ -135,7 +135,8 @@ describe("a miss", () => {
   it("answers first and fills KV afterwards, through waitUntil", async () => {
     await env.LOOKUP_CACHE.delete("v1:areas");
     const slow = slowPuts(env.LOOKUP_CACHE);
-    const worker = appWith({ LOOKUP_CACHE: slow.kv });
+    // Usage recording off: its write would be a second waitUntil task of this request.
+    const worker = appWith({ LOOKUP_CACHE: slow.kv, USAGE_FLUSH_SECONDS: "off" });
 
     const res = await callVia(worker.fetch, "/api/area", { key });
     // The answer is here while the KV write has not been allowed to finish.

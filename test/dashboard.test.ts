@@ -389,6 +389,8 @@ describe("the JSON admin API", () => {
         revoked_at: null,
         replaces: null,
         replaced_by: null,
+        scopes: ["read", "write"],
+        agent_id: null,
         status: "active",
         secret: expect.stringMatching(new RegExp(`^${SECRET.source}$`)),
       },

@@ -205,7 +205,8 @@ describe("a failure inside the create batch", () => {
     const db = failingWriteBatchD1();
     const headers = { "Idempotency-Key": "batch-fault-1" };
     const body = { ...NEW_CUSTOMER, mobile_number: "+91 98111 22244" };
-    const res = await callWithEnv({ DB: db }, "/api/customers/create", { method: "POST", key, body, headers });
+    // Usage recording off: its write, on the same failing D1, would be a second failed write batch.
+    const res = await callWithEnv({ DB: db, USAGE_FLUSH_SECONDS: "off" }, "/api/customers/create", { method: "POST", key, body, headers });
     // The write batch did run (it is the one that failed) and D1 rolled it back.
     expect(db.writeBatchesFailed).toBe(1);
     expectUnavailable(res, "/api/customers/create", "database");
@@ -223,7 +224,7 @@ describe("a failure inside the create batch", () => {
   it("writes nothing without an Idempotency-Key either", async () => {
     const before = await rowCounts();
     const db = failingWriteBatchD1();
-    const res = await callWithEnv({ DB: db }, "/customers/create", { method: "POST", key, body: { ...NEW_CUSTOMER, mobile_number: "9811122255" } });
+    const res = await callWithEnv({ DB: db, USAGE_FLUSH_SECONDS: "off" }, "/customers/create", { method: "POST", key, body: { ...NEW_CUSTOMER, mobile_number: "9811122255" } });
     expect(db.writeBatchesFailed).toBe(1);
     expectUnavailable(res, "/customers/create", "database");
     expect(await rowCounts()).toEqual(before);

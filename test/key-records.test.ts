@@ -4,7 +4,8 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { hashSecret } from "../src/keys/secret.ts";
-import { clearIsolateKeyCache, type KeyRecord } from "../src/keys/store.ts";
+import { clearIsolateKeyCache, type KeyRecord, KeyStore } from "../src/keys/store.ts";
+import { ApiError } from "../src/lib/errors.ts";
 import { call, errorEnvelope } from "./helpers/http.ts";
 
 const ADMIN = { Authorization: `Bearer ${env.ADMIN_TOKEN!}` };
@@ -22,7 +23,9 @@ async function rows() {
 
 beforeEach(async () => {
   clearIsolateKeyCache();
-  await env.DB.prepare("DELETE FROM api_keys").run();
+  await env.DB.batch([env.DB.prepare("DELETE FROM api_keys"), env.DB.prepare("DELETE FROM key_audit")]);
+  const { keys } = await env.KEYS.list();
+  await Promise.all(keys.map((k) => env.KEYS.delete(k.name)));
 });
 
 afterEach(() => {
@@ -73,6 +76,8 @@ describe("rolling through the admin API", () => {
       revoked_at: null,
       replaces: key.id,
       replaced_by: null,
+      scopes: ["read", "write"],
+      agent_id: null,
       status: "active",
       secret: expect.stringMatching(/^sk_test_[0-9A-Za-z]{43}$/),
     });
@@ -91,7 +96,8 @@ describe("rolling through the admin API", () => {
 describe("keys from the KV-only layout", () => {
   it("keep authenticating, are carried over into D1 by the admin API, and are managed from then on", async () => {
     const secret = `sk_test_${"K".repeat(43)}`;
-    const record: KeyRecord = {
+    // Written before scopes and agents existed: the copy has neither member.
+    const record: Omit<KeyRecord, "scopes" | "agent_id"> = {
       id: "key_LegacyLegacy0001",
       name: "made before D1",
       mode: "test",
@@ -110,7 +116,7 @@ describe("keys from the KV-only layout", () => {
     const listed = await call(path, { headers: ADMIN });
     expect(listed.status).toBe(200);
     const { hash: _hash, ...shown } = record;
-    expect(listed.body).toEqual({ data: [{ ...shown, status: "active" }] });
+    expect(listed.body).toEqual({ data: [{ ...shown, scopes: ["read", "write"], agent_id: null, status: "active" }] });
     expect(await rows()).toEqual([{ id: record.id, rolled_from: null, replaced_by: null, expires_at: null }]);
     expect((await env.KEYS.list({ prefix: "id:" })).keys).toEqual([]);
     // Still authenticating after the carry-over (a fresh isolate reads the same KV entry).
@@ -136,5 +142,91 @@ describe("revocation", () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(Date.now() + 10_000);
     expect((await call("/api/area", { key: key.secret })).status).toBe(401);
+  });
+});
+
+describe("scopes and a sales agent on a key", () => {
+  const store = () => new KeyStore(env.KEYS, env.DB);
+  const CLI = { actor: "cli" } as const;
+
+  async function addAgent(id: number) {
+    await env.DB.prepare("INSERT OR IGNORE INTO sales_agents (id, first_name, last_name, mobile_number) VALUES (?1, 'Asha', 'Rao', '9876543210')")
+      .bind(id)
+      .run();
+  }
+
+  async function d1Key(id: string) {
+    return env.DB.prepare("SELECT scopes, agent_id, expires_at FROM api_keys WHERE id = ?1").bind(id).first();
+  }
+
+  it("are kept in D1 and in the KV copy that authentication reads, scopes normalized to read,write", async () => {
+    await addAgent(7);
+    const { record, secret } = await store().create({ name: "field app", mode: "test", scopes: ["write", "read", "write"], agentId: 7 }, CLI);
+    expect([record.scopes, record.agent_id]).toEqual([["read", "write"], 7]);
+    expect(await d1Key(record.id)).toEqual({ scopes: "read,write", agent_id: 7, expires_at: null });
+    const copy = await env.KEYS.get<KeyRecord>(`hash:${await hashSecret(secret)}`, "json");
+    expect([copy?.scopes, copy?.agent_id]).toEqual([["read", "write"], 7]);
+    clearIsolateKeyCache();
+    expect(await store().findBySecret(secret)).toEqual(record);
+
+    const reader = await store().create({ name: "reader", mode: "test", scopes: ["read"] }, CLI);
+    expect(await d1Key(reader.record.id)).toEqual({ scopes: "read", agent_id: null, expires_at: null });
+    expect((await store().findBySecret(reader.secret))?.scopes).toEqual(["read"]);
+  });
+
+  it("refuses an unknown or empty scopes list and an agent that does not exist, writing nothing", async () => {
+    await addAgent(7);
+    const cases: [Record<string, unknown>, string, string][] = [
+      [{ scopes: [] }, "scopes", "must name at least one scope: read, write"],
+      [{ scopes: ["read", "admin"] }, "scopes", "has 'admin' that is not a scope: use read, write"],
+      [{ scopes: 7 }, "scopes", "must be a list of scopes: read, write"],
+      [{ scopes: " , " }, "scopes", "must name at least one scope: read, write"],
+      [{ agentId: 999 }, "agent_id", "must be an existing sales agent's id: there is no sales agent 999"],
+      [{ agentId: 0 }, "agent_id", "must be a sales agent's id: a whole number from 1"],
+      [{ agentId: 1.5 }, "agent_id", "must be a sales agent's id: a whole number from 1"],
+    ];
+    for (const [extra, field, message] of cases) {
+      const err = await store()
+        .create({ name: "x", mode: "test", ...extra } as Parameters<KeyStore["create"]>[0], CLI)
+        .then(() => null, (e: unknown) => e);
+      expect({ extra, isApiError: err instanceof ApiError }).toEqual({ extra, isApiError: true });
+      expect({ status: (err as ApiError).status, fields: (err as ApiError).options.fields }).toEqual({ status: 422, fields: [{ field, message }] });
+    }
+    expect((await env.DB.prepare("SELECT count(*) AS n FROM api_keys").first())?.n).toBe(0);
+    expect((await env.DB.prepare("SELECT count(*) AS n FROM key_audit").first())?.n).toBe(0);
+    expect((await env.KEYS.list({ prefix: "hash:" })).keys).toEqual([]);
+  });
+
+  it("a KV copy written before scopes and agents reads as both scopes and no agent, and keeps working", async () => {
+    const secret = `sk_test_${"Q".repeat(43)}`;
+    const old = {
+      id: "key_OldShapeOldShape",
+      name: "before scopes",
+      mode: "test",
+      prefix: "sk_test_QQQQ…",
+      hash: await hashSecret(secret),
+      created_at: "2026-01-01T00:00:00.000Z",
+      expires_at: null,
+      revoked_at: null,
+      replaces: null,
+      replaced_by: null,
+    };
+    await env.KEYS.put(`hash:${old.hash}`, JSON.stringify(old));
+    expect(await store().findBySecret(secret)).toEqual({ ...old, scopes: ["read", "write"], agent_id: null });
+    expect((await call("/api/area", { key: secret })).status).toBe(200);
+    expect((await call("/api/customers?count=1", { key: secret })).status).toBe(200);
+  });
+
+  it("rolling keeps name, mode, scopes, agent and expiry (in D1 and the KV copy)", async () => {
+    await addAgent(8);
+    const old = await store().create({ name: "van 8", mode: "test", scopes: ["read"], agentId: 8, expiresInSeconds: 7200 }, CLI);
+    const rolled = await store().roll(old.record.id, 60, CLI);
+    expect(rolled!.record).toMatchObject({ name: "van 8", mode: "test", scopes: ["read"], agent_id: 8, expires_at: old.record.expires_at, replaces: old.record.id });
+    expect(await d1Key(rolled!.record.id)).toEqual({ scopes: "read", agent_id: 8, expires_at: old.record.expires_at });
+    const copy = await env.KEYS.get<KeyRecord>(`hash:${await hashSecret(rolled!.secret)}`, "json");
+    expect(copy).toEqual(rolled!.record);
+    // The old key's copy keeps its scopes and agent through its grace.
+    const oldCopy = await env.KEYS.get<KeyRecord>(`hash:${old.record.hash}`, "json");
+    expect([oldCopy?.scopes, oldCopy?.agent_id, oldCopy?.replaced_by]).toEqual([["read"], 8, rolled!.record.id]);
   });
 });

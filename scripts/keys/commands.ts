@@ -4,30 +4,41 @@
 // COMMANDS; the parser (scripts/lib/cli.ts) refuses everything a subcommand does not list.
 import { type KeyMode, isKeyMode } from "../../src/keys/secret.ts";
 import { checkName, checkSeconds, MAX_LIFETIME_SECONDS } from "../../src/keys/rules.ts";
+import { parseScopes, type Scope } from "../../src/keys/scopes.ts";
+import { DEFAULT_AUDIT_LIMIT, MAX_AUDIT_LIMIT } from "../../src/keys/audit.ts";
 import { ApiError } from "../../src/lib/errors.ts";
 import { type CommandLine, parseSubcommand, PLATFORM_OPTIONS, platformOf, subcommand, UsageError } from "../lib/cli.ts";
 
 export type Command =
-  | { command: "create"; name: string; mode: KeyMode; expiresIn: number | null }
+  | { command: "create"; name: string; mode: KeyMode; expiresIn: number | null; scopes: Scope[]; agentId: number | null }
   | { command: "list" }
   | { command: "roll"; id: string; grace: number | undefined }
-  | { command: "revoke"; id: string };
+  | { command: "revoke"; id: string }
+  | { command: "audit"; limit: number };
 
 /** Options that every subcommand takes. */
 const COMMON = { json: { type: "boolean" }, ...PLATFORM_OPTIONS } as const;
 
 const COMMANDS = {
   create: subcommand({
-    options: { mode: { type: "string", value: "test|live" }, name: { type: "string", value: "NAME" }, "expires-in": { type: "string", value: "SECONDS" } },
+    options: {
+      mode: { type: "string", value: "test|live" },
+      name: { type: "string", value: "NAME" },
+      "expires-in": { type: "string", value: "SECONDS" },
+      scopes: { type: "string", value: "read,write" },
+      agent: { type: "string", value: "SALES_AGENT_ID" },
+    },
     operands: [],
-    usage: "create --mode test|live --name NAME [--expires-in SECONDS] [--json]",
+    usage: "create --mode test|live --name NAME [--expires-in SECONDS] [--scopes read,write] [--agent SALES_AGENT_ID] [--json]",
     build(values): Command {
       if (values.mode === undefined) throw new UsageError("--mode is required: test or live");
       if (!isKeyMode(values.mode)) throw new UsageError(`--mode must be test or live, not '${values.mode}'`);
       if (values.name === undefined) throw new UsageError("--name is required: 1 to 100 characters");
       const name = rule(() => checkName(values.name), "--name");
       const expiresIn = values["expires-in"] === undefined ? null : seconds("--expires-in", values["expires-in"], 1);
-      return { command: "create", name, mode: values.mode, expiresIn };
+      const scopes = values.scopes === undefined ? parseScopes(undefined) : rule(() => parseScopes(values.scopes), "--scopes");
+      const agentId = values.agent === undefined ? null : agent(values.agent);
+      return { command: "create", name, mode: values.mode, expiresIn, scopes, agentId };
     },
   }),
   list: subcommand({
@@ -51,6 +62,12 @@ const COMMANDS = {
     operands: ["ID"],
     usage: "revoke ID [--json]",
     build: (_values, [id]): Command => ({ command: "revoke", id: id! }),
+  }),
+  audit: subcommand({
+    options: { limit: { type: "string", value: "N" } },
+    operands: [],
+    usage: `audit [--limit N] [--json]      (newest first; N default ${DEFAULT_AUDIT_LIMIT})`,
+    build: (values): Command => ({ command: "audit", limit: values.limit === undefined ? DEFAULT_AUDIT_LIMIT : limit(values.limit) }),
   }),
 };
 
@@ -80,6 +97,19 @@ function seconds(option: string, text: string, min: number): number {
   const message = `${option} must be a whole number of seconds from ${min} to ${MAX_LIFETIME_SECONDS}, not '${text}'`;
   if (!/^[0-9]{1,10}$/.test(text)) throw new UsageError(message);
   return rule(() => checkSeconds(option === "--grace" ? "grace" : "expires_in", Number(text), min), option, message);
+}
+
+/** A sales agent's id, written as plain digits; whether it exists is the key store's to say. */
+function agent(text: string): number {
+  if (!/^[1-9][0-9]{0,14}$/.test(text)) throw new UsageError(`--agent must be a sales agent's id (a whole number from 1), not '${text}'`);
+  return Number(text);
+}
+
+function limit(text: string): number {
+  if (!/^[0-9]{1,6}$/.test(text) || Number(text) < 1 || Number(text) > MAX_AUDIT_LIMIT) {
+    throw new UsageError(`--limit must be a whole number from 1 to ${MAX_AUDIT_LIMIT}, not '${text}'`);
+  }
+  return Number(text);
 }
 
 /** Runs one of the key store's own rules, turning its 422 into a usage error for the option. */

@@ -5,6 +5,8 @@ import { type CreatedKey, DEFAULT_GRACE_SECONDS, type KeyRecord, KeyStore } from
 
 export const DEMO_KEY_NAME = "demo";
 export const DEMO_KEY_MODE = "test";
+/** Who the key audit log names for the demo key's changes. */
+const START = { actor: "start" } as const;
 
 export interface DemoKey extends CreatedKey {
   /** The key this one replaced, now in its grace period; null for the first demo key. */
@@ -16,8 +18,8 @@ export async function issueDemoKey(keys: KeyStore): Promise<DemoKey> {
     .filter((k) => k.name === DEMO_KEY_NAME && k.mode === DEMO_KEY_MODE && keys.stateOf(k) === "active")
     .at(-1);
   if (current) {
-    const rolled = await keys.roll(current.id, DEFAULT_GRACE_SECONDS);
+    const rolled = await keys.roll(current.id, DEFAULT_GRACE_SECONDS, START);
     if (rolled) return { ...rolled, replaced: current };
   }
-  return { ...(await keys.create({ name: DEMO_KEY_NAME, mode: DEMO_KEY_MODE })), replaced: null };
+  return { ...(await keys.create({ name: DEMO_KEY_NAME, mode: DEMO_KEY_MODE }, START)), replaced: null };
 }

@@ -5,7 +5,7 @@
 import { ApiError, errors, type FieldError } from "../lib/errors.ts";
 import { checkNewKey, checkSeconds } from "../keys/rules.ts";
 import { KEY_ID_PATTERN } from "../keys/secret.ts";
-import { type KeyRecord, type KeyStore, publicRecord } from "../keys/store.ts";
+import { type KeyActor, type KeyRecord, type KeyStore, publicRecord } from "../keys/store.ts";
 
 export type AdminKey = ReturnType<typeof publicRecord>;
 /** A key just made (created or rolled): the only time its secret is shown. */
@@ -20,27 +20,27 @@ export async function listKeys(store: KeyStore): Promise<AdminKey[]> {
 }
 
 /** Makes a key from a request's { name, mode, expires_in? } (expires_in null or absent: none). */
-export async function createKey(store: KeyStore, body: unknown): Promise<NewKey> {
+export async function createKey(store: KeyStore, body: unknown, actor: KeyActor): Promise<NewKey> {
   const input = readFields(body, ["name", "mode", "expires_in"], (fields) =>
     checkNewKey({ name: fields.name, mode: fields.mode, expiresInSeconds: fields.expires_in }),
   );
-  const { record, secret } = await store.create(input);
+  const { record, secret } = await store.create(input, actor);
   return { ...view(store, record), secret };
 }
 
 /** Rolls a key from a request's { grace? } (absent: the store's default grace). */
-export async function rollKey(store: KeyStore, id: string, body: unknown): Promise<NewKey> {
+export async function rollKey(store: KeyStore, id: string, body: unknown, actor: KeyActor): Promise<NewKey> {
   const grace = readFields(body, ["grace"], (fields) =>
     fields.grace === undefined ? undefined : checkSeconds("grace", fields.grace, 0),
   );
-  const created = await store.roll(id, grace);
+  const created = await store.roll(id, grace, actor);
   if (!created) throw unknownKey(id);
   return { ...view(store, created.record), secret: created.secret };
 }
 
 /** Revokes a key at once; revoking a revoked key changes nothing and answers the same. */
-export async function revokeKey(store: KeyStore, id: string): Promise<AdminKey> {
-  const revoked = await store.revoke(id);
+export async function revokeKey(store: KeyStore, id: string, actor: KeyActor): Promise<AdminKey> {
+  const revoked = await store.revoke(id, actor);
   if (!revoked) throw unknownKey(id);
   return view(store, revoked);
 }

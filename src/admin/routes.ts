@@ -10,6 +10,9 @@ import { createKey, listKeys, revokeKey, rollKey } from "./keys.ts";
 
 export const adminRoutes = new Hono<AppEnv>();
 
+/** Who the key audit log names for changes made here. */
+const ADMIN_API = { actor: "admin-api" } as const;
+
 // Authentication first (before the method, the body or the id is looked at), then the size limit.
 adminRoutes.use("/admin/*", adminAuth, limitBody, async (c, next) => {
   await next();
@@ -20,15 +23,15 @@ adminRoutes.use("/admin/*", adminAuth, limitBody, async (c, next) => {
 adminRoutes.get("/admin/keys", async (c) => c.json({ data: await listKeys(c.get("services").keys) }));
 
 adminRoutes.post("/admin/keys", async (c) => {
-  return c.json({ data: await createKey(c.get("services").keys, await readJsonBody(c)) }, 201);
+  return c.json({ data: await createKey(c.get("services").keys, await readJsonBody(c), ADMIN_API) }, 201);
 });
 
 adminRoutes.post("/admin/keys/:id/roll", async (c) => {
-  return c.json({ data: await rollKey(c.get("services").keys, c.req.param("id"), await readJsonBody(c)) }, 201);
+  return c.json({ data: await rollKey(c.get("services").keys, c.req.param("id"), await readJsonBody(c), ADMIN_API) }, 201);
 });
 
 adminRoutes.post("/admin/keys/:id/revoke", async (c) => {
-  return c.json({ data: await revokeKey(c.get("services").keys, c.req.param("id")) });
+  return c.json({ data: await revokeKey(c.get("services").keys, c.req.param("id"), ADMIN_API) });
 });
 
 adminRoutes.all("/admin/keys", (c) => {

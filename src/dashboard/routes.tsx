@@ -32,6 +32,9 @@ type DashEnv = {
 };
 type DashContext = Context<DashEnv>;
 
+/** Who the key audit log names for changes made from this session's page. */
+const dashboardActor = (c: DashContext) => ({ actor: "dashboard", sessionId: c.get("session").id }) as const;
+
 const BOUNDS = { local: REVOCATION_BOUND_LOCAL_SECONDS, production: REVOCATION_BOUND_PRODUCTION_SECONDS };
 
 export const dashboardRoutes = new Hono<DashEnv>();
@@ -138,7 +141,7 @@ dashboardRoutes.post("/dashboard/keys", checkOrigin, limitBody, requireSession, 
       name: values.name,
       mode: values.mode,
       expires_in: values.expires_in === "" || values.expires_in === undefined ? null : number(values.expires_in),
-    });
+    }, dashboardActor(c));
     return renderKeys(c, c.get("session"), { newKey: { created } });
   });
 });
@@ -147,7 +150,7 @@ dashboardRoutes.post("/dashboard/keys/:id/roll", checkOrigin, limitBody, require
   const grace = text(c.get("form").grace);
   return withErrorsShown(c, "The key was not rolled", undefined, async () => {
     const store = c.get("services").keys;
-    const created = await rollKey(store, c.req.param("id"), { grace: grace === undefined ? undefined : number(grace) });
+    const created = await rollKey(store, c.req.param("id"), { grace: grace === undefined ? undefined : number(grace) }, dashboardActor(c));
     const replaced = view(store, await findKey(store, c.req.param("id")));
     return renderKeys(c, c.get("session"), { newKey: { created, replaced } });
   });
@@ -155,7 +158,7 @@ dashboardRoutes.post("/dashboard/keys/:id/roll", checkOrigin, limitBody, require
 
 dashboardRoutes.post("/dashboard/keys/:id/revoke", checkOrigin, limitBody, requireSession, async (c) => {
   return withErrorsShown(c, "The key was not revoked", undefined, async () => {
-    const revoked = await revokeKey(c.get("services").keys, c.req.param("id"));
+    const revoked = await revokeKey(c.get("services").keys, c.req.param("id"), dashboardActor(c));
     const notice =
       `Key “${revoked.name}” (${revoked.prefix}) is revoked. It stops working everywhere within ` +
       `${BOUNDS.local} seconds locally and about ${BOUNDS.production} seconds in production.`;

@@ -1,6 +1,7 @@
 // Key records from before D1 held them: KV alone kept each one, as a listing entry "id:<key id>"
 // whose metadata is the whole KeyRecord (beside the "hash:" entry that authentication reads, which
 // stays). The key store carries them over into D1 on first use, then deletes the listing entries.
+import { fromCopy, type StoredCopy } from "./copy.ts";
 import type { KeyRecord } from "./store.ts";
 
 const LEGACY_PREFIX = "id:";
@@ -10,8 +11,9 @@ export async function legacyRecords(kv: KVNamespace): Promise<KeyRecord[]> {
   const records: KeyRecord[] = [];
   let cursor: string | undefined;
   do {
-    const page: KVNamespaceListResult<KeyRecord> = await kv.list<KeyRecord>({ prefix: LEGACY_PREFIX, cursor });
-    for (const k of page.keys) if (k.metadata) records.push(k.metadata);
+    const page: KVNamespaceListResult<StoredCopy> = await kv.list<StoredCopy>({ prefix: LEGACY_PREFIX, cursor });
+    // They predate scopes and agents: both scopes, no agent.
+    for (const k of page.keys) if (k.metadata) records.push(fromCopy(k.metadata));
     cursor = page.list_complete ? undefined : page.cursor;
   } while (cursor);
   return records;

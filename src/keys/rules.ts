@@ -2,6 +2,7 @@
 // command line) can write a record that breaks them. Failures are the service's own errors: a 422
 // naming the field, or a 409 for a key whose state forbids the change.
 import { ApiError, errors, type FieldError } from "../lib/errors.ts";
+import { parseScopes, type Scope } from "./scopes.ts";
 import { isKeyMode, KEY_MODES, type KeyMode } from "./secret.ts";
 
 export const MAX_NAME_LENGTH = 100;
@@ -36,21 +37,26 @@ export function checkSeconds(field: "expires_in" | "grace", value: unknown, min:
 }
 
 /**
- * A new key's name, mode and expiry (null or absent: none), checked together: one 422 that names
- * every broken field, in that order. The values as stored otherwise.
+ * A new key's name, mode, expiry (null or absent: none), scopes (absent: both) and agent (absent:
+ * none), checked together: one 422 that names every broken field, in that order. The values as
+ * stored otherwise. Whether the agent exists is checked in the key's insert.
  */
-export function checkNewKey(input: { name: unknown; mode: unknown; expiresInSeconds?: unknown }): {
+export function checkNewKey(input: { name: unknown; mode: unknown; expiresInSeconds?: unknown; scopes?: unknown; agentId?: unknown }): {
   name: string;
   mode: KeyMode;
   expiresInSeconds: number | null;
+  scopes: Scope[];
+  agentId: number | null;
 } {
   const problems: FieldError[] = [];
   const name = collect(problems, () => checkName(input.name));
   const mode = collect(problems, () => checkMode(input.mode));
   const expires = input.expiresInSeconds;
   const expiresInSeconds = expires == null ? null : collect(problems, () => checkSeconds("expires_in", expires, 1));
+  const scopes = collect(problems, () => parseScopes(input.scopes));
+  const agentId = collect(problems, () => checkAgentId(input.agentId));
   if (problems.length > 0) throw errors.validation(problems);
-  return { name: name!, mode: mode!, expiresInSeconds: expiresInSeconds! };
+  return { name: name!, mode: mode!, expiresInSeconds: expiresInSeconds!, scopes: scopes!, agentId: agentId! };
 }
 
 /** Runs one check: its value, or undefined with its broken fields added to `problems`. */
@@ -62,6 +68,15 @@ function collect<T>(problems: FieldError[], check: () => T): T | undefined {
     problems.push(...(err.options.fields ?? []));
     return undefined;
   }
+}
+
+/** A sales agent's id as a key is bound to it (existence is checked in the key's insert), or null. */
+export function checkAgentId(value: unknown): number | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 1) {
+    throw invalid("agent_id", "must be a sales agent's id: a whole number from 1");
+  }
+  return value;
 }
 
 function invalid(field: string, message: string) {

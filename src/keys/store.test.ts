@@ -23,6 +23,7 @@ import {
   REVOCATION_BOUND_PRODUCTION_SECONDS,
 } from "./store.ts";
 
+const CLI = { actor: "cli" } as const;
 const T0 = Date.parse("2026-05-01T10:00:00.000Z");
 
 /** A store on a clock that the test moves. */
@@ -69,7 +70,7 @@ async function d1Rows(): Promise<Record<string, unknown>[]> {
 describe("create", () => {
   it("stores the record in D1 and its copy under the hash in KV, never the secret", async () => {
     const { store } = storeAt();
-    const { record, secret } = await store.create({ name: "  warehouse app ", mode: "test", expiresInSeconds: 3600 });
+    const { record, secret } = await store.create({ name: "  warehouse app ", mode: "test", expiresInSeconds: 3600 }, CLI);
     const hash = await hashSecret(secret);
     expect(record).toEqual({
       id: expect.stringMatching(/^key_[0-9A-Za-z]{16}$/),
@@ -82,6 +83,8 @@ describe("create", () => {
       revoked_at: null,
       replaces: null,
       replaced_by: null,
+      scopes: ["read", "write"],
+      agent_id: null,
     });
     expect(await d1Rows()).toEqual([
       {
@@ -95,6 +98,9 @@ describe("create", () => {
         revoked_at: null,
         rolled_from: null,
         replaced_by: null,
+        scopes: "read,write",
+        agent_id: null,
+        last_used_at: null,
       },
     ]);
     expect((await env.KEYS.list()).keys.map((k) => k.name)).toEqual([`hash:${hash}`]);
@@ -120,26 +126,26 @@ describe("create", () => {
       [{ name: "n", mode: "test", expiresInSeconds: 315_360_001 }, "expires_in", "must be a whole number of seconds from 1 to 315360000"],
     ];
     for (const [input, field, message] of cases) {
-      const err = await apiError(() => store.create(input));
+      const err = await apiError(() => store.create(input, CLI));
       expect({ status: err.status, fields: err.options.fields }).toEqual({ status: 422, fields: [{ field, message }] });
     }
     expect((await env.KEYS.list()).keys).toEqual([]);
     expect(await d1Rows()).toEqual([]);
-    expect((await store.create({ name: "x".repeat(100), mode: "live", expiresInSeconds: 315_360_000 })).record.name).toHaveLength(100);
+    expect((await store.create({ name: "x".repeat(100), mode: "live", expiresInSeconds: 315_360_000 }, CLI)).record.name).toHaveLength(100);
   });
 });
 
 describe("findBySecret", () => {
   it("finds by the secret's hash, and nothing for another secret", async () => {
     const { store } = storeAt();
-    const { record, secret } = await store.create({ name: "a", mode: "test" });
+    const { record, secret } = await store.create({ name: "a", mode: "test" }, CLI);
     expect(await store.findBySecret(secret)).toEqual(record);
     expect(await store.findBySecret(`${secret.slice(0, -1)}${secret.endsWith("a") ? "b" : "a"}`)).toBeNull();
   });
 
   it("trusts what it read for the isolate TTL, then reads again", async () => {
     const { store, clock } = storeAt();
-    const { record, secret } = await store.create({ name: "a", mode: "test" });
+    const { record, secret } = await store.create({ name: "a", mode: "test" }, CLI);
     expect(await store.findBySecret(secret)).toEqual(record);
     // Another process (the command line) revokes: it writes KV, not this isolate's cache.
     const revoked = { ...record, revoked_at: new Date(clock.ms).toISOString() };
@@ -152,9 +158,9 @@ describe("findBySecret", () => {
 
   it("sees its own isolate's changes at once", async () => {
     const { store } = storeAt();
-    const { record, secret } = await store.create({ name: "a", mode: "test" });
+    const { record, secret } = await store.create({ name: "a", mode: "test" }, CLI);
     expect((await store.findBySecret(secret))?.revoked_at).toBeNull();
-    await store.revoke(record.id);
+    await store.revoke(record.id, CLI);
     expect((await store.findBySecret(secret))?.revoked_at).toBe("2026-05-01T10:00:00.000Z");
   });
 });
@@ -209,9 +215,9 @@ describe("isolate cache", () => {
 describe("get and list", () => {
   it("lists every key oldest first, from D1", async () => {
     const { store, clock } = storeAt();
-    const a = await store.create({ name: "a", mode: "test" });
+    const a = await store.create({ name: "a", mode: "test" }, CLI);
     clock.ms += 1000;
-    const b = await store.create({ name: "b", mode: "live" });
+    const b = await store.create({ name: "b", mode: "live" }, CLI);
     expect(await store.list()).toEqual([a.record, b.record]);
     expect(await store.get(b.record.id)).toEqual(b.record);
   });
@@ -221,13 +227,13 @@ describe("get and list", () => {
     expect(await store.get("key_AAAAAAAAAAAAAAAA")).toBeNull();
     expect(await store.get(`key_${"A".repeat(600)}`)).toBeNull();
     expect(await store.get("../etc")).toBeNull();
-    expect(await store.revoke("key_AAAAAAAAAAAAAAAA")).toBeNull();
-    expect(await store.roll("nope")).toBeNull();
+    expect(await store.revoke("key_AAAAAAAAAAAAAAAA", CLI)).toBeNull();
+    expect(await store.roll("nope", undefined, CLI)).toBeNull();
   });
 
   it("shows administrators everything but the hash", async () => {
     const { store } = storeAt();
-    const { record } = await store.create({ name: "a", mode: "test" });
+    const { record } = await store.create({ name: "a", mode: "test" }, CLI);
     const shown = publicRecord(record, store.stateOf(record));
     expect(shown).not.toHaveProperty("hash");
     expect(shown).toEqual({ ...record, hash: undefined, status: "active" });
@@ -237,8 +243,8 @@ describe("get and list", () => {
 describe("roll", () => {
   it("makes a key of the same name and mode; the old one works for the grace, then expires", async () => {
     const { store, clock } = storeAt();
-    const old = await store.create({ name: "pos", mode: "live" });
-    const rolled = await store.roll(old.record.id, 600);
+    const old = await store.create({ name: "pos", mode: "live" }, CLI);
+    const rolled = await store.roll(old.record.id, 600, CLI);
     expect(rolled!.record).toMatchObject({ name: "pos", mode: "live", replaces: old.record.id, replaced_by: null, expires_at: null });
     expect(rolled!.secret).toMatch(/^sk_live_/);
     const after = await store.get(old.record.id);
@@ -254,18 +260,18 @@ describe("roll", () => {
   it("defaults to a day of grace, 0 stops the old key at once, and never extends its own expiry", async () => {
     const { store } = storeAt();
     expect(DEFAULT_GRACE_SECONDS).toBe(86_400);
-    const a = await store.create({ name: "a", mode: "test" });
-    await store.roll(a.record.id);
+    const a = await store.create({ name: "a", mode: "test" }, CLI);
+    await store.roll(a.record.id, undefined, CLI);
     expect((await store.get(a.record.id))?.expires_at).toBe("2026-05-02T10:00:00.000Z");
 
-    const b = await store.create({ name: "b", mode: "test" });
-    await store.roll(b.record.id, 0);
+    const b = await store.create({ name: "b", mode: "test" }, CLI);
+    await store.roll(b.record.id, 0, CLI);
     const bAfter = await store.get(b.record.id);
     expect(bAfter?.expires_at).toBe("2026-05-01T10:00:00.000Z");
     expect(store.stateOf(bAfter!)).toBe("expired");
 
-    const c = await store.create({ name: "c", mode: "test", expiresInSeconds: 60 });
-    const cNext = await store.roll(c.record.id, 3600);
+    const c = await store.create({ name: "c", mode: "test", expiresInSeconds: 60 }, CLI);
+    const cNext = await store.roll(c.record.id, 3600, CLI);
     expect((await store.get(c.record.id))?.expires_at).toBe("2026-05-01T10:01:00.000Z");
     // The replacement keeps the old key's expiry: rolling never makes a key outlive the one it replaces.
     expect(cNext!.record.expires_at).toBe("2026-05-01T10:01:00.000Z");
@@ -274,8 +280,8 @@ describe("roll", () => {
 
   it("lets exactly one of two simultaneous rolls of a key commit", async () => {
     const { store } = storeAt();
-    const { record } = await store.create({ name: "twice", mode: "test" });
-    const outcomes = await Promise.allSettled([store.roll(record.id, 60), store.roll(record.id, 60)]);
+    const { record } = await store.create({ name: "twice", mode: "test" }, CLI);
+    const outcomes = await Promise.allSettled([store.roll(record.id, 60, CLI), store.roll(record.id, 60, CLI)]);
     const won = outcomes.filter((o) => o.status === "fulfilled");
     const lost = outcomes.filter((o): o is PromiseRejectedResult => o.status === "rejected");
     expect([won.length, lost.length]).toEqual([1, 1]);
@@ -295,21 +301,21 @@ describe("roll", () => {
 
   it("refuses a key that is not active (409) and a bad grace (422)", async () => {
     const { store, clock } = storeAt();
-    const rolled = await store.create({ name: "r", mode: "test" });
-    const next = await store.roll(rolled.record.id, 60);
-    const revoked = await store.create({ name: "v", mode: "test" });
-    await store.revoke(revoked.record.id);
-    const expired = await store.create({ name: "e", mode: "test", expiresInSeconds: 1 });
+    const rolled = await store.create({ name: "r", mode: "test" }, CLI);
+    const next = await store.roll(rolled.record.id, 60, CLI);
+    const revoked = await store.create({ name: "v", mode: "test" }, CLI);
+    await store.revoke(revoked.record.id, CLI);
+    const expired = await store.create({ name: "e", mode: "test", expiresInSeconds: 1 }, CLI);
     clock.ms += 1000;
     const expect409 = async (id: string, description: string) => {
-      const err = await apiError(() => store.roll(id));
+      const err = await apiError(() => store.roll(id, undefined, CLI));
       expect({ status: err.status, description: err.description }).toEqual({ status: 409, description });
     };
     await expect409(rolled.record.id, `Key ${rolled.record.id} is already rolled (its replacement is ${next!.record.id}): only an active key can be rolled`);
     await expect409(revoked.record.id, `Key ${revoked.record.id} is revoked: only an active key can be rolled`);
     await expect409(expired.record.id, `Key ${expired.record.id} is expired: only an active key can be rolled`);
     for (const grace of [-1, 0.5, 315_360_001]) {
-      const err = await apiError(() => store.roll(next!.record.id, grace));
+      const err = await apiError(() => store.roll(next!.record.id, grace, CLI));
       expect(err.options.fields).toEqual([{ field: "grace", message: "must be a whole number of seconds from 0 to 315360000" }]);
     }
     expect((await store.list()).map((r) => r.name).sort()).toEqual(["e", "r", "r", "v"]);
@@ -319,31 +325,34 @@ describe("roll", () => {
 describe("revoke", () => {
   it("revokes at once and keeps the first time when repeated", async () => {
     const { store, clock } = storeAt();
-    const { record } = await store.create({ name: "a", mode: "test" });
-    const revoked = await store.revoke(record.id);
+    const { record } = await store.create({ name: "a", mode: "test" }, CLI);
+    const revoked = await store.revoke(record.id, CLI);
     expect(revoked).toEqual({ ...record, revoked_at: "2026-05-01T10:00:00.000Z" });
     expect(store.stateOf(revoked!)).toBe("revoked");
     clock.ms += 5000;
-    expect(await store.revoke(record.id)).toEqual(revoked);
+    expect(await store.revoke(record.id, CLI)).toEqual(revoked);
     expect(await env.KEYS.get(`hash:${record.hash}`, "json")).toEqual(revoked);
   });
 
   it("heals a revocation whose KV copy was not written after D1 committed it", async () => {
     const { store } = storeAt();
-    const { record } = await store.create({ name: "a", mode: "test" });
+    const { record } = await store.create({ name: "a", mode: "test" }, CLI);
     // D1 says revoked, the copy that authentication reads says active: what a failed KV write leaves.
     await env.DB.prepare("UPDATE api_keys SET revoked_at = ?1 WHERE id = ?2").bind("2026-05-01T09:59:00.000Z", record.id).run();
     const revoked = { ...record, revoked_at: "2026-05-01T09:59:00.000Z" };
-    expect(await store.revoke(record.id)).toEqual(revoked);
+    expect(await store.revoke(record.id, CLI)).toEqual(revoked);
     expect(await env.KEYS.get(`hash:${record.hash}`, "json")).toEqual(revoked);
   });
 });
 
 describe("records made before D1 held keys (KV only)", () => {
-  /** A key as the KV-only store wrote it: the authentication entry and the listing entry. */
+  /**
+   * A key as the KV-only store wrote it (before scopes and agents): the authentication entry and the
+   * listing entry. `record` is what the store reads it as: both scopes, no agent.
+   */
   async function legacyKey(name: string, extra: Partial<KeyRecord> = {}) {
     const secret = `sk_test_${"L".repeat(39)}${name.padStart(4, "0").slice(-4)}`;
-    const record: KeyRecord = {
+    const stored: Omit<KeyRecord, "scopes" | "agent_id"> = {
       id: `key_LEGACY${name.padStart(10, "0").slice(-10)}`,
       name,
       mode: "test",
@@ -356,8 +365,9 @@ describe("records made before D1 held keys (KV only)", () => {
       replaced_by: null,
       ...extra,
     };
-    await env.KEYS.put(`hash:${record.hash}`, JSON.stringify(record));
-    await env.KEYS.put(`id:${record.id}`, record.hash, { metadata: record });
+    await env.KEYS.put(`hash:${stored.hash}`, JSON.stringify(stored));
+    await env.KEYS.put(`id:${stored.id}`, stored.hash, { metadata: stored });
+    const record: KeyRecord = { ...stored, scopes: ["read", "write"], agent_id: null };
     return { record, secret };
   }
 
@@ -367,7 +377,7 @@ describe("records made before D1 held keys (KV only)", () => {
     const b = await legacyKey("two", { revoked_at: "2026-04-02T00:00:00.000Z" });
     expect(await store.findBySecret(a.secret)).toEqual(a.record);
     expect(await d1Rows()).toEqual([]);
-    const fresh = await store.create({ name: "new", mode: "test" });
+    const fresh = await store.create({ name: "new", mode: "test" }, CLI);
     expect(await store.list()).toEqual([a.record, b.record, fresh.record].sort((x, y) => x.created_at.localeCompare(y.created_at) || x.id.localeCompare(y.id)));
     expect((await d1Rows()).map((r) => r.id).sort()).toEqual([a.record.id, b.record.id, fresh.record.id].sort());
     // The listing entries are gone; the authentication entries stay, so the keys keep working.
@@ -375,7 +385,7 @@ describe("records made before D1 held keys (KV only)", () => {
     clearIsolateKeyCache();
     expect(await store.findBySecret(a.secret)).toEqual(a.record);
     // And they are managed like any other key from then on.
-    const rolled = await store.roll(a.record.id, 0);
+    const rolled = await store.roll(a.record.id, 0, CLI);
     expect(rolled!.record.replaces).toBe(a.record.id);
     expect(store.stateOf((await store.findBySecret(a.secret))!)).toBe("expired");
   });
@@ -383,7 +393,7 @@ describe("records made before D1 held keys (KV only)", () => {
   it("are carried over by get, roll and revoke too, and a second carry-over changes nothing", async () => {
     const { store } = storeAt();
     const a = await legacyKey("three");
-    expect(await store.revoke(a.record.id)).toEqual({ ...a.record, revoked_at: "2026-05-01T10:00:00.000Z" });
+    expect(await store.revoke(a.record.id, CLI)).toEqual({ ...a.record, revoked_at: "2026-05-01T10:00:00.000Z" });
     const again = await legacyKey("three"); // the same listing entry written again (an old worker still running)
     expect(await store.get(again.record.id)).toEqual({ ...a.record, revoked_at: "2026-05-01T10:00:00.000Z" });
     expect(await d1Rows()).toHaveLength(1);

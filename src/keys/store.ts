@@ -8,10 +8,14 @@
 // as its metadata). The first get/list/roll/revoke carries any such entries over into D1 and then
 // deletes them; their "hash:" entries stay, so those keys keep working throughout.
 import { errors } from "../lib/errors.ts";
+import { type AuditEntry, checkActor, checkAuditLimit, DEFAULT_AUDIT_LIMIT, type KeyActor, readAudit } from "./audit.ts";
+import { fromCopy, type StoredCopy } from "./copy.ts";
 import { drainCarriedOver, legacyRecords } from "./legacy.ts";
 import { cachedKey, forgetKey, ISOLATE_KEY_TTL_MS, rememberKey } from "./isolate-cache.ts";
 import { type KeyDatabase, KeyRecords, notActive } from "./records.ts";
 import { checkNewKey, checkSeconds } from "./rules.ts";
+import type { Scope } from "./scopes.ts";
+import { type KeyUsage, readUsage } from "./usage-read.ts";
 import {
   type KeyMode,
   digestsEqual,
@@ -24,6 +28,8 @@ import {
 
 export { clearIsolateKeyCache, ISOLATE_KEY_TTL_MS } from "./isolate-cache.ts";
 export { MAX_LIFETIME_SECONDS, MAX_NAME_LENGTH } from "./rules.ts";
+export type { AuditEntry, KeyActor } from "./audit.ts";
+export type { KeyUsage } from "./usage-read.ts";
 
 export interface KeyRecord {
   id: string;
@@ -38,7 +44,14 @@ export interface KeyRecord {
   /** The key this one replaced when it was made by rolling. */
   replaces: string | null;
   replaced_by: string | null;
+  /** read, write or both, in that order (./scopes.ts). */
+  scopes: Scope[];
+  /** The sales agent whose book the key is bound to, or null. */
+  agent_id: number | null;
 }
+
+/** A key with its use (./usage-read.ts), as the listings show it. */
+export type KeyWithUsage = KeyRecord & KeyUsage;
 
 /** "grace": rolled, still working until its expires_at. */
 export type KeyState = "active" | "grace" | "expired" | "revoked";
@@ -65,19 +78,28 @@ export class KeyStore {
 
   constructor(
     private readonly kv: KVNamespace,
-    db: KeyDatabase,
+    private readonly db: KeyDatabase,
     private readonly now: () => Date = () => new Date(),
   ) {
     this.records = new KeyRecords(db);
   }
 
-  /** Makes a key. Throws a 422 ApiError naming every broken field of name, mode and expiry. */
-  async create(input: { name: string; mode: KeyMode; expiresInSeconds?: number | null }): Promise<CreatedKey> {
-    const { name, mode, expiresInSeconds: expiresIn } = checkNewKey(input);
+  /**
+   * Makes a key, with its audit entry in the same D1 batch. Throws a 422 ApiError for a bad name,
+   * mode, expiry or scopes, or an agent id that names no sales agent (`agent_id`).
+   */
+  async create(
+    input: { name: string; mode: KeyMode; expiresInSeconds?: number | null; scopes?: readonly string[] | null; agentId?: number | null },
+    actor: KeyActor,
+  ): Promise<CreatedKey> {
+    const who = checkActor(actor);
+    const { name, mode, expiresInSeconds: expiresIn, scopes, agentId } = checkNewKey(input);
     const now = this.now();
     const expiresAt = expiresIn === null ? null : new Date(now.getTime() + expiresIn * 1000).toISOString();
-    const created = await newKey({ name, mode, expiresAt, replaces: null }, now);
-    await this.records.insert(created.record);
+    const created = await newKey({ name, mode, expiresAt, replaces: null, scopes, agentId }, now);
+    if (!(await this.records.insert(created.record, who))) {
+      throw errors.validation([{ field: "agent_id", message: `must be an existing sales agent's id: there is no sales agent ${agentId}` }]);
+    }
     await this.writeCopy(created.record);
     return created;
   }
@@ -91,9 +113,9 @@ export class KeyStore {
     const nowMs = this.now().getTime();
     const cached = cachedKey(hash, nowMs);
     if (cached !== undefined) return cached;
-    const record = await this.kv.get<KeyRecord>(`hash:${hash}`, { type: "json", cacheTtl: KV_KEY_CACHE_TTL_SECONDS });
+    const stored = await this.kv.get<StoredCopy>(`hash:${hash}`, { type: "json", cacheTtl: KV_KEY_CACHE_TTL_SECONDS });
     // The read is by hash already; the comparison guards against a record stored under the wrong key.
-    const found = record && typeof record.hash === "string" && digestsEqual(record.hash, hash) ? record : null;
+    const found = stored && typeof stored.hash === "string" && digestsEqual(stored.hash, hash) ? fromCopy(stored) : null;
     rememberKey(hash, found, nowMs);
     return found;
   }
@@ -112,21 +134,40 @@ export class KeyStore {
   }
 
   /**
-   * A new key of the same name, mode and expiry (it never outlives the old key); the old one keeps
+   * Every key, oldest first, with its use: last_used_at, requests in the last 24 and 168 hours and
+   * per day for the last 30 days. Two statements in one D1 batch, whatever the number of keys.
+   */
+  async listWithUsage(): Promise<KeyWithUsage[]> {
+    await this.carryOver();
+    return readUsage(this.db, this.now());
+  }
+
+  /** The newest `limit` audit entries (default 50), newest first; a 422 on `limit` outside 1 to 10000. */
+  async audit(limit = DEFAULT_AUDIT_LIMIT): Promise<AuditEntry[]> {
+    return readAudit(this.db, checkAuditLimit(limit));
+  }
+
+  /**
+   * A new key of the same name, mode, scopes, agent and expiry (it never outlives the old key), with
+   * the roll's audit entry in the same D1 batch; the old one keeps
    * working for graceSeconds (0: stops at once, never later than its own expiry). Null for an
    * unknown id; a 409 ApiError for a key that is not active (revoked, expired, or already rolled:
    * roll its replacement instead), also when another roll of it commits first; a 422 for a bad grace.
    */
-  async roll(id: string, graceSeconds = DEFAULT_GRACE_SECONDS): Promise<CreatedKey | null> {
-    const grace = checkSeconds("grace", graceSeconds, 0);
+  async roll(id: string, graceSeconds: number | undefined, actor: KeyActor): Promise<CreatedKey | null> {
+    const who = checkActor(actor);
+    const grace = checkSeconds("grace", graceSeconds ?? DEFAULT_GRACE_SECONDS, 0);
     const old = await this.get(id);
     if (!old) return null;
     this.assertActive(old);
     const now = this.now();
-    const created = await newKey({ name: old.name, mode: old.mode, expiresAt: old.expires_at, replaces: old.id }, now);
+    const created = await newKey(
+      { name: old.name, mode: old.mode, expiresAt: old.expires_at, replaces: old.id, scopes: old.scopes, agentId: old.agent_id },
+      now,
+    );
     const graceEnd = new Date(now.getTime() + grace * 1000).toISOString();
     const oldExpiresAt = old.expires_at && old.expires_at < graceEnd ? old.expires_at : graceEnd;
-    if (!(await this.records.roll(old, created.record, oldExpiresAt, now.toISOString()))) {
+    if (!(await this.records.roll(old, created.record, oldExpiresAt, now.toISOString(), who))) {
       // Another roll, a revocation or the expiry got there first: say which, from the record as it is now.
       const current = await this.records.get(id);
       if (current) this.assertActive(current);
@@ -137,10 +178,14 @@ export class KeyStore {
     return created;
   }
 
-  /** Revokes at once; revoking again keeps the first time (and rewrites the KV copy, healing a lost write). */
-  async revoke(id: string): Promise<KeyRecord | null> {
+  /**
+   * Revokes at once, with its audit entry in the same D1 batch. Revoking again keeps the first time
+   * and writes no audit entry (nothing changed), but rewrites the KV copy, healing a lost write.
+   */
+  async revoke(id: string, actor: KeyActor): Promise<KeyRecord | null> {
+    const who = checkActor(actor);
     if (!(await this.get(id))) return null;
-    const revoked = await this.records.revoke(id, this.now().toISOString());
+    const revoked = await this.records.revoke(id, this.now().toISOString(), who);
     if (revoked) await this.writeCopy(revoked);
     return revoked;
   }
@@ -175,7 +220,7 @@ export class KeyStore {
 
 /** A fresh secret and its record. */
 async function newKey(
-  fields: { name: string; mode: KeyMode; expiresAt: string | null; replaces: string | null },
+  fields: { name: string; mode: KeyMode; expiresAt: string | null; replaces: string | null; scopes: Scope[]; agentId: number | null },
   now: Date,
 ): Promise<CreatedKey> {
   const secret = newSecret(fields.mode);
@@ -190,12 +235,14 @@ async function newKey(
     revoked_at: null,
     replaces: fields.replaces,
     replaced_by: null,
+    scopes: fields.scopes,
+    agent_id: fields.agentId,
   };
   return { record, secret };
 }
 
-/** A record as shown to administrators: everything but the hash. */
-export function publicRecord(record: KeyRecord, state: KeyState) {
+/** A record as shown to administrators: everything but the hash (a listing's usage fields included). */
+export function publicRecord<R extends KeyRecord>(record: R, state: KeyState): Omit<R, "hash"> & { status: KeyState } {
   const { hash: _hash, ...rest } = record;
   return { ...rest, status: state };
 }

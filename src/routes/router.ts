@@ -9,6 +9,7 @@ import type { AppEnv } from "../env.ts";
 import { auth } from "../middleware/auth.ts";
 import { validationHook } from "../middleware/errors.ts";
 import { rateLimit } from "../middleware/rate-limit.ts";
+import { usage } from "../middleware/usage.ts";
 
 /** A router of the API: failed validation is one 422 listing every broken parameter. */
 export function createRouter() {
@@ -20,7 +21,7 @@ type ApiRouteConfig = Omit<RouteConfig, "security" | "middleware"> & { middlewar
 /** A route that needs an API key: Authorization: Bearer, then the rate limit, then its own middleware. */
 export function apiRoute<const R extends ApiRouteConfig>(config: R) {
   const { middleware = [], ...rest } = config;
-  return createRoute({ ...rest, security: [{ bearerAuth: [] }], middleware: [auth, rateLimit, ...middleware] });
+  return createRoute({ ...rest, security: [{ bearerAuth: [] }], middleware: [auth, usage, rateLimit, ...middleware] });
 }
 
 /**

@@ -1,15 +1,23 @@
 import { env } from "cloudflare:workers";
 import { clearIsolateTier } from "../../src/cache/lookup-cache.ts";
+import type { Scope } from "../../src/keys/scopes.ts";
 import type { KeyMode } from "../../src/keys/secret.ts";
 import { clearIsolateKeyCache, KeyStore } from "../../src/keys/store.ts";
 
 /** A key made through the key store module itself, in this test file's KV. */
-export async function makeKey(options: { mode?: KeyMode; name?: string; expiresInSeconds?: number } = {}) {
-  const created = await new KeyStore(env.KEYS, env.DB).create({
-    name: options.name ?? "test key",
-    mode: options.mode ?? "test",
-    expiresInSeconds: options.expiresInSeconds,
-  });
+export async function makeKey(
+  options: { mode?: KeyMode; name?: string; expiresInSeconds?: number; scopes?: Scope[]; agentId?: number | null } = {},
+) {
+  const created = await new KeyStore(env.KEYS, env.DB).create(
+    {
+      name: options.name ?? "test key",
+      mode: options.mode ?? "test",
+      expiresInSeconds: options.expiresInSeconds,
+      scopes: options.scopes,
+      agentId: options.agentId,
+    },
+    { actor: "cli" },
+  );
   return created;
 }
 
