@@ -17,6 +17,7 @@ import { apiRoute } from "./router.ts";
 
 export const route = apiRoute({
   method: "post",
+  scope: "write",
   path: "/customers/create",
   tags: ["Customers"],
   operationId: "createCustomer",

@@ -55,6 +55,7 @@ const query = z
 
 export const route = apiRoute({
   method: "get",
+  scope: "read",
   path: "/orders",
   tags: ["Orders"],
   operationId: "listOrders",
