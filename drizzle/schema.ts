@@ -100,8 +100,9 @@ export const customers = sqliteTable(
     // existed before this column cannot be told apart and count as imported.
     origin: text("origin", { enum: ["api", "import"] }).notNull().default("import"),
   },
-  // Unique so that two racing creates with one number cannot both succeed.
-  (t) => [uniqueIndex("customers_phone_key_uq").on(t.phoneKey)],
+  // Unique so that two racing creates with one number cannot both succeed. The agent index serves
+  // an agent-bound key's listing: its page and its total read that agent's customers only.
+  (t) => [uniqueIndex("customers_phone_key_uq").on(t.phoneKey), index("customers_salesagent_idx").on(t.salesagentId, t.id)],
 );
 
 export const customerAddresses = sqliteTable(

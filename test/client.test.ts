@@ -2,6 +2,7 @@
 // its fetch goes into the worker and holds every answer to the OpenAPI contract, like call().
 import { createClient } from "order-lookup-service/client";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { ErrorCode } from "../src/lib/errors.ts";
 import { cursorParam } from "./helpers/cursor.ts";
 import { BASE, call, contractFetch, errorEnvelope } from "./helpers/http.ts";
 import { clearIsolateCaches, makeKey } from "./helpers/keys.ts";
@@ -133,6 +134,27 @@ describe("createClient", () => {
     expect(await again.json()).toEqual(body);
   });
 
+  it("surfaces a read-only key's create as 403, its body typed as the error envelope", async () => {
+    const { secret } = await makeKey({ name: "read-only client", scopes: ["read"] });
+    const readOnly = createClient(BASE, secret, { fetch: contractFetch });
+    const res = await readOnly.customers.create.$post({ json: createBody("9123400003") });
+    expect(res.status).toBe(403);
+    if (res.status !== 403) throw new Error("unreachable");
+    // Typed by the route: the Error schema's members, the code one of its enum.
+    const body = await res.json();
+    const code: ErrorCode = body.error.code;
+    const description: string = body.error.description;
+    expect({ code, description }).toEqual({
+      code: "PERMISSION_ERROR",
+      description: "This API key lacks the 'write' scope, which POST /customers/create needs",
+    });
+    expect(body).toEqual(
+      errorEnvelope(403, "PERMISSION_ERROR", "This API key lacks the 'write' scope, which POST /customers/create needs", "/api/customers/create"),
+    );
+    // The same key reads.
+    expect((await readOnly.customers.$get({ query: { count: "1" } })).status).toBe(200);
+  });
+
   it("sends the key it was given: another key is refused", async () => {
     const stranger = createClient(`${BASE}/`, "sk_test_0000000000000000000000000000000000", { fetch: contractFetch });
     const res = await stranger.customers.$get({ query: {} });
@@ -153,6 +175,14 @@ export async function typeChecks(client: ReturnType<typeof createClient>) {
   await client.customers.create.$post({ json: { gst_treatment: "Maybe" } });
   // @ts-expect-error: an Idempotency-Key is a string
   await client.customers.create.$post({ json: {}, header: { "Idempotency-Key": 7 } });
+  const created = await client.customers.create.$post({ json: {} });
+  if (created.status === 403) {
+    const { error } = await created.json();
+    const status: number = error.status_code;
+    // @ts-expect-error: a 403's body is the error envelope, not a customer
+    void (await created.json()).data;
+    void status;
+  }
   const res = await client.areas.$get();
   if (res.status === 200) {
     const { data } = await res.json();

@@ -72,9 +72,41 @@ describe("GET /openapi.json", () => {
   it("documents the answers a route can really give, with their headers", async () => {
     const { body } = await call("/openapi.json");
     const statuses = (path: string, method = "get") => Object.keys(body.paths[path][method].responses);
-    expect(statuses("/api/orders")).toEqual(["200", "401", "404", "422", "429", "500", "503"]);
-    expect(statuses("/api/area")).toEqual(["200", "304", "401", "429", "500", "503"]);
-    expect(statuses("/api/fetch-salesagent-by-pincode")).toEqual(["200", "304", "401", "422", "429", "500", "503"]);
+    expect(statuses("/api/orders")).toEqual(["200", "401", "403", "404", "422", "429", "500", "503"]);
+    expect(statuses("/api/area")).toEqual(["200", "304", "401", "403", "429", "500", "503"]);
+    expect(statuses("/api/fetch-salesagent-by-pincode")).toEqual(["200", "304", "401", "403", "422", "429", "500", "503"]);
+    // Every API route documents the 403 of a key without its scope, with an example naming it.
+    for (const [path, methods] of Object.entries(body.paths as Record<string, Record<string, { responses: Record<string, any> }>>)) {
+      if (path.endsWith("/healthz")) continue;
+      for (const [method, operation] of Object.entries(methods)) {
+        const scope = method === "get" ? "read" : "write";
+        const endpoint = `${method.toUpperCase()} ${path.replace(/^\/api/, "")}`;
+        expect({ path, method, forbidden: operation.responses["403"] }).toEqual({
+          path,
+          method,
+          forbidden: {
+            description: `The API key lacks the '${scope}' scope, which this endpoint needs`,
+            headers: {
+              "X-Request-Id": { $ref: "#/components/headers/X-Request-Id" },
+              "Server-Timing": { $ref: "#/components/headers/Server-Timing" },
+            },
+            content: {
+              "application/json": {
+                schema: { $ref: "#/components/schemas/Error" },
+                example: {
+                  error: {
+                    code: "PERMISSION_ERROR",
+                    description: `This API key lacks the '${scope}' scope, which ${endpoint} needs`,
+                    source: `${BASE}${path}`,
+                    status_code: 403,
+                  },
+                },
+              },
+            },
+          },
+        });
+      }
+    }
     const areas = body.paths["/api/areas"].get.responses;
     expect(areas["200"].headers).toEqual({
       "X-Request-Id": { $ref: "#/components/headers/X-Request-Id" },
@@ -178,7 +210,7 @@ describe("the contract check inside call()", () => {
   it("fails a status, a path or a method that the document does not give", async () => {
     const contract = await loadContract();
     const areas = await exchange("/api/areas");
-    expect(() => contract.check({ ...areas, status: 418 })).toThrow(/status 418 is not documented for GET \/api\/areas; documented: 200, 304, 401, 429, 500, 503/);
+    expect(() => contract.check({ ...areas, status: 418 })).toThrow(/status 418 is not documented for GET \/api\/areas; documented: 200, 304, 401, 403, 429, 500, 503/);
     expect(() => contract.check({ ...areas, url: `${BASE}/api/areas/1` })).toThrow(/the path \/api\/areas\/1 is not in the document/);
     expect(() => contract.check({ ...areas, method: "PUT" })).toThrow(/PUT is not documented for \/api\/areas \(only 405 may answer\)/);
   });

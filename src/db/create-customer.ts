@@ -26,6 +26,12 @@ export interface IdempotencyRecord {
   createdAt: number;
 }
 
+/** A customer that has a number already: who it is, and whose book it is in. */
+export interface ExistingCustomer {
+  id: number;
+  salesagentId: number | null;
+}
+
 export interface ReferenceRows {
   area: AreaRow | null;
   postalcode: { id: number; code: string } | null;
@@ -33,8 +39,8 @@ export interface ReferenceRows {
 }
 
 export interface Lookup extends ReferenceRows {
-  /** The customer that already has this normalized number, if any. */
-  existingCustomerId: number | null;
+  /** The customer that already has this normalized number, if any, and its sales agent. */
+  existingCustomer: ExistingCustomer | null;
   idempotency: IdempotencyRecord | null;
 }
 
@@ -65,14 +71,14 @@ export async function lookUp(
 ): Promise<Lookup> {
   const [areaRows, postalRows, agentRows, customerRows, idempotencyRows] = await db.batch([
     ...referenceStatements(db, q),
-    db.select({ id: customers.id }).from(customers).where(eq(customers.phoneKey, sql`${q.phoneKey ?? null}`)),
+    db.select({ id: customers.id, salesagentId: customers.salesagentId }).from(customers).where(eq(customers.phoneKey, sql`${q.phoneKey ?? null}`)),
     db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, sql`${q.idempotencyKey ?? null}`)),
   ]);
   return {
     area: areaRows[0] ?? null,
     postalcode: postalRows[0] ?? null,
     salesAgentExists: agentRows.length > 0,
-    existingCustomerId: customerRows[0]?.id ?? null,
+    existingCustomer: customerRows[0] ?? null,
     idempotency: idempotencyRows[0] ?? null,
   };
 }
@@ -108,7 +114,7 @@ export interface IdempotentWrite {
 
 export type WriteOutcome =
   | { kind: "created"; row: CustomerWithAddressRow }
-  | { kind: "phone-taken"; customerId: number | null }
+  | { kind: "phone-taken"; customer: ExistingCustomer | null }
   | { kind: "key-taken"; record: IdempotencyRecord | null }
   | { kind: "reference-gone" };
 
@@ -148,8 +154,11 @@ export async function insertCustomer(db: Database, rows: NewCustomerRows, idem?:
       return { kind: "key-taken", record: await findIdempotencyRecord(db, idem.key) };
     }
     if (/UNIQUE constraint failed: customers\.phone_key/.test(text)) {
-      const [existing] = await db.select({ id: customers.id }).from(customers).where(eq(customers.phoneKey, phoneKey));
-      return { kind: "phone-taken", customerId: existing?.id ?? null };
+      const [existing] = await db
+        .select({ id: customers.id, salesagentId: customers.salesagentId })
+        .from(customers)
+        .where(eq(customers.phoneKey, phoneKey));
+      return { kind: "phone-taken", customer: existing ?? null };
     }
     if (/FOREIGN KEY constraint failed/.test(text)) return { kind: "reference-gone" };
     throw err;

@@ -19,6 +19,8 @@ import { as } from "./columns.ts";
 
 export interface OrderFilter {
   phoneKey: string;
+  /** An agent-bound key's agent: the number is looked for among that agent's customers only. */
+  agentId?: number | null;
   /** Inclusive bounds, yyyy-mm-dd. */
   from?: string;
   to?: string;
@@ -43,9 +45,14 @@ const afterCursor = () =>
  * open value, so each combination of bounds is its own compiled set; so is a seek (the page right
  * after a cursor's order) against an offset.
  */
-function ordersPageQueries(db: Compiler, range: { from: boolean; to: boolean }, seek: boolean) {
+function ordersPageQueries(db: Compiler, range: { from: boolean; to: boolean }, seek: boolean, agent: boolean) {
   const phoneKey = sql.placeholder("phoneKey");
-  const customerId = db.select({ id: customers.id }).from(customers).where(eq(customers.phoneKey, phoneKey));
+  // With an agent, another agent's customer is not found at all: the same empty answer as an
+  // unknown number, from the same statements (no row is read and then dropped).
+  const theCustomer = agent
+    ? and(eq(customers.phoneKey, phoneKey), eq(customers.salesagentId, sql.placeholder("agentId")))!
+    : eq(customers.phoneKey, phoneKey);
+  const customerId = db.select({ id: customers.id }).from(customers).where(theCustomer);
   const conditions: SQL[] = [eq(orders.customerId, sql`(${customerId})`)];
   if (range.from) conditions.push(gte(orders.date, sql.placeholder("from")));
   if (range.to) conditions.push(lte(orders.date, sql.placeholder("to")));
@@ -84,7 +91,7 @@ function ordersPageQueries(db: Compiler, range: { from: boolean; to: boolean }, 
     .orderBy(desc(orders.date), desc(orders.id))
     .limit(PAGE.limit);
   return {
-    customer: selectCustomersWithAddress(db, eq(customers.phoneKey, phoneKey)).prepare(),
+    customer: selectCustomersWithAddress(db, theCustomer).prepare(),
     total: db.select({ total: count() }).from(orders).where(where).prepare(),
     orders: (seek ? pageRows : pageRows.offset(PAGE.offset)).prepare(),
     items: db
@@ -123,19 +130,26 @@ function ordersPageQueries(db: Compiler, range: { from: boolean; to: boolean }, 
   };
 }
 
-const ordersPageSet = (seek: boolean) => ({
-  all: compiled((db) => ordersPageQueries(db, { from: false, to: false }, seek)),
-  from: compiled((db) => ordersPageQueries(db, { from: true, to: false }, seek)),
-  to: compiled((db) => ordersPageQueries(db, { from: false, to: true }, seek)),
-  between: compiled((db) => ordersPageQueries(db, { from: true, to: true }, seek)),
+const ordersPageSet = (seek: boolean, agent: boolean) => ({
+  all: compiled((db) => ordersPageQueries(db, { from: false, to: false }, seek, agent)),
+  from: compiled((db) => ordersPageQueries(db, { from: true, to: false }, seek, agent)),
+  to: compiled((db) => ordersPageQueries(db, { from: false, to: true }, seek, agent)),
+  between: compiled((db) => ordersPageQueries(db, { from: true, to: true }, seek, agent)),
 });
-const ordersPage = { offset: ordersPageSet(false), seek: ordersPageSet(true) };
+const ordersPage = {
+  offset: ordersPageSet(false, false),
+  seek: ordersPageSet(true, false),
+  agentOffset: ordersPageSet(false, true),
+  agentSeek: ordersPageSet(true, true),
+};
 
 /** The five statements of an orders page, bound to the request's values (also run by `npm run bench`'s page floor). */
 export function ordersPageStatements(filter: OrderFilter, page: Page) {
-  const set = page.after ? ordersPage.seek : ordersPage.offset;
+  const agentId = filter.agentId ?? null;
+  const set =
+    agentId === null ? (page.after ? ordersPage.seek : ordersPage.offset) : page.after ? ordersPage.agentSeek : ordersPage.agentOffset;
   const q = (filter.from ? (filter.to ? set.between : set.from) : filter.to ? set.to : set.all)();
-  const values = { ...pageValues(page), phoneKey: filter.phoneKey, from: filter.from, to: filter.to };
+  const values = { ...pageValues(page), phoneKey: filter.phoneKey, from: filter.from, to: filter.to, agentId: agentId ?? undefined };
   return [q.customer.bind(values), q.total.bind(values), q.orders.bind(values), q.items.bind(values), q.invoices.bind(values)] as const;
 }
 
@@ -143,7 +157,7 @@ export function ordersPageStatements(filter: OrderFilter, page: Page) {
  * One page of a customer's orders, found by normalized phone, with the rows each order carries:
  * five statements in one db.batch(), so one D1 round trip whatever the page size. The rows of its
  * lines and invoices come ordered by order id; src/orders/answer.ts puts them together. Returns null
- * when no customer has that number.
+ * when no customer has that number (with an agent: no customer of that agent).
  */
 export async function findOrdersByPhone(db: Database, filter: OrderFilter, page: Page) {
   const [customerRows, totalRows, orders, items, invoices] = await runBatch(db, ordersPageStatements(filter, page));

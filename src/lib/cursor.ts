@@ -5,7 +5,7 @@
 // A cursor is base64url JSON and holds nothing secret: a hand-made one can only seek within a
 // listing that the key may read anyway, so it is neither signed nor encrypted. It is bound to
 // everything that scopes its listing, so that it cannot be replayed against another one: the
-// listing, its filters as normalized, count, the key's agent (null while no key is bound to one),
+// listing, its filters as normalized, count, the key's agent (null for a key bound to none),
 // and the page it leads to.
 
 export type Listing = "customers" | "orders" | "postalcodes" | "salesagents";
@@ -20,7 +20,7 @@ export interface Cursor {
   listing: Listing;
   scope: Scope;
   count: number;
-  /** The key's sales agent where a key is bound to one; null for every key today. */
+  /** The key's sales agent where the key is bound to one and the listing is restricted to it; else null. */
   agent: number | null;
   /** The page number the cursor leads to. */
   page: number;

@@ -19,6 +19,7 @@ type AreasAnswer = z.infer<typeof AreasAnswerSchema>;
 const areasRoute = <const P extends string, const O extends string>(path: P, operationId: O) =>
   apiRoute({
     method: "get",
+    scope: "read",
     path,
     tags: ["Lookups"],
     operationId,

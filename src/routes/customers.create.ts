@@ -17,12 +17,13 @@ import { apiRoute } from "./router.ts";
 
 export const route = apiRoute({
   method: "post",
+  scope: "write",
   path: "/customers/create",
   tags: ["Customers"],
   operationId: "createCustomer",
   summary: "Create a customer",
   description:
-    "Creates a customer with its address, atomically. Parameters may come in the query string (as published), a JSON body or a form body; a body value wins over a query value of the same name, and unknown parameters are ignored. Every broken rule is reported in one 422. A customer whose mobile number normalizes to the same 10 digits already exists: 409 naming it. With an Idempotency-Key, a retry with the same parameters within 24 hours replays the first 201 (header Idempotent-Replayed: true) and creates nothing.",
+    "Creates a customer with its address, atomically. Parameters may come in the query string (as published), a JSON body or a form body; a body value wins over a query value of the same name, and unknown parameters are ignored. Every broken rule is reported in one 422. A customer whose mobile number normalizes to the same 10 digits already exists: 409 naming it (not named to a key bound to another sales agent). A key bound to a sales agent creates customers for that agent only: salesagent_id may be left out, and any other agent's id is a 422. With an Idempotency-Key, a retry with the same parameters within 24 hours replays the first 201 (header Idempotent-Replayed: true) and creates nothing.",
   middleware: [limitBody],
   request: {
     query: createQuery,
@@ -55,7 +56,9 @@ export const route = apiRoute({
       content: { "application/json": { schema: z.object({ data: CustomerSchema }) } },
     },
     400: errorResponse("A body that does not parse as its Content-Type says, or a body of an unsupported type"),
-    409: errorResponse("A customer has this mobile number (customer_id names it), or the Idempotency-Key was used with other parameters"),
+    409: errorResponse(
+      "A customer has this mobile number (customer_id names it, except to a key bound to another sales agent), or the Idempotency-Key was used with other parameters",
+    ),
     413: errorResponse(`A body over ${MAX_BODY_BYTES} bytes`),
     ...commonErrorResponses,
   },
@@ -67,6 +70,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     params,
     idempotencyKey: c.req.header(IDEMPOTENCY_HEADER),
     apiKeyId: c.get("apiKey")!.id,
+    keyAgentId: c.get("apiKey")!.agent_id,
   });
   if (outcome.kind === "replay") return replay(c, outcome.record);
   return c.json(outcome.answer, 201);

@@ -11,11 +11,13 @@ import { apiRoute } from "./router.ts";
 
 export const route = apiRoute({
   method: "get",
+  scope: "read",
   path: "/customers",
   tags: ["Customers"],
   operationId: "listCustomers",
   summary: "List customers",
-  description: "The organization's customers by id ascending, a page at a time.",
+  description:
+    "The organization's customers by id ascending, a page at a time. A key bound to a sales agent lists that agent's customers only (total and page URLs count only those).",
   request: { query: z.object(pagingQuery).superRefine(skipOrPage, EVEN_AFTER_ERRORS) },
   responses: {
     200: {
@@ -31,9 +33,11 @@ export const route = apiRoute({
 });
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
-  const scope = listingScope("customers");
+  // An agent-bound key sees its agent's customers only: the query is restricted, and so is the cursor.
+  const agent = c.get("apiKey")!.agent_id;
+  const scope = listingScope("customers", {}, agent);
   const page = requestedPage(c.req.valid("query"), scope);
-  const { rows, total } = await listCustomers(c.get("services").db, page);
+  const { rows, total } = await listCustomers(c.get("services").db, page, agent);
   const customers = rows.map(toCustomer);
   const carried = carriedParams((n) => c.req.query(n), ["count"]);
   const pagination = paginationOf(c.req.url, page, total, carried, customers, (row) => ({ id: row.id }), scope);

@@ -55,12 +55,13 @@ const query = z
 
 export const route = apiRoute({
   method: "get",
+  scope: "read",
   path: "/orders",
   tags: ["Orders"],
   operationId: "listOrders",
   summary: "List a customer's sales orders",
   description:
-    "The sales orders of the customer with this phone number, newest first (date, then id, descending), each with its products, customer, agents, last status and invoices.",
+    "The sales orders of the customer with this phone number, newest first (date, then id, descending), each with its products, customer, agents, last status and invoices. A key bound to a sales agent finds the number among that agent's customers only: another agent's customer is a 404, as an unknown number is.",
   request: { query },
   responses: {
     200: {
@@ -71,7 +72,7 @@ export const route = apiRoute({
         },
       },
     },
-    404: errorResponse("No customer has this phone number"),
+    404: errorResponse("No customer has this phone number (for a key bound to a sales agent: none of that agent's customers)"),
     ...commonErrorResponses,
   },
 });
@@ -79,11 +80,13 @@ export const route = apiRoute({
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const q = c.req.valid("query");
   // The filters as normalized: the same customer and dates however the request wrote them.
-  const scope = listingScope("orders", { phone: q.phone_number, from: q.from_date ?? null, to: q.to_date ?? null });
+  // An agent-bound key finds the number among its agent's customers only; the cursor carries the agent.
+  const agent = c.get("apiKey")!.agent_id;
+  const scope = listingScope("orders", { phone: q.phone_number, from: q.from_date ?? null, to: q.to_date ?? null }, agent);
   const page = requestedPage(q, scope);
   const found = await findOrdersByPhone(
     c.get("services").db,
-    { phoneKey: q.phone_number, from: q.from_date, to: q.to_date },
+    { phoneKey: q.phone_number, from: q.from_date, to: q.to_date, agentId: agent },
     page,
   );
   if (!found) throw errors.notFound("No customer has this phone number");

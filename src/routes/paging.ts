@@ -19,11 +19,11 @@ export type ListingScope = Omit<CursorRequest, "count" | "page">;
 
 /**
  * The listing's scope for this request. `agent` is the sales agent that the request's key is bound
- * to: no key is bound to one yet, so it is null; a cursor carries it so that one made for one
- * agent's book can never page through another's once keys are.
+ * to, for the listings that such a key sees restricted (customers, orders); null otherwise. A cursor
+ * carries it, so that one made for one agent's book can never page through another's.
  */
-export function listingScope(listing: ListingScope["listing"], filters: ListingScope["scope"] = {}): ListingScope {
-  return { listing, scope: filters, agent: null };
+export function listingScope(listing: ListingScope["listing"], filters: ListingScope["scope"] = {}, agent: number | null = null): ListingScope {
+  return { listing, scope: filters, agent };
 }
 
 /** The page a request asks for; a cursor that belongs to another request is a 422 on `cursor`. */

@@ -12,6 +12,7 @@ import { apiRoute } from "./router.ts";
 
 export const route = apiRoute({
   method: "get",
+  scope: "read",
   path: "/postalcodes",
   tags: ["Lookups"],
   operationId: "listPostalCodes",

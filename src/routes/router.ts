@@ -1,7 +1,7 @@
 // How the API's routes are made and put together. apiRoute() is the one way to make a route that
-// answers only with a key: it documents the bearer scheme and puts authentication and the per-key
-// rate limit in front of the route's own middleware, so a route made with it cannot be served
-// without them (test/auth.test.ts walks every documented route without a key). Routes made with
+// answers only with a key: it documents the bearer scheme and puts authentication, the per-key
+// rate limit and the scope that the route must name in front of the route's own middleware, so a
+// route made with it cannot be served without them (test/auth.test.ts walks every documented route without a key). Routes made with
 // plain createRoute answer without a key: only GET /healthz, which reads no data.
 import { createRoute, OpenAPIHono, type RouteConfig } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
@@ -9,19 +9,36 @@ import type { AppEnv } from "../env.ts";
 import { auth } from "../middleware/auth.ts";
 import { validationHook } from "../middleware/errors.ts";
 import { rateLimit } from "../middleware/rate-limit.ts";
+import { missingScopeDescription, requireScope } from "../middleware/scope.ts";
 import { usage } from "../middleware/usage.ts";
+import type { Scope } from "../keys/scopes.ts";
+import { forbiddenResponse } from "../schemas/common.ts";
 
 /** A router of the API: failed validation is one 422 listing every broken parameter. */
 export function createRouter() {
   return new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
 }
 
-type ApiRouteConfig = Omit<RouteConfig, "security" | "middleware"> & { middleware?: readonly MiddlewareHandler[] };
+type ApiRouteConfig = Omit<RouteConfig, "security" | "middleware"> & {
+  /** The scope a key needs for this route (docs/specification.md section 2): every API route names one. */
+  scope: Scope;
+  middleware?: readonly MiddlewareHandler[];
+};
 
-/** A route that needs an API key: Authorization: Bearer, then the rate limit, then its own middleware. */
+/**
+ * A route that needs an API key: Authorization: Bearer, then the rate limit, then the key's scope
+ * (403 naming it, documented on the route), then its own middleware.
+ */
 export function apiRoute<const R extends ApiRouteConfig>(config: R) {
-  const { middleware = [], ...rest } = config;
-  return createRoute({ ...rest, security: [{ bearerAuth: [] }], middleware: [auth, usage, rateLimit, ...middleware] });
+  const { middleware = [], scope, ...rest } = config;
+  const endpoint = `${rest.method.toUpperCase()} ${rest.path}`;
+  const description = missingScopeDescription(scope, endpoint);
+  return createRoute({
+    ...rest,
+    responses: { ...rest.responses, 403: forbiddenResponse(scope, rest.path, description) },
+    security: [{ bearerAuth: [] }],
+    middleware: [auth, usage, rateLimit, requireScope(scope, endpoint), ...middleware],
+  });
 }
 
 /**

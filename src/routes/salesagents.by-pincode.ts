@@ -18,6 +18,7 @@ const PincodeAnswerSchema = z.object({ data: z.array(PincodeSalesAgentSchema), m
 
 export const route = apiRoute({
   method: "get",
+  scope: "read",
   path: "/fetch-salesagent-by-pincode",
   tags: ["Lookups"],
   operationId: "listSalesAgentsByPincode",

@@ -11,6 +11,7 @@ import { apiRoute } from "./router.ts";
 
 export const route = apiRoute({
   method: "get",
+  scope: "read",
   path: "/salesagents",
   tags: ["Lookups"],
   operationId: "listSalesAgents",

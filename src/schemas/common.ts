@@ -32,6 +32,22 @@ const errorResponse = (description: string, headers?: Record<string, { $ref: str
   ...(headers ? { headers } : {}),
 });
 
+/**
+ * The 403 of a route whose key lacks the scope it needs (src/middleware/scope.ts makes the answer);
+ * apiRoute() adds it to every API route, with the route's own description as its example.
+ */
+export const forbiddenResponse = (scope: string, path: string, description: string) => ({
+  description: `The API key lacks the '${scope}' scope, which this endpoint needs`,
+  content: {
+    "application/json": {
+      schema: ErrorSchema,
+      example: {
+        error: { code: "PERMISSION_ERROR" as const, description, source: `http://127.0.0.1:8787/api${path}`, status_code: 403 },
+      },
+    },
+  },
+});
+
 /** The headers of a cached lookup's 200: its ETag, and who may keep it. */
 export const cachedLookupHeaders = {
   ETag: headerRef("ETag"),

@@ -2,7 +2,10 @@
 // assertions: `&cursor=...` after the page number.
 import { encodeCursor, type Listing, type Scope, type SortKey } from "../../src/lib/cursor.ts";
 
-/** `&cursor=<the cursor to page `page` of this listing, after the row with this sort key>`. */
-export function cursorParam(listing: Listing, scope: Scope, count: number, page: number, after: SortKey): string {
-  return `&cursor=${encodeCursor({ listing, scope, count, agent: null, page, after })}`;
+/**
+ * `&cursor=<the cursor to page `page` of this listing, after the row with this sort key>`; `agent`
+ * is the sales agent of an agent-bound key's listing (customers, orders).
+ */
+export function cursorParam(listing: Listing, scope: Scope, count: number, page: number, after: SortKey, agent: number | null = null): string {
+  return `&cursor=${encodeCursor({ listing, scope, count, agent, page, after })}`;
 }

@@ -5,6 +5,7 @@
 import type { ReferenceRows } from "../../db/create-customer.ts";
 import type { FieldError } from "../../lib/errors.ts";
 import { normalizePhone } from "../../lib/phone.ts";
+import type { Sender } from "./kinds.ts";
 import { PARAM_NAMES, PARAMS, type NewCustomer } from "./params.ts";
 import type { RawParams } from "./request.ts";
 
@@ -14,14 +15,15 @@ export interface Checked {
   valid: Partial<NewCustomer>;
 }
 
-export function checkParams(raw: RawParams): Checked {
+/** Checks every parameter; `sender` is who sends them (an agent-bound key's agent may be left out). */
+export function checkParams(raw: RawParams, sender: Sender): Checked {
   const fields: FieldError[] = [];
   // Filled by field name from the table, so typed as the table's NewCustomer once filled.
   const values: Record<string, unknown> = {};
   const valid = values as Partial<NewCustomer>;
   for (const name of PARAM_NAMES) {
     const param = PARAMS[name];
-    const verdict = param.check(raw[name], valid);
+    const verdict = param.check(raw[name], valid, sender);
     if ("problem" in verdict) fields.push({ field: name, message: verdict.problem });
     else if ("value" in verdict) values[param.field] = verdict.value;
   }

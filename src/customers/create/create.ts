@@ -4,7 +4,15 @@
 // one batch (the second round trip). Every refusal is thrown as an ApiError; what comes back is the
 // 201 to send, or a stored first answer to replay as it is.
 import type { Database } from "../../db/database.ts";
-import { insertCustomer, lookUp, lookUpReferences, storeAnswer, type IdempotencyRecord, type IdempotentWrite } from "../../db/create-customer.ts";
+import {
+  type ExistingCustomer,
+  insertCustomer,
+  lookUp,
+  lookUpReferences,
+  storeAnswer,
+  type IdempotencyRecord,
+  type IdempotentWrite,
+} from "../../db/create-customer.ts";
 import { errors } from "../../lib/errors.ts";
 import { answerText, createdAnswer, joinedAroundId, storedAnswerAroundId, type CreatedAnswer } from "./answer.ts";
 import { checkParams, inRequestOrder, isComplete, unknownReferences } from "./check.ts";
@@ -19,13 +27,15 @@ export interface CreateRequest {
   idempotencyKey: string | undefined;
   /** The id of the API key that sent the request: Idempotency-Keys are scoped to it. */
   apiKeyId: string;
+  /** The sales agent that key is bound to, or null (docs/specification.md section 2). */
+  keyAgentId: number | null;
 }
 
 export type CreateOutcome = { kind: "created"; answer: CreatedAnswer } | { kind: "replay"; record: IdempotencyRecord };
 
 export async function createCustomer(db: Database, request: CreateRequest): Promise<CreateOutcome> {
   const idemHeader = readIdempotencyKey(request.idempotencyKey);
-  const { fields, valid } = checkParams(request.params);
+  const { fields, valid } = checkParams(request.params, { keyAgentId: request.keyAgentId });
   if (idemHeader.error) fields.push(idemHeader.error);
   const idemKey = idemHeader.key === undefined ? undefined : storedKey(request.apiKeyId, idemHeader.key);
 
@@ -41,7 +51,7 @@ export async function createCustomer(db: Database, request: CreateRequest): Prom
   fields.push(...unknownReferences(valid, found));
   if (!isComplete(fields, valid)) throw errors.validation(inRequestOrder(fields));
   const input = valid;
-  if (found.existingCustomerId !== null) throw phoneTaken(found.existingCustomerId);
+  if (found.existingCustomer !== null) throw phoneTaken(found.existingCustomer, request.keyAgentId);
 
   const rows = storedRows(input);
   const idem: IdempotentWrite | undefined =
@@ -67,8 +77,8 @@ export async function createCustomer(db: Database, request: CreateRequest): Prom
       return { kind: "created", answer };
     }
     case "phone-taken":
-      if (outcome.customerId === null) throw errors.internal();
-      throw phoneTaken(outcome.customerId);
+      if (outcome.customer === null) throw errors.internal();
+      throw phoneTaken(outcome.customer, request.keyAgentId);
     case "key-taken":
       // A concurrent request with this key won; its record is complete (it was written in one batch).
       if (!outcome.record || outcome.record.requestHash !== idem!.requestHash) throw keyReused();
@@ -82,8 +92,15 @@ export async function createCustomer(db: Database, request: CreateRequest): Prom
   }
 }
 
-function phoneTaken(customerId: number) {
-  return errors.conflict(`A customer with this mobile number exists: customer ${customerId}`, { customer_id: customerId });
+/**
+ * The 409 of a number that a customer has already. It names that customer, except to a key bound
+ * to another sales agent: a shop is never made twice, but another agent's book stays unseen.
+ */
+function phoneTaken(existing: ExistingCustomer, keyAgentId: number | null) {
+  if (keyAgentId !== null && existing.salesagentId !== keyAgentId) {
+    return errors.conflict("A customer with this mobile number exists, in another sales agent's book");
+  }
+  return errors.conflict(`A customer with this mobile number exists: customer ${existing.id}`, { customer_id: existing.id });
 }
 
 function keyReused() {

@@ -23,6 +23,12 @@ export interface Earlier {
   gstTreatment?: GstTreatment;
 }
 
+/** Who sends the request, as far as a rule cares (only the sales agent's id looks). */
+export interface Sender {
+  /** The sales agent that the request's API key is bound to, or null. */
+  keyAgentId: number | null;
+}
+
 interface Doc {
   /** The member of the checked parameters (NewCustomer) that holds the value. */
   field: string;
@@ -85,6 +91,27 @@ export function id<const F extends string>(doc: Doc & { field: F; example: numbe
       if (raw instanceof Repeated) return problem(ONCE);
       const n = toPositiveInteger(raw);
       return n === undefined ? problem("must be a positive integer") : { value: n };
+    },
+  };
+}
+
+/**
+ * The sales agent's id: required from a key bound to no agent. A key bound to one may leave it out
+ * (it is then the key's agent) and may name no other (docs/specification.md section 2).
+ */
+export function salesAgentId<const F extends string>(doc: Doc & { field: F; example: number }) {
+  const plain = id(doc);
+  return {
+    ...plain,
+    check(raw: unknown, earlier: Earlier, sender: Sender): Verdict<number> {
+      const bound = sender.keyAgentId;
+      if (bound === null) return plain.check(raw, earlier);
+      if (raw === undefined) return { value: bound };
+      const verdict = plain.check(raw, earlier);
+      if ("value" in verdict && verdict.value !== bound) {
+        return problem(`must be ${bound}, the sales agent this API key is bound to (or be left out): the key creates customers for its own agent only`);
+      }
+      return verdict;
     },
   };
 }

@@ -2,7 +2,7 @@
 // order: the one table that the OpenAPI description (openapi.ts), the checks (check.ts), the
 // Idempotency-Key fingerprint (idempotency.ts) and the stored rows (rows.ts) are all derived from.
 // Each parameter's kind (kinds.ts) carries its rule and its description in the document.
-import { gstin, gstTreatment, id, MAX_TEXT_LENGTH, mobile, text, type Verdict } from "./kinds.ts";
+import { gstin, gstTreatment, id, MAX_TEXT_LENGTH, mobile, salesAgentId, text, type Verdict } from "./kinds.ts";
 import { MAX_MOBILE_LENGTH } from "./mobile.ts";
 
 export const PARAMS = {
@@ -39,9 +39,10 @@ export const PARAMS = {
       'Required when Registered: a 15-character GSTIN (state code 01 to 38, valid check character), upper-cased. Ignored and stored as "" when Unregistered.',
     example: "27AAPFU0939F1ZV",
   }),
-  salesagent_id: id({
+  salesagent_id: salesAgentId({
     field: "salesagentId",
-    description: "Required. An existing sales agent's id (GET /salesagents, GET /fetch-salesagent-by-pincode).",
+    description:
+      "Required unless the API key is bound to a sales agent: then it may be left out (it is the key's agent), and any other agent's id is a 422. An existing sales agent's id (GET /salesagents, GET /fetch-salesagent-by-pincode).",
     example: 1,
   }),
 };

@@ -1,0 +1,1 @@
+CREATE INDEX `customers_salesagent_idx` ON `customers` (`salesagent_id`,`id`);
