@@ -27,8 +27,8 @@ import {
   newSecret,
 } from "./secret.ts";
 
-// Kept for src/admin/keys.ts and src/env.ts, which import these from the store; everything else
-// imports them from where they are defined (./record.ts, ./audit.ts, ./usage-read.ts).
+// Kept for src/admin/, src/dashboard/ and src/env.ts, which import these from the store; everything
+// else imports them from where they are defined (./record.ts, ./audit.ts, ./usage-read.ts).
 export type { KeyRecord } from "./record.ts";
 export type { AuditEntry, KeyActor } from "./audit.ts";
 export type { KeyWithUsage } from "./usage-read.ts";
