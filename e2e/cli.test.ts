@@ -84,12 +84,12 @@ describe("the keys command line keeps its syntax", () => {
     const local = { help: false, json: false, remote: false, environment: undefined };
     expect(parseKeysCommandLine(["create", "--mode", "test", "--name", "app"])).toEqual({
       ...local,
-      cmd: { command: "create", mode: "test", name: "app", expiresIn: null },
+      cmd: { command: "create", mode: "test", name: "app", expiresIn: null, scopes: ["read", "write"], agentId: null },
     });
     expect(parseKeysCommandLine(["create", "--mode=live", "--name=app", "--expires-in=60", "--json"])).toEqual({
       ...local,
       json: true,
-      cmd: { command: "create", mode: "live", name: "app", expiresIn: 60 },
+      cmd: { command: "create", mode: "live", name: "app", expiresIn: 60, scopes: ["read", "write"], agentId: null },
     });
     expect(parseKeysCommandLine(["list", "--json"])).toEqual({ ...local, json: true, cmd: { command: "list" } });
     expect(parseKeysCommandLine(["roll", "key_AAAAAAAAAAAAAAAA", "--grace", "0", "--json"])).toEqual({
