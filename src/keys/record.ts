@@ -1,7 +1,7 @@
 // A key record and the types around it, shared by every module of src/keys/: the store
 // (./store.ts), its D1 records (./records.ts), the KV copy (./copy.ts), the isolate cache, the
-// legacy carry-over, the audit log and the usage reads. Types only, importing nothing but the two
-// leaf modules that define a key's mode and scopes, so that none of those modules imports the store.
+// legacy carry-over, the audit log and the usage reads. Types only, importing only the types of a
+// key's mode and scopes, so that none of those modules needs to import the store.
 import type { Scope } from "./scopes.ts";
 import type { KeyMode } from "./secret.ts";
 
