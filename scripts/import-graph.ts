@@ -39,8 +39,8 @@ interface Cruise {
 
 /** The layers, top to bottom: the order in which the graph lists its nodes. */
 const LAYERS: readonly string[] = [
-  "index.ts", "client.ts", "routes", "openapi", "dashboard", "middleware", "env.ts", "schemas",
-  "customers", "admin", "import", "keys", "cache", "db", "lib", "drizzle",
+  "index.ts", "client.ts", "scheduled.ts", "openapi", "routes", "dashboard", "middleware", "env.ts",
+  "customers", "orders", "lookups", "admin", "import", "keys", "cache", "schemas", "db", "lib", "drizzle",
 ];
 
 /** The node a file belongs to: its folder under src/ (or the file itself at src/'s top level). */

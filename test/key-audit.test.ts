@@ -3,7 +3,8 @@
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { AuditEntry, KeyActor } from "../src/keys/audit.ts";
-import { clearIsolateKeyCache, KeyStore } from "../src/keys/store.ts";
+import { clearIsolateKeyCache } from "../src/keys/isolate-cache.ts";
+import { KeyStore } from "../src/keys/store.ts";
 import { ApiError } from "../src/lib/errors.ts";
 import { failingWriteBatchD1 } from "./helpers/faults.ts";
 import { call } from "./helpers/http.ts";

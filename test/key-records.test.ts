@@ -4,7 +4,9 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { hashSecret } from "../src/keys/secret.ts";
-import { clearIsolateKeyCache, type KeyRecord, KeyStore } from "../src/keys/store.ts";
+import { clearIsolateKeyCache } from "../src/keys/isolate-cache.ts";
+import type { KeyRecord } from "../src/keys/record.ts";
+import { KeyStore } from "../src/keys/store.ts";
 import { ApiError } from "../src/lib/errors.ts";
 import { call, errorEnvelope } from "./helpers/http.ts";
 

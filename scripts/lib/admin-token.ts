@@ -2,7 +2,7 @@
 // otherwise the one kept in $PERSIST_DIR/admin-token (readable by its owner only), made on first use.
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { MIN_ADMIN_TOKEN_LENGTH } from "../../src/dashboard/session.ts";
+import { MIN_ADMIN_TOKEN_LENGTH } from "../../src/admin/session.ts";
 import { randomBase62 } from "../../src/keys/secret.ts";
 
 export const ADMIN_TOKEN_FILE = "admin-token";

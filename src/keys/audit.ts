@@ -3,7 +3,7 @@
 // change itself (./records.ts), conditional on the change having happened, so the log and the key
 // records never disagree. It holds ids, names and modes, never a secret or a hash.
 import { errors } from "../lib/errors.ts";
-import type { KeyDatabase } from "./records.ts";
+import type { KeyDatabase } from "./record.ts";
 import type { KeyMode } from "./secret.ts";
 
 export const KEY_ACTORS = ["dashboard", "admin-api", "cli", "start"] as const;

@@ -1,7 +1,7 @@
 // The KV copy of a key record, as authentication reads it. A copy written before scopes and agents
 // existed has neither member and reads as both scopes and no agent: those keys keep working untouched.
 import { storedScopes } from "./scopes.ts";
-import type { KeyRecord } from "./store.ts";
+import type { KeyRecord } from "./record.ts";
 
 /** A copy as it may be stored: the scopes and agent members may be missing (older copies). */
 export type StoredCopy = Omit<KeyRecord, "scopes" | "agent_id"> & { scopes?: unknown; agent_id?: unknown };

@@ -6,7 +6,7 @@
 // of that key pay a KV read again. Found keys are dropped least recently used first, so the keys in
 // steady use stay when there are more keys than room.
 import { BoundedLru } from "../lib/lru.ts";
-import type { KeyRecord } from "./store.ts";
+import type { KeyRecord } from "./record.ts";
 
 /** How long an isolate trusts a record it read (part of the revocation bound stated in the README). */
 export const ISOLATE_KEY_TTL_MS = 10_000;
@@ -52,9 +52,4 @@ export function forgetKey(hash: string): void {
 export function clearIsolateKeyCache(): void {
   known.clear();
   unknown.clear();
-}
-
-/** How many answers this isolate keeps about keys, found and unknown (tests). */
-export function isolateKeyCacheSize(): { known: number; unknown: number } {
-  return { known: known.size, unknown: unknown.size };
 }

@@ -2,7 +2,7 @@
 // whose metadata is the whole KeyRecord (beside the "hash:" entry that authentication reads, which
 // stays). The key store carries them over into D1 on first use, then deletes the listing entries.
 import { fromCopy, type StoredCopy } from "./copy.ts";
-import type { KeyRecord } from "./store.ts";
+import type { KeyRecord } from "./record.ts";
 
 const LEGACY_PREFIX = "id:";
 

@@ -4,10 +4,7 @@
 import { causeMessages, errors } from "../lib/errors.ts";
 import { type AuditEntry, auditStatement, type KeyActorName, revokeAuditStatement } from "./audit.ts";
 import { scopesText, storedScopes } from "./scopes.ts";
-import type { KeyRecord } from "./store.ts";
-
-/** What the store needs of D1: a database binding or a session (prepare and batch). */
-export type KeyDatabase = Pick<D1Database, "prepare" | "batch">;
+import type { KeyDatabase, KeyRecord } from "./record.ts";
 
 export const KEY_COLUMNS = "id, name, mode, prefix, hash, created_at, expires_at, revoked_at, rolled_from, replaced_by, scopes, agent_id";
 const PLACEHOLDERS = KEY_COLUMNS.split(", ").map((_, i) => `?${i + 1}`).join(", ");

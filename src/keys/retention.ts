@@ -1,7 +1,7 @@
 // Deletes key usage older than 30 days and audit entries older than 400 days (docs/specification.md
 // section 2). Run daily by the cron trigger (src/scheduled.ts); one D1 batch, both on indexes.
 import { AUDIT_RETENTION_DAYS } from "./audit.ts";
-import type { KeyDatabase } from "./records.ts";
+import type { KeyDatabase } from "./record.ts";
 import { HOUR_MS, hourOf, USAGE_RETENTION_DAYS } from "./usage-read.ts";
 
 const DAY_MS = 24 * HOUR_MS;

@@ -7,17 +7,16 @@ import {
   cachedKey,
   clearIsolateKeyCache,
   ISOLATE_KEY_CACHE_SIZE,
-  isolateKeyCacheSize,
+  ISOLATE_KEY_TTL_MS,
   rememberKey,
   UNKNOWN_KEY_CACHE_SIZE,
   UNKNOWN_KEY_TTL_MS,
 } from "./isolate-cache.ts";
+import type { KeyRecord } from "./record.ts";
 import { hashSecret } from "./secret.ts";
 import {
   DEFAULT_GRACE_SECONDS,
-  ISOLATE_KEY_TTL_MS,
   KeyStore,
-  type KeyRecord,
   publicRecord,
   REVOCATION_BOUND_LOCAL_SECONDS,
   REVOCATION_BOUND_PRODUCTION_SECONDS,
@@ -169,10 +168,21 @@ describe("isolate cache", () => {
   beforeEach(() => clearIsolateKeyCache());
 
   const recordNo = (i: number) => ({ hash: `k${i}` }) as KeyRecord;
+  const names = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
+  /**
+   * What the cache holds of the hashes a test remembered (the cache starts empty): found records
+   * and "no such key" answers, counted through its answers. Reading marks an entry as used but
+   * neither adds nor drops one, so the counts are the cache's sizes.
+   */
+  function held(hashes: readonly string[], nowMs: number): { known: number; unknown: number } {
+    const answers = hashes.map((h) => cachedKey(h, nowMs));
+    return { known: answers.filter((a) => a).length, unknown: answers.filter((a) => a === null).length };
+  }
 
   it("keeps at most UNKNOWN_KEY_CACHE_SIZE \"no such key\" answers, for UNKNOWN_KEY_TTL_MS", () => {
-    for (let i = 0; i < UNKNOWN_KEY_CACHE_SIZE + 50; i++) rememberKey(`h${i}`, null, T0);
-    expect(isolateKeyCacheSize()).toEqual({ known: 0, unknown: UNKNOWN_KEY_CACHE_SIZE });
+    const hashes = names("h", UNKNOWN_KEY_CACHE_SIZE + 50);
+    for (const h of hashes) rememberKey(h, null, T0);
+    expect(held(hashes, T0)).toEqual({ known: 0, unknown: UNKNOWN_KEY_CACHE_SIZE });
     expect(cachedKey("h0", T0)).toBeUndefined();
     expect(cachedKey("h49", T0)).toBeUndefined();
     expect(cachedKey("h50", T0)).toBeNull();
@@ -184,9 +194,10 @@ describe("isolate cache", () => {
 
   it("never lets unknown keys push a found key out", () => {
     rememberKey("real", recordNo(0), T0);
-    for (let i = 0; i < (ISOLATE_KEY_CACHE_SIZE + UNKNOWN_KEY_CACHE_SIZE) * 2; i++) rememberKey(`junk${i}`, null, T0);
+    const junk = names("junk", (ISOLATE_KEY_CACHE_SIZE + UNKNOWN_KEY_CACHE_SIZE) * 2);
+    for (const h of junk) rememberKey(h, null, T0);
     expect(cachedKey("real", T0)).toEqual(recordNo(0));
-    expect(isolateKeyCacheSize()).toEqual({ known: 1, unknown: UNKNOWN_KEY_CACHE_SIZE });
+    expect(held(["real", ...junk], T0)).toEqual({ known: 1, unknown: UNKNOWN_KEY_CACHE_SIZE });
   });
 
   it("drops the least recently used found key when full, and forgets each for ISOLATE_KEY_TTL_MS", () => {
@@ -194,7 +205,7 @@ describe("isolate cache", () => {
     // k0 is in steady use; k1 was read once, longest ago.
     expect(cachedKey("k0", T0 + 1)).toEqual(recordNo(0));
     rememberKey("new", recordNo(-1), T0 + 2);
-    expect(isolateKeyCacheSize()).toEqual({ known: ISOLATE_KEY_CACHE_SIZE, unknown: 0 });
+    expect(held([...names("k", ISOLATE_KEY_CACHE_SIZE), "new"], T0 + 2)).toEqual({ known: ISOLATE_KEY_CACHE_SIZE, unknown: 0 });
     expect(cachedKey("k1", T0 + 3)).toBeUndefined();
     expect(cachedKey("k0", T0 + 3)).toEqual(recordNo(0));
     expect(cachedKey("k2", T0 + 3)).toEqual(recordNo(2));
@@ -208,7 +219,7 @@ describe("isolate cache", () => {
     expect(cachedKey("h", T0)).toEqual(recordNo(1));
     rememberKey("h", null, T0);
     expect(cachedKey("h", T0)).toBeNull();
-    expect(isolateKeyCacheSize()).toEqual({ known: 0, unknown: 1 });
+    expect(held(["h"], T0)).toEqual({ known: 0, unknown: 1 });
   });
 });
 

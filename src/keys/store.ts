@@ -12,10 +12,11 @@ import { type AuditEntry, checkActor, checkAuditLimit, DEFAULT_AUDIT_LIMIT, type
 import { fromCopy, type StoredCopy } from "./copy.ts";
 import { drainCarriedOver, legacyRecords } from "./legacy.ts";
 import { cachedKey, forgetKey, ISOLATE_KEY_TTL_MS, rememberKey } from "./isolate-cache.ts";
-import { type KeyDatabase, KeyRecords, notActive } from "./records.ts";
+import type { CreatedKey, KeyDatabase, KeyRecord, KeyState } from "./record.ts";
+import { KeyRecords, notActive } from "./records.ts";
 import { checkNewKey, checkSeconds } from "./rules.ts";
 import type { Scope } from "./scopes.ts";
-import { type KeyUsage, readUsage } from "./usage-read.ts";
+import { type KeyWithUsage, readUsage } from "./usage-read.ts";
 import {
   type KeyMode,
   digestsEqual,
@@ -26,41 +27,11 @@ import {
   newSecret,
 } from "./secret.ts";
 
-export { clearIsolateKeyCache, ISOLATE_KEY_TTL_MS } from "./isolate-cache.ts";
-export { MAX_LIFETIME_SECONDS, MAX_NAME_LENGTH } from "./rules.ts";
+// Kept for src/admin/, src/dashboard/ and src/env.ts, which import these from the store; everything
+// else imports them from where they are defined (./record.ts, ./audit.ts, ./usage-read.ts).
+export type { KeyRecord } from "./record.ts";
 export type { AuditEntry, KeyActor } from "./audit.ts";
-export type { KeyUsage } from "./usage-read.ts";
-
-export interface KeyRecord {
-  id: string;
-  name: string;
-  mode: KeyMode;
-  /** e.g. "sk_test_AbCd…": enough to recognize a key, useless to use it. */
-  prefix: string;
-  hash: string;
-  created_at: string;
-  expires_at: string | null;
-  revoked_at: string | null;
-  /** The key this one replaced when it was made by rolling. */
-  replaces: string | null;
-  replaced_by: string | null;
-  /** read, write or both, in that order (./scopes.ts). */
-  scopes: Scope[];
-  /** The sales agent whose book the key is bound to, or null. */
-  agent_id: number | null;
-}
-
-/** A key with its use (./usage-read.ts), as the listings show it. */
-export type KeyWithUsage = KeyRecord & KeyUsage;
-
-/** "grace": rolled, still working until its expires_at. */
-export type KeyState = "active" | "grace" | "expired" | "revoked";
-
-export interface CreatedKey {
-  record: KeyRecord;
-  /** Shown once, never stored. */
-  secret: string;
-}
+export type { KeyWithUsage } from "./usage-read.ts";
 
 /** KV's edge cache for key reads (its minimum): a production read may be this stale. */
 export const KV_KEY_CACHE_TTL_SECONDS = 30;

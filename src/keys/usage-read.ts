@@ -1,8 +1,8 @@
 // Reading each key's use (docs/specification.md section 2, "Key usage and audit"): last_used_at,
 // the requests of the last 24 and 168 whole-or-current hours, and a per-day series for the last 30
 // days. Two statements in one D1 batch for every key at once, never one per key.
-import { KEY_COLUMNS, type KeyDatabase, type KeyRow, toRecord } from "./records.ts";
-import type { KeyWithUsage } from "./store.ts";
+import type { KeyDatabase, KeyRecord } from "./record.ts";
+import { KEY_COLUMNS, type KeyRow, toRecord } from "./records.ts";
 
 export const HOUR_MS = 3_600_000;
 /** Days of usage kept (./retention.ts) and shown in the per-day series. */
@@ -18,6 +18,9 @@ export interface KeyUsage {
   /** Requests per UTC day, oldest first: the last 30 days, today included (days without use are 0). */
   daily: { date: string; requests: number }[];
 }
+
+/** A key with its use, as the listings show it. */
+export type KeyWithUsage = KeyRecord & KeyUsage;
 
 /** Whole hours since the Unix epoch: key_usage's `hour`. */
 export function hourOf(ms: number): number {

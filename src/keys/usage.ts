@@ -10,7 +10,7 @@
 // (not put back, which could double them if D1 had in fact committed), and an isolate evicted
 // before its next flush loses its unwritten counts (at most one interval of its traffic).
 import { errorName, log } from "../lib/log.ts";
-import type { KeyDatabase } from "./records.ts";
+import type { KeyDatabase } from "./record.ts";
 import { hourOf } from "./usage-read.ts";
 
 /** The flush interval when USAGE_FLUSH_SECONDS is unset or unreadable. */

@@ -2,7 +2,8 @@ import { env } from "cloudflare:workers";
 import { clearIsolateTier } from "../../src/cache/lookup-cache.ts";
 import type { Scope } from "../../src/keys/scopes.ts";
 import type { KeyMode } from "../../src/keys/secret.ts";
-import { clearIsolateKeyCache, KeyStore } from "../../src/keys/store.ts";
+import { clearIsolateKeyCache } from "../../src/keys/isolate-cache.ts";
+import { KeyStore } from "../../src/keys/store.ts";
 
 /** A key made through the key store module itself, in this test file's KV. */
 export async function makeKey(

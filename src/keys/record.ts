@@ -1,0 +1,37 @@
+// A key record and the types around it, shared by every module of src/keys/: the store
+// (./store.ts), its D1 records (./records.ts), the KV copy (./copy.ts), the isolate cache, the
+// legacy carry-over, the audit log and the usage reads. Types only, importing only the types of a
+// key's mode and scopes, so that none of those modules needs to import the store.
+import type { Scope } from "./scopes.ts";
+import type { KeyMode } from "./secret.ts";
+
+export interface KeyRecord {
+  id: string;
+  name: string;
+  mode: KeyMode;
+  /** e.g. "sk_test_AbCd…": enough to recognize a key, useless to use it. */
+  prefix: string;
+  hash: string;
+  created_at: string;
+  expires_at: string | null;
+  revoked_at: string | null;
+  /** The key this one replaced when it was made by rolling. */
+  replaces: string | null;
+  replaced_by: string | null;
+  /** read, write or both, in that order (./scopes.ts). */
+  scopes: Scope[];
+  /** The sales agent whose book the key is bound to, or null. */
+  agent_id: number | null;
+}
+
+/** "grace": rolled, still working until its expires_at. */
+export type KeyState = "active" | "grace" | "expired" | "revoked";
+
+export interface CreatedKey {
+  record: KeyRecord;
+  /** Shown once, never stored. */
+  secret: string;
+}
+
+/** What the store needs of D1: a database binding or a session (prepare and batch). */
+export type KeyDatabase = Pick<D1Database, "prepare" | "batch">;
