@@ -315,11 +315,11 @@ describe("the dashboard: make-key form, key table and audit panel", () => {
     expect(row).toContain('<td class="num">4</td><td class="num">4</td>');
     const days = listed.requests_daily as { date: string; requests: number }[];
     const label = `Requests per day, ${days[0]!.date} to ${today()}: 4 requests in total, most on ${today()} (4)`;
-    expect(row).toContain(`<svg class="chart" role="img" aria-label="${label}" width="149" height="28" viewBox="0 0 149 28">`);
+    expect(row).toContain(`<svg class="chart" role="img" aria-label="${label}" width="119" height="28" viewBox="0 0 119 28">`);
     expect(row).toContain(`<title>${days.map((d) => `${d.date}: ${d.requests}`).join("\n")}</title>`);
     expect(row.match(/<rect /g)).toHaveLength(30);
-    expect(row).toContain(`<rect x="145" y="1" width="4" height="26" class="chart-bar"><title>${today()}: 4 requests</title></rect>`);
-    expect(row).toContain(`<rect x="0" y="27" width="4" height="0" class="chart-bar"><title>${days[0]!.date}: 0 requests</title></rect>`);
+    expect(row).toContain(`<rect x="116" y="1" width="3" height="26" class="chart-bar"><title>${today()}: 4 requests</title></rect>`);
+    expect(row).toContain(`<rect x="0" y="27" width="3" height="0" class="chart-bar"><title>${days[0]!.date}: 0 requests</title></rect>`);
   });
 
   it("shows the newest 50 audit entries, newest first", async () => {

@@ -19,7 +19,7 @@ export const AuditPanel: FC<{ entries: readonly AuditEntry[]; limit: number }> =
     {entries.length === 0 ? (
       <p>No key has been made, rolled or revoked yet.</p>
     ) : (
-      <div class="table-wrap">
+      <div class="table-wrap" tabindex={0} role="region" aria-label="Audit log table">
         <table class="audit">
           <caption>The newest {limit} key changes, newest first.</caption>
           <thead>

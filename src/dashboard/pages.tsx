@@ -169,7 +169,8 @@ export const KeysPage: FC<KeysPageProps> = (props) => {
           {keys.length === 0 ? (
             <p>No keys yet.</p>
           ) : (
-            <div class="table-wrap">
+            // Focusable, so that a keyboard can scroll the table sideways on a narrow screen.
+            <div class="table-wrap" tabindex={0} role="region" aria-label="Keys table">
               <table>
                 <caption>
                   Keys of both modes, newest first. Only a prefix of each key is kept for display. Requests are

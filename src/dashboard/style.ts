@@ -9,7 +9,7 @@ body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "
 header.top { display: flex; flex-wrap: wrap; gap: 1rem; align-items: center; justify-content: space-between;
   padding: .75rem 1.5rem; border-bottom: 1px solid var(--line); background: var(--panel); }
 header.top h1 { font-size: 1.35rem; margin: 0; }
-main { max-width: 72rem; margin: 0 auto; padding: 1rem 1.5rem 3rem; }
+main { max-width: 100rem; margin: 0 auto; padding: 1rem 1.5rem 3rem; }
 h2 { font-size: 1.15rem; margin: 1.75rem 0 .5rem; }
 p { margin: .5rem 0; }
 .hint { color: var(--muted); font-size: .95rem; }

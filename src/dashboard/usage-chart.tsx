@@ -3,7 +3,7 @@
 // <title>s give them on hover, the whole series and each day's.
 import type { FC } from "hono/jsx";
 
-export const CHART_BAR_WIDTH = 4;
+export const CHART_BAR_WIDTH = 3;
 export const CHART_GAP = 1;
 export const CHART_HEIGHT = 28;
 
