@@ -242,6 +242,11 @@ describe("the dashboard: make-key form, key table and audit panel", () => {
     expect(found.text).toContain('<input type="radio" name="agent_id" value="1" autofocus=""/> Asha Rao (9876543210), #1</label>');
     const none = await call("/dashboard?agent_q=nobody", { headers: { Cookie: cookie } });
     expect(none.text).toContain("No sales agent matches “nobody”.");
+    const all = await call("/dashboard?agent_q=", { headers: { Cookie: cookie } });
+    expect(all.text).toMatch(/<p class="hint" id="agent-hint">(The first 20|\d+) sales agents, by id\.<\/p>/);
+    const long = await call(`/dashboard?agent_q=${"x".repeat(101)}`, { headers: { Cookie: cookie } });
+    expect(long.status).toBe(422);
+    expect(long.text).toContain("The agents were not searched: q must be at most 100 characters.");
     // Without a session the search shows the login page only.
     const anonymous = await call("/dashboard?agent_q=asha");
     expect(anonymous.text).toContain("<h1>API key dashboard</h1>");

@@ -23,10 +23,6 @@ export function view(store: KeyStore, record: KeyRecord): AdminKey {
   return publicRecord(record, store.stateOf(record));
 }
 
-export async function listKeys(store: KeyStore): Promise<AdminKey[]> {
-  return (await store.list()).map((record) => view(store, record));
-}
-
 /** Every key, oldest first, with its use (two D1 statements in one batch). */
 export async function listKeysWithUsage(store: KeyStore): Promise<AdminKeyWithUsage[]> {
   return (await store.listWithUsage()).map((record: KeyWithUsage) => {

@@ -17,6 +17,15 @@ export interface AgentPickerProps {
   limit: number;
 }
 
+/** What the picker's choices are, in words. */
+function pickerHint(query: string | undefined, found: number, limit: number): string {
+  if (query === undefined) return "No agent: the key sees every customer. Search above to bind it to one agent's customers.";
+  const count = found === limit ? `The first ${limit}` : String(found);
+  if (query.trim() === "") return found === 0 ? "There are no sales agents." : `${count} sales agent${found === 1 ? "" : "s"}, by id.`;
+  if (found === 0) return `No sales agent matches “${query}”.`;
+  return `${count} match${found === 1 ? "" : "es"} for “${query}”.`;
+}
+
 export const agentName = (a: AdminAgent) => `${a.first_name} ${a.last_name}`;
 
 /** The search form: outside the make-key form (forms do not nest), linked to it by the fieldset's hint. */
@@ -49,11 +58,7 @@ export const AgentChoices: FC<AgentPickerProps> = ({ query, agents, chosen, focu
     <fieldset class="agents">
       <legend>Sales agent</legend>
       <p class="hint" id="agent-hint">
-        {query === undefined
-          ? "No agent: the key sees every customer. Search above to bind it to one agent's customers."
-          : agents.length === 0
-            ? `No sales agent matches “${query}”.`
-            : `${agents.length === limit ? `The first ${limit}` : agents.length} match${agents.length === 1 ? "" : "es"} for “${query}”.`}
+        {pickerHint(query, agents.length, limit)}
       </p>
       <div class="agent-list">
         <label class="choice">

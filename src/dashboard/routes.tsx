@@ -108,6 +108,7 @@ dashboardRoutes.get("/dashboard", async (c) => {
   const query = c.req.query("agent_q");
   if (query === undefined) return renderKeys(c, session);
   // An agent search (the picker's GET form): its matches become the make-key form's choices.
+  c.set("session", session);
   return withErrorsShown(c, "The agents were not searched", undefined, async () => {
     const agents = await findAgents(c.get("services").db, query);
     return renderKeys(c, session, { picker: { query, agents, focusFirst: agents.length > 0, limit: AGENT_SEARCH_LIMIT } });
