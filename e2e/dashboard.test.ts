@@ -1,8 +1,10 @@
 // The key dashboard in a real headless Chromium or Chrome (found by ./helpers/browser.ts, never a
 // download) against a real `wrangler dev`: an administrator logs in, makes a key, uses it, rolls it
-// and revokes it, by typing and clicking as a person would; axe-core checks the login page and the
-// key list. Takes a screenshot of the logged-in page; with UPDATE_SCREENSHOT=1 it replaces
-// docs/dashboard.png (the README's picture), else a temp file.
+// and revokes it, by typing and clicking as a person would; makes a read-only key bound to a sales
+// agent found through the picker by keyboard, sees its usage and the audit panel; axe-core checks
+// the login page, the make-key form, the key list and the audit panel. Takes a screenshot of the
+// logged-in page; with UPDATE_SCREENSHOT=1 it replaces docs/dashboard.png (the README's picture),
+// else a temp file.
 import { randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -20,6 +22,10 @@ const SCREENSHOT = process.env.UPDATE_SCREENSHOT
 const SECRET = /^sk_test_[0-9A-Za-z]{43}$/;
 /** The isolate trusts a key it read for 10 s; allow generously for a loaded machine. */
 const REJECTION_WAIT_MS = 60_000;
+/** The sales agents of this server's D1, for the agent picker. */
+const AGENTS_SQL =
+  "INSERT INTO sales_agents (id, first_name, last_name, mobile_number) VALUES " +
+  "(1, 'Asha', 'Rao', '9876543210'), (2, 'Vikram', 'Shetty', '9876500002'), (3, 'Meena', 'Iyer', '9876500003')";
 
 type Server = DevServer & { cleanup: () => Promise<void> };
 
@@ -50,7 +56,7 @@ function keyRow(page: Page, name: string, action: "Roll" | "Revoke") {
 
 async function makeKey(page: Page, name: string, mode: "test" | "live", expires: string): Promise<string> {
   await page.getByLabel("Name", { exact: true }).fill(name);
-  await page.getByRole("radio", { name: mode }).check();
+  await page.getByRole("radio", { name: mode, exact: true }).check();
   await page.getByLabel("Expires").selectOption({ label: expires });
   await page.getByRole("button", { name: "Make key" }).click();
   return page.getByLabel("Secret of the new key").inputValue();
@@ -65,7 +71,11 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the key dashboard in Chromium", () => {
   const problems: string[] = [];
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startWranglerDev({ ADMIN_TOKEN: adminToken }), launchBrowser()]);
+    // USAGE_FLUSH_SECONDS 0: a key's use is written right after each request, so a reload shows it.
+    [server, browser] = await Promise.all([
+      startWranglerDev({ ADMIN_TOKEN: adminToken, USAGE_FLUSH_SECONDS: "0" }, AGENTS_SQL),
+      launchBrowser(),
+    ]);
     context = await browser.newContext({ viewport: { width: 1180, height: 820 } });
     await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });
     page = await context.newPage();
@@ -184,9 +194,89 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the key dashboard in Chromium", () => {
     expect(statuses.sort()).toEqual(["expired", "revoked"]);
   });
 
+  let fieldApp: string;
+
+  it("makes a read-only key bound to an agent found through the search, all by keyboard", async () => {
+    await page.goto(`${server.url}/dashboard`);
+    await page.getByLabel("Find a sales agent to bind the key to").focus();
+    await page.keyboard.type("9876543");
+    await page.keyboard.press("Enter");
+    await page.getByText("1 match for “9876543”.").waitFor();
+    // The first match has the focus after a search: Space picks it.
+    const asha = page.getByRole("radio", { name: "Asha Rao (9876543210), #1" });
+    expect(await asha.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.press("Space");
+    expect(await asha.isChecked()).toBe(true);
+    await expectNoSeriousViolations(page, "the make-key form with an agent search's matches");
+    // Back through the form: untick write, leave read, then the name.
+    await page.keyboard.press("Shift+Tab");
+    expect(await page.evaluate(() => (document.activeElement as HTMLInputElement).value)).toBe("write");
+    await page.keyboard.press("Space");
+    for (const _ of [1, 2, 3, 4]) await page.keyboard.press("Shift+Tab");
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("key-name");
+    await page.keyboard.type("Field app");
+    await page.keyboard.press("Enter");
+    await page.getByRole("heading", { name: /copy it now/ }).waitFor();
+    fieldApp = await page.getByLabel("Secret of the new key").inputValue();
+    expect(fieldApp).toMatch(SECRET);
+
+    await page.goto(`${server.url}/dashboard`);
+    const cells = await keyRow(page, "Field app", "Roll").locator("td").allTextContents();
+    expect(cells[1]!.startsWith(`${fieldApp.slice(0, 12)}…`)).toBe(true);
+    expect([cells[0], cells[2], cells[3], cells[7], cells[8], cells[9]]).toEqual(["test", "read", "Asha Rao#1", "never", "0", "0"]);
+    await expectNoSeriousViolations(page, "the key list with a key");
+  });
+
+  it("shows the key's use after a reload: last used, 24 h, 7 days and the chart", async () => {
+    for (let i = 0; i < 3; i++) expect(await apiStatus(server, fieldApp)).toBe(200);
+    const row = keyRow(page, "Field app", "Roll");
+    // Written after each response (waitUntil): a reload or two may come first.
+    const deadline = Date.now() + 30_000;
+    await page.goto(`${server.url}/dashboard`);
+    let cells = await row.locator("td").allTextContents();
+    while (cells[8] !== "3" && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 500));
+      await page.goto(`${server.url}/dashboard`);
+      cells = await row.locator("td").allTextContents();
+    }
+    expect(cells[7]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d UTC$/);
+    expect(cells.slice(8, 10)).toEqual(["3", "3"]);
+    const chart = row.getByRole("img");
+    const today = new Date().toISOString().slice(0, 10);
+    expect(await chart.getAttribute("aria-label")).toMatch(new RegExp(`: 3 requests in total, most on ${today} \\(3\\)$`));
+    expect(await chart.locator("rect").count()).toBe(30);
+    expect(await chart.locator("rect").last().locator("title").textContent()).toBe(`${today}: 3 requests`);
+  });
+
+  it("rolls and revokes it: the audit panel shows each change with this session", async () => {
+    const row = keyRow(page, "Field app", "Roll");
+    await row.getByLabel(/^Old key stops/).selectOption({ label: "now" });
+    await row.getByRole("button", { name: /^Roll key/ }).click();
+    await page.getByRole("heading", { name: /copy it now/ }).waitFor();
+    await keyRow(page, "Field app", "Revoke").getByRole("button", { name: /^Revoke key/ }).click();
+    await page.getByRole("status").filter({ hasText: "is revoked" }).waitFor();
+    // The new key kept the scopes and the agent.
+    const rows = page.locator("tbody tr").filter({ has: page.getByRole("rowheader", { name: "Field app", exact: true }) });
+    expect(await rows.locator("td:nth-of-type(3)").allTextContents()).toEqual(["read", "read"]);
+    const sessionId = (await context.cookies())[0]!.value.split(".")[0]!;
+    const panel = page.getByRole("region", { name: "Audit log", exact: true });
+    const entries = await panel.locator("tbody tr").evaluateAll((trs) =>
+      trs.slice(0, 3).map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent).slice(1)),
+    );
+    const who = ["Field app", "test", "dashboard", `${sessionId.slice(0, 8)}…`];
+    expect(entries.map((e) => [e[0], ...e.slice(3)])).toEqual([
+      ["revoke", ...who],
+      ["roll", ...who],
+      ["create", ...who],
+    ]);
+    expect(entries[1]![2]).toBe(entries[0]![1]);
+    await expectNoSeriousViolations(page, "the audit panel");
+  });
+
   it("saves a screenshot of the logged-in page", async () => {
     await makeKey(page, "Mobile app", "live", "never");
-    await makeKey(page, "Partner portal", "test", "in 90 days");
+    const portal = await makeKey(page, "Partner portal", "test", "in 90 days");
+    for (let i = 0; i < 5; i++) expect(await apiStatus(server, portal)).toBe(200);
     await makeKey(page, "Nightly reports", "test", "never");
     await page.goto(`${server.url}/dashboard`);
     const row = keyRow(page, "Nightly reports", "Roll");
@@ -198,6 +288,8 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the key dashboard in Chromium", () => {
     expect(await page.locator(".status").allTextContents()).toEqual(
       expect.arrayContaining(["active", "expiring", "expired", "revoked"]),
     );
+    // A desktop administrator's width: the key table fits without scrolling sideways.
+    await page.setViewportSize({ width: 1480, height: 900 });
     mkdirSync(dirname(SCREENSHOT), { recursive: true });
     await page.screenshot({ path: SCREENSHOT, fullPage: true });
     await expectNoSeriousViolations(page, "the key list, with keys of every status");

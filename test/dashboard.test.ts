@@ -226,7 +226,7 @@ describe("the dashboard's forms", () => {
     const csrf = await csrfToken(cookie);
     const res = await call(
       "/dashboard/keys",
-      form({ csrf_token: csrf, name: "Warehouse scanner", mode: "test", expires_in: "604800" }, { Cookie: cookie }),
+      form({ csrf_token: csrf, name: "Warehouse scanner", mode: "test", expires_in: "604800", scopes: "read" }, { Cookie: cookie }),
     );
     expect(res.status).toBe(200);
     expect(res.headers.get("Cache-Control")).toBe("no-store");
@@ -251,7 +251,7 @@ describe("the dashboard's forms", () => {
     const cookie = await login();
     const csrf = await csrfToken(cookie);
     const before = await call("/admin/keys", { headers: bearer(ADMIN) });
-    const res = await call("/dashboard/keys", form({ csrf_token: csrf, name: "   ", mode: "prod", expires_in: "soon" }, { Cookie: cookie }));
+    const res = await call("/dashboard/keys", form({ csrf_token: csrf, name: "   ", mode: "prod", expires_in: "soon", scopes: "write" }, { Cookie: cookie }));
     expect(res.status).toBe(422);
     expect(res.text).toContain(
       '<div class="alert" role="alert"><p>The key was not made: name must not be empty; mode must be one of test, live; ' +
@@ -410,7 +410,14 @@ describe("the JSON admin API", () => {
     const listed = await call(path, { headers: bearer(ADMIN) });
     expect(listed.status).toBe(200);
     const { secret, ...publicKey } = key;
-    expect(listed.body.data).toContainEqual(publicKey);
+    // Listed with its use too (test/dashboard-usage-audit.test.ts checks those fields).
+    expect(listed.body.data).toContainEqual({
+      ...publicKey,
+      last_used_at: expect.toSatisfy((v: unknown) => v === null || typeof v === "string"),
+      requests_24h: expect.any(Number),
+      requests_7d: expect.any(Number),
+      requests_daily: expect.any(Array),
+    });
     expect(listed.text).not.toContain(secret);
     expect(listed.text).not.toContain('"hash"');
     expect(listed.text).not.toContain('"secret"');

@@ -118,7 +118,14 @@ describe("keys from the KV-only layout", () => {
     const listed = await call(path, { headers: ADMIN });
     expect(listed.status).toBe(200);
     const { hash: _hash, ...shown } = record;
-    expect(listed.body).toEqual({ data: [{ ...shown, scopes: ["read", "write"], agent_id: null, status: "active" }] });
+    // The listing carries usage too (test/dashboard-usage-audit.test.ts); the request above may or may not be counted yet.
+    const usage = {
+      last_used_at: expect.toSatisfy((v: unknown) => v === null || typeof v === "string"),
+      requests_24h: expect.any(Number),
+      requests_7d: expect.any(Number),
+      requests_daily: expect.any(Array),
+    };
+    expect(listed.body).toEqual({ data: [{ ...shown, scopes: ["read", "write"], agent_id: null, status: "active", ...usage }] });
     expect(await rows()).toEqual([{ id: record.id, rolled_from: null, replaced_by: null, expires_at: null }]);
     expect((await env.KEYS.list({ prefix: "id:" })).keys).toEqual([]);
     // Still authenticating after the carry-over (a fresh isolate reads the same KV entry).

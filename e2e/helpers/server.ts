@@ -29,14 +29,22 @@ export async function startServer(
   return { ...server, persistDir: env.PERSIST_DIR };
 }
 
-/** Starts `wrangler dev` directly on a migrated, empty state folder (no seeding). */
+/**
+ * Starts `wrangler dev` directly on a migrated state folder: empty (no seeding) unless `sql` is
+ * given, which runs on the local D1 after the migrations and before the server starts.
+ */
 export async function startWranglerDev(
   vars: Record<string, string> = {},
+  sql?: string,
 ): Promise<DevServer & { cleanup: () => Promise<void> }> {
   const persistDir = tempStateDir();
   const port = await freePort();
   const migrate = await run("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local", "--persist-to", persistDir]);
   if (migrate.code !== 0) throw new Error(`migrations failed:\n${migrate.stdout}\n${migrate.stderr}`);
+  if (sql !== undefined) {
+    const seeded = await run("npx", ["wrangler", "d1", "execute", "DB", "--local", "--persist-to", persistDir, "--command", sql]);
+    if (seeded.code !== 0) throw new Error(`seeding failed:\n${seeded.stdout}\n${seeded.stderr}`);
+  }
   const varArgs = Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
   const server = await startServer(
     "npx",

@@ -5,9 +5,17 @@
 import { ApiError, errors, type FieldError } from "../lib/errors.ts";
 import { checkNewKey, checkSeconds } from "../keys/rules.ts";
 import { KEY_ID_PATTERN } from "../keys/secret.ts";
-import { type KeyActor, type KeyRecord, type KeyStore, publicRecord } from "../keys/store.ts";
+import { type AuditEntry, type KeyActor, type KeyRecord, type KeyStore, type KeyWithUsage, publicRecord } from "../keys/store.ts";
 
-export type AdminKey = ReturnType<typeof publicRecord>;
+export type AdminKey = ReturnType<typeof publicRecord<KeyRecord>>;
+/** A key as the listings show it: with last_used_at, requests_24h, requests_7d and requests_daily. */
+export type AdminKeyWithUsage = AdminKey & {
+  last_used_at: string | null;
+  requests_24h: number;
+  requests_7d: number;
+  /** Requests per UTC day, oldest first, the last 30 days (today included). */
+  requests_daily: { date: string; requests: number }[];
+};
 /** A key just made (created or rolled): the only time its secret is shown. */
 export type NewKey = AdminKey & { secret: string };
 
@@ -15,14 +23,34 @@ export function view(store: KeyStore, record: KeyRecord): AdminKey {
   return publicRecord(record, store.stateOf(record));
 }
 
-export async function listKeys(store: KeyStore): Promise<AdminKey[]> {
-  return (await store.list()).map((record) => view(store, record));
+/** Every key, oldest first, with its use (two D1 statements in one batch). */
+export async function listKeysWithUsage(store: KeyStore): Promise<AdminKeyWithUsage[]> {
+  return (await store.listWithUsage()).map((record: KeyWithUsage) => {
+    const { daily, ...rest } = publicRecord(record, store.stateOf(record));
+    return { ...rest, requests_daily: daily };
+  });
 }
 
-/** Makes a key from a request's { name, mode, expires_in? } (expires_in null or absent: none). */
+/** The newest audit entries, newest first; `limit` as the query string gave it (absent: 50). */
+export function auditEntries(store: KeyStore, limit: string | undefined): Promise<AuditEntry[]> {
+  // Only plain digits are a number; anything else reaches the store's check as text (a 422 on limit).
+  const parsed = limit === undefined ? undefined : /^\d{1,6}$/.test(limit) ? Number(limit) : limit;
+  return store.audit(parsed as number | undefined);
+}
+
+/**
+ * Makes a key from a request's { name, mode, expires_in?, scopes?, agent_id? } (expires_in null or
+ * absent: none; scopes absent: read and write; agent_id null or absent: no agent).
+ */
 export async function createKey(store: KeyStore, body: unknown, actor: KeyActor): Promise<NewKey> {
-  const input = readFields(body, ["name", "mode", "expires_in"], (fields) =>
-    checkNewKey({ name: fields.name, mode: fields.mode, expiresInSeconds: fields.expires_in }),
+  const input = readFields(body, ["name", "mode", "expires_in", "scopes", "agent_id"], (fields) =>
+    checkNewKey({
+      name: fields.name,
+      mode: fields.mode,
+      expiresInSeconds: fields.expires_in,
+      scopes: fields.scopes,
+      agentId: fields.agent_id,
+    }),
   );
   const { record, secret } = await store.create(input, actor);
   return { ...view(store, record), secret };

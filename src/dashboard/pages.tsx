@@ -2,11 +2,20 @@
 // resources; the only script is the copy button's, and the page works without it.
 import { raw } from "hono/html";
 import type { Child, FC, PropsWithChildren } from "hono/jsx";
-import type { AdminKey, NewKey } from "../admin/keys.ts";
+import type { AdminKey, AdminKeyWithUsage, NewKey } from "../admin/keys.ts";
+import type { AdminAgent } from "../admin/salesagents.ts";
 import type { FieldError } from "../lib/errors.ts";
-import { DEFAULT_GRACE_SECONDS } from "../keys/store.ts";
+import { type AuditEntry, DEFAULT_GRACE_SECONDS } from "../keys/store.ts";
+import { SCOPES } from "../keys/scopes.ts";
 import { CSRF_FIELD } from "../admin/session.ts";
+import { AgentChoices, type AgentPickerProps, AgentSearch, agentName } from "./agent-picker.tsx";
+import { AuditPanel } from "./audit-panel.tsx";
 import { STYLE } from "./style.ts";
+import { Time } from "./time.tsx";
+import { UsageChart } from "./usage-chart.tsx";
+
+/** What each scope allows, as the make-key form explains it. */
+const SCOPE_HINTS = { read: "read: every GET endpoint", write: "write: create customers" } as const;
 
 /** Grace choices offered when rolling (seconds the old key keeps working). */
 export const GRACE_CHOICES = [
@@ -107,7 +116,13 @@ export interface KeysPageProps {
   csrfToken: string;
   /** The mode of key this deployment accepts. */
   mode: "test" | "live";
-  keys: AdminKey[];
+  keys: AdminKeyWithUsage[];
+  /** The agents that keys are bound to, by id (an agent that no longer exists is absent). */
+  keyAgents: Map<number, AdminAgent>;
+  /** The newest audit entries, newest first, and how many the panel shows at most. */
+  audit: { entries: AuditEntry[]; limit: number };
+  /** The make-key form's agent picker. */
+  picker: Omit<AgentPickerProps, "chosen">;
   /** Revocation bounds, in seconds. */
   bounds: { local: number; production: number };
   /** A key just made: its secret is in this page and nowhere else. */
@@ -115,7 +130,7 @@ export interface KeysPageProps {
   notice?: string;
   error?: { message: string; fields?: FieldError[] };
   /** What the create form held when it failed validation. */
-  form?: { name?: string; mode?: string; expires_in?: string };
+  form?: { name?: string; mode?: string; expires_in?: string; scopes?: string[]; agent_id?: string };
 }
 
 export const KeysPage: FC<KeysPageProps> = (props) => {
@@ -154,29 +169,41 @@ export const KeysPage: FC<KeysPageProps> = (props) => {
           {keys.length === 0 ? (
             <p>No keys yet.</p>
           ) : (
-            <div class="table-wrap">
+            // Focusable, so that a keyboard can scroll the table sideways on a narrow screen.
+            <div class="table-wrap" tabindex={0} role="region" aria-label="Keys table">
               <table>
-                <caption>Keys of both modes, newest first. Only a prefix of each key is kept for display.</caption>
+                <caption>
+                  Keys of both modes, newest first. Only a prefix of each key is kept for display. Requests are
+                  counted per key (within about a minute of their use), over the last 24 hours, 7 days and per day for 30
+                  days.
+                </caption>
                 <thead>
                   <tr>
                     <th scope="col">Name</th>
                     <th scope="col">Mode</th>
                     <th scope="col">Key</th>
+                    <th scope="col">Scopes</th>
+                    <th scope="col">Agent</th>
                     <th scope="col">Created</th>
                     <th scope="col">Expires</th>
                     <th scope="col">Status</th>
+                    <th scope="col">Last used</th>
+                    <th scope="col">24 h</th>
+                    <th scope="col">7 days</th>
+                    <th scope="col">Per day, 30 days</th>
                     <th scope="col">Actions</th>
                   </tr>
                 </thead>
                 <tbody>
                   {[...keys].reverse().map((key) => (
-                    <KeyRow item={key} csrfToken={csrfToken} />
+                    <KeyRow item={key} agents={props.keyAgents} csrfToken={csrfToken} />
                   ))}
                 </tbody>
               </table>
             </div>
           )}
         </section>
+        <AuditPanel entries={props.audit.entries} limit={props.audit.limit} />
       </main>
       {newKey && <script nonce={nonce} dangerouslySetInnerHTML={{ __html: COPY_SCRIPT }} />}
     </Layout>
@@ -185,13 +212,14 @@ export const KeysPage: FC<KeysPageProps> = (props) => {
 
 const Csrf: FC<{ token: string }> = ({ token }) => <input type="hidden" name={CSRF_FIELD} value={token} />;
 
-const CreateForm: FC<KeysPageProps> = ({ csrfToken, form, error }) => {
+const CreateForm: FC<KeysPageProps> = ({ csrfToken, form, error, picker }) => {
   const nameError = error?.fields?.find((f) => f.field === "name");
   const otherErrors = error?.fields?.filter((f) => f.field !== "name") ?? [];
   const mode = form?.mode === "live" ? "live" : "test";
   return (
     <section aria-labelledby="create-heading" class="panel">
       <h2 id="create-heading">Make a key</h2>
+      <AgentSearch query={picker.query} />
       <form method="post" action="/dashboard/keys" class="row">
         <Csrf token={csrfToken} />
         <div>
@@ -235,6 +263,18 @@ const CreateForm: FC<KeysPageProps> = ({ csrfToken, form, error }) => {
             ))}
           </select>
         </div>
+        <fieldset>
+          <legend>Scopes</legend>
+          <div class="choices">
+            {SCOPES.map((scope) => (
+              <label class="choice">
+                <input type="checkbox" name="scopes" value={scope} checked={form?.scopes ? form.scopes.includes(scope) : true} />{" "}
+                {SCOPE_HINTS[scope]}
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        <AgentChoices {...picker} chosen={form?.agent_id} />
         <button type="submit">Make key</button>
         {otherErrors.map((f) => (
           <p class="hint">
@@ -246,8 +286,9 @@ const CreateForm: FC<KeysPageProps> = ({ csrfToken, form, error }) => {
   );
 };
 
-const KeyRow: FC<{ item: AdminKey; csrfToken: string }> = ({ item, csrfToken }) => {
+const KeyRow: FC<{ item: AdminKeyWithUsage; agents: Map<number, AdminAgent>; csrfToken: string }> = ({ item, agents, csrfToken }) => {
   const which = `${item.name} (${item.prefix})`;
+  const agent = item.agent_id === null ? undefined : agents.get(item.agent_id);
   return (
     <tr>
       <th scope="row">{item.name}</th>
@@ -257,12 +298,30 @@ const KeyRow: FC<{ item: AdminKey; csrfToken: string }> = ({ item, csrfToken }) 
         <br />
         <span class="hint">{item.id}</span>
       </td>
+      <td>{item.scopes.join(", ")}</td>
+      <td>
+        {item.agent_id === null ? (
+          "every customer"
+        ) : (
+          <>
+            {agent ? agentName(agent) : "unknown agent"}
+            <br />
+            <span class="hint">#{item.agent_id}</span>
+          </>
+        )}
+      </td>
       <td>
         <Time iso={item.created_at} />
       </td>
       <td>{item.expires_at ? <Time iso={item.expires_at} /> : "never"}</td>
       <td>
         <Status item={item} />
+      </td>
+      <td>{item.last_used_at ? <Time iso={item.last_used_at} /> : "never"}</td>
+      <td class="num">{item.requests_24h}</td>
+      <td class="num">{item.requests_7d}</td>
+      <td>
+        <UsageChart days={item.requests_daily} />
       </td>
       <td>
         <div class="actions">
@@ -369,10 +428,6 @@ const NewSecret: FC<{ created: NewKey; replaced?: AdminKey }> = ({ created, repl
     </div>
     <p id="copy-status" role="status" />
   </section>
-);
-
-const Time: FC<{ iso: string }> = ({ iso }) => (
-  <time datetime={iso}>{`${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`}</time>
 );
 
 export const MessagePage: FC<{ nonce: string; title: string; message: string }> = ({ nonce, title, message }) => (

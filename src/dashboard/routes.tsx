@@ -11,7 +11,9 @@ import { ApiError, toApiError } from "../lib/errors.ts";
 import { errorName, log } from "../lib/log.ts";
 import { REVOCATION_BOUND_LOCAL_SECONDS, REVOCATION_BOUND_PRODUCTION_SECONDS } from "../keys/store.ts";
 import { limitBody } from "../middleware/body-limit.ts";
-import { createKey, findKey, listKeys, revokeKey, rollKey, view } from "../admin/keys.ts";
+import { createKey, findKey, listKeysWithUsage, revokeKey, rollKey, view } from "../admin/keys.ts";
+import { AGENT_SEARCH_LIMIT, agentsByIds, findAgents } from "../admin/salesagents.ts";
+import { DEFAULT_AUDIT_LIMIT } from "../keys/audit.ts";
 import { signIn, signInAttemptOf } from "../admin/signin-throttle.ts";
 import { type KeysPageProps, KeysPage, LoginPage, MessagePage } from "./pages.tsx";
 import {
@@ -25,7 +27,8 @@ import {
   startSession,
 } from "../admin/session.ts";
 
-type FormBody = Record<string, string | File>;
+type FormValue = string | File;
+type FormBody = Record<string, FormValue | FormValue[]>;
 type DashEnv = {
   Bindings: Bindings;
   Variables: Variables & SecureHeadersVariables & { session: Session; form: FormBody };
@@ -88,7 +91,8 @@ const requireSession = createMiddleware<DashEnv>(async (c, next) => {
       401,
     );
   }
-  const form = await c.req.parseBody();
+  // all: a field sent more than once (the scopes' checkboxes) is kept as a list.
+  const form = await c.req.parseBody({ all: true });
   const given = form[CSRF_FIELD];
   if (!(await csrfTokenValid(session, typeof given === "string" ? given : null))) return staleForm(c);
   c.set("session", session);
@@ -101,7 +105,14 @@ dashboardRoutes.get("/dashboard", async (c) => {
   if (problem) return c.html(<LoginPage nonce={nonceOf(c)} disabled={problem} />, 503);
   const session = await readSession(c, c.env.ADMIN_TOKEN);
   if (!session) return c.html(<LoginPage nonce={nonceOf(c)} />);
-  return renderKeys(c, session);
+  const query = c.req.query("agent_q");
+  if (query === undefined) return renderKeys(c, session);
+  // An agent search (the picker's GET form): its matches become the make-key form's choices.
+  c.set("session", session);
+  return withErrorsShown(c, "The agents were not searched", undefined, async () => {
+    const agents = await findAgents(c.get("services").db, query);
+    return renderKeys(c, session, { picker: { query, agents, focusFirst: agents.length > 0, limit: AGENT_SEARCH_LIMIT } });
+  });
 });
 
 // The forms' addresses, reloaded or bookmarked after a POST, lead back to the page.
@@ -135,12 +146,21 @@ dashboardRoutes.post("/dashboard/logout", checkOrigin, limitBody, requireSession
 
 dashboardRoutes.post("/dashboard/keys", checkOrigin, limitBody, requireSession, async (c) => {
   const form = c.get("form");
-  const values = { name: text(form.name), mode: text(form.mode), expires_in: text(form.expires_in) };
+  const values = {
+    name: text(form.name),
+    mode: text(form.mode),
+    expires_in: text(form.expires_in),
+    // No box ticked sends no field: an empty list, which the rules refuse (absent would mean both).
+    scopes: texts(form.scopes),
+    agent_id: text(form.agent_id),
+  };
   return withErrorsShown(c, "The key was not made", values, async () => {
     const created = await createKey(c.get("services").keys, {
       name: values.name,
       mode: values.mode,
       expires_in: values.expires_in === "" || values.expires_in === undefined ? null : number(values.expires_in),
+      scopes: values.scopes,
+      agent_id: values.agent_id === "" || values.agent_id === undefined ? null : number(values.agent_id),
     }, dashboardActor(c));
     return renderKeys(c, c.get("session"), { newKey: { created } });
   });
@@ -172,10 +192,30 @@ async function renderKeys(
   extra: Partial<KeysPageProps> = {},
   status: 200 | 404 | 409 | 422 = 200,
 ): Promise<Response> {
-  const keys = await listKeys(c.get("services").keys);
+  const { keys: store, db } = c.get("services");
+  const [keys, entries] = await Promise.all([listKeysWithUsage(store), store.audit(DEFAULT_AUDIT_LIMIT)]);
+  // The agents named in the table, and the one a refused form had chosen (kept as its choice).
+  const chosen = Number(extra.form?.agent_id);
+  const ids = keys.flatMap((k) => (k.agent_id === null ? [] : [k.agent_id]));
+  const agents = await agentsByIds(db, Number.isSafeInteger(chosen) && chosen > 0 ? [...ids, chosen] : ids);
+  const picker = extra.picker ?? {
+    agents: agents.has(chosen) ? [agents.get(chosen)!] : [],
+    focusFirst: false,
+    limit: AGENT_SEARCH_LIMIT,
+  };
   const mode = c.env.MODE === "live" ? "live" : "test";
   return c.html(
-    <KeysPage nonce={nonceOf(c)} csrfToken={session.csrfToken} mode={mode} keys={keys} bounds={BOUNDS} {...extra} />,
+    <KeysPage
+      nonce={nonceOf(c)}
+      csrfToken={session.csrfToken}
+      mode={mode}
+      keys={keys}
+      keyAgents={agents}
+      audit={{ entries, limit: DEFAULT_AUDIT_LIMIT }}
+      bounds={BOUNDS}
+      {...extra}
+      picker={picker}
+    />,
     status,
   );
 }
@@ -229,8 +269,12 @@ function nonceOf(c: Context): string {
   return (c.get("secureHeadersNonce" as never) as string | undefined) ?? "";
 }
 
-function text(value: string | File | undefined): string | undefined {
+function text(value: FormValue | FormValue[] | undefined): string | undefined {
   return typeof value === "string" ? value : undefined;
+}
+
+function texts(value: FormValue | FormValue[] | undefined): string[] {
+  return (Array.isArray(value) ? value : value === undefined ? [] : [value]).filter((v): v is string => typeof v === "string");
 }
 
 /** Form numbers are plain digits; anything else stays text so that validation names the rule. */

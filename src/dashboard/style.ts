@@ -9,7 +9,7 @@ body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "
 header.top { display: flex; flex-wrap: wrap; gap: 1rem; align-items: center; justify-content: space-between;
   padding: .75rem 1.5rem; border-bottom: 1px solid var(--line); background: var(--panel); }
 header.top h1 { font-size: 1.35rem; margin: 0; }
-main { max-width: 72rem; margin: 0 auto; padding: 1rem 1.5rem 3rem; }
+main { max-width: 100rem; margin: 0 auto; padding: 1rem 1.5rem 3rem; }
 h2 { font-size: 1.15rem; margin: 1.75rem 0 .5rem; }
 p { margin: .5rem 0; }
 .hint { color: var(--muted); font-size: .95rem; }
@@ -58,5 +58,15 @@ code { font-family: ui-monospace, "Cascadia Mono", Menlo, Consolas, monospace; f
 .actions select, .actions button { padding: .3rem .5rem; }
 .vh { position: absolute !important; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0);
   clip-path: inset(50%); white-space: nowrap; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
+.chart { display: block; }
+.chart-bar { fill: var(--accent); }
+.chart-axis { stroke: #6b6b6b; stroke-width: 1; }
+.agent-search { margin-bottom: 1rem; }
+.agent-search input { min-width: 18rem; }
+.agent-search .hint { margin: .25rem 0 0; }
+fieldset.agents { flex-basis: 100%; }
+.agent-list { display: flex; flex-direction: column; gap: .2rem; }
+table.audit td, table.audit th { white-space: nowrap; }
 @media (prefers-reduced-motion: no-preference) { button { transition: filter .1s; } }
 `;
