@@ -1,4 +1,4 @@
-// `npm run deploy` and `npm run check` (CONTRACTS.md): their arguments, the pieces that read and
+// `npm run deploy` and `npm run check` (docs/commands.md): their arguments, the pieces that read and
 // write wrangler.toml and wrangler's output, and the whole deploy in its order against a stand-in
 // for wrangler (a fake `npx` first on PATH that records each command): no account is reachable here.
 import { spawn } from "node:child_process";

@@ -1,4 +1,4 @@
-// The keys command line (CONTRACTS.md) on a temporary PERSIST_DIR, then a real `wrangler dev` on the
+// The keys command line (docs/commands.md) on a temporary PERSIST_DIR, then a real `wrangler dev` on the
 // same folder: the keys it made work, the ones it revoked or rolled stop working (within 60 s: polled),
 // the header is parsed exactly on the wire, and no secret is anywhere in the state folder.
 import { readdirSync, readFileSync, rmSync, statSync } from "node:fs";

@@ -1,4 +1,4 @@
-// `npm run keys -- create|list|roll|revoke|audit` (CONTRACTS.md): the operator's key management, on the
+// `npm run keys -- create|list|roll|revoke|audit` (docs/commands.md): the operator's key management, on the
 // local key store (PERSIST_DIR) or, with --remote, the Cloudflare account's, through the same
 // KeyStore module that the worker uses. A secret is printed once, by the command that made it;
 // with --json the last line of standard output is the JSON answer.

@@ -1,5 +1,5 @@
 // `npm run demo:generate [-- --customers N --orders M --out FILE --seed S]`: writes a deterministic
-// dataset in the CONTRACTS.md format. Without arguments it rewrites the demo data, data/demo.json.
+// dataset in the docs/commands.md format. Without arguments it rewrites the demo data, data/demo.json.
 import { DEMO_OPTIONS, writeDataset } from "./dataset/index.ts";
 import { type CommandLine, failureLine, parseCommandLine, UsageError } from "./lib/cli.ts";
 

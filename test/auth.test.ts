@@ -1,4 +1,4 @@
-// Authentication (SPEC.md section 2), through HTTP into the worker: every way a key can be missing,
+// Authentication (docs/specification.md section 2), through HTTP into the worker: every way a key can be missing,
 // malformed, unknown, of the wrong mode, expired, revoked or rolled, and every route protected.
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";

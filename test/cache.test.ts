@@ -1,4 +1,4 @@
-// The lookup cache (SPEC.md section 6): area list and pincode answers served from an isolate tier
+// The lookup cache (docs/specification.md section 6): area list and pincode answers served from an isolate tier
 // in front of KV. A hit needs no D1 at all (shown with a D1 that cannot be reached); a miss answers
 // first and fills KV afterwards through waitUntil; unknown pincodes are kept in the isolate only,
 // never in KV, and the isolate tier stays bounded; every tier

@@ -1,4 +1,4 @@
-// Server-Timing on every API answer (SPEC.md section 6): the D1 round trips and KV reads that each
+// Server-Timing on every API answer (docs/specification.md section 6): the D1 round trips and KV reads that each
 // endpoint makes, as the metering wrappers around the bindings count them. A read is one D1 round
 // trip at most whatever the page size; authentication does no D1 work and, on a warm isolate, no KV
 // read; a lookup costs 0/0 on a warm isolate, 0 D1 + 1 KV read cold with KV filled, 1 + 1 cold and empty.

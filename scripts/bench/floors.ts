@@ -1,7 +1,7 @@
 // The floors of `npm run bench`, served by their own `wrangler dev` beside the API's: what a request
 // costs with no work at all (a constant JSON body), and with one D1 round trip (`select 1`). The
 // API's figures are read as ratios to these, so that the machine's speed cancels out. The "-logged"
-// variants also write one JSON log line, as SPEC.md has the API do for every request: under
+// variants also write one JSON log line, as docs/specification.md has the API do for every request: under
 // `wrangler dev` a log line is costly (wrangler parses it from workerd's output, prints it and
 // appends it to its own log file), so they show how much of the gap to the plain floors is that
 // line alone. The page floors run the very statements of a customers or orders page (the API's own

@@ -105,12 +105,12 @@ function floors(s: Summary): string[] {
   lines.push(
     "",
     `The log line alone brings the constant floor to ${ceiling("constant")} of itself and the one-query floor to ${ceiling("one query")}: ` +
-      "that is as high as an endpoint's ratio can go while it writes the line that SPEC.md requires of every request.",
+      "that is as high as an endpoint's ratio can go while it writes the line that docs/specification.md requires of every request.",
   );
   lines.push(
     "",
     "CPU ms/request: CPU time of all the server's processes (workerd, wrangler) during a run, per request served; steadier than req/s when " +
-      "other work shares the machine. The logged floors write one JSON line per request, as SPEC.md has the API do: under `wrangler dev` " +
+      "other work shares the machine. The logged floors write one JSON line per request, as docs/specification.md has the API do: under `wrangler dev` " +
       "wrangler parses each line from workerd's output, prints it and appends it to its own log file, and that alone costs a large part " +
       "of the constant floor's throughput.",
     "",

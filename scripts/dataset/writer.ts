@@ -1,4 +1,4 @@
-// Streams a dataset to a file in the CONTRACTS.md format, one record at a time, so that a million
+// Streams a dataset to a file in the docs/commands.md format, one record at a time, so that a million
 // orders never sit in memory: `.json` (one object of arrays, a record a line) or `.jsonl` (a record
 // a line with its "type", the types in the contract's order).
 import { createWriteStream, type WriteStream } from "node:fs";

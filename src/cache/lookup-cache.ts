@@ -20,7 +20,7 @@ export interface Loaded {
   negative: boolean;
 }
 
-/** At most 10 s (SPEC.md section 6): how stale an isolate may serve after an import purges KV. */
+/** At most 10 s (docs/specification.md section 6): how stale an isolate may serve after an import purges KV. */
 export const ISOLATE_TTL_MS = 5_000;
 export const MAX_KV_TTL_SECONDS = 3_600;
 const MIN_KV_TTL_SECONDS = 60; // KV's own minimum expirationTtl

@@ -1,4 +1,4 @@
-// The dataset format of CONTRACTS.md: the record types in the order a file gives them, the shape of
+// The dataset format of docs/commands.md: the record types in the order a file gives them, the shape of
 // each record and the `.json` member holding each type. The importer (records.ts) checks records
 // against it and the generator (scripts/dataset) writes them; it loads nothing at run time.
 import type { OrderStatusName } from "../schemas/order.ts";

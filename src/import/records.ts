@@ -125,7 +125,7 @@ const PARSERS: Record<RecordType, Parser> = {
       displayName: f.str("display_name"),
       email: f.nullableStr("email"),
       contactpersonNumber: number,
-      // Landlines and odd numbers are kept; only the lookup key is derived (SPEC.md).
+      // Landlines and odd numbers are kept; only the lookup key is derived (docs/specification.md).
       phoneKey: normalizePhone(number) || null,
       companyPhone: f.nullableStr("company_phone"),
       gstTreatment: f.str("gst_treatment"),
@@ -173,7 +173,7 @@ const PARSERS: Record<RecordType, Parser> = {
     }));
     const statuses = f.objects("statuses", true).map((status, i) => ({
       orderId: id,
-      // The position breaks ties between equal times (SPEC.md: on a tie, the later one recorded).
+      // The position breaks ties between equal times (docs/specification.md: on a tie, the later one recorded).
       seq: i + 1,
       name: status.oneOf("name", STATUS_NAMES),
       at: status.dateTime("at"),

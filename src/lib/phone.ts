@@ -1,4 +1,4 @@
-// The one place that normalizes an Indian phone number (SPEC.md, GET /orders).
+// The one place that normalizes an Indian phone number (docs/specification.md, GET /orders).
 
 const SEPARATORS = /[\s\-.()[\]]/g;
 

@@ -1,5 +1,5 @@
 // Per-key rate limit with the Workers Rate Limiting binding ([[ratelimits]] in wrangler.toml).
-// Runs after authentication (SPEC.md section 2), so the bucket is the key's id: one key's burst
+// Runs after authentication (docs/specification.md section 2), so the bucket is the key's id: one key's burst
 // never spends another key's budget, and a caller without a valid key never reaches a bucket.
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env.ts";

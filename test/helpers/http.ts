@@ -75,7 +75,7 @@ export async function contractFetch(input: RequestInfo | URL, init?: RequestInit
   return new Response(text === "" ? null : text, { status: res.status, statusText: res.statusText, headers: res.headers });
 }
 
-/** The error envelope that SPEC.md section 3 requires, for whole-body assertions. */
+/** The error envelope that docs/specification.md section 3 requires, for whole-body assertions. */
 export function errorEnvelope(
   status: number,
   code: string,
