@@ -28,6 +28,7 @@ const COMMAND: CommandLine = {
   --customers N, --orders M   the generated dataset (default 20000 and 200000)
   --usage MODES          USAGE_FLUSH_SECONDS values to compare, comma-separated (default "60,off";
                          60 is wrangler.toml's; "0" writes after every request; "none" skips it)
+  --usage-only           only that comparison (no floors, rows, pages, demo data or bundle)
   --big-import ORDERS         only time the import of a file of ORDERS orders (and a tenth as many
                               customers), with the importer's peak memory: minutes and gigabytes`,
 };
@@ -41,6 +42,7 @@ const OPTIONS = {
   orders: { type: "string", value: "M" },
   "big-import": { type: "string", value: "ORDERS" },
   usage: { type: "string", value: "MODES" },
+  "usage-only": { type: "boolean" },
 } as const;
 
 function whole(name: string, value: string | undefined, fallback: number, min: number): number {
@@ -60,7 +62,7 @@ function usageModes(value: string | undefined): string[] {
 
 function options(argv: string[]) {
   const { values } = parseCommandLine(argv, COMMAND, OPTIONS);
-  return {
+  const opts = {
     load: {
       seconds: whole("duration", values.duration, 6, 1),
       connections: whole("connections", values.connections, 16, 1),
@@ -70,8 +72,11 @@ function options(argv: string[]) {
     customers: whole("customers", values.customers, 20_000, 1),
     orders: whole("orders", values.orders, 200_000, 0),
     usage: usageModes(values.usage),
+    usageOnly: values["usage-only"] === true,
     bigImport: values["big-import"] === undefined ? undefined : whole("big-import", values["big-import"], 0, 10),
   };
+  if (opts.usageOnly && opts.usage.length === 0) throw new UsageError("--usage-only needs at least one --usage value");
+  return opts;
 }
 
 const step = (message: string) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
@@ -115,7 +120,7 @@ async function main(argv: string[]): Promise<void> {
   const { toMarkdown } = await import("./bench/report.ts");
   const { startApi, startFloors } = await import("./bench/servers.ts");
   const { findCreateTemplate, findTargets, importInto, largeDataset } = await import("./bench/state.ts");
-  const { compareUsage, createRequests, modeName, usageLines } = await import("./bench/usage.ts");
+  const { compareUsage, createRequests, modeName, usageLines, usageMarkdown } = await import("./bench/usage.ts");
   const { measureOrdersWalk, measureRowsRead, measureWalk } = await import("./bench/rows.ts");
   const { makeKey } = await import("./lib/processes.ts");
   const started = new Date();
@@ -142,6 +147,67 @@ async function main(argv: string[]): Promise<void> {
   const large = await findTargets(largeState);
   const demo = await findTargets(demoState);
   step(`busiest customer: ${large.orders} orders (large), ${demo.orders} (demo); pincode ${large.pincode}`);
+
+  const auth = (key: string) => ({ Authorization: `Bearer ${key}` });
+  const run = async (label: string, server: Server, path: string, headers?: Record<string, string>, request?: () => RequestParts): Promise<Figures> => {
+    step(`${label}: ${opts.load.seconds} s ...`);
+    const figures = await measure({ label, url: `${server.url}${path}`, headers, request, cpuSeconds: server.cpuSeconds }, opts.load);
+    const cpu = figures.cpuMs === null ? "" : `, ${figures.cpuMs.toFixed(2)} CPU ms/request`;
+    const failed = figures.failures ? `, ${figures.failures} FAILED` : "";
+    step(`${label}: ${Math.round(figures.rps)} req/s, p50 ${figures.p50} ms, p99 ${figures.p99} ms${cpu}${failed}`);
+    return figures;
+  };
+  const reloads: number[] = [];
+  // Usage recording on and off (and any other interval asked for): one server each, on its own copy
+  // of the large data (made now, with the bench's key in it), all running while each is loaded in turn.
+  const compareUsageModes = async (): Promise<UsageComparison | undefined> => {
+    if (opts.usage.length === 0) return undefined;
+    const template = await findCreateTemplate(largeState);
+    const usageServers = new Map<string, Server>();
+    await Promise.all(
+      opts.usage.map(async (mode) => {
+        const state = join(work, `usage-state-${mode || "60"}`);
+        cpSync(largeState, state, { recursive: true });
+        const server = await startApi(`api-usage-${mode || "60"}`, state, work, mode);
+        servers.add(server);
+        usageServers.set(mode, server);
+      }),
+    );
+    step(`usage recording: ${opts.usage.map((m) => `${modeName(m)} at ${usageServers.get(m)!.url}`).join("; ")}`);
+    const usage = await compareUsage(
+      opts.usage,
+      opts.rounds,
+      [
+        { label: "GET /area (cached)", path: "/api/area" },
+        { label: "GET /fetch-salesagent-by-pincode (cached)", path: `/api/fetch-salesagent-by-pincode?pincode=${large.pincode}` },
+        { label: "GET /customers (10)", path: "/api/customers?count=10" },
+        { label: `GET /orders (10 of ${large.orders})`, path: `/api/orders?phone_number=${large.phone}&count=10` },
+        { label: "POST /customers/create (JSON)", path: "/api/customers/create", request: createRequests(template) },
+      ],
+      (mode, e) => run(`usage ${mode || "60"}: ${e.label}`, usageServers.get(mode)!, e.path, auth(largeKey), e.request),
+    );
+    for (const line of usageLines(usage)) step(line);
+    for (const server of usageServers.values()) reloads.push(server.reloads());
+    await Promise.all([...usageServers.values()].map((server) => stop(server)));
+    return usage;
+  };
+  if (opts.usageOnly) {
+    const usage = (await compareUsageModes())!;
+    const markdown = [
+      `# npm run bench -- --usage-only: ${started.toISOString()}`,
+      "",
+      `- Command: \`npm run bench -- --usage-only --usage ${opts.usage.map((m) => m || "60").join(",")} --duration ${opts.load.seconds} --rounds ${opts.rounds} --connections ${opts.load.connections} --warmup ${opts.load.warmupSeconds} --customers ${opts.customers} --orders ${opts.orders}\``,
+      `- Machine: ${cpus().length} × ${cpus()[0]?.model ?? "CPU"}, Node ${process.version}; load average (1/5/15 min) before ${loadBefore.map((x) => x.toFixed(2)).join(" / ")}, after ${loadavg().map((x) => x.toFixed(2)).join(" / ")}`,
+      ...(reloads.some((n) => n > 0) ? ["- **wrangler rebuilt the worker during the measurements (a source file changed): rerun on a quiet tree.**"] : []),
+      "",
+      ...usageMarkdown(usage),
+    ].join("\n");
+    mkdirSync("bench-results", { recursive: true });
+    writeFileSync(RESULTS_FILE, `${markdown}\n`);
+    console.log(`\n${markdown}\nWritten to ${RESULTS_FILE}.`);
+    rmSync(work, { recursive: true, force: true });
+    return;
+  }
 
   const floors = await startFloors(work, largeState);
   servers.add(floors);
@@ -177,15 +243,6 @@ async function main(argv: string[]): Promise<void> {
       `pages over the bound: ${ordersWalk.pagesOverBound}`,
   );
 
-  const auth = (key: string) => ({ Authorization: `Bearer ${key}` });
-  const run = async (label: string, server: Server, path: string, headers?: Record<string, string>, request?: () => RequestParts): Promise<Figures> => {
-    step(`${label}: ${opts.load.seconds} s ...`);
-    const figures = await measure({ label, url: `${server.url}${path}`, headers, request, cpuSeconds: server.cpuSeconds }, opts.load);
-    const cpu = figures.cpuMs === null ? "" : `, ${figures.cpuMs.toFixed(2)} CPU ms/request`;
-    const failed = figures.failures ? `, ${figures.failures} FAILED` : "";
-    step(`${label}: ${Math.round(figures.rps)} req/s, p50 ${figures.p50} ms, p99 ${figures.p99} ms${cpu}${failed}`);
-    return figures;
-  };
   const floorPaths: Record<FloorName, string> = { constant: "/constant", "one query": "/select1" };
   const rows: Row[] = [];
   const endpoint = async (label: string, path: string, floor: FloorName, target?: number) => {
@@ -227,7 +284,7 @@ async function main(argv: string[]): Promise<void> {
     }
     pageFloors.push({ name, rounds });
   }
-  const reloads = [api.reloads(), floors.reloads()];
+  reloads.push(api.reloads(), floors.reloads());
   await stop(api);
 
   const demoApi = await startApi("api-demo", demoState, work);
@@ -242,38 +299,7 @@ async function main(argv: string[]): Promise<void> {
   await stop(demoApi);
   await stop(floors);
 
-  // Usage recording on and off (and any other interval asked for): one server each, on its own copy
-  // of the large data (made now, with the bench's key in it), all running while each is loaded in turn.
-  let usage: UsageComparison | undefined;
-  if (opts.usage.length > 0) {
-    const template = await findCreateTemplate(largeState);
-    const usageServers = new Map<string, Server>();
-    await Promise.all(
-      opts.usage.map(async (mode) => {
-        const state = join(work, `usage-state-${mode || "60"}`);
-        cpSync(largeState, state, { recursive: true });
-        const server = await startApi(`api-usage-${mode || "60"}`, state, work, mode);
-        servers.add(server);
-        usageServers.set(mode, server);
-      }),
-    );
-    step(`usage recording: ${opts.usage.map((m) => `${modeName(m)} at ${usageServers.get(m)!.url}`).join("; ")}`);
-    usage = await compareUsage(
-      opts.usage,
-      opts.rounds,
-      [
-        { label: "GET /area (cached)", path: "/api/area" },
-        { label: "GET /fetch-salesagent-by-pincode (cached)", path: `/api/fetch-salesagent-by-pincode?pincode=${large.pincode}` },
-        { label: "GET /customers (10)", path: "/api/customers?count=10" },
-        { label: `GET /orders (10 of ${large.orders})`, path: `/api/orders?phone_number=${large.phone}&count=10` },
-        { label: "POST /customers/create (JSON)", path: "/api/customers/create", request: createRequests(template) },
-      ],
-      (mode, e) => run(`usage ${mode || "60"}: ${e.label}`, usageServers.get(mode)!, e.path, auth(largeKey), e.request),
-    );
-    for (const line of usageLines(usage)) step(line);
-    for (const server of usageServers.values()) reloads.push(server.reloads());
-    await Promise.all([...usageServers.values()].map((server) => stop(server)));
-  }
+  const usage = await compareUsageModes();
 
   step("bundle: wrangler deploy --dry-run ...");
   const bundle = await bundleSize(join(work, "dist"));
