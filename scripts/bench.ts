@@ -28,7 +28,7 @@ const COMMAND: CommandLine = {
   --customers N, --orders M   the generated dataset (default 20000 and 200000)
   --usage MODES          USAGE_FLUSH_SECONDS values to compare, comma-separated (default "60,off";
                          60 is wrangler.toml's; "0" writes after every request; "none" skips it)
-  --usage-only           only that comparison (no floors, rows, pages, demo data or bundle)
+  --usage-only           only that comparison (no floors, rows, pages, demo page or bundle)
   --big-import ORDERS         only time the import of a file of ORDERS orders (and a tenth as many
                               customers), with the importer's peak memory: minutes and gigabytes`,
 };
