@@ -2,15 +2,17 @@
 // Not a test: it prints figures. Seeds a large local dataset through `npm run db:import`, serves it
 // with `wrangler dev` (`npm run dev`, no rate limit), loads each endpoint with autocannon beside two
 // floors served at the same time (a constant JSON body; one D1 `select 1`), compares the orders
-// page's latency with the demo dataset's, and measures the gzipped bundle. The summary is printed
+// page's latency with the demo dataset's, compares servers with usage recording on and off, and
+// measures the gzipped bundle. The summary is printed
 // and written to bench-results/latest.md.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEMO_OPTIONS } from "./dataset/index.ts";
-import type { Figures, LoadOptions } from "./bench/load.ts";
+import type { Figures, LoadOptions, RequestParts } from "./bench/load.ts";
 import type { FloorName, PageFloor, Row, Summary } from "./bench/report.ts";
 import type { Server } from "./bench/servers.ts";
+import type { UsageComparison } from "./bench/usage.ts";
 import { type CommandLine, failureLine, parseCommandLine, UsageError } from "./lib/cli.ts";
 
 const RESULTS_FILE = "bench-results/latest.md";
@@ -24,6 +26,9 @@ const COMMAND: CommandLine = {
   --duration SECONDS     per run (default 6)        --rounds N       per endpoint (default 3)
   --connections N        autocannon's (default 16)  --warmup SECONDS before each run (default 3)
   --customers N, --orders M   the generated dataset (default 20000 and 200000)
+  --usage MODES          USAGE_FLUSH_SECONDS values to compare, comma-separated (default "60,off";
+                         60 is wrangler.toml's; "0" writes after every request; "none" skips it)
+  --usage-only           only that comparison (no floors, rows, pages, demo page or bundle)
   --big-import ORDERS         only time the import of a file of ORDERS orders (and a tenth as many
                               customers), with the importer's peak memory: minutes and gigabytes`,
 };
@@ -36,6 +41,8 @@ const OPTIONS = {
   customers: { type: "string", value: "N" },
   orders: { type: "string", value: "M" },
   "big-import": { type: "string", value: "ORDERS" },
+  usage: { type: "string", value: "MODES" },
+  "usage-only": { type: "boolean" },
 } as const;
 
 function whole(name: string, value: string | undefined, fallback: number, min: number): number {
@@ -44,9 +51,18 @@ function whole(name: string, value: string | undefined, fallback: number, min: n
   return Number(value);
 }
 
+/** `--usage 60,off,0`: the USAGE_FLUSH_SECONDS values to compare ("" for wrangler.toml's 60). */
+function usageModes(value: string | undefined): string[] {
+  if (value === "none") return [];
+  const modes = (value ?? "60,off").split(",").map((m) => m.trim());
+  for (const m of modes) if (m !== "off" && !/^\d{1,6}$/.test(m)) throw new UsageError(`--usage takes "off" or whole seconds, comma-separated, got "${m}"`);
+  if (new Set(modes).size !== modes.length) throw new UsageError(`--usage names a value twice: "${value}"`);
+  return modes.map((m) => (m === "60" ? "" : m));
+}
+
 function options(argv: string[]) {
   const { values } = parseCommandLine(argv, COMMAND, OPTIONS);
-  return {
+  const opts = {
     load: {
       seconds: whole("duration", values.duration, 6, 1),
       connections: whole("connections", values.connections, 16, 1),
@@ -55,8 +71,12 @@ function options(argv: string[]) {
     rounds: whole("rounds", values.rounds, 3, 1),
     customers: whole("customers", values.customers, 20_000, 1),
     orders: whole("orders", values.orders, 200_000, 0),
+    usage: usageModes(values.usage),
+    usageOnly: values["usage-only"] === true,
     bigImport: values["big-import"] === undefined ? undefined : whole("big-import", values["big-import"], 0, 10),
   };
+  if (opts.usageOnly && opts.usage.length === 0) throw new UsageError("--usage-only needs at least one --usage value");
+  return opts;
 }
 
 const step = (message: string) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
@@ -99,7 +119,8 @@ async function main(argv: string[]): Promise<void> {
   const { measure } = await import("./bench/load.ts");
   const { toMarkdown } = await import("./bench/report.ts");
   const { startApi, startFloors } = await import("./bench/servers.ts");
-  const { findTargets, importInto, largeDataset } = await import("./bench/state.ts");
+  const { findCreateTemplate, findTargets, importInto, largeDataset } = await import("./bench/state.ts");
+  const { compareUsage, createRequests, modeName, usageLines, usageMarkdown } = await import("./bench/usage.ts");
   const { measureOrdersWalk, measureRowsRead, measureWalk } = await import("./bench/rows.ts");
   const { makeKey } = await import("./lib/processes.ts");
   const started = new Date();
@@ -126,6 +147,67 @@ async function main(argv: string[]): Promise<void> {
   const large = await findTargets(largeState);
   const demo = await findTargets(demoState);
   step(`busiest customer: ${large.orders} orders (large), ${demo.orders} (demo); pincode ${large.pincode}`);
+
+  const auth = (key: string) => ({ Authorization: `Bearer ${key}` });
+  const run = async (label: string, server: Server, path: string, headers?: Record<string, string>, request?: () => RequestParts): Promise<Figures> => {
+    step(`${label}: ${opts.load.seconds} s ...`);
+    const figures = await measure({ label, url: `${server.url}${path}`, headers, request, cpuSeconds: server.cpuSeconds }, opts.load);
+    const cpu = figures.cpuMs === null ? "" : `, ${figures.cpuMs.toFixed(2)} CPU ms/request`;
+    const failed = figures.failures ? `, ${figures.failures} FAILED` : "";
+    step(`${label}: ${Math.round(figures.rps)} req/s, p50 ${figures.p50} ms, p99 ${figures.p99} ms${cpu}${failed}`);
+    return figures;
+  };
+  const reloads: number[] = [];
+  // Usage recording on and off (and any other interval asked for): one server each, on its own copy
+  // of the large data (made now, with the bench's key in it), all running while each is loaded in turn.
+  const compareUsageModes = async (): Promise<UsageComparison | undefined> => {
+    if (opts.usage.length === 0) return undefined;
+    const template = await findCreateTemplate(largeState);
+    const usageServers = new Map<string, Server>();
+    await Promise.all(
+      opts.usage.map(async (mode) => {
+        const state = join(work, `usage-state-${mode || "60"}`);
+        cpSync(largeState, state, { recursive: true });
+        const server = await startApi(`api-usage-${mode || "60"}`, state, work, mode);
+        servers.add(server);
+        usageServers.set(mode, server);
+      }),
+    );
+    step(`usage recording: ${opts.usage.map((m) => `${modeName(m)} at ${usageServers.get(m)!.url}`).join("; ")}`);
+    const usage = await compareUsage(
+      opts.usage,
+      opts.rounds,
+      [
+        { label: "GET /area (cached)", path: "/api/area" },
+        { label: "GET /fetch-salesagent-by-pincode (cached)", path: `/api/fetch-salesagent-by-pincode?pincode=${large.pincode}` },
+        { label: "GET /customers (10)", path: "/api/customers?count=10" },
+        { label: `GET /orders (10 of ${large.orders})`, path: `/api/orders?phone_number=${large.phone}&count=10` },
+        { label: "POST /customers/create (JSON)", path: "/api/customers/create", request: createRequests(template) },
+      ],
+      (mode, e) => run(`usage ${mode || "60"}: ${e.label}`, usageServers.get(mode)!, e.path, auth(largeKey), e.request),
+    );
+    for (const line of usageLines(usage)) step(line);
+    for (const server of usageServers.values()) reloads.push(server.reloads());
+    await Promise.all([...usageServers.values()].map((server) => stop(server)));
+    return usage;
+  };
+  if (opts.usageOnly) {
+    const usage = (await compareUsageModes())!;
+    const markdown = [
+      `# npm run bench -- --usage-only: ${started.toISOString()}`,
+      "",
+      `- Command: \`npm run bench -- --usage-only --usage ${opts.usage.map((m) => m || "60").join(",")} --duration ${opts.load.seconds} --rounds ${opts.rounds} --connections ${opts.load.connections} --warmup ${opts.load.warmupSeconds} --customers ${opts.customers} --orders ${opts.orders}\``,
+      `- Machine: ${cpus().length} × ${cpus()[0]?.model ?? "CPU"}, Node ${process.version}; load average (1/5/15 min) before ${loadBefore.map((x) => x.toFixed(2)).join(" / ")}, after ${loadavg().map((x) => x.toFixed(2)).join(" / ")}`,
+      ...(reloads.some((n) => n > 0) ? ["- **wrangler rebuilt the worker during the measurements (a source file changed): rerun on a quiet tree.**"] : []),
+      "",
+      ...usageMarkdown(usage),
+    ].join("\n");
+    mkdirSync("bench-results", { recursive: true });
+    writeFileSync(RESULTS_FILE, `${markdown}\n`);
+    console.log(`\n${markdown}\nWritten to ${RESULTS_FILE}.`);
+    rmSync(work, { recursive: true, force: true });
+    return;
+  }
 
   const floors = await startFloors(work, largeState);
   servers.add(floors);
@@ -161,15 +243,6 @@ async function main(argv: string[]): Promise<void> {
       `pages over the bound: ${ordersWalk.pagesOverBound}`,
   );
 
-  const auth = (key: string) => ({ Authorization: `Bearer ${key}` });
-  const run = async (label: string, server: Server, path: string, headers?: Record<string, string>): Promise<Figures> => {
-    step(`${label}: ${opts.load.seconds} s ...`);
-    const figures = await measure({ label, url: `${server.url}${path}`, headers, cpuSeconds: server.cpuSeconds }, opts.load);
-    const cpu = figures.cpuMs === null ? "" : `, ${figures.cpuMs.toFixed(2)} CPU ms/request`;
-    const failed = figures.failures ? `, ${figures.failures} FAILED` : "";
-    step(`${label}: ${Math.round(figures.rps)} req/s, p50 ${figures.p50} ms, p99 ${figures.p99} ms${cpu}${failed}`);
-    return figures;
-  };
   const floorPaths: Record<FloorName, string> = { constant: "/constant", "one query": "/select1" };
   const rows: Row[] = [];
   const endpoint = async (label: string, path: string, floor: FloorName, target?: number) => {
@@ -211,7 +284,7 @@ async function main(argv: string[]): Promise<void> {
     }
     pageFloors.push({ name, rounds });
   }
-  const reloads = [api.reloads(), floors.reloads()];
+  reloads.push(api.reloads(), floors.reloads());
   await stop(api);
 
   const demoApi = await startApi("api-demo", demoState, work);
@@ -225,6 +298,8 @@ async function main(argv: string[]): Promise<void> {
   reloads.push(demoApi.reloads());
   await stop(demoApi);
   await stop(floors);
+
+  const usage = await compareUsageModes();
 
   step("bundle: wrangler deploy --dry-run ...");
   const bundle = await bundleSize(join(work, "dist"));
@@ -249,6 +324,7 @@ async function main(argv: string[]): Promise<void> {
     ordersLargeCount: large.orders,
     ordersDemoCount: demo.orders,
     bundle,
+    usage,
     reloads: reloads.reduce((sum, n) => sum + n, 0),
   };
   const markdown = toMarkdown(summary);

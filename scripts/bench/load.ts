@@ -7,6 +7,8 @@ export interface Target {
   label: string;
   url: string;
   headers?: Record<string, string>;
+  /** For requests other than a GET of url: each call gives the next request (method, body, headers). */
+  request?: () => RequestParts;
   /** The serving processes' CPU seconds so far (null when unknown). */
   cpuSeconds: () => number | null;
 }
@@ -27,6 +29,12 @@ export interface Figures {
   work: string;
 }
 
+export interface RequestParts {
+  method: string;
+  body?: string;
+  headers?: Record<string, string>;
+}
+
 export interface LoadOptions {
   connections: number;
   seconds: number;
@@ -34,16 +42,22 @@ export interface LoadOptions {
 }
 
 export async function measure(target: Target, options: LoadOptions): Promise<Figures> {
-  await autocannon({ url: target.url, headers: target.headers, connections: options.connections, duration: options.warmupSeconds });
-  const probe = await fetch(target.url, { headers: target.headers });
+  const next = target.request;
+  // A fresh request each time (a create needs a new mobile number), else autocannon's fixed GET.
+  const requests = next
+    ? [{ setupRequest: (req: Record<string, unknown>) => {
+        const parts = next();
+        return { ...req, method: parts.method, body: parts.body, headers: { ...target.headers, ...parts.headers } };
+      } }]
+    : undefined;
+  const load = (duration: number) =>
+    autocannon({ url: target.url, headers: target.headers, connections: options.connections, duration, requests });
+  await load(options.warmupSeconds);
+  const parts = next?.();
+  const probe = await fetch(target.url, { method: parts?.method, body: parts?.body, headers: { ...target.headers, ...parts?.headers } });
   await probe.arrayBuffer();
   const cpuBefore = target.cpuSeconds();
-  const result = await autocannon({
-    url: target.url,
-    headers: target.headers,
-    connections: options.connections,
-    duration: options.seconds,
-  });
+  const result = await load(options.seconds);
   const cpuAfter = target.cpuSeconds();
   const cpuMs = cpuBefore === null || cpuAfter === null || result.requests.total === 0 ? null : ((cpuAfter - cpuBefore) * 1000) / result.requests.total;
   return {

@@ -2,6 +2,7 @@
 import type { BundleSize } from "./bundle.ts";
 import type { Figures } from "./load.ts";
 import type { OrdersWalk, RowsRead, WalkCost } from "./rows.ts";
+import { type UsageComparison, usageMarkdown } from "./usage.ts";
 
 export type FloorName = "constant" | "one query";
 
@@ -48,6 +49,8 @@ export interface Summary {
   ordersLargeCount: number;
   ordersDemoCount: number;
   bundle: BundleSize;
+  /** Usage recording on and off, when compared (`--usage`). */
+  usage?: UsageComparison;
   /** Rebuilds by wrangler during the measurements (someone edited a source file). */
   reloads: number;
 }
@@ -204,6 +207,7 @@ export function toMarkdown(s: Summary): string {
     ...endpoints(s),
     ...pageFloors(s),
     ...rowsRead(s),
+    ...(s.usage ? usageMarkdown(s.usage) : []),
     "## Orders page latency and data size",
     "",
     "| dataset | customer's orders | req/s | p50 ms | p99 ms |",

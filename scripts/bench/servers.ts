@@ -23,13 +23,18 @@ export interface Server {
 
 const READY_TIMEOUT_MS = 180_000;
 
-/** The API on a state folder, as an operator serves it: `npm run dev`, rate limiting off. */
-export async function startApi(name: string, persistDir: string, workDir: string): Promise<Server> {
+/**
+ * The API on a state folder, as an operator serves it: `npm run dev`, rate limiting off. The usage
+ * flush interval is wrangler.toml's unless `usageFlush` is given ("off", or seconds: "0" writes
+ * after every request), which `npm run dev` passes on as `--var USAGE_FLUSH_SECONDS:...`.
+ */
+export async function startApi(name: string, persistDir: string, workDir: string, usageFlush = ""): Promise<Server> {
   const port = await freePort();
   return start(name, "npm", ["run", "dev"], port, workDir, {
     PORT: String(port),
     PERSIST_DIR: persistDir,
     RATE_LIMIT_PER_MINUTE: "0",
+    USAGE_FLUSH_SECONDS: usageFlush,
   });
 }
 

@@ -72,3 +72,23 @@ export async function findTargets(persistDir: string): Promise<Targets> {
   if (!busiest || !served) throw new Error("the imported dataset has no customer with orders or no served pincode");
   return { phone: busiest.phone, orders: busiest.n, pincode: served.code };
 }
+
+/** What the bench's creates need: one existing customer's area, postal code and agent, and the numbers in use. */
+export interface CreateTemplate {
+  areaId: number;
+  postalcodeId: number;
+  salesagentId: number;
+  /** Normalized mobile numbers of the existing customers: a create must not reuse one (409). */
+  takenPhones: Set<string>;
+}
+
+export async function findCreateTemplate(persistDir: string): Promise<CreateTemplate> {
+  const [row] = await query<{ area: number; postal: number; agent: number }>(
+    persistDir,
+    "SELECT a.area_id AS area, a.postalcode_id AS postal, c.salesagent_id AS agent FROM customers c " +
+      "JOIN customer_addresses a ON a.customer_id = c.id WHERE c.salesagent_id IS NOT NULL ORDER BY c.id LIMIT 1",
+  );
+  if (!row) throw new Error("the imported dataset has no customer with an address and a sales agent");
+  const phones = await query<{ phone: string }>(persistDir, "SELECT phone_key AS phone FROM customers WHERE phone_key IS NOT NULL");
+  return { areaId: row.area, postalcodeId: row.postal, salesagentId: row.agent, takenPhones: new Set(phones.map((p) => p.phone)) };
+}

@@ -102,6 +102,8 @@ export function serveWithWrangler(options: DevServerOptions): void {
     "--port", String(options.port),
     "--persist-to", resolve(options.persistDir),
     "--var", `RATE_LIMIT_PER_MINUTE:${options.rateLimit}`,
+    // The usage flush interval, when set ("off" for the benchmark's comparison); else wrangler.toml's.
+    ...(process.env.USAGE_FLUSH_SECONDS ? ["--var", `USAGE_FLUSH_SECONDS:${process.env.USAGE_FLUSH_SECONDS}`] : []),
     ...envFiles,
   ];
   const child = spawn(process.execPath, args, { stdio: "inherit", env });
