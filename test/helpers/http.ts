@@ -63,6 +63,11 @@ export async function callVia<T = any>(fetcher: Fetcher, path: string, options: 
   return { status: res.status, headers: res.headers, body: parsed as T, text };
 }
 
+/** An answer's status and the named headers (null where absent): one object, so that one comparison shows every difference. */
+export function statusAndHeaders(res: CallResult, ...names: string[]): Record<string, number | string | null> {
+  return { status: res.status, ...Object.fromEntries(names.map((name) => [name, res.headers.get(name)])) };
+}
+
 /**
  * A fetch for clients (e.g. the typed client of src/client.ts) that goes into the worker and holds
  * every answer to the same contract as call().
