@@ -2,6 +2,7 @@
 // its status, headers and parsed body. Every answer is checked against the OpenAPI document that
 // the worker serves (./contract.ts) before the test sees it, so no test can forget the check.
 import { exports } from "cloudflare:workers";
+import { expect } from "vitest";
 import { Contract } from "./contract.ts";
 
 export const BASE = "http://127.0.0.1:8787";
@@ -94,4 +95,10 @@ export function errorEnvelope(
 /** The 422 naming these broken parameters, in this order: the description joins "field message" with "; ". */
 export function validationEnvelope(path: string, fields: { field: string; message: string }[]) {
   return errorEnvelope(422, "VALIDATION_ERROR", fields.map((f) => `${f.field} ${f.message}`).join("; "), path, { fields });
+}
+
+/** GET path?query with the key is a 422 whose body names exactly these fields, in this order. */
+export async function expectValidationFailure(path: string, query: string, key: string, fields: { field: string; message: string }[]) {
+  const res = await call(`${path}?${query}`, { key });
+  expect({ status: res.status, body: res.body }).toEqual({ status: 422, body: validationEnvelope(path, fields) });
 }
