@@ -32,6 +32,43 @@
 /** Everything in src/ outside the given top-level names (folders or files). */
 const srcExcept = (...names) => `^src/(?!(${names.join("|")})(/|$))`;
 
+/**
+ * The layers whose every import must stay inside a list of top-level names of src/: one rule each,
+ * "<name>": a file matching `from` imports only from `within` (folders or files).
+ */
+const STAYS_WITHIN = [
+  {
+    name: "middleware-looks-down",
+    from: "^src/middleware/",
+    within: ["middleware", "lib", "keys", "cache", "db", "env\\.ts"],
+    comment: "middleware/ may import lib/, keys/, cache/, db/ (and env.ts for the context's type); never routes, schemas or the other domain modules.",
+  },
+  {
+    name: "schemas-look-down",
+    from: "^src/schemas/",
+    within: ["schemas", "lib"],
+    comment: "The API's zod schemas build on lib/ only.",
+  },
+  {
+    name: "env-types-only",
+    from: "^src/env\\.ts$",
+    within: ["env\\.ts", "cache", "db", "keys", "lib"],
+    comment: "env.ts names the services' types: it imports cache/, db/, keys/ and lib/ only (all of them below middleware).",
+  },
+  {
+    name: "db-looks-down",
+    from: "^src/db/",
+    within: ["db", "lib"],
+    comment: "db/ imports only lib/ (and drizzle/, outside src/).",
+  },
+  {
+    name: "lib-imports-nothing-of-src",
+    from: "^src/lib/",
+    within: ["lib"],
+    comment: "lib/ holds pure helpers: nothing of src/ outside lib/ itself.",
+  },
+];
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -71,20 +108,6 @@ module.exports = {
       to: { path: "^src/openapi/" },
     },
     {
-      name: "middleware-looks-down",
-      severity: "error",
-      comment: "middleware/ may import lib/, keys/, cache/, db/ (and env.ts for the context's type); never routes, schemas or the other domain modules.",
-      from: { path: "^src/middleware/" },
-      to: { path: srcExcept("middleware", "lib", "keys", "cache", "db", "env\\.ts") },
-    },
-    {
-      name: "schemas-look-down",
-      severity: "error",
-      comment: "The API's zod schemas build on lib/ only.",
-      from: { path: "^src/schemas/" },
-      to: { path: srcExcept("schemas", "lib") },
-    },
-    {
       name: "domain-looks-down",
       severity: "error",
       comment:
@@ -100,33 +123,19 @@ module.exports = {
       to: { path: ["^src/(routes|dashboard|openapi)/", "^src/(index|client|scheduled)\\.ts$"] },
     },
     {
-      name: "env-types-only",
-      severity: "error",
-      comment: "env.ts names the services' types: it imports cache/, db/, keys/ and lib/ only (all of them below middleware).",
-      from: { path: "^src/env\\.ts$" },
-      to: { path: srcExcept("env\\.ts", "cache", "db", "keys", "lib") },
-    },
-    {
       name: "env-imports-types-only",
       severity: "error",
       comment: "env.ts holds types: a value import would run code of those modules wherever the context's type is named.",
       from: { path: "^src/env\\.ts$" },
       to: { path: "^src/", dependencyTypesNot: ["type-only"] },
     },
-    {
-      name: "db-looks-down",
+    ...STAYS_WITHIN.map(({ name, from, within, comment }) => ({
+      name,
       severity: "error",
-      comment: "db/ imports only lib/ (and drizzle/, outside src/).",
-      from: { path: "^src/db/" },
-      to: { path: srcExcept("db", "lib") },
-    },
-    {
-      name: "lib-imports-nothing-of-src",
-      severity: "error",
-      comment: "lib/ holds pure helpers: nothing of src/ outside lib/ itself.",
-      from: { path: "^src/lib/" },
-      to: { path: srcExcept("lib") },
-    },
+      comment,
+      from: { path: from },
+      to: { path: srcExcept(...within) },
+    })),
   ],
   options: {
     includeOnly: "^(src|drizzle)/",

@@ -14,16 +14,17 @@ import { clearIsolateCaches, makeKey } from "./helpers/keys.ts";
 const PATH = "/api/area";
 const T0 = Date.parse("2026-05-01T10:00:00.000Z");
 
+/** The published 401 descriptions, in the order a request meets them: the header, the key's mode, its record. */
 const WHY = {
   missing: "Missing credentials: send the header 'Authorization: Bearer <API key>'",
   scheme: "Malformed Authorization header: it must be the word Bearer, one space and the API key",
   malformed:
     "Malformed API key: the header must be 'Bearer', one space and the key (sk_test_ or sk_live_ and its characters), with no other whitespace",
+  liveKey: "Wrong mode: this is a live-mode key; this deployment accepts test-mode keys only",
   unknown: "Invalid API key: no such key",
+  revoked: "Invalid API key: the key has been revoked",
   expired: "Invalid API key: the key has expired",
   graceEnded: "Invalid API key: the key was rolled and its grace period has ended; use its replacement",
-  revoked: "Invalid API key: the key has been revoked",
-  liveKey: "Wrong mode: this is a live-mode key; this deployment accepts test-mode keys only",
 };
 
 /** The request with this Authorization header (none when undefined). */

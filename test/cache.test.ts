@@ -19,16 +19,13 @@ import { purgeLookupCache } from "../src/cache/purge.ts";
 import { importDataset } from "../src/import/index.ts";
 import { downD1 } from "./helpers/faults.ts";
 import { call, callVia, errorEnvelope, type CallOptions } from "./helpers/http.ts";
-import { clearIsolateCaches, makeKey } from "./helpers/keys.ts";
-import { seedFixture } from "./helpers/seed.ts";
+import { clearIsolateCaches } from "./helpers/keys.ts";
+import { seedFixtureAndKey } from "./helpers/seed.ts";
 import { workOf } from "./helpers/timing.ts";
 
 let key: string;
 
-beforeAll(async () => {
-  await seedFixture();
-  key = (await makeKey()).secret;
-});
+beforeAll(async () => (key = await seedFixtureAndKey()));
 
 beforeEach(() => clearIsolateCaches());
 afterEach(() => vi.useRealTimers());

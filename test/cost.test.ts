@@ -7,6 +7,7 @@ import { customersPageStatements } from "../src/db/customers.ts";
 import { ordersPageStatements } from "../src/db/orders.ts";
 import { call, type CallResult } from "./helpers/http.ts";
 import { makeKey } from "./helpers/keys.ts";
+import { generatedCustomerStatements } from "./helpers/generate.ts";
 import { seedFixture } from "./helpers/seed.ts";
 import { rowsReadOf } from "./helpers/timing.ts";
 import { createBody } from "./fixtures/create.ts";
@@ -20,19 +21,8 @@ let key: string;
 
 /** Thousands of rows in a few statements: SQL generates them (the importer is for files, and slower). */
 async function generate(): Promise<void> {
-  const last = 25 + CUSTOMERS;
   await env.DB.batch([
-    env.DB.prepare(
-      `WITH RECURSIVE seq(n) AS (SELECT 26 UNION ALL SELECT n + 1 FROM seq WHERE n < ${last})
-       INSERT INTO customers (id, contact_person_name, company_name, display_name, email, contactperson_number, phone_key,
-         company_phone, gst_treatment, gstin, customer_code, status, approval, salesagent_id)
-       SELECT n, 'Contact ' || n, 'Company ' || n, 'Company ' || n, NULL, '95' || printf('%08d', n), '95' || printf('%08d', n),
-         NULL, 'Unregistered', NULL, NULL, 'Active', 'accepted', 1 FROM seq`,
-    ),
-    env.DB.prepare(
-      `INSERT INTO customer_addresses (customer_id, addressline1, addressline2, area_id, postalcode_id)
-       SELECT id, id || ' Road', '', 1 + id % 3, 1 + id % 5 FROM customers WHERE id >= 26`,
-    ),
+    ...generatedCustomerStatements(CUSTOMERS, 1),
     env.DB.prepare(
       `WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < ${BULK_ORDERS})
        INSERT INTO orders (id, order_no, customer_id, salesagent_id, deliveryagent_id, date, item_total_amount, discount_amount,

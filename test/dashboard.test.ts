@@ -3,7 +3,7 @@
 // API keys and the administrator token.
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { BASE, type CallResult, call, errorEnvelope } from "./helpers/http.ts";
+import { BASE, type CallResult, call, errorEnvelope, statusAndHeaders } from "./helpers/http.ts";
 import { makeKey } from "./helpers/keys.ts";
 
 const ADMIN = env.ADMIN_TOKEN!;
@@ -60,9 +60,9 @@ afterEach(() => {
 describe("GET /dashboard before login", () => {
   it("shows a heading and the administrator token field, nothing else", async () => {
     const res = await call("/dashboard");
-    expect(res.status).toBe(200);
-    expect(res.headers.get("Content-Type")).toBe("text/html; charset=UTF-8");
-    expect(res.headers.get("Cache-Control")).toBe("no-store");
+    expect(statusAndHeaders(res, "Content-Type", "Cache-Control")).toEqual({
+      status: 200, "Content-Type": "text/html; charset=UTF-8", "Cache-Control": "no-store",
+    });
     expect(mainOf(res)).toBe(
       '<main class="login"><h1>API key dashboard</h1><form method="post" action="/dashboard/login">' +
         '<label for="token">Administrator token</label>' +
@@ -153,8 +153,7 @@ describe("the logged-in page", () => {
     const live = await makeKey({ name: "Mobile app", mode: "live" });
     const cookie = await login();
     const res = await call("/dashboard", { headers: { Cookie: cookie } });
-    expect(res.status).toBe(200);
-    expect(res.headers.get("Cache-Control")).toBe("no-store");
+    expect(statusAndHeaders(res, "Cache-Control")).toEqual({ status: 200, "Cache-Control": "no-store" });
     const page = res.text;
     expect(page).toContain("<h1>API keys</h1>");
     for (const { record } of [test, live]) {
@@ -228,8 +227,7 @@ describe("the dashboard's forms", () => {
       "/dashboard/keys",
       form({ csrf_token: csrf, name: "Warehouse scanner", mode: "test", expires_in: "604800", scopes: "read" }, { Cookie: cookie }),
     );
-    expect(res.status).toBe(200);
-    expect(res.headers.get("Cache-Control")).toBe("no-store");
+    expect(statusAndHeaders(res, "Cache-Control")).toEqual({ status: 200, "Cache-Control": "no-store" });
     expect(setCookies(res)).toEqual([]);
     const secret = SECRET.exec(res.text)?.[0];
     expect(secret).toBeDefined();
@@ -363,8 +361,7 @@ describe("the JSON admin API", () => {
     for (const [headers, description] of cases) {
       for (const method of ["GET", "POST"]) {
         const res = await call(path, { method, headers, body: method === "POST" ? { name: "x", mode: "test" } : undefined });
-        expect(res.status).toBe(401);
-        expect(res.headers.get("WWW-Authenticate")).toBe("Bearer");
+        expect(statusAndHeaders(res, "WWW-Authenticate")).toEqual({ status: 401, "WWW-Authenticate": "Bearer" });
         expect(res.body).toEqual(errorEnvelope(401, "AUTHENTICATION_ERROR", description, path));
       }
     }

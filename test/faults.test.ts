@@ -15,17 +15,14 @@ import {
   KV_FAULT,
 } from "./helpers/faults.ts";
 import { call, errorEnvelope, type CallOptions, type CallResult } from "./helpers/http.ts";
-import { clearIsolateCaches, makeKey } from "./helpers/keys.ts";
+import { clearIsolateCaches } from "./helpers/keys.ts";
 import { captureConsole, jsonLinesOf, type LogLine } from "./helpers/logs.ts";
-import { seedFixture } from "./helpers/seed.ts";
+import { seedFixtureAndKey } from "./helpers/seed.ts";
 import { createBody } from "./fixtures/create.ts";
 
 let key: string;
 
-beforeAll(async () => {
-  await seedFixture();
-  key = (await makeKey({ name: "faults" })).secret;
-});
+beforeAll(async () => (key = await seedFixtureAndKey("faults")));
 
 /** Empties the KV lookup cache and this isolate's tiers: the next lookup must go to D1. */
 async function coldCaches() {

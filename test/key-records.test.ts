@@ -13,6 +13,23 @@ import { call, errorEnvelope } from "./helpers/http.ts";
 const ADMIN = { Authorization: `Bearer ${env.ADMIN_TOKEN!}` };
 const path = "/admin/keys";
 
+/** A test-mode key's record as written before scopes and agents existed: it has neither member. */
+async function preScopesRecord(
+  secret: string,
+  names: Pick<KeyRecord, "id" | "name" | "prefix">,
+): Promise<Omit<KeyRecord, "scopes" | "agent_id">> {
+  return {
+    ...names,
+    mode: "test",
+    hash: await hashSecret(secret),
+    created_at: "2026-01-01T00:00:00.000Z",
+    expires_at: null,
+    revoked_at: null,
+    replaces: null,
+    replaced_by: null,
+  };
+}
+
 async function createKey(body: Record<string, unknown>) {
   const res = await call(path, { method: "POST", headers: ADMIN, body });
   expect(res.status).toBe(201);
@@ -99,18 +116,7 @@ describe("keys from the KV-only layout", () => {
   it("keep authenticating, are carried over into D1 by the admin API, and are managed from then on", async () => {
     const secret = `sk_test_${"K".repeat(43)}`;
     // Written before scopes and agents existed: the copy has neither member.
-    const record: Omit<KeyRecord, "scopes" | "agent_id"> = {
-      id: "key_LegacyLegacy0001",
-      name: "made before D1",
-      mode: "test",
-      prefix: "sk_test_KKKK…",
-      hash: await hashSecret(secret),
-      created_at: "2026-01-01T00:00:00.000Z",
-      expires_at: null,
-      revoked_at: null,
-      replaces: null,
-      replaced_by: null,
-    };
+    const record = await preScopesRecord(secret, { id: "key_LegacyLegacy0001", name: "made before D1", prefix: "sk_test_KKKK…" });
     await env.KEYS.put(`hash:${record.hash}`, JSON.stringify(record));
     await env.KEYS.put(`id:${record.id}`, record.hash, { metadata: record });
 
@@ -208,18 +214,7 @@ describe("scopes and a sales agent on a key", () => {
 
   it("a KV copy written before scopes and agents reads as both scopes and no agent, and keeps working", async () => {
     const secret = `sk_test_${"Q".repeat(43)}`;
-    const old = {
-      id: "key_OldShapeOldShape",
-      name: "before scopes",
-      mode: "test",
-      prefix: "sk_test_QQQQ…",
-      hash: await hashSecret(secret),
-      created_at: "2026-01-01T00:00:00.000Z",
-      expires_at: null,
-      revoked_at: null,
-      replaces: null,
-      replaced_by: null,
-    };
+    const old = await preScopesRecord(secret, { id: "key_OldShapeOldShape", name: "before scopes", prefix: "sk_test_QQQQ…" });
     await env.KEYS.put(`hash:${old.hash}`, JSON.stringify(old));
     expect(await store().findBySecret(secret)).toEqual({ ...old, scopes: ["read", "write"], agent_id: null });
     expect((await call("/api/area", { key: secret })).status).toBe(200);

@@ -1,6 +1,6 @@
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Exchange } from "./helpers/contract.ts";
-import { BASE, call, errorEnvelope, loadContract } from "./helpers/http.ts";
+import { BASE, call, errorEnvelope, loadContract, statusAndHeaders } from "./helpers/http.ts";
 import { clearIsolateCaches, makeKey } from "./helpers/keys.ts";
 import { seedFixture } from "./helpers/seed.ts";
 
@@ -25,9 +25,9 @@ beforeEach(() => clearIsolateCaches());
 describe("GET /openapi.json", () => {
   it("answers without a key: an OpenAPI 3.1 document of the eight API paths and the health check, each once", async () => {
     const res = await call("/openapi.json");
-    expect(res.status).toBe(200);
-    expect(res.headers.get("Content-Type")).toBe("application/json");
-    expect(res.headers.get("Cache-Control")).toBe("no-cache");
+    expect(statusAndHeaders(res, "Content-Type", "Cache-Control")).toEqual({
+      status: 200, "Content-Type": "application/json", "Cache-Control": "no-cache",
+    });
     expect(res.body.openapi).toBe("3.1.0");
     expect(res.body.info).toMatchObject({ title: "Order and customer lookup API", version: "0.1.0", license: { name: expect.any(String) } });
     expect(res.body.servers).toEqual([{ url: BASE, description: "This deployment" }]);
@@ -127,8 +127,7 @@ describe("GET /openapi.json", () => {
 describe("GET /docs", () => {
   it("answers without a key with a page that loads nothing from another host", async () => {
     const res = await call("/docs");
-    expect(res.status).toBe(200);
-    expect(res.headers.get("Content-Type")).toBe("text/html; charset=UTF-8");
+    expect(statusAndHeaders(res, "Content-Type")).toEqual({ status: 200, "Content-Type": "text/html; charset=UTF-8" });
     expect(res.headers.get("Content-Security-Policy")).toContain("default-src 'none'");
     expect(res.headers.get("Content-Security-Policy")).toContain("script-src 'self'");
     expect(res.text).not.toMatch(/https?:|\/\/[a-z]/i);
@@ -149,16 +148,14 @@ describe("GET /docs", () => {
 
   it("serves its own stylesheet after Swagger UI's, with colours that meet WCAG AA contrast", async () => {
     const res = await call("/docs/theme.css");
-    expect(res.status).toBe(200);
-    expect(res.headers.get("Content-Type")).toBe("text/css; charset=utf-8");
+    expect(statusAndHeaders(res, "Content-Type")).toEqual({ status: 200, "Content-Type": "text/css; charset=utf-8" });
     expect(res.text).toContain(".swagger-ui .opblock.opblock-get .opblock-summary-method");
     expect(res.text).not.toMatch(/https?:|@import|url\(/);
   });
 
   it("starts Swagger UI on /openapi.json with the outside validator off", async () => {
     const res = await call("/docs/init.js");
-    expect(res.status).toBe(200);
-    expect(res.headers.get("Content-Type")).toBe("text/javascript; charset=utf-8");
+    expect(statusAndHeaders(res, "Content-Type")).toEqual({ status: 200, "Content-Type": "text/javascript; charset=utf-8" });
     expect(res.text).toContain('url: "/openapi.json"');
     expect(res.text).toContain("validatorUrl: null");
     expect(res.text).toContain("plugins: [accessible]");

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { cursorParam } from "./helpers/cursor.ts";
-import { BASE, call, errorEnvelope, validationEnvelope } from "./helpers/http.ts";
+import { BASE, call, errorEnvelope, expectValidationFailure } from "./helpers/http.ts";
 import { makeKey } from "./helpers/keys.ts";
 import { seedFixture } from "./helpers/seed.ts";
 import { expectedOrder } from "./fixtures/expected.ts";
@@ -142,8 +142,6 @@ describe("GET /orders", () => {
       ],
     ],
   ])("rejects ?%s with 422 naming every broken parameter", async (query, fields) => {
-    const res = await call(`/api/orders?${query}`, { key });
-    expect(res.status).toBe(422);
-    expect(res.body).toEqual(validationEnvelope("/api/orders", fields));
+    await expectValidationFailure("/api/orders", query, key, fields);
   });
 });

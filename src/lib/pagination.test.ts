@@ -30,31 +30,14 @@ describe("buildPagination", () => {
     );
   });
 
-  it("has no previous page on the first page and no next page on the last", () => {
-    const first = buildPagination(PATH, { count: 10, skip: 0 }, 10, []);
-    expect(first).toEqual(expectedPagination(PATH, { current: 1, last: 1, total: 10 }));
-  });
-
-  it("gives last_page 1 for an empty listing", () => {
-    const empty = buildPagination(PATH, { count: 10, skip: 0 }, 0, []);
-    expect(empty.last_page).toBe(1);
-    expect(empty.next_page_url).toBeNull();
-    expect(empty.last_page_url).toBe(`${PATH}?page=1`);
-  });
-
-  it("serves a page past the end with the same object: no next page, a previous one", () => {
-    const past = buildPagination(PATH, { count: 10, skip: 100 }, 15, []);
-    expect(past.current_page).toBe(11);
-    expect(past.last_page).toBe(2);
-    expect(past.next_page_url).toBeNull();
-    expect(past.prev_page_url).toBe(`${PATH}?page=10`);
-  });
-
-  it("takes current_page = floor(skip / count) + 1 for a skip between pages", () => {
-    const p = buildPagination(PATH, { count: 10, skip: 15 }, 100, []);
-    expect(p.current_page).toBe(2);
-    expect(p.prev_page_url).toBe(`${PATH}?page=1`);
-    expect(p.next_page_url).toBe(`${PATH}?page=3`);
+  // Whole objects: which page links exist follows from the page and the total.
+  it.each([
+    ["has no previous page on the first page and no next page on the last", { count: 10, skip: 0 }, 10, { current: 1, last: 1, total: 10 }],
+    ["gives last_page 1 for an empty listing", { count: 10, skip: 0 }, 0, { current: 1, last: 1, total: 0 }],
+    ["serves a page past the end with the same object: no next page, a previous one", { count: 10, skip: 100 }, 15, { current: 11, last: 2, total: 15 }],
+    ["takes current_page = floor(skip / count) + 1 for a skip between pages", { count: 10, skip: 15 }, 100, { current: 2, last: 10, total: 100 }],
+  ])("%s", (_name, page, total, expected) => {
+    expect(buildPagination(PATH, page, total, [])).toEqual(expectedPagination(PATH, expected));
   });
 
   it("carries the other parameters in order, encoded, before page", () => {

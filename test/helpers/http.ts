@@ -2,6 +2,7 @@
 // its status, headers and parsed body. Every answer is checked against the OpenAPI document that
 // the worker serves (./contract.ts) before the test sees it, so no test can forget the check.
 import { exports } from "cloudflare:workers";
+import { expect } from "vitest";
 import { Contract } from "./contract.ts";
 
 export const BASE = "http://127.0.0.1:8787";
@@ -63,6 +64,11 @@ export async function callVia<T = any>(fetcher: Fetcher, path: string, options: 
   return { status: res.status, headers: res.headers, body: parsed as T, text };
 }
 
+/** An answer's status and the named headers (null where absent): one object, so that one comparison shows every difference. */
+export function statusAndHeaders(res: CallResult, ...names: string[]): Record<string, number | string | null> {
+  return { status: res.status, ...Object.fromEntries(names.map((name) => [name, res.headers.get(name)])) };
+}
+
 /**
  * A fetch for clients (e.g. the typed client of src/client.ts) that goes into the worker and holds
  * every answer to the same contract as call().
@@ -89,4 +95,10 @@ export function errorEnvelope(
 /** The 422 naming these broken parameters, in this order: the description joins "field message" with "; ". */
 export function validationEnvelope(path: string, fields: { field: string; message: string }[]) {
   return errorEnvelope(422, "VALIDATION_ERROR", fields.map((f) => `${f.field} ${f.message}`).join("; "), path, { fields });
+}
+
+/** GET path?query with the key is a 422 whose body names exactly these fields, in this order. */
+export async function expectValidationFailure(path: string, query: string, key: string, fields: { field: string; message: string }[]) {
+  const res = await call(`${path}?${query}`, { key });
+  expect({ status: res.status, body: res.body }).toEqual({ status: 422, body: validationEnvelope(path, fields) });
 }

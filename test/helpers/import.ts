@@ -44,18 +44,17 @@ export async function emptyTables(): Promise<void> {
   await env.DB.batch([...TABLES].reverse().map((t) => env.DB.prepare(`DELETE FROM ${t}`)));
 }
 
+/**
+ * An order to import: the fields of the fixture's first order (101) under this id and order_no,
+ * with no delivery agent, two lines, two statuses and one invoice (a copy of the fixture's 201).
+ */
 export function order(id: number, overrides: Partial<OrderRecord> = {}): OrderRecord {
+  const { items: _items, statuses: _statuses, invoices, ...fields } = dataset.orders[0]!;
   return {
+    ...fields,
     id,
     order_no: `SO-${id}`,
-    customer_id: 1,
-    salesagent_id: 1,
     deliveryagent_id: null,
-    date: "2026-03-14",
-    item_total_amount: 1250.5,
-    discount_amount: 50,
-    return_total_amount: 0,
-    billable_amount: 1200.5,
     items: [
       { product_id: 1, quantity: 5, price: 250.1 },
       { product_id: 2, quantity: 1, price: 0 },
@@ -64,21 +63,7 @@ export function order(id: number, overrides: Partial<OrderRecord> = {}): OrderRe
       { name: "Placed", at: "2026-03-14T09:30:00Z" },
       { name: "Processed", at: "2026-03-14T15:00:00+05:30" },
     ],
-    invoices: [
-      {
-        id: id * 10,
-        invoice_number: `INV-${id}`,
-        date: "2026-03-15",
-        due_date: "2026-04-14",
-        total_amount: 1250.5,
-        discount_amount: 50,
-        returned_amount: 0,
-        invoice_amount: 1200.5,
-        cgst: 54.03,
-        sgst: 54.03,
-        igst: 0,
-      },
-    ],
+    invoices: [{ ...invoices[1]!, id: id * 10, invoice_number: `INV-${id}` }],
     ...overrides,
   };
 }

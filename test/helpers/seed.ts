@@ -1,8 +1,15 @@
 import { env } from "cloudflare:workers";
 import { importDataset } from "../../src/import/index.ts";
 import { dataset } from "../fixtures/dataset.ts";
+import { makeKey } from "./keys.ts";
 
 /** Loads test/fixtures/dataset.ts through the real importer into this test file's D1. */
 export async function seedFixture(): Promise<void> {
   await importDataset(env.DB, dataset as Parameters<typeof importDataset>[1]);
+}
+
+/** The fixture loaded, and the secret of a fresh test-mode key (the usual start of an API test file). */
+export async function seedFixtureAndKey(name?: string): Promise<string> {
+  await seedFixture();
+  return (await makeKey({ name })).secret;
 }
