@@ -216,7 +216,8 @@ export function parseSubcommand<G extends OptionTable, R>(
 
 /** The usage lines about the environment of the commands that serve with wrangler dev (start, dev). */
 export const SERVE_ENVIRONMENT = `  Environment: PORT (default 8787), PERSIST_DIR (default .wrangler/state), ADMIN_TOKEN,
-  RATE_LIMIT_PER_MINUTE (default 600; 0 turns limiting off), INSPECT=1 (devtools inspector).
+  RATE_LIMIT_PER_MINUTE (default 600; 0 turns limiting off), USAGE_FLUSH_SECONDS (key usage
+  written every N seconds; default 60; 0 after every request; off none), INSPECT=1 (devtools inspector).
   Ctrl-C or SIGTERM stops it and every process it started.`;
 
 /** The options of every command that acts on D1 or KV: the account's resources, and which environment. */
