@@ -36,6 +36,13 @@ export interface PendingUsage {
   lastUsed: Map<string, number>;
 }
 
+/** How many requests an aggregate holds. */
+function requestsIn(usage: PendingUsage): number {
+  let n = 0;
+  for (const hours of usage.counts.values()) for (const c of hours.values()) n += c;
+  return n;
+}
+
 export class UsageRecorder {
   private pending: PendingUsage = { counts: new Map(), lastUsed: new Map() };
   private lastFlushMs = Number.NEGATIVE_INFINITY;
@@ -65,9 +72,7 @@ export class UsageRecorder {
 
   /** Requests counted and not yet taken (tests). */
   get unwritten(): number {
-    let n = 0;
-    for (const hours of this.pending.counts.values()) for (const c of hours.values()) n += c;
-    return n;
+    return requestsIn(this.pending);
   }
 
   /** Forgets everything, as a new isolate starts (tests). */
@@ -107,8 +112,6 @@ export async function flushUsage(db: KeyDatabase, usage: PendingUsage): Promise<
   try {
     await writeUsage(db, usage);
   } catch (err) {
-    let dropped = 0;
-    for (const hours of usage.counts.values()) for (const c of hours.values()) dropped += c;
-    log({ level: "warn", event: "key_usage_flush_failed", error: errorName(err), requests_dropped: dropped });
+    log({ level: "warn", event: "key_usage_flush_failed", error: errorName(err), requests_dropped: requestsIn(usage) });
   }
 }
