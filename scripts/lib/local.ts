@@ -2,6 +2,7 @@
 // wrangler's getPlatformProxy: the same D1 and KV that `wrangler dev --persist-to $PERSIST_DIR` serves.
 import { experimental_readRawConfig, getPlatformProxy } from "wrangler";
 import { UsageError } from "./cli.ts";
+import { whileLocked, withLockRetries } from "./local-retry.ts";
 
 export const PERSIST_DIR = process.env.PERSIST_DIR || ".wrangler/state";
 export const PORT = Number(process.env.PORT || 8787);
@@ -22,14 +23,18 @@ export async function openPlatform(options: { remote?: boolean; environment?: st
     const { openRemotePlatform } = await import("./remote-platform.ts");
     return openRemotePlatform({ environment: options.environment });
   }
-  const proxy = await getPlatformProxy<Env>({
-    configPath: CONFIG_PATH,
-    environment: options.environment,
-    // wrangler's --persist-to DIR keeps its state under DIR/v3; getPlatformProxy takes that folder.
-    persist: { path: `${PERSIST_DIR}/v3` },
-    remoteBindings: false,
-  });
-  return { env: proxy.env, dispose: () => proxy.dispose() };
+  // workerd fails to start while another process on the same PERSIST_DIR has its SQLite file locked.
+  const proxy = await whileLocked(() =>
+    getPlatformProxy<Env>({
+      configPath: CONFIG_PATH,
+      environment: options.environment,
+      // wrangler's --persist-to DIR keeps its state under DIR/v3; getPlatformProxy takes that folder.
+      persist: { path: `${PERSIST_DIR}/v3` },
+      remoteBindings: false,
+    }),
+  );
+  // Another process on the same PERSIST_DIR (the dev server, another command) may hold the state for a moment.
+  return { env: withLockRetries(proxy.env), dispose: () => proxy.dispose() };
 }
 
 export interface Target {

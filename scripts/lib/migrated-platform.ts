@@ -25,8 +25,10 @@ async function hasPendingMigrations(db: D1Database): Promise<boolean> {
   try {
     const { results } = await db.prepare("SELECT name FROM d1_migrations").all<{ name: string }>();
     applied = new Set(results.map((r) => r.name));
-  } catch {
-    return true; // no d1_migrations table: nothing was ever applied
+  } catch (error) {
+    // No d1_migrations table: nothing was ever applied. Any other failure is the command's to report.
+    if (error instanceof Error && /no such table/.test(error.message)) return true;
+    throw error;
   }
   return files.some((f) => !applied.has(f));
 }
