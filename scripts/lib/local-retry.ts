@@ -15,6 +15,8 @@
 // command's answer at once. Production D1 and KV are services, not shared files: the worker and
 // --remote never go through this.
 
+import { setTimeout as sleep } from "node:timers/promises";
+
 const LOCKED = /database is locked|SQLITE_BUSY|Failed to get session commit token|^KV \w+ failed: 500\b/;
 const CONNECTION_BROKEN = /^internal error; reference = |^Network connection lost\.$/;
 export const RETRY_FOR_MS = 15_000;
@@ -26,7 +28,7 @@ export interface RetryClock {
   sleep: (ms: number) => Promise<void>;
 }
 
-const realClock: RetryClock = { now: () => Date.now(), sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) };
+const realClock: RetryClock = { now: () => Date.now(), sleep: (ms) => sleep(ms) };
 
 /** Whether a failure means "the state was locked: nothing was changed". */
 export function isLockedStateError(error: unknown): boolean {
