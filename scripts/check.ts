@@ -48,6 +48,7 @@ async function main(): Promise<void> {
       { name: "build the API, live mode (dry run)", run: () => buildApi("live", outdir) },
       { name: "build the docs Worker, both modes (dry run)", run: () => buildDocs(outdir) },
       { name: "OpenAPI lint (if present)", run: () => runChecked("npm", ["run", "lint:openapi", "--if-present"]).then(() => undefined) },
+      { name: "documentation links", run: () => runChecked("npm", ["run", "lint:docs"]).then(() => undefined) },
     ]);
     console.log(`\ncheck passed: ${report.ran.length} steps`);
   } finally {
