@@ -3,7 +3,7 @@
 // and revokes it, by typing and clicking as a person would; makes a read-only key bound to a sales
 // agent found through the picker by keyboard, sees its usage and the audit panel; axe-core checks
 // the login page, the make-key form, the key list and the audit panel. Takes a screenshot of the
-// logged-in page; with UPDATE_SCREENSHOT=1 it replaces docs/dashboard.png (the README's picture),
+// logged-in page; with UPDATE_SCREENSHOT=1 it replaces docs/dashboard.png (docs/keys.md's picture),
 // else a temp file.
 import { randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";

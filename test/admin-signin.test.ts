@@ -1,4 +1,4 @@
-// Guessing the administrator token (README, The key dashboard): after 10 failed sign-ins from one
+// Guessing the administrator token (docs/specification.md section 2): after 10 failed sign-ins from one
 // client address within 10 minutes, further attempts from it get 429 unchecked, until the oldest
 // failure is 10 minutes old. Through HTTP into the worker, on the real local D1; time is moved by
 // writing older failure rows straight into D1 and by faking Date.

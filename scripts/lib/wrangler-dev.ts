@@ -2,7 +2,7 @@
 // the administrator token passed through a private env file (never on the command line, where `ps`
 // shows it) and the rate limit applied; forwards SIGINT/SIGTERM/SIGHUP and exits as wrangler does.
 // A process manager signals the process it started: the npm scripts `exec` node (package.json), so
-// that this process is the one that gets the signal (README, "Stopping").
+// that this process is the one that gets the signal (docs/operations.md, "Stopping").
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";

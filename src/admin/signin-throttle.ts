@@ -1,4 +1,4 @@
-// Limits guessing of the administrator token (README, The key dashboard): once 10 sign-ins from one
+// Limits guessing of the administrator token (docs/specification.md section 2): once 10 sign-ins from one
 // client address have failed within 10 minutes, further attempts from it get 429 without their
 // token being checked or counted, until the oldest of those failures is 10 minutes old.
 // Sign-ins are the dashboard's login form and admin API requests with a bearer token.

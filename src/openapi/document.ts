@@ -53,6 +53,12 @@ const TAGS = [
  */
 const LICENSE = { name: "Proprietary: all rights reserved", identifier: "LicenseRef-Proprietary" };
 
+/**
+ * Who answers for the API. A placeholder until the organization names its API team's address
+ * (example.com is reserved for examples: no real mail or page is reached through it).
+ */
+const CONTACT = { name: "API team", url: "https://api-team.example.com", email: "api-team@example.com" };
+
 /** The headers that every answer carries, added to every response of the document. */
 const EVERY_RESPONSE = ["X-Request-Id", "Server-Timing"] as const;
 
@@ -98,7 +104,7 @@ export function openApiDocument(app: OpenAPIHono<AppEnv>, origin: string): OpenA
   generated ??= decorate({
     ...app.getOpenAPI31Document({
       openapi: "3.1.0",
-      info: { title: "Order and customer lookup API", version, description: DESCRIPTION, license: LICENSE },
+      info: { title: "Order and customer lookup API", version, description: DESCRIPTION, contact: CONTACT, license: LICENSE },
       tags: TAGS,
     }),
     [ANY_PATH_RESPONSES]: anyPathResponses(),
