@@ -214,8 +214,9 @@ export const idempotencyKeys = sqliteTable("idempotency_keys", {
   createdAt: integer("created_at").notNull(),
 });
 
-// Failed administrator sign-ins of the last 10 minutes, by client address (src/admin/signin-throttle.ts).
-// Pruned as it is written: rows older than the window are deleted with each new one.
+// Administrator sign-ins of the last 10 minutes, by client address (src/admin/signin-throttle.ts):
+// each attempt reserves a row before its token is compared; a success deletes its row, a failure keeps
+// it. Pruned as it is written: rows older than the window are deleted with each attempt.
 export const adminSigninFailures = sqliteTable(
   "admin_signin_failures",
   {
@@ -225,6 +226,36 @@ export const adminSigninFailures = sqliteTable(
     at: integer("at").notNull(),
   },
   (t) => [index("admin_signin_failures_address_at_idx").on(t.address, t.at), index("admin_signin_failures_at_idx").on(t.at)],
+);
+
+// The service's own random secrets (src/admin/service-secret.ts), made on first use, never from the
+// administrator token. Deleting the "admin-session" row ends every dashboard session (the foreign
+// key of admin_sessions) and makes a new secret (docs/specification.md section 2).
+export const serviceSecrets = sqliteTable("service_secrets", {
+  name: text("name").primaryKey(),
+  /** 32 random bytes, base64url. */
+  secret: text("secret").notNull(),
+  createdAt: text("created_at").notNull(),
+});
+
+// The administrator's dashboard sessions (src/admin/session.ts), read at the primary on every use:
+// signing out deletes the row, so a copy of the cookie stops working at once. Expired rows are pruned
+// as sessions start and end.
+export const adminSessions = sqliteTable(
+  "admin_sessions",
+  {
+    /** SHA-256 of the session id that the cookie carries, base64url: the id itself is never stored. */
+    idHash: text("id_hash").primaryKey(),
+    /** The secret that the session's cookie and CSRF token are keyed with. */
+    secretName: text("secret_name")
+      .notNull()
+      .references(() => serviceSecrets.name, { onDelete: "cascade" }),
+    /** Milliseconds since the epoch. */
+    createdAt: integer("created_at").notNull(),
+    /** Milliseconds since the epoch. */
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [index("admin_sessions_expires_idx").on(t.expiresAt), index("admin_sessions_secret_idx").on(t.secretName)],
 );
 
 // API keys: the system of record for key records (src/keys/store.ts). Authentication never reads it:

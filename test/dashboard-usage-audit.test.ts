@@ -30,7 +30,10 @@ async function login(): Promise<{ cookie: string; sessionId: string; csrf: strin
   expect(res.status).toBe(200);
   const setCookie = (res.headers as unknown as { getSetCookie(): string[] }).getSetCookie()[0]!;
   const cookie = setCookie.split(";")[0]!;
-  const sessionId = cookie.split("=")[1]!.split(".")[0]!;
+  // The audit log names the session by the SHA-256 of the cookie's id, as its row in D1 does.
+  const id = cookie.split("=")[1]!.split(".")[0]!;
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(id)));
+  const sessionId = btoa(String.fromCharCode(...digest)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
   const csrf = /name="csrf_token" value="([^"]+)"/.exec(res.text)![1]!;
   return { cookie, sessionId, csrf };
 }

@@ -53,7 +53,6 @@ export function configForRateLimit(limit: number): string {
   const { rawConfig } = experimental_readRawConfig({ config: CONFIG_PATH });
   const config = structuredClone(rawConfig) as RawSection & { env?: Record<string, RawSection> };
   const sections = [config, ...Object.values(config.env ?? {})];
-  // Only the per-key limiter: the administrator's sign-in limiter keeps its own limit.
   const perKey = (section: RawSection) => (section.ratelimits ?? []).filter((r) => r.name === PER_KEY_LIMITER);
   const limits = sections.flatMap(perKey);
   if (limits.length === 0) throw new Error(`${CONFIG_PATH} has no [[ratelimits]] to apply RATE_LIMIT_PER_MINUTE to`);

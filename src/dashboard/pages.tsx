@@ -73,40 +73,32 @@ export interface LoginPageProps {
   nonce: string;
   /** A failed attempt, in words. */
   error?: string;
-  /** Why logins are refused with this configuration (no form is shown then). */
-  disabled?: string;
 }
 
-export const LoginPage: FC<LoginPageProps> = ({ nonce, error, disabled }) => (
+// The same page whatever the configuration: an unusable administrator token is for the log to tell.
+export const LoginPage: FC<LoginPageProps> = ({ nonce, error }) => (
   <Layout title="Log in: API key dashboard" nonce={nonce}>
     <main class="login">
       <h1>API key dashboard</h1>
-      {disabled ? (
-        <p class="alert" role="alert">
-          Logins are disabled: {disabled}. Set ADMIN_TOKEN (a Worker secret; .dev.vars locally) to a token of at
-          least 16 characters and reload this page.
-        </p>
-      ) : (
-        <form method="post" action="/dashboard/login">
-          {error && (
-            <p class="alert" role="alert" id="login-error">
-              {error}
-            </p>
-          )}
-          <label for="token">Administrator token</label>
-          <input
-            id="token"
-            name="token"
-            type="password"
-            autocomplete="current-password"
-            required
-            autofocus
-            aria-invalid={error ? "true" : undefined}
-            aria-describedby={error ? "login-error" : undefined}
-          />
-          <button type="submit">Log in</button>
-        </form>
-      )}
+      <form method="post" action="/dashboard/login">
+        {error && (
+          <p class="alert" role="alert" id="login-error">
+            {error}
+          </p>
+        )}
+        <label for="token">Administrator token</label>
+        <input
+          id="token"
+          name="token"
+          type="password"
+          autocomplete="current-password"
+          required
+          autofocus
+          aria-invalid={error ? "true" : undefined}
+          aria-describedby={error ? "login-error" : undefined}
+        />
+        <button type="submit">Log in</button>
+      </form>
     </main>
   </Layout>
 );

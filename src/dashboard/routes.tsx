@@ -16,16 +16,8 @@ import { AGENT_SEARCH_LIMIT, agentsByIds, findAgents } from "../admin/salesagent
 import { DEFAULT_AUDIT_LIMIT } from "../keys/audit.ts";
 import { signIn, signInAttemptOf } from "../admin/signin-throttle.ts";
 import { type KeysPageProps, KeysPage, LoginPage, MessagePage } from "./pages.tsx";
-import {
-  CSRF_FIELD,
-  type Session,
-  adminTokenMatches,
-  adminTokenProblem,
-  csrfTokenValid,
-  endSession,
-  readSession,
-  startSession,
-} from "../admin/session.ts";
+import { adminTokenMatches } from "../admin/admin-token.ts";
+import { CSRF_FIELD, type Session, csrfTokenValid, endSession, readSession, startSession } from "../admin/session.ts";
 
 type FormValue = string | File;
 type FormBody = Record<string, FormValue | FormValue[]>;
@@ -84,7 +76,7 @@ const checkOrigin = createMiddleware<DashEnv>(async (c, next) => {
 
 /** A valid session and the form's CSRF token; the parsed form is kept for the handler. */
 const requireSession = createMiddleware<DashEnv>(async (c, next) => {
-  const session = await readSession(c, c.env.ADMIN_TOKEN);
+  const session = await readSession(c);
   if (!session) {
     return c.html(
       <LoginPage nonce={nonceOf(c)} error="Your session has ended: log in again. Nothing was changed." />,
@@ -101,9 +93,7 @@ const requireSession = createMiddleware<DashEnv>(async (c, next) => {
 });
 
 dashboardRoutes.get("/dashboard", async (c) => {
-  const problem = adminTokenProblem(c.env.ADMIN_TOKEN);
-  if (problem) return c.html(<LoginPage nonce={nonceOf(c)} disabled={problem} />, 503);
-  const session = await readSession(c, c.env.ADMIN_TOKEN);
+  const session = await readSession(c);
   if (!session) return c.html(<LoginPage nonce={nonceOf(c)} />);
   const query = c.req.query("agent_q");
   if (query === undefined) return renderKeys(c, session);
@@ -119,14 +109,14 @@ dashboardRoutes.get("/dashboard", async (c) => {
 dashboardRoutes.get("/dashboard/*", (c) => c.redirect("/dashboard", 303));
 
 dashboardRoutes.post("/dashboard/login", checkOrigin, limitBody, async (c) => {
-  const token = c.env.ADMIN_TOKEN;
-  const problem = adminTokenProblem(token);
-  if (problem) return c.html(<LoginPage nonce={nonceOf(c)} disabled={problem} />, 503);
   const given = (await c.req.parseBody()).token;
   const attempt = signInAttemptOf(c, "dashboard");
   let matched: boolean;
   try {
-    matched = await signIn(attempt, async () => typeof given === "string" && (await adminTokenMatches(token, given)));
+    matched = await signIn(
+      attempt,
+      async () => typeof given === "string" && (await adminTokenMatches(c.env.ADMIN_TOKEN, given, c.var.requestId)),
+    );
   } catch (err) {
     if (err instanceof ApiError && err.status === 429) return lockedOut(c, err);
     throw err;
@@ -134,13 +124,13 @@ dashboardRoutes.post("/dashboard/login", checkOrigin, limitBody, async (c) => {
   if (!matched) {
     return c.html(<LoginPage nonce={nonceOf(c)} error="That is not the administrator token. Nobody was logged in." />, 401);
   }
-  const session = await startSession(c, token!);
+  const session = await startSession(c);
   // The page itself rather than a redirect: the same answer for a browser and for any client.
   return renderKeys(c, session);
 });
 
-dashboardRoutes.post("/dashboard/logout", checkOrigin, limitBody, requireSession, (c) => {
-  endSession(c);
+dashboardRoutes.post("/dashboard/logout", checkOrigin, limitBody, requireSession, async (c) => {
+  await endSession(c, c.get("session"));
   return c.html(<LoginPage nonce={nonceOf(c)} />);
 });
 
