@@ -291,12 +291,7 @@ const CreateForm: FC<KeysPageProps> = ({ csrfToken, formToken, form, error, pick
   );
 };
 
-const KeyRow: FC<{ item: AdminKeyWithUsage; agents: Map<number, AdminAgent>; csrfToken: string; formToken: string }> = ({
-  item,
-  agents,
-  csrfToken,
-  formToken,
-}) => {
+const KeyRow: FC<{ item: AdminKeyWithUsage; agents: Map<number, AdminAgent>; csrfToken: string; formToken: string }> = ({ item, agents, csrfToken, formToken }) => {
   const which = `${item.name} (${item.prefix})`;
   const agent = item.agent_id === null ? undefined : agents.get(item.agent_id);
   return (

@@ -43,8 +43,8 @@ const dashboardActor = (c: DashContext) => ({ actor: "dashboard", sessionId: c.g
 
 const BOUNDS = { local: REVOCATION_BOUND_LOCAL_SECONDS, production: REVOCATION_BOUND_PRODUCTION_SECONDS };
 
-/** Where a form sent again with a used one-time token is sent: the key list, saying why. */
-const ALREADY_SENT = "/dashboard?notice=already-sent";
+/** The key list's notice for a form sent again with a used one-time token (?notice=...). */
+const ALREADY_SENT = "already-sent";
 
 export const dashboardRoutes = new Hono<DashEnv>();
 
@@ -161,7 +161,7 @@ function oneTimeForm(stale: (c: DashContext) => Promise<Response>) {
       sessionId: c.get("session").id,
       form: c.req.path,
     });
-    if (use === "used") return c.redirect(ALREADY_SENT, 303);
+    if (use === "used") return c.redirect(`/dashboard?notice=${ALREADY_SENT}`, 303);
     if (use === "foreign") return staleForm(c);
     if (use === "stale") return stale(c);
     await next();
@@ -219,7 +219,7 @@ dashboardRoutes.post("/dashboard/keys/:id/revoke", checkOrigin, limitBody, requi
 
 /** The notice that a change's 303 asked the key list to show; nothing for any other query. */
 async function noticeOf(c: DashContext): Promise<string | undefined> {
-  if (c.req.query("notice") === "already-sent") {
+  if (c.req.query("notice") === ALREADY_SENT) {
     return (
       "That form had already been sent, so it was not sent again: nothing changed. A new key's secret is shown " +
       "only once, in the answer to the form that made it; if it was not copied, revoke that key and make another."
