@@ -335,3 +335,23 @@ export const rowCounts = sqliteTable("row_counts", {
   name: text("name").primaryKey(),
   n: integer("n").notNull(),
 });
+
+// The dashboard's one-time form tokens (src/admin/form-tokens.ts, docs/specification.md section 9,
+// "The dashboard's forms"). A token is issued with each page that carries a form whose answer shows
+// a new secret; its row has form "". Each form that it is sent with adds a row under the form's
+// address: the primary key lets exactly one submission of a form per token through. Only the
+// token's SHA-256 is kept. Pruned as tokens are issued.
+export const formTokens = sqliteTable(
+  "form_tokens",
+  {
+    /** SHA-256 of the token, lower-case hex. */
+    tokenHash: text("token_hash").notNull(),
+    /** "" for the issued token; else the address of the form that used it. */
+    form: text("form").notNull(),
+    /** The dashboard session that the token was issued to. */
+    sessionId: text("session_id").notNull(),
+    /** Milliseconds since the epoch: the token is refused from then on. */
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tokenHash, t.form] }), index("form_tokens_expires_idx").on(t.expiresAt)],
+);

@@ -5,6 +5,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { BASE, type CallResult, call, errorEnvelope } from "./helpers/http.ts";
+import { cookieSessionId } from "./helpers/session.ts";
 import { callWithEnv } from "./helpers/faults.ts";
 
 const ADMIN = env.ADMIN_TOKEN!;
@@ -29,11 +30,13 @@ async function login(): Promise<SignedIn> {
     method: "POST",
     headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: BASE },
     body: new URLSearchParams({ token: ADMIN }).toString(),
+    redirect: "manual",
   });
-  expect(res.status).toBe(200);
+  expect(res.status).toBe(303);
   const cookie = (res.headers as unknown as { getSetCookie(): string[] }).getSetCookie()[0]!.split(";")[0]!;
-  const csrf = /name="csrf_token" value="([^"]+)"/.exec(res.text)![1]!;
-  return { cookie, id: cookie.split("=")[1]!.split(".")[0]!, csrf };
+  const page = await call("/dashboard", { headers: { Cookie: cookie } });
+  const csrf = /name="csrf_token" value="([^"]+)"/.exec(page.text)![1]!;
+  return { cookie, id: cookieSessionId(cookie), csrf };
 }
 
 function logout(session: SignedIn): Promise<CallResult> {

@@ -109,7 +109,8 @@ function primary<E extends SessionEnv>(c: Context<E>): Database {
   return c.get("services").primaryDb;
 }
 
-async function hashOf(id: string): Promise<string> {
+/** The name D1 and the audit log give a session: the SHA-256 of the cookie's id, base64url. */
+export async function hashOf(id: string): Promise<string> {
   return base64url(await sha256(id));
 }
 
