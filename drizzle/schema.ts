@@ -1,5 +1,6 @@
 // The database schema. `npm run db:generate` turns changes here into SQL under migrations/.
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { sql } from "drizzle-orm";
 
 export const states = sqliteTable("states", {
   id: integer("id").primaryKey(),
@@ -286,12 +287,21 @@ export const apiKeys = sqliteTable(
     agentId: integer("agent_id"),
     /** The last request that passed authentication with the key, to the minute (written by src/keys/usage.ts). */
     lastUsedAt: text("last_used_at"),
+    /**
+     * Bumped by every change that sets copy_pending, in the change's own batch: a writer clears the
+     * mark only while the version is still the one whose record it wrote (src/keys/records.ts).
+     */
+    version: integer("version").notNull().default(0),
+    /** 1 while the KV copy may differ from this record; the 5-minute job rewrites it (src/scheduled.ts). */
+    copyPending: integer("copy_pending").notNull().default(0),
   },
   (t) => [
     uniqueIndex("api_keys_hash_uq").on(t.hash),
     // A key is rolled at most once: of two rolls of one key at the same moment, only one can commit.
     uniqueIndex("api_keys_rolled_from_uq").on(t.rolledFrom),
     index("api_keys_created_idx").on(t.createdAt, t.id),
+    // The job's scan reads only the marked keys, however many keys there are.
+    index("api_keys_copy_pending_idx").on(t.id).where(sql`${t.copyPending} = 1`),
   ],
 );
 
