@@ -58,12 +58,14 @@ async function run(cmd: Command, ctx: Context): Promise<void> {
         console.error(`Note: this key store's deployment runs in ${ctx.deploymentMode} mode; it will refuse this ${cmd.mode}-mode key.`);
       }
       printNewKey(created, json, `Created ${cmd.mode}-mode key ${created.record.id} "${created.record.name}", ${expiry(created.record)}.`);
+      if (created.copyPending) warnPending(created.record.id, "may be refused");
       return;
     }
     case "list": {
       const rows = (await store.listWithUsage()).map((r) => listed(r, store));
       if (json) console.log(JSON.stringify(rows));
       else printTable(rows);
+      for (const row of rows) if (row.copy_pending) warnPending(row.id, "may be treated as before its last change");
       return;
     }
     case "audit": {
@@ -82,28 +84,30 @@ async function run(cmd: Command, ctx: Context): Promise<void> {
         `Rolled ${cmd.id} "${created.record.name}": the new key is ${created.record.id}; ` +
           `${cmd.id} ${cmd.grace === 0 ? "stopped working now" : `keeps working until ${old?.expires_at}`}.`,
       );
+      if (created.copyPending) warnPending(`${cmd.id} or ${created.record.id}`, "may be treated as before the roll");
       return;
     }
     case "revoke": {
       const before = await store.get(cmd.id);
-      const revoked = await store.revoke(cmd.id, CLI);
-      if (!before || !revoked) throw unknown(cmd.id);
-      if (json) {
-        console.log(JSON.stringify(publicRecord(revoked, store.stateOf(revoked))));
-        return;
+      const changed = await store.revoke(cmd.id, CLI);
+      if (!before || !changed) throw unknown(cmd.id);
+      const { record: revoked, copyPending } = changed;
+      if (json) console.log(JSON.stringify({ ...publicRecord(revoked, store.stateOf(revoked)), copy_pending: copyPending }));
+      else {
+        const bound = ctx.remote ? `about ${REVOCATION_BOUND_PRODUCTION_SECONDS} s` : `${REVOCATION_BOUND_LOCAL_SECONDS} s`;
+        console.log(
+          before.revoked_at
+            ? `Key ${cmd.id} "${revoked.name}" was already revoked at ${revoked.revoked_at}; its copy for authentication was written again.`
+            : `Revoked ${cmd.id} "${revoked.name}" at ${revoked.revoked_at}. Running servers refuse it within ${bound}.`,
+        );
       }
-      const bound = ctx.remote ? `about ${REVOCATION_BOUND_PRODUCTION_SECONDS} s` : `${REVOCATION_BOUND_LOCAL_SECONDS} s`;
-      console.log(
-        before.revoked_at
-          ? `Key ${cmd.id} "${revoked.name}" was already revoked at ${revoked.revoked_at}.`
-          : `Revoked ${cmd.id} "${revoked.name}" at ${revoked.revoked_at}. Running servers refuse it within ${bound}.`,
-      );
+      if (copyPending) warnPending(cmd.id, "may keep working");
       return;
     }
   }
 }
 
-function printNewKey({ record, secret }: CreatedKey, json: boolean, summary: string): void {
+function printNewKey({ record, secret, copyPending }: CreatedKey, json: boolean, summary: string): void {
   if (json) {
     console.log(
       JSON.stringify({
@@ -114,6 +118,7 @@ function printNewKey({ record, secret }: CreatedKey, json: boolean, summary: str
         expires_at: record.expires_at,
         scopes: record.scopes,
         agent_id: record.agent_id,
+        copy_pending: copyPending,
       }),
     );
     return;
@@ -121,6 +126,17 @@ function printNewKey({ record, secret }: CreatedKey, json: boolean, summary: str
   console.log(summary);
   console.log("Its secret, shown this once (the key store keeps only a hash of it):");
   console.log(secret);
+}
+
+/**
+ * A change that stands in D1 whose KV copy could not be written (docs/specification.md section 2):
+ * said on standard error, so that --json's last line of standard output stays the answer.
+ */
+function warnPending(which: string, effect: string): void {
+  console.error(
+    `Warning: the copy that authentication reads of ${which} is pending (its KV write failed): until it is written, the key ${effect}. ` +
+      `The deployed service's 5-minute job writes it again (wrangler dev does not run it); revoking the key writes its copy at once.`,
+  );
 }
 
 function expiry(record: KeyRecord): string {

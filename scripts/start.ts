@@ -59,7 +59,11 @@ async function main(): Promise<void> {
   let phone: string | null;
   try {
     await loadDemoDataIfEmpty(platform);
-    demoKey = (await issueDemoKey(new KeyStore(platform.env.KEYS, platform.env.DB))).secret;
+    const issued = await issueDemoKey(new KeyStore(platform.env.KEYS, platform.env.DB));
+    demoKey = issued.secret;
+    if (issued.copyPending) {
+      console.warn("Warning: the demo key's copy for authentication could not be written to the local KV: it may be refused. Start again for a new one.");
+    }
     phone = await examplePhone(platform);
   } finally {
     // wrangler dev opens the same state next; the proxy must let go of it first.

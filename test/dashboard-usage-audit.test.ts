@@ -101,6 +101,7 @@ describe("the admin API: scopes and agents", () => {
         scopes: ["read"],
         agent_id: 1,
         status: "active",
+        copy_pending: false,
         secret: expect.stringMatching(/^sk_test_/),
       },
     });

@@ -420,6 +420,7 @@ describe("the JSON admin API", () => {
         scopes: ["read", "write"],
         agent_id: null,
         status: "active",
+        copy_pending: false,
         secret: expect.stringMatching(new RegExp(`^${SECRET.source}$`)),
       },
     });

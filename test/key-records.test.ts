@@ -98,6 +98,7 @@ describe("rolling through the admin API", () => {
       scopes: ["read", "write"],
       agent_id: null,
       status: "active",
+      copy_pending: false,
       secret: expect.stringMatching(/^sk_test_[0-9A-Za-z]{43}$/),
     });
     // The KV copy that authentication reads carries the same expiry.
@@ -131,7 +132,7 @@ describe("keys from the KV-only layout", () => {
       requests_7d: expect.any(Number),
       requests_daily: expect.any(Array),
     };
-    expect(listed.body).toEqual({ data: [{ ...shown, scopes: ["read", "write"], agent_id: null, status: "active", ...usage }] });
+    expect(listed.body).toEqual({ data: [{ ...shown, scopes: ["read", "write"], agent_id: null, status: "active", copy_pending: false, ...usage }] });
     expect(await rows()).toEqual([{ id: record.id, rolled_from: null, replaced_by: null, expires_at: null }]);
     expect((await env.KEYS.list({ prefix: "id:" })).keys).toEqual([]);
     // Still authenticating after the carry-over (a fresh isolate reads the same KV entry).

@@ -7,7 +7,11 @@ import { checkNewKey, checkSeconds } from "../keys/rules.ts";
 import { KEY_ID_PATTERN } from "../keys/secret.ts";
 import { type AuditEntry, type KeyActor, type KeyRecord, type KeyStore, type KeyWithUsage, publicRecord } from "../keys/store.ts";
 
-export type AdminKey = ReturnType<typeof publicRecord<KeyRecord>>;
+/**
+ * A key as an answer shows it. `copy_pending`: the copy that authentication reads is not yet known
+ * to match the record (docs/specification.md section 2, "The copy follows the record").
+ */
+export type AdminKey = ReturnType<typeof publicRecord<KeyRecord>> & { copy_pending: boolean };
 /** A key as the listings show it: with last_used_at, requests_24h, requests_7d and requests_daily. */
 export type AdminKeyWithUsage = AdminKey & {
   last_used_at: string | null;
@@ -19,8 +23,8 @@ export type AdminKeyWithUsage = AdminKey & {
 /** A key just made (created or rolled): the only time its secret is shown. */
 export type NewKey = AdminKey & { secret: string };
 
-export function view(store: KeyStore, record: KeyRecord): AdminKey {
-  return publicRecord(record, store.stateOf(record));
+export function view(store: KeyStore, record: KeyRecord, copyPending: boolean): AdminKey {
+  return { ...publicRecord(record, store.stateOf(record)), copy_pending: copyPending };
 }
 
 /** Every key, oldest first, with its use (two D1 statements in one batch). */
@@ -52,8 +56,8 @@ export async function createKey(store: KeyStore, body: unknown, actor: KeyActor)
       agentId: fields.agent_id,
     }),
   );
-  const { record, secret } = await store.create(input, actor);
-  return { ...view(store, record), secret };
+  const { record, secret, copyPending } = await store.create(input, actor);
+  return { ...view(store, record, copyPending), secret };
 }
 
 /** Rolls a key from a request's { grace? } (absent: the store's default grace). */
@@ -63,14 +67,17 @@ export async function rollKey(store: KeyStore, id: string, body: unknown, actor:
   );
   const created = await store.roll(id, grace, actor);
   if (!created) throw unknownKey(id);
-  return { ...view(store, created.record), secret: created.secret };
+  return { ...view(store, created.record, created.copyPending), secret: created.secret };
 }
 
-/** Revokes a key at once; revoking a revoked key changes nothing and answers the same. */
+/**
+ * Revokes a key at once; revoking a revoked key keeps its revocation and writes its copy again.
+ * A copy that could not be written is no error: the revocation stands, and the answer says pending.
+ */
 export async function revokeKey(store: KeyStore, id: string, actor: KeyActor): Promise<AdminKey> {
   const revoked = await store.revoke(id, actor);
   if (!revoked) throw unknownKey(id);
-  return view(store, revoked);
+  return view(store, revoked.record, revoked.copyPending);
 }
 
 export async function findKey(store: KeyStore, id: string): Promise<KeyRecord> {

@@ -5,7 +5,7 @@ import type { Child, FC, PropsWithChildren } from "hono/jsx";
 import type { AdminKey, AdminKeyWithUsage, NewKey } from "../admin/keys.ts";
 import type { AdminAgent } from "../admin/salesagents.ts";
 import type { FieldError } from "../lib/errors.ts";
-import { type AuditEntry, DEFAULT_GRACE_SECONDS } from "../keys/store.ts";
+import { type AuditEntry, COPY_JOB_INTERVAL_SECONDS, DEFAULT_GRACE_SECONDS } from "../keys/store.ts";
 import { SCOPES } from "../keys/scopes.ts";
 import { CSRF_FIELD } from "../admin/session.ts";
 import { FORM_TOKEN_FIELD } from "../admin/form-tokens.ts";
@@ -343,7 +343,7 @@ const KeyRow: FC<{ item: AdminKeyWithUsage; agents: Map<number, AdminAgent>; csr
               </button>
             </form>
           )}
-          {(item.status === "active" || item.status === "grace") && (
+          {(item.status === "active" || item.status === "grace" || item.copy_pending) && (
             <form method="post" action={`/dashboard/keys/${item.id}/revoke`}>
               <Csrf token={csrfToken} />
               <button type="submit" class="danger">
@@ -384,6 +384,13 @@ const Status: FC<{ item: AdminKey }> = ({ item }) => {
     <>
       <span class={`status status-${item.status}`}>{words[item.status]}</span>
       {detail}
+      {item.copy_pending && (
+        <>
+          <br />
+          <span class="status status-pending">copy pending</span>{" "}
+          <span class="hint">(authentication may not see this yet; written again within {COPY_JOB_INTERVAL_SECONDS / 60} minutes)</span>
+        </>
+      )}
     </>
   );
 };

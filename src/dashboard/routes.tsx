@@ -11,7 +11,12 @@ import { NONCE, type SecureHeadersVariables, secureHeaders } from "hono/secure-h
 import type { Bindings, Variables } from "../env.ts";
 import { ApiError, toApiError } from "../lib/errors.ts";
 import { errorName, log } from "../lib/log.ts";
-import { REVOCATION_BOUND_LOCAL_SECONDS, REVOCATION_BOUND_PRODUCTION_SECONDS } from "../keys/store.ts";
+import {
+  COPY_JOB_INTERVAL_SECONDS,
+  KV_PROPAGATION_SECONDS,
+  REVOCATION_BOUND_LOCAL_SECONDS,
+  REVOCATION_BOUND_PRODUCTION_SECONDS,
+} from "../keys/store.ts";
 import { limitBody } from "../middleware/body-limit.ts";
 import { createKey, findKey, listKeysWithUsage, revokeKey, rollKey, view } from "../admin/keys.ts";
 import { FORM_TOKEN_FIELD, issueFormToken, useFormToken } from "../admin/form-tokens.ts";
@@ -186,7 +191,7 @@ dashboardRoutes.post("/dashboard/keys", checkOrigin, limitBody, requireSession, 
       scopes: values.scopes,
       agent_id: values.agent_id === "" || values.agent_id === undefined ? null : number(values.agent_id),
     }, dashboardActor(c));
-    return renderKeys(c, c.get("session"), { newKey: { created } });
+    return renderKeys(c, c.get("session"), { newKey: { created }, notice: pendingNotice(created.copy_pending) });
   });
 });
 
@@ -195,8 +200,8 @@ dashboardRoutes.post("/dashboard/keys/:id/roll", checkOrigin, limitBody, require
   return withErrorsShown(c, NOT_ROLLED, undefined, async () => {
     const store = c.get("services").keys;
     const created = await rollKey(store, c.req.param("id"), { grace: grace === undefined ? undefined : number(grace) }, dashboardActor(c));
-    const replaced = view(store, await findKey(store, c.req.param("id")));
-    return renderKeys(c, c.get("session"), { newKey: { created, replaced } });
+    const replaced = view(store, await findKey(store, c.req.param("id")), created.copy_pending);
+    return renderKeys(c, c.get("session"), { newKey: { created, replaced }, notice: pendingNotice(created.copy_pending) });
   });
 });
 
@@ -218,11 +223,24 @@ async function noticeOf(c: DashContext): Promise<string | undefined> {
   const id = c.req.query("revoked");
   if (id === undefined) return undefined;
   const store = c.get("services").keys;
-  const record = await store.get(id);
-  if (!record || store.stateOf(record) !== "revoked") return undefined;
+  const found = await store.getWithCopy(id);
+  if (!found || store.stateOf(found.record) !== "revoked") return undefined;
+  const { record } = found;
   return (
+    pendingNotice(found.copyPending) ??
     `Key “${record.name}” (${record.prefix}) is revoked. It stops working everywhere within ` +
-    `${BOUNDS.local} seconds locally and about ${BOUNDS.production} seconds in production.`
+      `${BOUNDS.local} seconds locally and about ${BOUNDS.production} seconds in production.`
+  );
+}
+
+/** What the page says after a change whose copy is not written yet (docs/specification.md section 2). */
+function pendingNotice(copyPending: boolean): string | undefined {
+  if (!copyPending) return undefined;
+  return (
+    "The change is saved, but the copy that authentication reads could not be written yet: until it is, " +
+    "authentication may still treat the key as it did before the change. It is written again within " +
+    `${COPY_JOB_INTERVAL_SECONDS / 60} minutes (in production, plus up to ${KV_PROPAGATION_SECONDS} seconds of KV's propagation); ` +
+    "revoking a key writes its copy again at once."
   );
 }
 

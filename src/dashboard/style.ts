@@ -52,6 +52,7 @@ code { font-family: ui-monospace, "Cascadia Mono", Menlo, Consolas, monospace; f
 .status { font-weight: 600; white-space: nowrap; }
 .status-active { color: var(--ok); } .status-grace { color: var(--warn); }
 .status-expired, .status-revoked { color: var(--danger); }
+.status-pending { color: var(--warn); }
 .actions { display: flex; flex-wrap: wrap; gap: .5rem; align-items: flex-end; }
 .actions form { display: flex; gap: .4rem; align-items: flex-end; flex-wrap: wrap; }
 .actions label { font-weight: 400; font-size: .85rem; margin: 0; }

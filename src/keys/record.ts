@@ -27,8 +27,17 @@ export interface KeyRecord {
 /** "grace": rolled, still working until its expires_at. */
 export type KeyState = "active" | "grace" | "expired" | "revoked";
 
-export interface CreatedKey {
+/** What a change leaves: the record as D1 has it after the change, and the state of its KV copy. */
+export interface ChangedKey {
   record: KeyRecord;
+  /**
+   * True when the copy that authentication reads was not confirmed (its write failed, or the record
+   * kept changing): the change stands, and the 5-minute job rewrites the copy.
+   */
+  copyPending: boolean;
+}
+
+export interface CreatedKey extends ChangedKey {
   /** Shown once, never stored. */
   secret: string;
 }

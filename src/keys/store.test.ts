@@ -100,6 +100,8 @@ describe("create", () => {
         scopes: "read,write",
         agent_id: null,
         last_used_at: null,
+        version: 0,
+        copy_pending: 0,
       },
     ]);
     expect((await env.KEYS.list()).keys.map((k) => k.name)).toEqual([`hash:${hash}`]);
@@ -337,11 +339,11 @@ describe("revoke", () => {
   it("revokes at once and keeps the first time when repeated", async () => {
     const { store, clock } = storeAt();
     const { record } = await store.create({ name: "a", mode: "test" }, CLI);
-    const revoked = await store.revoke(record.id, CLI);
-    expect(revoked).toEqual({ ...record, revoked_at: "2026-05-01T10:00:00.000Z" });
-    expect(store.stateOf(revoked!)).toBe("revoked");
+    const revoked = { ...record, revoked_at: "2026-05-01T10:00:00.000Z" };
+    expect(await store.revoke(record.id, CLI)).toEqual({ record: revoked, copyPending: false });
+    expect(store.stateOf(revoked)).toBe("revoked");
     clock.ms += 5000;
-    expect(await store.revoke(record.id, CLI)).toEqual(revoked);
+    expect(await store.revoke(record.id, CLI)).toEqual({ record: revoked, copyPending: false });
     expect(await env.KEYS.get(`hash:${record.hash}`, "json")).toEqual(revoked);
   });
 
@@ -351,7 +353,7 @@ describe("revoke", () => {
     // D1 says revoked, the copy that authentication reads says active: what a failed KV write leaves.
     await env.DB.prepare("UPDATE api_keys SET revoked_at = ?1 WHERE id = ?2").bind("2026-05-01T09:59:00.000Z", record.id).run();
     const revoked = { ...record, revoked_at: "2026-05-01T09:59:00.000Z" };
-    expect(await store.revoke(record.id, CLI)).toEqual(revoked);
+    expect(await store.revoke(record.id, CLI)).toEqual({ record: revoked, copyPending: false });
     expect(await env.KEYS.get(`hash:${record.hash}`, "json")).toEqual(revoked);
   });
 });
@@ -404,7 +406,7 @@ describe("records made before D1 held keys (KV only)", () => {
   it("are carried over by get, roll and revoke too, and a second carry-over changes nothing", async () => {
     const { store } = storeAt();
     const a = await legacyKey("three");
-    expect(await store.revoke(a.record.id, CLI)).toEqual({ ...a.record, revoked_at: "2026-05-01T10:00:00.000Z" });
+    expect(await store.revoke(a.record.id, CLI)).toEqual({ record: { ...a.record, revoked_at: "2026-05-01T10:00:00.000Z" }, copyPending: false });
     const again = await legacyKey("three"); // the same listing entry written again (an old worker still running)
     expect(await store.get(again.record.id)).toEqual({ ...a.record, revoked_at: "2026-05-01T10:00:00.000Z" });
     expect(await d1Rows()).toHaveLength(1);

@@ -4,16 +4,21 @@
 // The system of record is D1 (api_keys, ./records.ts): every change is one conditional, atomic
 // batch there. Authentication reads only the KV copy, written after the D1 batch commits:
 //   "hash:<sha256 of secret>" -> KeyRecord JSON.
+// The copy follows the record (docs/specification.md section 2): each change marks the copy pending
+// in its own batch; the writer writes the copy from the record as the batch left it, re-reads the
+// record, writes again while it changed meanwhile, and clears the mark only for the version it wrote.
+// A copy left pending (a failed KV write) is rewritten by the 5-minute job (rewritePendingCopies).
 // Before D1 held them, records lived only in KV, with a listing entry "id:<key id>" (the KeyRecord
 // as its metadata). The first get/list/roll/revoke carries any such entries over into D1 and then
 // deletes them; their "hash:" entries stay, so those keys keep working throughout.
 import { errors } from "../lib/errors.ts";
+import { errorName, log } from "../lib/log.ts";
 import { type AuditEntry, checkActor, checkAuditLimit, DEFAULT_AUDIT_LIMIT, type KeyActor, readAudit } from "./audit.ts";
 import { fromCopy, type StoredCopy } from "./copy.ts";
 import { drainCarriedOver, legacyRecords } from "./legacy.ts";
 import { cachedKey, forgetKey, ISOLATE_KEY_TTL_MS, rememberKey } from "./isolate-cache.ts";
-import type { CreatedKey, KeyDatabase, KeyRecord, KeyState } from "./record.ts";
-import { KeyRecords, notActive } from "./records.ts";
+import type { ChangedKey, CreatedKey, KeyDatabase, KeyRecord, KeyState } from "./record.ts";
+import { KeyRecords, notActive, type VersionedRecord } from "./records.ts";
 import { checkNewKey, checkSeconds } from "./rules.ts";
 import type { Scope } from "./scopes.ts";
 import { type KeyWithUsage, readUsage } from "./usage-read.ts";
@@ -43,6 +48,21 @@ export const REVOCATION_BOUND_LOCAL_SECONDS = ISOLATE_KEY_TTL_MS / 1000;
 export const REVOCATION_BOUND_PRODUCTION_SECONDS =
   ISOLATE_KEY_TTL_MS / 1000 + KV_KEY_CACHE_TTL_SECONDS + KV_PROPAGATION_SECONDS;
 export const DEFAULT_GRACE_SECONDS = 86_400;
+/**
+ * Writes of one copy that a writer makes while the record keeps changing under it; past them, it
+ * leaves the copy marked pending (each of those changes has a writer of its own, and the job follows).
+ */
+export const COPY_WRITE_ROUNDS = 4;
+/** Pending copies that one run of the job rewrites at most (each is a KV write and a D1 batch). */
+export const PENDING_COPIES_PER_RUN = 200;
+/** How often the job runs (wrangler.toml [triggers]): with KV's propagation, the bound on a failed write. */
+export const COPY_JOB_INTERVAL_SECONDS = 300;
+
+/** One run of the job: copies rewritten and confirmed, and copies still pending after it. */
+export interface PendingCopiesResult {
+  copies_rewritten: number;
+  copies_still_pending: number;
+}
 
 export class KeyStore {
   private readonly records: KeyRecords;
@@ -67,12 +87,13 @@ export class KeyStore {
     const { name, mode, expiresInSeconds: expiresIn, scopes, agentId } = checkNewKey(input);
     const now = this.now();
     const expiresAt = expiresIn === null ? null : new Date(now.getTime() + expiresIn * 1000).toISOString();
-    const created = await newKey({ name, mode, expiresAt, replaces: null, scopes, agentId }, now);
-    if (!(await this.records.insert(created.record, who))) {
+    const { record, secret } = await newKey({ name, mode, expiresAt, replaces: null, scopes, agentId }, now);
+    const inserted = await this.records.insert(record, who);
+    if (!inserted) {
       throw errors.validation([{ field: "agent_id", message: `must be an existing sales agent's id: there is no sales agent ${agentId}` }]);
     }
-    await this.writeCopy(created.record);
-    return created;
+    const confirmed = await this.followRecord(inserted);
+    return { record: inserted.record, secret, copyPending: !confirmed };
   }
 
   /**
@@ -96,6 +117,14 @@ export class KeyStore {
     if (!KEY_ID_PATTERN.test(id)) return null;
     await this.carryOver();
     return this.records.get(id);
+  }
+
+  /** The record of a key id and whether its copy is marked pending, or null (as get). */
+  async getWithCopy(id: string): Promise<ChangedKey | null> {
+    if (!KEY_ID_PATTERN.test(id)) return null;
+    await this.carryOver();
+    const found = await this.records.getVersioned(id);
+    return found && { record: found.record, copyPending: found.pending };
   }
 
   /** Every key, oldest first. */
@@ -124,6 +153,7 @@ export class KeyStore {
    * working for graceSeconds (0: stops at once, never later than its own expiry). Null for an
    * unknown id; a 409 ApiError for a key that is not active (revoked, expired, or already rolled:
    * roll its replacement instead), also when another roll of it commits first; a 422 for a bad grace.
+   * `copyPending` is true when the copy of either key is left pending.
    */
   async roll(id: string, graceSeconds: number | undefined, actor: KeyActor): Promise<CreatedKey | null> {
     const who = checkActor(actor);
@@ -132,33 +162,57 @@ export class KeyStore {
     if (!old) return null;
     this.assertActive(old);
     const now = this.now();
-    const created = await newKey(
+    const { record, secret } = await newKey(
       { name: old.name, mode: old.mode, expiresAt: old.expires_at, replaces: old.id, scopes: old.scopes, agentId: old.agent_id },
       now,
     );
     const graceEnd = new Date(now.getTime() + grace * 1000).toISOString();
     const oldExpiresAt = old.expires_at && old.expires_at < graceEnd ? old.expires_at : graceEnd;
-    if (!(await this.records.roll(old, created.record, oldExpiresAt, now.toISOString(), who))) {
+    const rolled = await this.records.roll(old, record, oldExpiresAt, now.toISOString(), who);
+    if (!rolled) {
       // Another roll, a revocation or the expiry got there first: say which, from the record as it is now.
       const current = await this.records.get(id);
       if (current) this.assertActive(current);
       throw errors.conflict(`Key ${id} changed while it was being rolled; try again`);
     }
-    await this.writeCopy(created.record);
-    await this.writeCopy({ ...old, expires_at: oldExpiresAt, replaced_by: created.record.id });
-    return created;
+    const nextConfirmed = await this.followRecord(rolled.next);
+    const oldConfirmed = await this.followRecord(rolled.old);
+    return { record: rolled.next.record, secret, copyPending: !(nextConfirmed && oldConfirmed) };
   }
 
   /**
    * Revokes at once, with its audit entry in the same D1 batch. Revoking again keeps the first time
-   * and writes no audit entry (nothing changed), but rewrites the KV copy, healing a lost write.
+   * and writes no audit entry (nothing changed), but writes the KV copy again, healing a lost write.
+   * Null for an unknown id.
    */
-  async revoke(id: string, actor: KeyActor): Promise<KeyRecord | null> {
+  async revoke(id: string, actor: KeyActor): Promise<ChangedKey | null> {
     const who = checkActor(actor);
-    if (!(await this.get(id))) return null;
+    if (!KEY_ID_PATTERN.test(id)) return null;
+    await this.carryOver();
     const revoked = await this.records.revoke(id, this.now().toISOString(), who);
-    if (revoked) await this.writeCopy(revoked);
-    return revoked;
+    if (!revoked) return null;
+    return { record: revoked.record, copyPending: !(await this.followRecord(revoked)) };
+  }
+
+  /**
+   * The 5-minute job: writes every copy marked pending again, as its writer would, and clears each
+   * mark once a write is confirmed; a copy whose write fails stays marked for the next run. At most
+   * PENDING_COPIES_PER_RUN copies per run, by key id.
+   */
+  async rewritePendingCopies(): Promise<PendingCopiesResult> {
+    let rewritten = 0;
+    let stillPending = 0;
+    let after = "";
+    while (rewritten + stillPending < PENDING_COPIES_PER_RUN) {
+      const page = await this.records.pending(after, Math.min(50, PENDING_COPIES_PER_RUN - rewritten - stillPending));
+      if (page.length === 0) break;
+      for (const row of page) {
+        if (await this.followRecord(row)) rewritten++;
+        else stillPending++;
+      }
+      after = page.at(-1)!.record.id;
+    }
+    return { copies_rewritten: rewritten, copies_still_pending: stillPending };
   }
 
   stateOf(record: KeyRecord): KeyState {
@@ -174,10 +228,50 @@ export class KeyStore {
     if (state !== "active") throw notActive(record, state);
   }
 
-  /** The copy that authentication reads, written once D1 has committed the record. */
-  private async writeCopy(record: KeyRecord): Promise<void> {
-    await this.kv.put(`hash:${record.hash}`, JSON.stringify(record));
-    forgetKey(record.hash);
+  /**
+   * Makes the copy follow the record: writes it from `current` (the record as D1 had it after a
+   * change, never one read before), then clears the mark of that version and re-reads the record in
+   * one batch; while the record changed meanwhile, writes again (at most COPY_WRITE_ROUNDS times).
+   * True when a write was confirmed current; false when the copy is left marked pending: a KV write
+   * failed, the confirmation could not be made, or the record kept changing.
+   */
+  private async followRecord(current: VersionedRecord): Promise<boolean> {
+    let row = current;
+    const id = row.record.id;
+    for (let round = 0; round < COPY_WRITE_ROUNDS; round++) {
+      try {
+        await this.kv.put(`hash:${row.record.hash}`, JSON.stringify(row.record));
+      } catch (err) {
+        // A failed put may still have landed, and with an older record than another writer's: mark
+        // again (a new version), so that no confirmation of an older write can clear it.
+        return this.leavePending(id, "kv_write_failed", err, true);
+      }
+      forgetKey(row.record.hash);
+      let now: VersionedRecord | null;
+      try {
+        now = await this.records.confirm(id, row.version);
+      } catch (err) {
+        // The mark is still set, unless the clear committed: then the copy was current when it did.
+        return this.leavePending(id, "confirm_failed", err, false);
+      }
+      if (!now || now.version === row.version) return true;
+      row = now;
+    }
+    return this.leavePending(id, "record_kept_changing", null, true);
+  }
+
+  private async leavePending(id: string, reason: string, err: unknown, markAgain: boolean): Promise<false> {
+    let marked = !markAgain;
+    if (markAgain) {
+      try {
+        await this.records.mark(id);
+        marked = true;
+      } catch {
+        // The change's own mark (or a newer one) may still be set; the warning below says it is not known.
+      }
+    }
+    log({ level: "warn", event: "key_copy_pending", key_id: id, reason, error: err === null ? null : errorName(err), marked });
+    return false;
   }
 
   /** Moves records that only KV holds (made before D1 held keys) into D1: one KV list when there are none. */
@@ -193,7 +287,7 @@ export class KeyStore {
 async function newKey(
   fields: { name: string; mode: KeyMode; expiresAt: string | null; replaces: string | null; scopes: Scope[]; agentId: number | null },
   now: Date,
-): Promise<CreatedKey> {
+): Promise<Omit<CreatedKey, "copyPending">> {
   const secret = newSecret(fields.mode);
   const record: KeyRecord = {
     id: newKeyId(),

@@ -19,8 +19,8 @@ export interface KeyUsage {
   daily: { date: string; requests: number }[];
 }
 
-/** A key with its use, as the listings show it. */
-export type KeyWithUsage = KeyRecord & KeyUsage;
+/** A key with its use, as the listings show it, and whether its KV copy is marked pending. */
+export type KeyWithUsage = KeyRecord & KeyUsage & { copy_pending: boolean };
 
 /** Whole hours since the Unix epoch: key_usage's `hour`. */
 export function hourOf(ms: number): number {
@@ -40,7 +40,7 @@ export async function readUsage(db: KeyDatabase, now: Date): Promise<KeyWithUsag
   const today = Math.floor(nowHour / 24);
   const firstDay = today - (USAGE_RETENTION_DAYS - 1);
   const [keys, days] = await db.batch<unknown>([
-    db.prepare(`SELECT ${KEY_COLUMNS}, last_used_at FROM api_keys ORDER BY created_at, id`),
+    db.prepare(`SELECT ${KEY_COLUMNS}, last_used_at, copy_pending FROM api_keys ORDER BY created_at, id`),
     db
       .prepare(
         "SELECT key_id, hour / 24 AS day, sum(requests) AS n, " +
@@ -55,7 +55,7 @@ export async function readUsage(db: KeyDatabase, now: Date): Promise<KeyWithUsag
     list.push(row);
     byKey.set(row.key_id, list);
   }
-  return ((keys?.results ?? []) as (KeyRow & { last_used_at: string | null })[]).map((row) => {
+  return ((keys?.results ?? []) as (KeyRow & { last_used_at: string | null; copy_pending: number })[]).map((row) => {
     const rows = byKey.get(row.id) ?? [];
     const perDay = new Map(rows.map((r) => [r.day, r.n]));
     const daily = Array.from({ length: USAGE_RETENTION_DAYS }, (_, i) => ({
@@ -64,6 +64,7 @@ export async function readUsage(db: KeyDatabase, now: Date): Promise<KeyWithUsag
     }));
     return {
       ...toRecord(row),
+      copy_pending: row.copy_pending === 1,
       last_used_at: row.last_used_at,
       requests_24h: rows.reduce((sum, r) => sum + r.n24, 0),
       requests_7d: rows.reduce((sum, r) => sum + r.n7, 0),
