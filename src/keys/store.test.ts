@@ -13,6 +13,7 @@ import {
   UNKNOWN_KEY_TTL_MS,
 } from "./isolate-cache.ts";
 import type { KeyRecord } from "./record.ts";
+import { KeyRecords } from "./records.ts";
 import { hashSecret } from "./secret.ts";
 import {
   DEFAULT_GRACE_SECONDS,
@@ -355,6 +356,38 @@ describe("revoke", () => {
     const revoked = { ...record, revoked_at: "2026-05-01T09:59:00.000Z" };
     expect(await store.revoke(record.id, CLI)).toEqual({ record: revoked, copyPending: false });
     expect(await env.KEYS.get(`hash:${record.hash}`, "json")).toEqual(revoked);
+  });
+});
+
+describe("the pending mark of a copy", () => {
+  it("is cleared only by the confirmation of the version that set it, never by an older writer's", async () => {
+    const { store } = storeAt();
+    const records = new KeyRecords(env.DB);
+    const { record } = await store.create({ name: "a", mode: "test" }, CLI);
+    expect(await records.confirm(record.id, 0)).toEqual({ record, version: 0, pending: false });
+    const revoked = await records.revoke(record.id, "2026-05-01T10:00:00.000Z", { actor: "cli", sessionId: null });
+    expect(revoked).toEqual({ record: { ...record, revoked_at: "2026-05-01T10:00:00.000Z" }, version: 1, pending: true });
+    // A writer that wrote the copy of version 0 (read before the revoke) leaves the revoke's mark.
+    expect(await records.confirm(record.id, 0)).toEqual(revoked);
+    await records.mark(record.id);
+    expect(await records.confirm(record.id, 1)).toEqual({ ...revoked, version: 2 });
+    expect(await records.confirm(record.id, 2)).toEqual({ ...revoked, version: 2, pending: false });
+    expect(await records.pending("", 10)).toEqual([]);
+  });
+
+  it("is listed by the job's scan in id order, from an id on", async () => {
+    const { store } = storeAt();
+    const records = new KeyRecords(env.DB);
+    const made = await Promise.all(["a", "b", "c"].map((name) => store.create({ name, mode: "test" }, CLI)));
+    const ids = made.map((m) => m.record.id).sort();
+    for (const id of ids) await records.mark(id);
+    expect((await records.pending("", 2)).map((r) => [r.record.id, r.version, r.pending])).toEqual([
+      [ids[0], 1, true],
+      [ids[1], 1, true],
+    ]);
+    expect((await records.pending(ids[1]!, 2)).map((r) => r.record.id)).toEqual([ids[2]]);
+    expect(await store.rewritePendingCopies()).toEqual({ copies_rewritten: 3, copies_still_pending: 0 });
+    expect(await records.pending("", 10)).toEqual([]);
   });
 });
 

@@ -7,7 +7,7 @@ import app from "../../src/index.ts";
 import { type CallOptions, type CallResult, callVia } from "./http.ts";
 
 /** Text a driver error might carry: none of it may reach a response. */
-export const LEAK_MARKERS = ["D1_ERROR", "SELECT", "customers_fault_probe", "KV GET failed", "LOOKUP_CACHE", "KEYS", "Network connection", "DB.prepare"];
+export const LEAK_MARKERS = ["D1_ERROR", "SELECT", "customers_fault_probe", "KV GET failed", "KV PUT failed", "LOOKUP_CACHE", "KEYS", "Network connection", "DB.prepare"];
 
 /** Throws when a response text carries any of the injected fault's text or a stack frame. */
 export function expectNoLeak(text: string): void {
@@ -45,6 +45,35 @@ const rejectWith = (message: string) => () => Promise.reject(new Error(message))
 export function downKV(): KVNamespace {
   const fail = rejectWith(KV_FAULT);
   return { get: fail, getWithMetadata: fail, put: fail, delete: fail, list: fail } as unknown as KVNamespace;
+}
+
+export const KV_PUT_FAULT = "KV PUT failed: 503 Service Unavailable (KEYS) at kv.put";
+
+/**
+ * A KV namespace whose writes fail while `failing` is true (reads, lists and deletes go to the real
+ * one): a write refused after the D1 batch committed. `refused` counts the writes refused.
+ */
+export function failingPutKV(real: KVNamespace = env.KEYS): KVNamespace & { failing: boolean; readonly refused: number } {
+  const state = { failing: true, refused: 0 };
+  return new Proxy(real, {
+    get(target, prop) {
+      if (prop === "failing") return state.failing;
+      if (prop === "refused") return state.refused;
+      if (prop === "put" && state.failing) {
+        return () => {
+          state.refused++;
+          return Promise.reject(new Error(KV_PUT_FAULT));
+        };
+      }
+      const value = Reflect.get(target, prop, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+    set(_target, prop, value) {
+      if (prop !== "failing") return false;
+      state.failing = Boolean(value);
+      return true;
+    },
+  }) as KVNamespace & { failing: boolean; readonly refused: number };
 }
 
 const EXECUTORS = new Set(["all", "raw", "run", "first"]);
