@@ -254,6 +254,30 @@ describe("a KV write that fails after D1 committed", () => {
     expect([answerFor((await stored(old.record.id)).record).status, answerFor(next.record).status]).toEqual([401, 200]);
   });
 
+  it("a run of the job stops at the first write that KV refuses, and a later run writes every pending copy", async () => {
+    const kv = failingPutKV();
+    const lines = captureConsole();
+    const made: { id: string; secret: string }[] = [];
+    for (const name of ["a", "b", "c"]) {
+      const res = await callWithEnv({ KEYS: kv }, "/admin/keys", { method: "POST", headers: ADMIN, body: { name, mode: "test" } });
+      expect(res.body.data.copy_pending).toBe(true);
+      made.push(res.body.data);
+    }
+    lines.length = 0;
+    await runJob(PENDING_COPIES_CRON, { KEYS: kv });
+    expect(kv.refused).toBe(4);
+    expect(lines.filter((l) => l.text.includes('"key_copies"')).map((l) => JSON.parse(l.text))).toEqual([
+      { level: "warn", event: "key_copies", cron: PENDING_COPIES_CRON, copies_rewritten: 0, copies_still_pending: 1 },
+    ]);
+    expect(await Promise.all(made.map(async (k) => (await stored(k.id)).copy_pending))).toEqual([1, 1, 1]);
+    lines.length = 0;
+    await runJob(PENDING_COPIES_CRON);
+    expect(lines.map((l) => JSON.parse(l.text))).toEqual([
+      { level: "info", event: "key_copies", cron: PENDING_COPIES_CRON, copies_rewritten: 3, copies_still_pending: 0 },
+    ]);
+    for (const k of made) await expectAuthenticatesAsRecorded(k.secret, k.id);
+  });
+
   it("a record that keeps changing under the writer is left pending after its rounds, and the job writes it", async () => {
     const { record, secret } = await makeKey({ name: "busy" });
     // Another writer's change lands after each of this writer's KV writes.

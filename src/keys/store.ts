@@ -58,11 +58,14 @@ export const PENDING_COPIES_PER_RUN = 200;
 /** How often the job runs (wrangler.toml [triggers]): with KV's propagation, the bound on a failed write. */
 export const COPY_JOB_INTERVAL_SECONDS = 300;
 
-/** One run of the job: copies rewritten and confirmed, and copies still pending after it. */
+/** One run of the job: copies written and confirmed, and copies it tried and left pending. */
 export interface PendingCopiesResult {
   copies_rewritten: number;
   copies_still_pending: number;
 }
+
+/** How a writer left a copy: confirmed current, or pending and why. */
+type CopyOutcome = "confirmed" | "kv_write_failed" | "confirm_failed" | "record_kept_changing";
 
 export class KeyStore {
   private readonly records: KeyRecords;
@@ -92,8 +95,8 @@ export class KeyStore {
     if (!inserted) {
       throw errors.validation([{ field: "agent_id", message: `must be an existing sales agent's id: there is no sales agent ${agentId}` }]);
     }
-    const confirmed = await this.followRecord(inserted);
-    return { record: inserted.record, secret, copyPending: !confirmed };
+    const copy = await this.followRecord(inserted);
+    return { record: inserted.record, secret, copyPending: copy !== "confirmed" };
   }
 
   /**
@@ -175,9 +178,8 @@ export class KeyStore {
       if (current) this.assertActive(current);
       throw errors.conflict(`Key ${id} changed while it was being rolled; try again`);
     }
-    const nextConfirmed = await this.followRecord(rolled.next);
-    const oldConfirmed = await this.followRecord(rolled.old);
-    return { record: rolled.next.record, secret, copyPending: !(nextConfirmed && oldConfirmed) };
+    const copies = [await this.followRecord(rolled.next), await this.followRecord(rolled.old)];
+    return { record: rolled.next.record, secret, copyPending: copies.some((c) => c !== "confirmed") };
   }
 
   /**
@@ -191,28 +193,31 @@ export class KeyStore {
     await this.carryOver();
     const revoked = await this.records.revoke(id, this.now().toISOString(), who);
     if (!revoked) return null;
-    return { record: revoked.record, copyPending: !(await this.followRecord(revoked)) };
+    return { record: revoked.record, copyPending: (await this.followRecord(revoked)) !== "confirmed" };
   }
 
   /**
    * The 5-minute job: writes every copy marked pending again, as its writer would, and clears each
-   * mark once a write is confirmed; a copy whose write fails stays marked for the next run. At most
-   * PENDING_COPIES_PER_RUN copies per run, by key id.
+   * mark once a write is confirmed. At most PENDING_COPIES_PER_RUN copies per run, by key id. A KV
+   * write or confirmation that fails ends the run (KV or D1 is refusing: the rest would fail too);
+   * what is left stays marked for the next run.
    */
   async rewritePendingCopies(): Promise<PendingCopiesResult> {
-    let rewritten = 0;
-    let stillPending = 0;
+    const result: PendingCopiesResult = { copies_rewritten: 0, copies_still_pending: 0 };
+    const tried = () => result.copies_rewritten + result.copies_still_pending;
     let after = "";
-    while (rewritten + stillPending < PENDING_COPIES_PER_RUN) {
-      const page = await this.records.pending(after, Math.min(50, PENDING_COPIES_PER_RUN - rewritten - stillPending));
+    while (tried() < PENDING_COPIES_PER_RUN) {
+      const page = await this.records.pending(after, Math.min(50, PENDING_COPIES_PER_RUN - tried()));
       if (page.length === 0) break;
       for (const row of page) {
-        if (await this.followRecord(row)) rewritten++;
-        else stillPending++;
+        const copy = await this.followRecord(row);
+        if (copy === "confirmed") result.copies_rewritten++;
+        else result.copies_still_pending++;
+        if (copy === "kv_write_failed" || copy === "confirm_failed") return result;
       }
       after = page.at(-1)!.record.id;
     }
-    return { copies_rewritten: rewritten, copies_still_pending: stillPending };
+    return result;
   }
 
   stateOf(record: KeyRecord): KeyState {
@@ -232,10 +237,10 @@ export class KeyStore {
    * Makes the copy follow the record: writes it from `current` (the record as D1 had it after a
    * change, never one read before), then clears the mark of that version and re-reads the record in
    * one batch; while the record changed meanwhile, writes again (at most COPY_WRITE_ROUNDS times).
-   * True when a write was confirmed current; false when the copy is left marked pending: a KV write
-   * failed, the confirmation could not be made, or the record kept changing.
+   * "confirmed" when a write was confirmed current; otherwise the copy is left marked pending, and
+   * the outcome says why.
    */
-  private async followRecord(current: VersionedRecord): Promise<boolean> {
+  private async followRecord(current: VersionedRecord): Promise<CopyOutcome> {
     let row = current;
     const id = row.record.id;
     for (let round = 0; round < COPY_WRITE_ROUNDS; round++) {
@@ -254,13 +259,13 @@ export class KeyStore {
         // The mark is still set, unless the clear committed: then the copy was current when it did.
         return this.leavePending(id, "confirm_failed", err, false);
       }
-      if (!now || now.version === row.version) return true;
+      if (!now || now.version === row.version) return "confirmed";
       row = now;
     }
     return this.leavePending(id, "record_kept_changing", null, true);
   }
 
-  private async leavePending(id: string, reason: string, err: unknown, markAgain: boolean): Promise<false> {
+  private async leavePending<R extends Exclude<CopyOutcome, "confirmed">>(id: string, reason: R, err: unknown, markAgain: boolean): Promise<R> {
     let marked = !markAgain;
     if (markAgain) {
       try {
@@ -271,7 +276,7 @@ export class KeyStore {
       }
     }
     log({ level: "warn", event: "key_copy_pending", key_id: id, reason, error: err === null ? null : errorName(err), marked });
-    return false;
+    return reason;
   }
 
   /** Moves records that only KV holds (made before D1 held keys) into D1: one KV list when there are none. */
