@@ -23,6 +23,8 @@ interface NewKey {
   expires_at: string | null;
   scopes: ("read" | "write")[];
   agent_id: number | null;
+  /** The KV copy could not be written (docs/specification.md section 2); never so on a local store. */
+  copy_pending: boolean;
 }
 
 interface AuditEntry {
@@ -149,11 +151,12 @@ describe("npm run keys", () => {
       expires_at: null,
       scopes: BOTH,
       agent_id: null,
+      copy_pending: false,
     });
 
     const before = Date.now();
     revoked = await keysJson<NewKey>("create", "--mode", "test", "--name", "to revoke", "--expires-in", "3600", "--json");
-    expect(Object.keys(revoked).sort()).toEqual(["agent_id", "expires_at", "id", "mode", "name", "scopes", "secret"]);
+    expect(Object.keys(revoked).sort()).toEqual(["agent_id", "copy_pending", "expires_at", "id", "mode", "name", "scopes", "secret"]);
     const expiresIn = Date.parse(revoked.expires_at!) - before;
     expect(expiresIn).toBeGreaterThan(3_590_000);
     expect(expiresIn).toBeLessThanOrEqual(3_600_000 + 120_000);
@@ -168,7 +171,7 @@ describe("npm run keys", () => {
     expect(secrets).toHaveLength(1);
     const id = /Created test-mode key (key_[0-9A-Za-z]{16}) "to roll", never expires\./.exec(human.stdout)?.[1];
     expect(id).toMatch(KEY_ID);
-    rolledOld = { id: id!, secret: secrets[0]!, name: "to roll", mode: "test", expires_at: null, scopes: ["read", "write"], agent_id: null };
+    rolledOld = { id: id!, secret: secrets[0]!, name: "to roll", mode: "test", expires_at: null, scopes: ["read", "write"], agent_id: null, copy_pending: false };
     printed.push(rolledOld.secret, live.secret);
   }, 240_000);
 
@@ -182,7 +185,7 @@ describe("npm run keys", () => {
     );
     expect(seed.code).toBe(0);
     agentKey = await keysJson<NewKey>("create", "--mode", "test", "--name", "van", "--scopes", "read", "--agent", "42", "--expires-in", "86400", "--json");
-    expect(agentKey).toEqual({ id: expect.stringMatching(KEY_ID), secret: expect.stringMatching(/^sk_test_/), name: "van", mode: "test", expires_at: expect.any(String), scopes: ["read"], agent_id: 42 });
+    expect(agentKey).toEqual({ id: expect.stringMatching(KEY_ID), secret: expect.stringMatching(/^sk_test_/), name: "van", mode: "test", expires_at: expect.any(String), scopes: ["read"], agent_id: 42, copy_pending: false });
     agentRolled = await keysJson<NewKey>("roll", agentKey.id, "--json");
     expect(agentRolled).toEqual({ ...agentKey, id: expect.stringMatching(KEY_ID), secret: expect.stringMatching(/^sk_test_/) });
     expect(agentRolled.id).not.toBe(agentKey.id);
@@ -207,9 +210,10 @@ describe("npm run keys", () => {
     ]);
     for (const k of list) {
       expect(Object.keys(k).sort()).toEqual([
-        "agent_id", "created_at", "expires_at", "id", "last_used_at", "mode", "name", "prefix", "replaced_by", "replaces",
+        "agent_id", "copy_pending", "created_at", "expires_at", "id", "last_used_at", "mode", "name", "prefix", "replaced_by", "replaces",
         "requests_24h", "requests_7d", "revoked_at", "scopes", "status",
       ]);
+      expect(k.copy_pending).toBe(false);
       // Nothing has used a key yet.
       expect([k.last_used_at, k.requests_24h, k.requests_7d]).toEqual([null, 0, 0]);
     }
@@ -224,12 +228,21 @@ describe("npm run keys", () => {
 
   it("rolls with --grace 0 and revokes", async () => {
     rolledNew = await keysJson<NewKey>("roll", rolledOld.id, "--grace", "0", "--json");
-    expect(rolledNew).toEqual({ id: expect.stringMatching(KEY_ID), secret: expect.stringMatching(/^sk_test_/), name: "to roll", mode: "test", expires_at: null, scopes: BOTH, agent_id: null });
+    expect(rolledNew).toEqual({ id: expect.stringMatching(KEY_ID), secret: expect.stringMatching(/^sk_test_/), name: "to roll", mode: "test", expires_at: null, scopes: BOTH, agent_id: null, copy_pending: false });
     expect(rolledNew.id).not.toBe(rolledOld.id);
 
     const res = await keys("revoke", revoked.id);
     expect(res.code).toBe(0);
     expect(res.stdout).toMatch(new RegExp(`Revoked ${revoked.id} "to revoke" at \\S+Z\\. Running servers refuse it within 10 s\\.`));
+    const revokedAt = /at (\S+Z)\./.exec(res.stdout)![1];
+    // Again: the revocation keeps its time and no audit entry is written (checked below); the copy is written again.
+    const again = await keys("revoke", revoked.id);
+    expect({ code: again.code, stdout: again.stdout.trim().split("\n").at(-1) }).toEqual({
+      code: 0,
+      stdout: `Key ${revoked.id} "to revoke" was already revoked at ${revokedAt}; its copy for authentication was written again.`,
+    });
+    const json = await keysJson<Record<string, unknown>>("revoke", revoked.id, "--json");
+    expect(json).toMatchObject({ id: revoked.id, status: "revoked", revoked_at: revokedAt, copy_pending: false });
 
     const list = lastLine((await keys("list", "--json")).stdout) as Record<string, unknown>[];
     const byId = new Map(list.map((k) => [k.id, k]));
