@@ -154,7 +154,7 @@ export async function runBatch<const T extends readonly Bound<unknown>[]>(db: Da
 
 type PageQueries<Rows> = { total: CompiledQuery<{ total: number }[]>; rows: CompiledQuery<Rows> };
 
-/** A page's total (a `{ total: count() }` query) and rows, bound to the same values: a batch's statements. */
+/** A page's total (a `{ total }` query: a kept count, or a count in an index) and rows, bound to the same values: a batch's statements. */
 export function pageStatements<Rows>(q: PageQueries<Rows>, values: Values) {
   return [q.total.bind(values), q.rows.bind(values)] as const;
 }
