@@ -44,7 +44,8 @@ const TO = sql.placeholder("to");
  * same date with a lower id. `date <= ?` is the bound that orders_customer_date_idx (customer_id,
  * date, id) seeks on, so the page reads from the cursor's place on, not from the newest order.
  * With to_date it is the smaller of the two dates: SQLite seeks on one upper bound of a column,
- * and given `date <= to` beside it, it read from to_date down to the cursor's place.
+ * and given `date <= to` beside it, it may seek on that one and read from to_date down to the
+ * cursor's place.
  */
 const afterCursor = (to: boolean) =>
   and(
