@@ -365,3 +365,20 @@ export const formTokens = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.tokenHash, t.form] }), index("form_tokens_expires_idx").on(t.expiresAt)],
 );
+
+// Each customer's number of orders, kept by triggers on the orders' inserts, deletes and moves to
+// another customer (migration 0010_order_and_agent_count_triggers): the orders listing's total without dates
+// is one row read, however long the customer's history (docs/specification.md section 4). A
+// customer without a row has no orders. No foreign key: the row outlives nothing it needs.
+export const customerOrderCounts = sqliteTable("customer_order_counts", {
+  customerId: integer("customer_id").primaryKey(),
+  n: integer("n").notNull(),
+});
+
+// Each sales agent's number of customers, kept the same way from the customers' inserts, deletes
+// and moves to another agent: an agent-bound key's customers total is one row read, and a page by
+// offset past it reads nothing of the listing (docs/specification.md section 4).
+export const agentCustomerCounts = sqliteTable("agent_customer_counts", {
+  agentId: integer("agent_id").primaryKey(),
+  n: integer("n").notNull(),
+});

@@ -74,26 +74,28 @@ describe("reads: one D1 round trip at most, whatever the page size", () => {
 });
 
 // d1rows: the rows that D1 says the statements read (its meta.rows_read, summed), on the fixture's
-// 25 customers and customer 1's 12 orders. A total is one row of row_counts; a page by page=N
-// also reads (and joins) every row before it, a page by the cursor of next_page_url only its own.
+// 25 customers and customer 1's 12 orders. A total without dates is a kept count (a customer's
+// orders: the customer's id, then its count); a page by page=N also reads the index entries before
+// it, joining none of them, and its kept total once more (past it, nothing else); a page by the
+// cursor of next_page_url reads its own rows only.
 describe("rows read (d1rows), for every endpoint and both paging styles", () => {
   it.each([
     ["/api/customers", 200, 57],
     ["/customers?count=100", 200, 147],
-    ["/api/customers?count=10&page=2", 200, 117],
-    ["/api/customers?count=10&page=3", 200, 147],
-    ["/api/customers?count=100&page=9", 200, 147],
-    ["/api/orders?phone_number=9820000001", 200, 129],
-    ["/api/orders?phone_number=%2B91%2098200%2000001&count=100", 200, 149],
-    ["/orders?phone_number=9820000001&from_date=01-01-2026&to_date=31-03-2026&count=100", 200, 149],
-    ["/api/orders?phone_number=9820000001&count=5&page=2", 200, 94],
-    ["/api/orders?phone_number=9820000002&count=100", 200, 19],
-    ["/api/orders?phone_number=9999999999", 404, 2],
+    ["/api/customers?count=10&page=2", 200, 73],
+    ["/api/customers?count=10&page=3", 200, 53],
+    ["/api/customers?count=100&page=9", 200, 2],
+    ["/api/orders?phone_number=9820000001", 200, 115],
+    ["/api/orders?phone_number=%2B91%2098200%2000001&count=100", 200, 135],
+    ["/orders?phone_number=9820000001&from_date=01-01-2026&to_date=31-03-2026&count=100", 200, 147],
+    ["/api/orders?phone_number=9820000001&count=5&page=2", 200, 66],
+    ["/api/orders?phone_number=9820000002&count=100", 200, 15],
+    ["/api/orders?phone_number=9999999999", 404, 3],
     ["/api/postalcodes?count=100", 200, 6],
-    ["/api/postalcodes?count=2&page=2", 200, 5],
+    ["/api/postalcodes?count=2&page=2", 200, 6],
     ["/postalcodes?code=400069", 200, 6],
     ["/api/salesagents?count=100", 200, 4],
-    ["/api/salesagents?count=1&page=2", 200, 3],
+    ["/api/salesagents?count=1&page=2", 200, 4],
   ])("%s: %i, %i rows", async (path, status, rows) => {
     const res = await call(path, { key });
     expect({ status: res.status, rows: rowsReadOf(res) }).toEqual({ status, rows });
@@ -101,7 +103,7 @@ describe("rows read (d1rows), for every endpoint and both paging styles", () => 
 
   it.each([
     ["/api/customers?count=10", 61],
-    ["/api/orders?phone_number=9820000001&count=5", 76],
+    ["/api/orders?phone_number=9820000001&count=5", 60],
     ["/api/postalcodes?count=2", 3],
     ["/api/postalcodes?count=1&code=400069", 4],
     ["/api/salesagents?count=1", 2],
@@ -129,7 +131,8 @@ describe("rows read (d1rows), for every endpoint and both paging styles", () => 
       gst_treatment: "Unregistered",
       salesagent_id: 1,
     };
-    expect(await reads("/api/customers/create", { key, method: "POST", body })).toBe(19);
+    // The lookup batch, and the write batch with its triggers' kept counts (row_counts, the agent's).
+    expect(await reads("/api/customers/create", { key, method: "POST", body })).toBe(20);
     expect(await reads("/api/customers?count=0")).toBe(0);
     expect(await reads("/api/customers", {})).toBe(0);
     expect(await reads("/api/nope")).toBe(0);

@@ -1,12 +1,15 @@
-// Totals kept by triggers (row_counts; docs/specification.md section 4): a listing's `total` is exact on the
-// primary right after creates, racing creates, and imports, and reading it is one row.
+// Totals kept by triggers (row_counts, customer_order_counts, agent_customer_counts;
+// docs/specification.md section 4): a listing's `total` is exact on the primary right after
+// creates, racing creates, imports, moves and deletes, and reading it is one row.
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { importDataset, type Dataset } from "../src/import/index.ts";
 import { call } from "./helpers/http.ts";
 import { makeKey } from "./helpers/keys.ts";
 import { seedFixture } from "./helpers/seed.ts";
+import { createBody } from "./fixtures/create.ts";
 import { customerRecord } from "./fixtures/dataset.ts";
+import { order } from "./helpers/import.ts";
 
 let key: string;
 beforeAll(async () => {
@@ -97,5 +100,95 @@ describe("kept totals", () => {
     ]);
     expect((await totals()).customers).toBe(31);
     expect(await realCounts()).toEqual(await totals());
+  });
+});
+
+/** The orders listing's total for a phone number, as the API answers it. */
+async function ordersTotal(phone: string): Promise<number> {
+  const res = await call(`/api/orders?phone_number=${phone}&count=1`, { key });
+  expect(res.status).toBe(200);
+  return res.body.data.pagination.total;
+}
+
+/** Each customer's orders and each agent's customers, counted (none: left out), against the kept counts. */
+async function countsAgainstKept() {
+  const all = async (sql: string) => (await env.DB.prepare(sql).all()).results;
+  return {
+    real: {
+      orders: await all("SELECT customer_id AS id, count(*) AS n FROM orders GROUP BY customer_id ORDER BY 1"),
+      customers: await all("SELECT salesagent_id AS id, count(*) AS n FROM customers WHERE salesagent_id IS NOT NULL GROUP BY 1 ORDER BY 1"),
+    },
+    kept: {
+      orders: await all("SELECT customer_id AS id, n FROM customer_order_counts WHERE n > 0 ORDER BY 1"),
+      customers: await all("SELECT agent_id AS id, n FROM agent_customer_counts WHERE n > 0 ORDER BY 1"),
+    },
+  };
+}
+
+describe("a customer's kept count of orders (the orders total without dates)", () => {
+  // Customers 4 and 5 (phones 9700000004 and 9700000005) have no orders in the fixture.
+  const importOrders = (orders: ReturnType<typeof order>[]) => importDataset(env.DB, { orders } as Dataset);
+
+  it("is exact after an import of new orders, a move of one to another customer, the same import again, and a delete", async () => {
+    expect([await ordersTotal("9820000001"), await ordersTotal("9700000004"), await ordersTotal("9700000005")]).toEqual([12, 0, 0]);
+    await importOrders([order(900, { customer_id: 4 }), order(901, { customer_id: 4 }), order(902, { customer_id: 4 })]);
+    expect([await ordersTotal("9700000004"), await ordersTotal("9700000005")]).toEqual([3, 0]);
+    await importOrders([order(901, { customer_id: 5 })]);
+    expect([await ordersTotal("9700000004"), await ordersTotal("9700000005")]).toEqual([2, 1]);
+    await importOrders([order(901, { customer_id: 5 })]);
+    expect([await ordersTotal("9700000004"), await ordersTotal("9700000005")]).toEqual([2, 1]);
+    await env.DB.batch(
+      ["order_items", "order_statuses", "invoices"].map((t) => env.DB.prepare(`DELETE FROM ${t} WHERE order_id = 900`)).concat(env.DB.prepare("DELETE FROM orders WHERE id = 900")),
+    );
+    expect([await ordersTotal("9700000004"), await ordersTotal("9700000005")]).toEqual([1, 1]);
+    const { real, kept } = await countsAgainstKept();
+    expect(kept.orders).toEqual(real.orders);
+  });
+});
+
+describe("an agent's kept count of customers (an agent-bound key's customers total)", () => {
+  async function agentTotal(secret: string): Promise<number> {
+    const res = await call("/api/customers?count=1", { key: secret });
+    expect(res.status).toBe(200);
+    return res.body.data.pagination.total;
+  }
+
+  it("is exact after creates, an import that moves customers to another agent or to none, and a delete", async () => {
+    const agent1 = (await makeKey({ agentId: 1 })).secret;
+    const agent2 = (await makeKey({ agentId: 2 })).secret;
+    const before = [await agentTotal(agent1), await agentTotal(agent2)];
+    for (const mobile of ["9600000101", "9600000102"]) {
+      const made = await call("/api/customers/create", { key: agent2, method: "POST", body: createBody(mobile, { salesagent_id: 2 }) });
+      expect(made.status).toBe(201);
+    }
+    expect([await agentTotal(agent1), await agentTotal(agent2)]).toEqual([before[0], before[1]! + 2]);
+    await importDataset(env.DB, {
+      customers: [customerRecord(6, { salesagent_id: 2 }), customerRecord(7, { salesagent_id: null })],
+    } as Dataset);
+    expect([await agentTotal(agent1), await agentTotal(agent2)]).toEqual([before[0]! - 2, before[1]! + 3]);
+    await env.DB.batch([
+      env.DB.prepare("DELETE FROM customer_addresses WHERE customer_id = 6"),
+      env.DB.prepare("DELETE FROM customers WHERE id = 6"),
+    ]);
+    expect([await agentTotal(agent1), await agentTotal(agent2)]).toEqual([before[0]! - 2, before[1]! + 2]);
+    const { real, kept } = await countsAgainstKept();
+    expect(kept.customers).toEqual(real.customers);
+  });
+});
+
+describe("the migration that keeps them", () => {
+  it("fills them from the rows that exist", async () => {
+    const migration = env.TEST_MIGRATIONS.find((m) => m.name.includes("order_and_agent_count_triggers"))!;
+    const backfill = migration.queries.filter((q) => !q.includes("CREATE TRIGGER"));
+    expect(backfill).toHaveLength(2);
+    await env.DB.batch([
+      env.DB.prepare("DELETE FROM customer_order_counts"),
+      env.DB.prepare("DELETE FROM agent_customer_counts"),
+      ...backfill.map((q) => env.DB.prepare(q)),
+    ]);
+    const { real, kept } = await countsAgainstKept();
+    expect(real.orders).not.toEqual([]);
+    expect(real.customers).not.toEqual([]);
+    expect(kept).toEqual(real);
   });
 });

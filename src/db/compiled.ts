@@ -7,7 +7,7 @@
 // to it. So each query is built once, with sql.placeholder() where the values go; a request binds
 // its values and runs its statements in one D1 batch. Rows come back as the query builder would
 // have returned them.
-import { Column, fillPlaceholders, is, noopDecoder, SQL, sql } from "drizzle-orm";
+import { Column, fillPlaceholders, is, noopDecoder, type Placeholder, SQL, sql, type SQLWrapper } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import type { PreparedQueryConfig, SQLitePreparedQuery } from "drizzle-orm/sqlite-core";
 import type { Page } from "../lib/pagination.ts";
@@ -110,11 +110,32 @@ export const PAGE = {
   offset: sql.placeholder("skip" satisfies keyof Page),
 };
 
+/**
+ * A LIMIT that is `limit` while the page's offset is below `kept` (a listing's kept total, one
+ * row read), else 0. SQLite reads nothing for LIMIT 0, where an OFFSET past the end would read
+ * every row of the listing before finding none (docs/specification.md section 4, offset paging).
+ * Drizzle types a LIMIT as a number or a placeholder; it writes any SQL given there as it is.
+ */
+export function limitWithin(kept: SQLWrapper, limit: Placeholder | number): Placeholder {
+  return sql`case when ${PAGE.offset} < coalesce(${kept}, 0) then ${limit} else 0 end` as unknown as Placeholder;
+}
+
 /** The sort key of the row a cursor's page starts after (a seek instead of an OFFSET). */
 export const AFTER = {
   id: sql.placeholder("afterId"),
   date: sql.placeholder("afterDate"),
 };
+
+/**
+ * How a page's query finds its first row (docs/specification.md section 4): `first`, the first
+ * page; `offset`, `skip` rows into the listing, skipped in its own index and never joined, and
+ * nothing read at or past its kept total (limitWithin); `seek`, right after a cursor's sort key.
+ */
+export type PageMode = "first" | "offset" | "seek";
+
+export function pageMode(page: Page): PageMode {
+  return page.after ? "seek" : page.skip === 0 ? "first" : "offset";
+}
 
 /** A page's values for PAGE and AFTER. */
 export function pageValues(page: Page): Values {
@@ -133,7 +154,7 @@ export async function runBatch<const T extends readonly Bound<unknown>[]>(db: Da
 
 type PageQueries<Rows> = { total: CompiledQuery<{ total: number }[]>; rows: CompiledQuery<Rows> };
 
-/** A page's total (a `{ total: count() }` query) and rows, bound to the same values: a batch's statements. */
+/** A page's total (a `{ total }` query: a kept count, or a count in an index) and rows, bound to the same values: a batch's statements. */
 export function pageStatements<Rows>(q: PageQueries<Rows>, values: Values) {
   return [q.total.bind(values), q.rows.bind(values)] as const;
 }

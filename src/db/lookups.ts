@@ -4,8 +4,8 @@ import { and, asc, count, eq, gt, sql, type SQL } from "drizzle-orm";
 import { areas, postalCodes, salesAgentPostalCodes, salesAgents } from "../../drizzle/schema.ts";
 import type { Database } from "./database.ts";
 import type { Page } from "../lib/pagination.ts";
-import { AFTER, type Compiler, compiled, PAGE, pageStatements, pageValues, runPage } from "./compiled.ts";
-import { keptTotal } from "./totals.ts";
+import { AFTER, type Compiler, compiled, limitWithin, PAGE, pageMode, type PageMode, pageStatements, pageValues, runPage } from "./compiled.ts";
+import { keptCount, keptTotal } from "./totals.ts";
 
 export function listAreas(db: Database) {
   return db.select({ id: areas.id, name: areas.name, cityId: areas.cityId }).from(areas).orderBy(asc(areas.id));
@@ -28,34 +28,36 @@ export function salesAgentsByPincode(db: Database, pincode: string) {
 }
 
 /**
- * A page by offset or (seek) right after a cursor's id. One code's total is counted from its index
- * entries (a pincode has one or two records); the whole table's comes from row_counts.
+ * A page (docs/specification.md section 4's modes): by offset, the skipped rows are stepped over in
+ * the primary key (or, for one code, in postal_codes_code_idx, which covers the page's columns),
+ * joining nothing, and a page at or past the kept total reads no row. One code's total is counted
+ * from its index entries (a pincode has one or two records); the whole table's comes from row_counts.
  */
-function postalCodesPageQueries(db: Compiler, byCode: boolean, seek: boolean) {
+function postalCodesPageQueries(db: Compiler, byCode: boolean, mode: PageMode) {
   const byCodeWhere = byCode ? eq(postalCodes.code, sql.placeholder("code")) : undefined;
-  const rowsWhere: SQL | undefined = seek ? and(byCodeWhere, gt(postalCodes.id, AFTER.id)) : byCodeWhere;
-  const rows = db.select({ id: postalCodes.id, code: postalCodes.code }).from(postalCodes).where(rowsWhere).orderBy(asc(postalCodes.id)).limit(PAGE.limit);
+  const rowsWhere: SQL | undefined = mode === "seek" ? and(byCodeWhere, gt(postalCodes.id, AFTER.id)) : byCodeWhere;
+  const limit = mode === "offset" && !byCode ? limitWithin(keptCount(db, "postal_codes"), PAGE.limit) : PAGE.limit;
+  const rows = db.select({ id: postalCodes.id, code: postalCodes.code }).from(postalCodes).where(rowsWhere).orderBy(asc(postalCodes.id)).limit(limit);
   return {
     total: byCode ? db.select({ total: count() }).from(postalCodes).where(byCodeWhere).prepare() : keptTotal(db, "postal_codes"),
-    rows: (seek ? rows : rows.offset(PAGE.offset)).prepare(),
+    rows: (mode === "offset" ? rows.offset(PAGE.offset) : rows).prepare(),
   };
 }
 
-const postalCodesPage = {
-  all: compiled((db) => postalCodesPageQueries(db, false, false)),
-  allSeek: compiled((db) => postalCodesPageQueries(db, false, true)),
-  byCode: compiled((db) => postalCodesPageQueries(db, true, false)),
-  byCodeSeek: compiled((db) => postalCodesPageQueries(db, true, true)),
-};
+const postalCodesModes = (byCode: boolean) => ({
+  first: compiled((db) => postalCodesPageQueries(db, byCode, "first")),
+  offset: compiled((db) => postalCodesPageQueries(db, byCode, "offset")),
+  seek: compiled((db) => postalCodesPageQueries(db, byCode, "seek")),
+});
+const postalCodesPage = { all: postalCodesModes(false), byCode: postalCodesModes(true) };
 
 /** A page of postal codes (rows) by id, optionally one code's records, and the total: one round trip. */
 export function listPostalCodes(db: Database, page: Page, code?: string) {
-  const seek = page.after !== undefined;
-  const q = (code === undefined ? (seek ? postalCodesPage.allSeek : postalCodesPage.all) : seek ? postalCodesPage.byCodeSeek : postalCodesPage.byCode)();
+  const q = (code === undefined ? postalCodesPage.all : postalCodesPage.byCode)[pageMode(page)]();
   return runPage(db, pageStatements(q, { ...pageValues(page), code }));
 }
 
-function salesAgentsPageQueries(db: Compiler, seek: boolean) {
+function salesAgentsPageQueries(db: Compiler, mode: PageMode) {
   const rows = db
     .select({
       id: salesAgents.id,
@@ -66,19 +68,19 @@ function salesAgentsPageQueries(db: Compiler, seek: boolean) {
       email: salesAgents.email,
     })
     .from(salesAgents)
-    .where(seek ? gt(salesAgents.id, AFTER.id) : undefined)
+    .where(mode === "seek" ? gt(salesAgents.id, AFTER.id) : undefined)
     .orderBy(asc(salesAgents.id))
-    .limit(PAGE.limit);
-  return { total: keptTotal(db, "sales_agents"), rows: (seek ? rows : rows.offset(PAGE.offset)).prepare() };
+    .limit(mode === "offset" ? limitWithin(keptCount(db, "sales_agents"), PAGE.limit) : PAGE.limit);
+  return { total: keptTotal(db, "sales_agents"), rows: (mode === "offset" ? rows.offset(PAGE.offset) : rows).prepare() };
 }
 
 const salesAgentsPage = {
-  offset: compiled((db) => salesAgentsPageQueries(db, false)),
-  seek: compiled((db) => salesAgentsPageQueries(db, true)),
+  first: compiled((db) => salesAgentsPageQueries(db, "first")),
+  offset: compiled((db) => salesAgentsPageQueries(db, "offset")),
+  seek: compiled((db) => salesAgentsPageQueries(db, "seek")),
 };
 
 /** A page of sales agents (rows) by id (by offset, or right after a cursor's id), and the total: one round trip. */
 export function listSalesAgents(db: Database, page: Page) {
-  const q = (page.after ? salesAgentsPage.seek : salesAgentsPage.offset)();
-  return runPage(db, pageStatements(q, pageValues(page)));
+  return runPage(db, pageStatements(salesAgentsPage[pageMode(page)](), pageValues(page)));
 }
