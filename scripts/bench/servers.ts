@@ -5,8 +5,7 @@
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
-import { experimental_readRawConfig } from "wrangler";
-import { CONFIG_PATH } from "../lib/local.ts";
+import { readConfig } from "../lib/config.ts";
 import { freePort, procStats, spawnServer } from "../lib/processes.ts";
 import { wranglerEnv } from "../lib/wrangler-env.ts";
 
@@ -44,9 +43,9 @@ export async function startApi(name: string, persistDir: string, workDir: string
  * without two servers sharing one database file.
  */
 export async function startFloors(workDir: string, dataState: string): Promise<Server> {
-  const { rawConfig } = experimental_readRawConfig({ config: CONFIG_PATH });
+  const rawConfig = readConfig();
   const database = rawConfig.d1_databases?.[0];
-  if (!database?.database_id) throw new Error(`${CONFIG_PATH} has no D1 database`);
+  if (!database?.database_id) throw new Error("wrangler.toml has no D1 database");
   const floorsState = join(workDir, "floors-state");
   cpSync(dataState, floorsState, { recursive: true });
   const config = {

@@ -4,14 +4,14 @@
 // A process manager signals the process it started: the npm scripts `exec` node (package.json), so
 // that this process is the one that gets the signal (README, "Stopping").
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { constants, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { experimental_readRawConfig } from "wrangler";
-import { CONFIG_PATH } from "./local.ts";
+import { type ConfigSection, readConfig, writeConfigCopy } from "./config.ts";
 import { descendants, killAll, killTree, stillAlive } from "./processes.ts";
 import { devConfigArgs, wranglerEnv } from "./wrangler-env.ts";
+import { API_CONFIG } from "./workers.ts";
 
 export const DEFAULT_RATE_LIMIT = 600;
 /** Where a config copy with another rate limit goes (under the gitignored .wrangler folder). */
@@ -37,43 +37,22 @@ export function rateLimitFromEnv(env: NodeJS.ProcessEnv = process.env): number {
 /** The binding that RATE_LIMIT_PER_MINUTE configures. */
 const PER_KEY_LIMITER = "RATE_LIMITER";
 
-type RawSection = Record<string, unknown> & {
-  main?: string;
-  ratelimits?: { name?: string; simple?: { limit?: number } }[];
-  d1_databases?: { migrations_dir?: string }[];
-  assets?: { directory?: string };
-};
-
 /**
  * The wrangler config to serve with. The Rate Limiting binding takes its limit from the config
- * file, not from a var, so a limit other than the file's is served from a generated copy (paths
- * made absolute, since the copy lives elsewhere). 0 needs no copy: the middleware skips the binding.
+ * file, not from a var, so a limit other than the file's is served from a generated copy. 0 needs
+ * no copy: the middleware skips the binding.
  */
 export function configForRateLimit(limit: number): string {
-  const { rawConfig } = experimental_readRawConfig({ config: CONFIG_PATH });
-  const config = structuredClone(rawConfig) as RawSection & { env?: Record<string, RawSection> };
-  const sections = [config, ...Object.values(config.env ?? {})];
+  const config = readConfig();
   // Only the per-key limiter: the administrator's sign-in limiter keeps its own limit.
-  const perKey = (section: RawSection) => (section.ratelimits ?? []).filter((r) => r.name === PER_KEY_LIMITER);
-  const limits = sections.flatMap(perKey);
-  if (limits.length === 0) throw new Error(`${CONFIG_PATH} has no [[ratelimits]] to apply RATE_LIMIT_PER_MINUTE to`);
-  if (limit === 0 || limits.every((r) => r.simple?.limit === limit)) return CONFIG_PATH;
-
-  const root = dirname(resolve(CONFIG_PATH));
-  for (const section of sections) {
+  const perKey = (section: ConfigSection) => (section.ratelimits ?? []).filter((r) => r.name === PER_KEY_LIMITER);
+  const limits = [config, ...Object.values(config.env ?? {})].flatMap(perKey);
+  if (limits.length === 0) throw new Error(`${API_CONFIG} has no [[ratelimits]] to apply RATE_LIMIT_PER_MINUTE to`);
+  if (limit === 0 || limits.every((r) => r.simple?.limit === limit)) return API_CONFIG;
+  return writeConfigCopy(GENERATED_CONFIG, (section) => {
     for (const r of perKey(section)) r.simple = { ...r.simple, limit };
-    if (section.vars && typeof section.vars === "object") {
-      (section.vars as Record<string, unknown>).RATE_LIMIT_PER_MINUTE = String(limit);
-    }
-    if (typeof section.main === "string") section.main = resolve(root, section.main);
-    for (const db of section.d1_databases ?? []) {
-      if (typeof db.migrations_dir === "string") db.migrations_dir = resolve(root, db.migrations_dir);
-    }
-    if (typeof section.assets?.directory === "string") section.assets.directory = resolve(root, section.assets.directory);
-  }
-  mkdirSync(dirname(GENERATED_CONFIG), { recursive: true });
-  writeFileSync(GENERATED_CONFIG, `${JSON.stringify(config, null, 2)}\n`);
-  return GENERATED_CONFIG;
+    if (section.vars && typeof section.vars === "object") section.vars.RATE_LIMIT_PER_MINUTE = String(limit);
+  });
 }
 
 export interface DevServerOptions {
@@ -90,7 +69,7 @@ export function serveWithWrangler(options: DevServerOptions): void {
   const secrets = writeSecretsFile(options.adminToken);
   const envFiles: string[] = [];
   // Passing --env-file makes wrangler skip .dev.vars, so an operator's .dev.vars is passed on first.
-  const devVars = join(dirname(resolve(CONFIG_PATH)), ".dev.vars");
+  const devVars = join(dirname(resolve(API_CONFIG)), ".dev.vars");
   if (existsSync(devVars)) envFiles.push("--env-file", devVars);
   envFiles.push("--env-file", secrets.path);
 
