@@ -1,5 +1,5 @@
 // Indian names, company names, phone numbers and e-mail addresses.
-import type { Region } from "./geography-data.ts";
+import type { Region } from "./geography.ts";
 import { Rng } from "./prng.ts";
 
 const FIRST_NAMES: Record<Region, readonly string[]> = {
