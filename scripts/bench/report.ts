@@ -1,6 +1,6 @@
 // The benchmark's summary as markdown: printed, and written to bench-results/latest.md.
 import type { BundleSize } from "./bundle.ts";
-import type { Figures } from "./load.ts";
+import type { Figures } from "../perf/cannon.ts";
 import type { OrdersWalk, RowsRead, WalkCost } from "./rows.ts";
 import { type UsageComparison, usageMarkdown } from "./usage.ts";
 

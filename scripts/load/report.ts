@@ -1,7 +1,7 @@
 // The figures of `npm run load`, printed as plain lines, and the verdict.
-import type { RunResult } from "./cannon.ts";
+import type { CannonResult } from "../perf/cannon.ts";
 import type { Tally } from "./mix.ts";
-import type { CreateCheck } from "./verify.ts";
+import type { CreateCheck } from "./catalog.ts";
 
 export interface Verdict {
   ok: boolean;
@@ -10,7 +10,7 @@ export interface Verdict {
 
 const fmt = (n: number, digits = 1) => n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
-export function report(result: RunResult, tally: Tally, check: CreateCheck): Verdict {
+export function report(result: CannonResult, tally: Tally, check: CreateCheck): Verdict {
   const lines: string[] = [];
   const statuses = Object.entries(result.statusCodeStats ?? {}).map(([s, v]) => [Number(s), v.count] as const).sort((a, b) => a[0] - b[0]);
   const nonOk = statuses.filter(([s]) => s < 200 || s >= 300);
