@@ -73,6 +73,14 @@ function options(argv: string[]) {
   return opts;
 }
 
+/** Prints the summary and writes it to RESULTS_FILE; the run's exit status. */
+function written(markdown: string): number {
+  mkdirSync("bench-results", { recursive: true });
+  writeFileSync(RESULTS_FILE, `${markdown}\n`);
+  console.log(`\n${markdown}\nWritten to ${RESULTS_FILE}.`);
+  return 0;
+}
+
 /** `--big-import ORDERS`: generate (or reuse) that file, import it into an empty state, print the figures. */
 async function bigImport(run: PerfRun, orders: number): Promise<number> {
   const { largeDataset } = await import("./bench/state.ts");
@@ -180,10 +188,7 @@ runPerf(COMMAND, "bench", async (open) => {
       "",
       ...usageMarkdown(usage),
     ].join("\n");
-    mkdirSync("bench-results", { recursive: true });
-    writeFileSync(RESULTS_FILE, `${markdown}\n`);
-    console.log(`\n${markdown}\nWritten to ${RESULTS_FILE}.`);
-    return 0;
+    return written(markdown);
   }
 
   const floors = await startFloors(perf, largeState);
@@ -301,9 +306,5 @@ runPerf(COMMAND, "bench", async (open) => {
     usage,
     reloads: reloads.reduce((sum, n) => sum + n, 0),
   };
-  const markdown = toMarkdown(summary);
-  mkdirSync("bench-results", { recursive: true });
-  writeFileSync(RESULTS_FILE, `${markdown}\n`);
-  console.log(`\n${markdown}\nWritten to ${RESULTS_FILE}.`);
-  return 0;
+  return written(toMarkdown(summary));
 });

@@ -2,10 +2,9 @@
 // beside the API's, in the same environment as `npm run dev` gives wrangler, so that the floors pay
 // what the API pays.
 import { cpSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { readConfig } from "../lib/config.ts";
-import { wranglerEnv } from "../lib/wrangler-env.ts";
+import { WRANGLER_BIN, wranglerEnv } from "../lib/wrangler-env.ts";
 import type { PerfRun, Server } from "../perf/harness.ts";
 
 /**
@@ -30,9 +29,8 @@ export function startFloors(run: PerfRun, dataState: string): Promise<Server> {
   };
   const configPath = join(run.dir, "floors.wrangler.json");
   writeFileSync(configPath, `${JSON.stringify(config, null, 2)}\n`);
-  const wrangler = join(dirname(createRequire(import.meta.url).resolve("wrangler/package.json")), "bin", "wrangler.js");
   const args = (port: number) => [
-    wrangler, "dev", "--config", configPath, "--ip", "127.0.0.1", "--port", String(port), "--persist-to", floorsState, "--show-interactive-dev-session=false",
+    WRANGLER_BIN, "dev", "--config", configPath, "--ip", "127.0.0.1", "--port", String(port), "--persist-to", floorsState, "--show-interactive-dev-session=false",
   ];
   return run.start("floors", process.execPath, args, () => wranglerEnv());
 }

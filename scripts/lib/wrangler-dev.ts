@@ -5,12 +5,14 @@
 // that this process is the one that gets the signal (README, "Stopping").
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { constants, tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
+import { type AdminToken, resolveAdminToken } from "./admin-token.ts";
+import { banner } from "./banner.ts";
 import { type ConfigSection, readConfig, writeConfigCopy } from "./config.ts";
+import { PERSIST_DIR, PORT } from "./local.ts";
 import { descendants, killAll, killTree, stillAlive } from "./processes.ts";
-import { devConfigArgs, wranglerEnv } from "./wrangler-env.ts";
+import { devConfigArgs, WRANGLER_BIN, wranglerEnv } from "./wrangler-env.ts";
 import { API_CONFIG } from "./workers.ts";
 
 export const DEFAULT_RATE_LIMIT = 600;
@@ -55,32 +57,42 @@ export function configForRateLimit(limit: number): string {
   });
 }
 
-export interface DevServerOptions {
-  port: number;
-  persistDir: string;
-  adminToken: string;
+export interface ServeSettings {
   rateLimit: number;
+  admin: AdminToken;
 }
 
-/** Serves until wrangler exits, then exits this process with wrangler's status. */
-export function serveWithWrangler(options: DevServerOptions): void {
+/** The settings of the environment, checked first, so that a bad one fails before any slow step. */
+export function serveSettings(): ServeSettings {
+  return { rateLimit: rateLimitFromEnv(), admin: resolveAdminToken(PERSIST_DIR) };
+}
+
+/**
+ * Prints the banner (with the demo key and an example phone number, when `npm start` has them) and
+ * serves until wrangler exits, then exits this process with wrangler's status.
+ */
+export function serve({ rateLimit, admin }: ServeSettings, title: string, demo: { key: string; phone: string | null } | null): void {
   const env = wranglerEnv(); // first: it may refuse a setting, before any file is written
-  const config = configForRateLimit(options.rateLimit);
-  const secrets = writeSecretsFile(options.adminToken);
+  console.log(
+    banner({
+      title, port: PORT, persistDir: PERSIST_DIR, adminToken: admin.token, adminTokenSource: admin.source, rateLimit,
+      demoKey: demo?.key ?? null, examplePhone: demo?.phone ?? null,
+    }),
+  );
+  const config = configForRateLimit(rateLimit);
+  const secrets = writeSecretsFile(admin.token);
   const envFiles: string[] = [];
   // Passing --env-file makes wrangler skip .dev.vars, so an operator's .dev.vars is passed on first.
-  const devVars = join(dirname(resolve(API_CONFIG)), ".dev.vars");
-  if (existsSync(devVars)) envFiles.push("--env-file", devVars);
+  if (existsSync(".dev.vars")) envFiles.push("--env-file", resolve(".dev.vars"));
   envFiles.push("--env-file", secrets.path);
 
-  const wranglerBin = join(dirname(createRequire(import.meta.url).resolve("wrangler/package.json")), "bin", "wrangler.js");
   const args = [
-    wranglerBin, "dev",
+    WRANGLER_BIN, "dev",
     ...devConfigArgs(config),
     "--ip", "127.0.0.1",
-    "--port", String(options.port),
-    "--persist-to", resolve(options.persistDir),
-    "--var", `RATE_LIMIT_PER_MINUTE:${options.rateLimit}`,
+    "--port", String(PORT),
+    "--persist-to", resolve(PERSIST_DIR),
+    "--var", `RATE_LIMIT_PER_MINUTE:${rateLimit}`,
     // The usage flush interval, when set ("off" for the benchmark's comparison); else wrangler.toml's.
     ...(process.env.USAGE_FLUSH_SECONDS ? ["--var", `USAGE_FLUSH_SECONDS:${process.env.USAGE_FLUSH_SECONDS}`] : []),
     ...envFiles,
