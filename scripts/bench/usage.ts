@@ -3,7 +3,7 @@
 // after every request), each on its own copy of the same data, started together and loaded in turn,
 // the order alternating from round to round, so that the machine's drift hits every server alike.
 import { createBody } from "../../test/fixtures/create.ts";
-import type { Figures, RequestParts } from "../perf/cannon.ts";
+import { type Figures, mean, median, type RequestParts } from "../perf/cannon.ts";
 import { freshMobiles } from "../perf/harness.ts";
 import type { CreateTemplate } from "./state.ts";
 
@@ -54,8 +54,6 @@ export async function compareUsage(
   return { modes, rounds, endpoints: results };
 }
 
-const mean = (list: number[]) => list.reduce((s, n) => s + n, 0) / list.length;
-const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
 const fixed = (n: number, digits: number) => n.toFixed(digits);
 const problems = (runs: Figures[]) => {
   const failed = runs.reduce((s, f) => s + f.failures, 0);

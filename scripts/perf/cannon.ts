@@ -124,6 +124,11 @@ export async function measure(target: Target, options: LoadOptions): Promise<Fig
   };
 }
 
+export const mean = (list: number[]) => list.reduce((sum, n) => sum + n, 0) / list.length;
+export const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
+/** A figure for a report: thousands separated, `digits` decimals. */
+export const num = (n: number, digits = 0) => n.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
+
 /** "1 D1 (57 rows) + 0 KV" from a Server-Timing header. */
 function workOf(header: string | null): string {
   if (!header) return "";
