@@ -2,7 +2,6 @@
 // on any dataset), and the check after the load that reads it again: no create is lost, and no
 // create wrote anything it did not answer 201 for.
 import { normalizePhone } from "../../src/lib/phone.ts";
-import type { Tally } from "./mix.ts";
 
 export interface Catalog {
   /** The ids GET /customers lists before the load. */
@@ -79,7 +78,12 @@ export interface CreateCheck {
  * not before carries a number that one of our creates sent, and that create's answer was 201, or no
  * answer at all (still in flight when the run stopped: written or not, nobody was told).
  */
-export async function checkCreates(base: string, key: string, before: Set<number>, tally: Tally): Promise<CreateCheck> {
+export async function checkCreates(
+  base: string,
+  key: string,
+  before: Set<number>,
+  tally: { createdIds: Set<number>; createsSent: Map<string, number | undefined> },
+): Promise<CreateCheck> {
   const listed = (await listAll(apiGet(base, key), "/api/customers", "customers")) as { id: number; contactperson_number: string }[];
   const listedIds = new Set(listed.map((c) => c.id));
   const missing = [...tally.createdIds].filter((id) => !listedIds.has(id)).sort((a, b) => a - b);
