@@ -121,7 +121,7 @@ async function npmRun(script: string, args: string[]) {
 }
 
 describe("every command: --help and an unknown option", () => {
-  const scripts = ["keys", "db:migrate", "db:import", "bench", "load", "demo:generate", "start", "dev"];
+  const scripts = ["keys", "db:migrate", "db:import", "bench", "load", "demo:generate", "start", "dev", "deploy", "check", "lint:openapi", "graph"];
 
   it("--help prints the usage and exits 0, touching nothing", async () => {
     const results = await Promise.all(scripts.map((s) => npmRun(s, ["--help"])));

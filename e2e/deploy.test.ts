@@ -7,12 +7,13 @@ import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { parseDeployArgs } from "../scripts/deploy/args.ts";
+import { DEPLOY_OPTIONS, deployArgs } from "../scripts/deploy/args.ts";
 import { deployedUrl, parseDeployOutput } from "../scripts/deploy/output.ts";
 import { isPlaceholderId, readResources } from "../scripts/deploy/resources.ts";
 import { parseCreatedId, parseListing } from "../scripts/deploy/setup.ts";
 import { healthProblem, healthUrl } from "../scripts/deploy/smoke.ts";
 import { recordId } from "../scripts/deploy/toml-ids.ts";
+import { parseOptions } from "../scripts/lib/cli.ts";
 import { run } from "../scripts/lib/processes.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");
@@ -38,18 +39,20 @@ afterAll(() => {
 });
 
 describe("deploy arguments", () => {
+  const parse = (argv: string[]) => deployArgs(parseOptions(argv, DEPLOY_OPTIONS).values);
+
   it("takes --env live in both spellings, and defaults to test mode", () => {
-    expect(parseDeployArgs(["--env", "live"]).mode).toBe("live");
-    expect(parseDeployArgs(["--env=live", "--dry-run"])).toEqual({ help: false, mode: "live", setup: false, dryRun: true, url: undefined });
-    expect(parseDeployArgs([]).mode).toBe("test");
+    expect(parse(["--env", "live"]).mode).toBe("live");
+    expect(parse(["--env=live", "--dry-run"])).toEqual({ mode: "live", setup: false, dryRun: true, url: undefined });
+    expect(parse([]).mode).toBe("test");
   });
 
   it("names an unknown flag, a missing value, a wrong environment", () => {
-    expect(() => parseDeployArgs(["--dryrun"])).toThrow("Unknown option '--dryrun'");
-    expect(() => parseDeployArgs(["--env"])).toThrow("argument missing");
-    expect(() => parseDeployArgs(["--env", "--dry-run"])).toThrow("--env needs a value");
-    expect(() => parseDeployArgs(["--env", "prod"])).toThrow("--env must be live");
-    expect(() => parseDeployArgs(["--url", "example.com"])).toThrow("--url must be an http(s) address");
+    expect(() => parse(["--dryrun"])).toThrow("unknown option --dryrun (did you mean --dry-run?)");
+    expect(() => parse(["--env"])).toThrow("--env needs a value");
+    expect(() => parse(["--env", "--dry-run"])).toThrow("--env needs a value");
+    expect(() => parse(["--env", "prod"])).toThrow("--env must be live");
+    expect(() => parse(["--url", "example.com"])).toThrow("--url must be an http(s) address");
   });
 
   it("as commands: --help exits 0, a misspelt flag exits 1 naming it", async () => {
@@ -59,7 +62,7 @@ describe("deploy arguments", () => {
       expect(help.stdout).toContain(`Usage: npm run ${script}`);
       const wrong = await run("npm", ["run", "-s", script!, "--", misspelt!]);
       expect(wrong.code).toBe(1);
-      expect(wrong.stderr).toContain(`Unknown option '${misspelt}'`);
+      expect(wrong.stderr).toContain(`Error: unknown option ${misspelt}`);
     }
   });
 });

@@ -4,15 +4,18 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
+import { type CommandLine, parseCommandLine } from "./lib/cli.ts";
 import { runChecked } from "./lib/processes.ts";
 import { runSteps, StepFailed } from "./lib/steps.ts";
 import { buildApi, buildDocs } from "./lib/workers.ts";
 
-const USAGE = `Usage: npm run check [-- --help]
-Type check, lint, generated binding types up to date (wrangler types --check), a dry-run build of
-the API in test and live mode and of the docs Worker (into a temporary folder), then the OpenAPI
-lint (npm run lint:openapi) if the project has one. Needs no Cloudflare account.`;
+const COMMAND: CommandLine = {
+  invocation: "npm run check --",
+  usage: `Usage: npm run check
+  Type check, lint, generated binding types up to date (wrangler types --check), a dry-run build of
+  the API in test and live mode and of the docs Worker (into a temporary folder), then the OpenAPI
+  lint (npm run lint:openapi) if the project has one. Needs no Cloudflare account.`,
+};
 
 /** `wrangler types` with the flags of the cf-typegen script, so that the check and the generator agree. */
 function typegenCommand(): string[] {
@@ -22,22 +25,7 @@ function typegenCommand(): string[] {
   return words;
 }
 
-function parse(argv: string[]): { help: boolean } {
-  try {
-    const { values } = parseArgs({ args: argv, options: { help: { type: "boolean", short: "h" } }, strict: true, allowPositionals: false });
-    return { help: values.help ?? false };
-  } catch (err) {
-    throw new UsageError((err as Error).message.split(". ")[0]!);
-  }
-}
-
-class UsageError extends Error {}
-
 async function main(): Promise<void> {
-  if (parse(process.argv.slice(2)).help) {
-    console.log(USAGE);
-    return;
-  }
   const outdir = mkdtempSync(join(tmpdir(), "order-lookup-check-"));
   try {
     const report = await runSteps([
@@ -56,12 +44,11 @@ async function main(): Promise<void> {
   }
 }
 
+parseCommandLine(process.argv.slice(2), COMMAND, {});
 try {
   await main();
 } catch (err) {
-  if (err instanceof UsageError) {
-    console.error(`${err.message}\n${USAGE}`);
-  } else if (err instanceof StepFailed) {
+  if (err instanceof StepFailed) {
     console.error(`\ncheck failed at step "${err.step}": ${err.reason}`);
   } else {
     console.error(`check failed: ${(err as Error).message}`);

@@ -14,11 +14,12 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { failureLine, parseCommandLine, UsageError } from "./lib/cli.ts";
 import { applyMigrations } from "./lib/migrate.ts";
 import { wrangler } from "./lib/processes.ts";
 import { runSteps, StepFailed, type Step } from "./lib/steps.ts";
 import { API_CONFIG, apiEnvArgs, buildApi, buildDocs, DOCS_CONFIG, type Mode } from "./lib/workers.ts";
-import { parseDeployArgs, UsageError, USAGE, type DeployArgs } from "./deploy/args.ts";
+import { DEPLOY_COMMAND, DEPLOY_OPTIONS, deployArgs, type DeployArgs } from "./deploy/args.ts";
 import { deployedUrl, parseDeployOutput, type DeployRecord } from "./deploy/output.ts";
 import { describeResource, isPlaceholderId, readResources } from "./deploy/resources.ts";
 import { describeSetup, setUp } from "./deploy/setup.ts";
@@ -83,11 +84,7 @@ function plan(args: DeployArgs, workdir: string): Step[] {
 }
 
 async function main(): Promise<void> {
-  const args = parseDeployArgs(process.argv.slice(2));
-  if (args.help) {
-    console.log(USAGE);
-    return;
-  }
+  const args = deployArgs(parseCommandLine(process.argv.slice(2), DEPLOY_COMMAND, DEPLOY_OPTIONS).values);
   console.log(`${args.dryRun ? "Dry run of the deploy" : "Deploying"}: ${args.mode} mode`);
   if (args.setup && args.dryRun) console.log(`setup: ${describeSetup(args.mode)}`);
   const workdir = mkdtempSync(join(tmpdir(), "order-lookup-deploy-"));
@@ -110,7 +107,7 @@ async function main(): Promise<void> {
 try {
   await main();
 } catch (err) {
-  if (err instanceof UsageError) console.error(`${err.message}\n${USAGE}`);
+  if (err instanceof UsageError) console.error(failureLine(err, DEPLOY_COMMAND));
   else if (err instanceof StepFailed) console.error(`\ndeploy failed at step "${err.step}": ${err.reason}`);
   else console.error(`deploy failed: ${(err as Error).message}`);
   process.exitCode = 1;

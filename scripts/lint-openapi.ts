@@ -8,13 +8,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import app from "../src/index.ts";
 import { openApiDocument } from "../src/openapi/document.ts";
+import { parseCommandLine } from "./lib/cli.ts";
 import { run } from "./lib/processes.ts";
 import { redoclyLint, type LintResult } from "./lib/redocly.ts";
 
-const USAGE = `Usage: npm run lint:openapi
-Lints the OpenAPI document (as /openapi.json serves it) with Redocly's recommended ruleset
-(redocly.yaml) and Spectral's spectral:oas (.spectral.yaml), prints each problem and the totals,
-and exits 1 on any error or warning.`;
 
 /** Spectral's CLI script, run with this Node (22+) like Redocly's. */
 const SPECTRAL_CLI = createRequire(import.meta.url).resolve("@stoplight/spectral-cli/dist/index.js");
@@ -47,29 +44,28 @@ async function spectralLint(file: string): Promise<LintResult> {
   };
 }
 
-const args = process.argv.slice(2);
-if (args.includes("--help") || args.includes("-h")) {
-  console.log(USAGE);
-} else if (args.length > 0) {
-  console.error(`lint:openapi takes no arguments; unknown: ${args.join(" ")} (--help for usage)`);
-  process.exitCode = 1;
-} else {
-  const dir = mkdtempSync(join(tmpdir(), "olk-openapi-"));
-  try {
-    const file = join(dir, "openapi.json");
-    // The server that `npm start` serves by default; a deployment names its own address.
-    writeFileSync(file, JSON.stringify(openApiDocument(app, "http://127.0.0.1:8787"), null, 2));
-    const linters: [string, (file: string) => Promise<LintResult>][] = [
-      ["redocly lint (recommended, redocly.yaml)", redoclyLint],
-      ["spectral lint (spectral:oas, .spectral.yaml)", spectralLint],
-    ];
-    for (const [name, lint] of linters) {
-      const { errors, warnings, problems } = await lint(file);
-      for (const problem of problems) console.log(problem);
-      console.log(`OpenAPI document, ${name}: ${errors} errors, ${warnings} warnings`);
-      if (errors + warnings > 0) process.exitCode = 1;
-    }
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
+parseCommandLine(process.argv.slice(2), {
+  invocation: "npm run lint:openapi --",
+  usage: `Usage: npm run lint:openapi
+  Lints the OpenAPI document (as /openapi.json serves it) with Redocly's recommended ruleset
+  (redocly.yaml) and Spectral's spectral:oas (.spectral.yaml), prints each problem and the totals,
+  and exits 1 on any error or warning.`,
+}, {});
+const dir = mkdtempSync(join(tmpdir(), "olk-openapi-"));
+try {
+  const file = join(dir, "openapi.json");
+  // The server that `npm start` serves by default; a deployment names its own address.
+  writeFileSync(file, JSON.stringify(openApiDocument(app, "http://127.0.0.1:8787"), null, 2));
+  const linters: [string, (file: string) => Promise<LintResult>][] = [
+    ["redocly lint (recommended, redocly.yaml)", redoclyLint],
+    ["spectral lint (spectral:oas, .spectral.yaml)", spectralLint],
+  ];
+  for (const [name, lint] of linters) {
+    const { errors, warnings, problems } = await lint(file);
+    for (const problem of problems) console.log(problem);
+    console.log(`OpenAPI document, ${name}: ${errors} errors, ${warnings} warnings`);
+    if (errors + warnings > 0) process.exitCode = 1;
   }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
 }

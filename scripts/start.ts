@@ -16,12 +16,10 @@ ${SERVE_ENVIRONMENT}`,
 // The command line first: --help and mistakes answer at once, without loading wrangler (seconds).
 parseCommandLine(process.argv.slice(2), COMMAND, {});
 const { importFile } = await import("./import/file.ts");
-const { resolveAdminToken } = await import("./lib/admin-token.ts");
-const { banner } = await import("./lib/banner.ts");
 const { issueDemoKey } = await import("./lib/demo-key.ts");
-const { openPlatform, PERSIST_DIR, PORT } = await import("./lib/local.ts");
+const { openPlatform, PERSIST_DIR } = await import("./lib/local.ts");
 const { applyMigrations } = await import("./lib/migrate.ts");
-const { rateLimitFromEnv, serveWithWrangler } = await import("./lib/wrangler-dev.ts");
+const { serve, serveSettings } = await import("./lib/wrangler-dev.ts");
 const { KeyStore } = await import("../src/keys/store.ts");
 
 async function loadDemoDataIfEmpty(platform: Platform): Promise<void> {
@@ -47,9 +45,7 @@ async function examplePhone(platform: Platform): Promise<string | null> {
 }
 
 async function main(): Promise<void> {
-  // Settings first, so that a bad one fails before the slow steps.
-  const rateLimit = rateLimitFromEnv();
-  const admin = resolveAdminToken(PERSIST_DIR);
+  const settings = serveSettings();
 
   console.log(`Applying the migrations to the local D1 in ${PERSIST_DIR}...`);
   await applyMigrations({ quiet: true });
@@ -70,19 +66,7 @@ async function main(): Promise<void> {
     await platform.dispose();
   }
 
-  console.log(
-    banner({
-      title: "Order lookup API: npm start (local D1 and KV, test mode)",
-      port: PORT,
-      persistDir: PERSIST_DIR,
-      adminToken: admin.token,
-      adminTokenSource: admin.source,
-      rateLimit,
-      demoKey,
-      examplePhone: phone,
-    }),
-  );
-  serveWithWrangler({ port: PORT, persistDir: PERSIST_DIR, adminToken: admin.token, rateLimit });
+  serve(settings, "Order lookup API: npm start (local D1 and KV, test mode)", { key: demoKey, phone });
 }
 
 main().catch((error: unknown) => {

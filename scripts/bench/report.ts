@@ -1,6 +1,6 @@
 // The benchmark's summary as markdown: printed, and written to bench-results/latest.md.
 import type { BundleSize } from "./bundle.ts";
-import type { Figures } from "./load.ts";
+import { type Figures, mean, median, num } from "../perf/cannon.ts";
 import type { OrdersWalk, RowsRead, WalkCost } from "./rows.ts";
 import { type UsageComparison, usageMarkdown } from "./usage.ts";
 
@@ -58,10 +58,8 @@ export interface Summary {
 const P50_TARGET = 1.5;
 const BUNDLE_TARGET_KIB = 150;
 
-const num = (n: number, digits = 0) => n.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
 const ms = (n: number) => num(n, n < 10 ? 1 : 0);
 const mark = (ok: boolean) => (ok ? "yes" : "**no**");
-const mean = (list: number[]) => list.reduce((s, n) => s + n, 0) / list.length;
 const cpuText = (n: number | null) => (n === null ? "n/a" : n.toFixed(2));
 const cpuRatio = (floor: Figures, f: Figures) => (floor.cpuMs === null || f.cpuMs === null ? "n/a" : (floor.cpuMs / f.cpuMs).toFixed(2));
 
@@ -159,10 +157,10 @@ function pageFloors(s: Summary): string[] {
     const row = s.rows.find((r) => r.figures.label.startsWith(`GET /${p.name}`));
     const of = (which: "alone" | "logged") => {
       const ratios = p.rounds.map((r) => r[which].rps / r.oneQuery.rps);
-      const median = [...ratios].sort((a, b) => a - b)[Math.floor(ratios.length / 2)]!;
-      const rps = p.rounds[ratios.indexOf(median)]![which];
+      const middle = median(ratios);
+      const rps = p.rounds[ratios.indexOf(middle)]![which];
       const all = ratios.length > 1 ? ` (${ratios.map((r) => r.toFixed(2)).join(", ")})` : "";
-      return `${num(rps.rps)}, ${median.toFixed(2)}${all}${p.rounds.map((r) => problemsOf(r[which])).join("")}`;
+      return `${num(rps.rps)}, ${middle.toFixed(2)}${all}${p.rounds.map((r) => problemsOf(r[which])).join("")}`;
     };
     const oneQuery = mean(p.rounds.map((r) => r.oneQuery.rps));
     const endpoint = row ? `${(row.figures.rps / row.floorRun.rps).toFixed(2)}` : "n/a";

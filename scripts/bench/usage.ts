@@ -2,7 +2,9 @@
 // in USAGE_FLUSH_SECONDS (wrangler.toml's 60 s, as production has it; "off"; optionally "0", a write
 // after every request), each on its own copy of the same data, started together and loaded in turn,
 // the order alternating from round to round, so that the machine's drift hits every server alike.
-import type { Figures, RequestParts } from "./load.ts";
+import { createBody } from "../../test/fixtures/create.ts";
+import { type Figures, mean, median, type RequestParts } from "../perf/cannon.ts";
+import { freshMobiles } from "../perf/harness.ts";
 import type { CreateTemplate } from "./state.ts";
 
 /** A USAGE_FLUSH_SECONDS value: "" is wrangler.toml's (60). */
@@ -26,24 +28,12 @@ export const modeName = (mode: UsageMode) =>
 
 /** JSON creates, each with a mobile number that no customer has (nor any earlier create of the run). */
 export function createRequests(template: CreateTemplate): () => RequestParts {
-  let next = 6_000_000_000 + Math.floor(Math.random() * 3_000_000_000);
+  const freshMobile = freshMobiles(template.takenPhones);
   return () => {
-    while (template.takenPhones.has(String(next))) next++;
-    const mobile = String(next++);
-    return {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({
-        company_name: `Bench Traders ${mobile.slice(-5)}`,
-        contactpersons_name: "Bench Tester",
-        mobile_number: mobile,
-        address: "1 Benchmark Road",
-        area_id: template.areaId,
-        postalcode_id: template.postalcodeId,
-        salesagent_id: template.salesagentId,
-        gst_treatment: "Unregistered",
-      }),
-    };
+    const mobile = freshMobile();
+    const { areaId: area_id, postalcodeId: postalcode_id, salesagentId: salesagent_id } = template;
+    const body = createBody(mobile, { company_name: `Bench Traders ${mobile.slice(-5)}`, contactpersons_name: "Bench Tester", address: "1 Benchmark Road", area_id, postalcode_id, salesagent_id });
+    return { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
   };
 }
 
@@ -64,8 +54,6 @@ export async function compareUsage(
   return { modes, rounds, endpoints: results };
 }
 
-const mean = (list: number[]) => list.reduce((s, n) => s + n, 0) / list.length;
-const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
 const fixed = (n: number, digits: number) => n.toFixed(digits);
 const problems = (runs: Figures[]) => {
   const failed = runs.reduce((s, f) => s + f.failures, 0);

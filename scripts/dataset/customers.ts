@@ -4,7 +4,7 @@
 import { gstinCheckCharacter } from "../../src/lib/gstin.ts";
 import type { CustomerRecord } from "../../src/import/format.ts";
 import type { AreaPlace, Geography } from "./geography.ts";
-import { HOME_STATE_CODES } from "./geography-data.ts";
+import { HOME_STATE_CODES } from "./geography.ts";
 import {
   type Company,
   type Person,

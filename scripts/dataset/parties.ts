@@ -1,7 +1,7 @@
 // Sales agents (each serving a territory of pincodes, some territories overlapping) and delivery agents.
 import type { DeliveryAgentRecord, SalesAgentRecord } from "../../src/import/format.ts";
 import type { Geography } from "./geography.ts";
-import type { Region } from "./geography-data.ts";
+import type { Region } from "./geography.ts";
 import { mobileNumber, personName, writtenMobile } from "./people.ts";
 import { Rng } from "./prng.ts";
 

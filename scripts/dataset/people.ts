@@ -1,43 +1,12 @@
 // Indian names, company names, phone numbers and e-mail addresses.
-import type { Region } from "./geography-data.ts";
+import type { Region } from "./geography.ts";
+import names from "./names.json" with { type: "json" };
 import { Rng } from "./prng.ts";
 
-const FIRST_NAMES: Record<Region, readonly string[]> = {
-  north: ["Rahul", "Amit", "Vikas", "Sanjay", "Ankit", "Rohit", "Deepak", "Manoj", "Neha", "Pooja", "Priya", "Sunita",
-    "Anjali", "Rekha", "Alok", "Gaurav", "Saurabh", "Ritu", "Kavita", "Nitin", "Ashok", "Pankaj", "Shweta", "Vivek"],
-  west: ["Rajesh", "Sachin", "Mahesh", "Ganesh", "Prashant", "Nilesh", "Hitesh", "Jignesh", "Bhavesh", "Snehal",
-    "Asha", "Madhuri", "Sneha", "Komal", "Dhruv", "Chirag", "Parth", "Tejas", "Hetal", "Rupal", "Vaishali", "Amol"],
-  south: ["Venkatesh", "Srinivas", "Karthik", "Suresh", "Ramesh", "Arun", "Prakash", "Harish", "Lakshmi", "Divya",
-    "Meena", "Kavya", "Anitha", "Deepa", "Vijay", "Sathish", "Naveen", "Balaji", "Revathi", "Shalini", "Ravi", "Manjunath"],
-  east: ["Sourav", "Arindam", "Debashish", "Subhash", "Abhijit", "Partha", "Rupa", "Moumita", "Sudipta", "Ananya",
-    "Tanmoy", "Biswajit", "Sanjukta", "Rakesh", "Pritam", "Bikash", "Swati", "Manas", "Ipsita", "Niranjan"],
-  punjab: ["Gurpreet", "Harpreet", "Manpreet", "Jaspreet", "Harjeet", "Simran", "Navdeep", "Amandeep", "Kuldeep",
-    "Rajinder", "Baljit", "Parminder", "Sukhwinder", "Inderjit", "Gagandeep", "Ravneet"],
-};
-
-const SURNAMES: Record<Region, readonly string[]> = {
-  north: ["Sharma", "Verma", "Gupta", "Singh", "Agarwal", "Jain", "Kumar", "Yadav", "Mishra", "Chauhan", "Malhotra",
-    "Kapoor", "Saxena", "Srivastava", "Tiwari", "Pandey", "Bansal", "Goel", "Rastogi", "Dubey"],
-  west: ["Patil", "Shah", "Patel", "Desai", "Joshi", "Kulkarni", "Deshmukh", "Pawar", "Jadhav", "Mehta", "Parikh",
-    "Thakkar", "Shinde", "Gaikwad", "Bhosale", "Naik", "Kamat", "Trivedi", "Chavan", "Sawant"],
-  south: ["Reddy", "Rao", "Naidu", "Iyer", "Iyengar", "Pillai", "Nair", "Menon", "Krishnan", "Subramanian", "Gowda",
-    "Shetty", "Hegde", "Murthy", "Raju", "Kumar", "Chandran", "Varghese", "Kurian", "Prasad"],
-  east: ["Banerjee", "Chatterjee", "Mukherjee", "Das", "Bose", "Ghosh", "Sen", "Roy", "Dutta", "Mohanty", "Patnaik",
-    "Sahu", "Barua", "Gogoi", "Sinha", "Jha", "Mahato", "Pradhan", "Mondal", "Saha"],
-  punjab: ["Singh", "Gill", "Sandhu", "Dhillon", "Grewal", "Bedi", "Sethi", "Khanna", "Bajwa", "Sidhu", "Arora",
-    "Ahuja", "Chawla", "Kohli", "Bhatia"],
-};
-
+/** names.json: first names and surnames by region, the words of company names, e-mail hosts (a word repeated is drawn more often). */
+const { firstNames: FIRST_NAMES, surnames: SURNAMES, blessings: BLESSINGS, trades: TRADES, legal: LEGAL, mailHosts: MAIL_HOSTS } =
+  names as { firstNames: Record<Region, string[]>; surnames: Record<Region, string[]>; blessings: string[]; trades: string[]; legal: string[]; mailHosts: string[] };
 const REGIONS: readonly Region[] = ["north", "west", "south", "east", "punjab"];
-
-const BLESSINGS = ["Shree Ganesh", "Sai", "Balaji", "Laxmi", "Om", "Jai Hind", "Annapurna", "Krishna", "Durga",
-  "Mahalaxmi", "Ganpati", "Sri Venkateswara", "Murugan", "Ambika", "Bharat", "Navkar", "Shiv Shakti", "Royal",
-  "Everest", "Sagar", "Saraswati", "Gayatri", "Kaveri", "Narmada", "Ganga", "Sunrise", "Green Valley", "Metro",
-  "Jyoti", "Guru Kripa", "Vijay", "Amrit", "Surya", "Kamdhenu", "Tirupati", "Janata", "Apna", "Classic"];
-const TRADES = ["Traders", "Enterprises", "Distributors", "Agencies", "Stores", "General Stores", "Kirana Store",
-  "Provision Stores", "Supermarket", "Wholesale", "Marketing", "Trading Company", "Mart", "Retail"];
-const LEGAL = ["", "", "", "", " Pvt Ltd", " LLP", " & Co."];
-const MAIL_HOSTS = ["gmail.com", "gmail.com", "gmail.com", "yahoo.co.in", "yahoo.com", "rediffmail.com", "outlook.com", "hotmail.com"];
 
 export interface Person {
   firstName: string;

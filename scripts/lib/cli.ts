@@ -104,13 +104,6 @@ function editDistance(a: string, b: string): number {
   return previous[b.length]!;
 }
 
-/** The usage lines of a table: `--name VALUE` or `--flag`, in table order. */
-export function synopsis(options: OptionTable): string {
-  return Object.entries(options)
-    .map(([name, spec]) => (spec.type === "string" ? `[--${name} ${spec.value}]` : `[--${name}]`))
-    .join(" ");
-}
-
 export interface CommandLine {
   /** How to run the command, for the pointer to its usage: e.g. "npm run db:migrate --". */
   invocation: string;
@@ -132,20 +125,15 @@ export function parseCommandLine<T extends OptionTable>(
   try {
     parsed = parseOptions(argv, options, maxPositionals);
   } catch (err) {
-    exitWithUsageError(err, command);
+    if (!(err instanceof UsageError)) throw err;
+    console.error(usageErrorLine(err, command));
+    process.exit(1);
   }
   if (parsed.help) {
     console.log(command.usage);
     process.exit(0);
   }
   return parsed;
-}
-
-/** Reports a UsageError in one line on stderr and exits 1; anything else is rethrown. */
-export function exitWithUsageError(err: unknown, command: CommandLine): never {
-  if (!(err instanceof UsageError)) throw err;
-  console.error(usageErrorLine(err, command));
-  process.exit(1);
 }
 
 export function usageErrorLine(err: UsageError, command: CommandLine): string {
@@ -212,6 +200,16 @@ export function parseSubcommand<G extends OptionTable, R>(
   }
   if (operands.length < spec.operands.length) throw new UsageError(`${name} needs ${spec.operands.slice(operands.length).join(" ")}`, true);
   return { help: false, common: shared as Values<G>, command: spec.build(own as Values<OptionTable>, operands) };
+}
+
+/** An option's value as a whole number from min to max (plain digits only), or `fallback` when it is not given. */
+export function wholeNumber(name: string, text: string | undefined, fallback: number, min: number, max?: number): number {
+  if (text === undefined) return fallback;
+  const n = Number(text);
+  if (!/^\d{1,15}$/.test(text) || n < min || (max !== undefined && n > max)) {
+    throw new UsageError(`--${name} must be a whole number ${max === undefined ? `of at least ${min}` : `from ${min} to ${max}`}, not '${text}'`);
+  }
+  return n;
 }
 
 /** The usage lines about the environment of the commands that serve with wrangler dev (start, dev). */

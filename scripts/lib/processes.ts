@@ -1,6 +1,7 @@
 // The process helpers of the operator's commands, the node-side tests (e2e/), the benchmark and the
 // load run: run a command to completion (output kept or shown), serve with a long-running one, find
-// and end a process tree, pick a free port, make a key through `npm run keys`. Linux only where it reads /proc (as the tests and the benchmark are).
+// and end a process tree, pick a free port. Linux only where it reads /proc (as the tests and the
+// benchmark are).
 import { type ChildProcess, spawn } from "node:child_process";
 import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
@@ -17,7 +18,11 @@ export interface CommandResult {
 /** How a child's output is handled: kept for the caller, or shown on this process's terminal. */
 type Output = "capture" | "stdout" | "terminal";
 
-/** Spawns a command and resolves when it ends; "stdout" keeps stdout and shows stderr, "terminal" shows both. */
+/**
+ * Spawns a command and resolves when it ends; "stdout" keeps stdout and shows stderr, "terminal"
+ * shows both. Should this process exit meanwhile (npm start stopped by SIGTERM), the command's
+ * processes do not go on alone.
+ */
 function spawnCommand(command: string, args: string[], env: NodeJS.ProcessEnv, output: Output): Promise<CommandResult> {
   const started = Date.now();
   const keep = (stream: "stdout" | "stderr") => output === "capture" || (output === "stdout" && stream === "stdout");
@@ -30,19 +35,24 @@ function spawnCommand(command: string, args: string[], env: NodeJS.ProcessEnv, o
     let stderr = "";
     child.stdout?.setEncoding("utf8").on("data", (d: string) => (stdout += d));
     child.stderr?.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    const stopChild = () => {
+      if (child.pid) killTree(child.pid, "SIGTERM");
+    };
+    process.once("exit", stopChild);
     child.once("error", reject);
-    child.once("close", (code, signal) =>
-      resolve({ code: code ?? (signal && output !== "capture" ? 128 : 1), stdout, stderr, seconds: (Date.now() - started) / 1000 }),
-    );
+    child.once("close", (code, signal) => {
+      process.removeListener("exit", stopChild);
+      resolve({ code: code ?? (signal && output !== "capture" ? 128 : 1), stdout, stderr, seconds: (Date.now() - started) / 1000 });
+    });
   });
 }
 
 /**
- * Runs a command from the project root to completion and keeps its output. CI=true (unless env
- * says otherwise) keeps wrangler from asking questions on a terminal.
+ * Runs a command from the project root to completion and keeps its output (or, with "terminal",
+ * shows it). CI=true (unless env says otherwise) keeps wrangler from asking questions on a terminal.
  */
-export async function run(command: string, args: string[], env: Record<string, string> = {}): Promise<CommandResult> {
-  return spawnCommand(command, args, { ...process.env, CI: "true", ...env }, "capture");
+export async function run(command: string, args: string[], env: Record<string, string> = {}, output: "capture" | "terminal" = "capture"): Promise<CommandResult> {
+  return spawnCommand(command, args, { ...process.env, CI: "true", ...env }, output);
 }
 
 export interface ShownOptions {
@@ -84,18 +94,6 @@ export async function freePort(): Promise<number> {
 
 export function tempStateDir(prefix = "olk-e2e-"): string {
   return mkdtempSync(join(tmpdir(), prefix));
-}
-
-/** A test-mode key made with `npm run keys -- create --json` on a state folder: its secret. */
-export async function makeKey(persistDir: string, name: string): Promise<string> {
-  const result = await run("npm", ["run", "--silent", "keys", "--", "create", "--mode", "test", "--name", name, "--json"], {
-    PERSIST_DIR: persistDir,
-  });
-  if (result.code !== 0) throw new Error(`npm run keys -- create failed (exit ${result.code}):\n${result.stdout}\n${result.stderr}`.trim());
-  const last = result.stdout.trim().split("\n").at(-1) ?? "";
-  const secret = (JSON.parse(last) as { secret?: unknown }).secret;
-  if (typeof secret !== "string") throw new Error(`npm run keys printed no secret: ${last}`);
-  return secret;
 }
 
 // ---- process trees, from /proc ----

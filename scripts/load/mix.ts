@@ -1,7 +1,9 @@
 // The weighted mix of `npm run load`: every endpoint, with parameters drawn from the dataset, and
 // creates with fresh valid mobile numbers (JSON, query-string and form bodies; some with an
 // Idempotency-Key, some of those sent again to be replayed). Tallies every answer per endpoint.
-import type { MixRequest } from "./cannon.ts";
+import { Rng } from "../dataset/prng.ts";
+import type { CannonRequest } from "../perf/cannon.ts";
+import { freshMobiles } from "../perf/harness.ts";
 import type { Catalog } from "./catalog.ts";
 
 export interface Tally {
@@ -34,42 +36,29 @@ interface Endpoint {
   build: () => Built;
 }
 
-/** A small deterministic PRNG (mulberry32): the same mix order on every run. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export function buildMix(catalog: Catalog, key: string, runId: string) {
-  const random = prng(20260314);
-  const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
+  // The same mix order on every run.
+  const rng = new Rng(20260314);
+  const random = () => rng.next();
+  const pick = <T>(list: readonly T[]): T => rng.pick(list);
   const prefix = () => (random() < 0.5 ? "/api" : "");
-
-  // Fresh numbers: from a random start in the valid range, skipping any customer's number.
-  let nextMobile = 6_000_000_000 + Math.floor(Math.random() * 3_000_000_000);
-  const freshMobile = () => {
-    while (catalog.takenPhones.has(String(nextMobile))) nextMobile++;
-    return String(nextMobile++);
-  };
+  const freshMobile = freshMobiles(catalog.takenPhones);
   let keyCount = 0;
   const answeredKeyed: { key: string; body: string; id: number; mobile?: string }[] = [];
 
-  const customer = () => ({
-    company_name: `Load Test Traders ${nextMobile % 100_000}`,
-    contactpersons_name: "Load Tester",
-    mobile_number: freshMobile(),
-    address: `${1 + Math.floor(random() * 200)} Benchmark Road`,
-    area_id: pick(catalog.areaIds),
-    postalcode_id: pick(catalog.postalcodeIds),
-    salesagent_id: pick(catalog.salesagentIds),
-    ...(random() < 0.3 ? { gst_treatment: "Registered", gstin: "27AAPFU0939F1ZV" } : { gst_treatment: "Unregistered" }),
-  });
+  const customer = () => {
+    const mobile_number = freshMobile();
+    return {
+      company_name: `Load Test Traders ${mobile_number.slice(-5)}`,
+      contactpersons_name: "Load Tester",
+      mobile_number,
+      address: `${1 + Math.floor(random() * 200)} Benchmark Road`,
+      area_id: pick(catalog.areaIds),
+      postalcode_id: pick(catalog.postalcodeIds),
+      salesagent_id: pick(catalog.salesagentIds),
+      ...(random() < 0.3 ? { gst_treatment: "Registered", gstin: "27AAPFU0939F1ZV" } : { gst_treatment: "Unregistered" }),
+    };
+  };
   const asParams = (c: Record<string, unknown>) => new URLSearchParams(Object.entries(c).map(([k, v]): [string, string] => [k, String(v)])).toString();
 
   const endpoints: Endpoint[] = [
@@ -147,7 +136,7 @@ export function buildMix(catalog: Catalog, key: string, runId: string) {
   // One entry that every connection sends again and again, each time to an endpoint drawn by
   // weight. The context is the connection's own (one request in flight each): it remembers what
   // was sent until the answer comes.
-  const request: MixRequest = {
+  const request: CannonRequest = {
     method: "GET",
     path: "/",
     setupRequest: (base, context) => {

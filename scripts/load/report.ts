@@ -1,23 +1,22 @@
 // The figures of `npm run load`, printed as plain lines, and the verdict.
-import type { RunResult } from "./cannon.ts";
+import { type CannonResult, num } from "../perf/cannon.ts";
 import type { Tally } from "./mix.ts";
-import type { CreateCheck } from "./verify.ts";
+import type { CreateCheck } from "./catalog.ts";
 
 export interface Verdict {
   ok: boolean;
   lines: string[];
 }
 
-const fmt = (n: number, digits = 1) => n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
-export function report(result: RunResult, tally: Tally, check: CreateCheck): Verdict {
+export function report(result: CannonResult, tally: Tally, check: CreateCheck): Verdict {
   const lines: string[] = [];
   const statuses = Object.entries(result.statusCodeStats ?? {}).map(([s, v]) => [Number(s), v.count] as const).sort((a, b) => a[0] - b[0]);
   const nonOk = statuses.filter(([s]) => s < 200 || s >= 300);
   const fiveXx = statuses.filter(([s]) => s >= 500).reduce((n, [, c]) => n + c, 0);
 
-  lines.push(`requests:    ${result.requests.total} in ${result.duration} s = ${fmt(result.requests.total / result.duration)} req/s (${fmt(result.throughput.average / 1024)} KiB/s)`);
-  lines.push(`latency ms:  p50 ${result.latency.p50}, p90 ${result.latency.p90}, p99 ${result.latency.p99}, max ${result.latency.max}, mean ${fmt(result.latency.mean)}`);
+  lines.push(`requests:    ${result.requests.total} in ${result.duration} s = ${num(result.requests.total / result.duration, 1)} req/s (${num(result.throughput.average / 1024, 1)} KiB/s)`);
+  lines.push(`latency ms:  p50 ${result.latency.p50}, p90 ${result.latency.p90}, p99 ${result.latency.p99}, max ${result.latency.max}, mean ${num(result.latency.mean, 1)}`);
   lines.push(`by status:   ${statuses.map(([s, c]) => `${s}: ${c}`).join(", ") || "none"}`);
   lines.push(`errors:      ${result.errors} (connection errors), ${result.timeouts} timeouts`);
   lines.push(`non-2xx:     ${result.non2xx}${nonOk.length ? ` (${nonOk.map(([s, c]) => `${s}: ${c}`).join(", ")})` : ""}`);
