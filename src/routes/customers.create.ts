@@ -1,15 +1,14 @@
 // POST /customers/create: the route and its handler. The work is the domain module's
-// (src/customers/create/create.ts); the handler gathers the request and sends the answer.
+// (src/customers/create/create.ts), called once; the handler hands it the request and sends its answer.
 import { z, type RouteHandler } from "@hono/zod-openapi";
 import type { Context, TypedResponse } from "hono";
 import type { JSONParsed } from "hono/utils/types";
 import type { AppEnv } from "../env.ts";
-import type { IdempotencyRecord } from "../db/create-customer.ts";
 import { createCustomer } from "../customers/create/create.ts";
+import type { FirstAnswer } from "../customers/create/found.ts";
 import type { CreatedAnswer } from "../customers/create/answer.ts";
 import { IDEMPOTENCY_HEADER, REPLAYED_HEADER } from "../customers/create/idempotency.ts";
 import { createBody, createQuery } from "../customers/create/openapi.ts";
-import { gatherParams } from "../customers/create/request.ts";
 import { limitBody, MAX_BODY_BYTES } from "../middleware/body-limit.ts";
 import { commonErrorResponses, errorResponse } from "../schemas/common.ts";
 import { CustomerSchema } from "../schemas/customer.ts";
@@ -65,14 +64,13 @@ export const route = apiRoute({
 });
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
-  const params = await gatherParams(c.req.queries(), c.req.header("Content-Type"), await c.req.arrayBuffer());
-  const outcome = await createCustomer(c.get("services").primaryDb, {
-    params,
+  const outcome = await createCustomer(c.get("services"), c.get("apiKey")!, {
+    query: c.req.queries(),
+    contentType: c.req.header("Content-Type"),
+    body: await c.req.arrayBuffer(),
     idempotencyKey: c.req.header(IDEMPOTENCY_HEADER),
-    apiKeyId: c.get("apiKey")!.id,
-    keyAgentId: c.get("apiKey")!.agent_id,
   });
-  if (outcome.kind === "replay") return replay(c, outcome.record);
+  if (outcome.kind === "replay") return replay(c, outcome.first);
   return c.json(outcome.answer, 201);
 };
 
@@ -81,7 +79,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
  * CreatedAnswer (answer.ts keeps the two the same); stored text has no type of its own, so this is
  * where it is given the 201's.
  */
-function replay(c: Context<AppEnv>, stored: IdempotencyRecord) {
+function replay(c: Context<AppEnv>, stored: FirstAnswer) {
   const res = c.body(stored.body, stored.status as 201, { "Content-Type": "application/json", [REPLAYED_HEADER]: "true" });
   return res as Response as Response & TypedResponse<JSONParsed<CreatedAnswer>, 201, "json">;
 }

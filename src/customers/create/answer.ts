@@ -1,13 +1,20 @@
 // The answer of POST /customers/create, in one place: the 201 body (typed by the schema), its text
 // (what is sent, stored and replayed byte for byte), and the stored answer written with the
 // customer. SQLite assigns the id inside the write batch, so the answer is stored as its text
-// before and after the id, which the write joins around the new id in SQL (src/db/create-customer.ts).
+// before and after the id, which the write joins around the new id in SQL.
 import type { z } from "@hono/zod-openapi";
-import type { AroundId, NewCustomerRows, ReferenceRows } from "../../db/create-customer.ts";
+import type { CustomerInsertRows } from "../../db/create-customer.ts";
 import type { CustomerWithAddressRow } from "../../db/customers.ts";
 import type { CustomerSchema } from "../../schemas/customer.ts";
 import { toCustomer } from "../answer.ts";
+import type { References } from "./found.ts";
 import { expectedRow } from "./rows.ts";
+
+/** A text with the new customer's id in the middle: the parts before and after it. */
+export interface AroundId {
+  before: string;
+  after: string;
+}
 
 export type CreatedAnswer = { data: z.infer<typeof CustomerSchema> };
 
@@ -23,13 +30,8 @@ export function answerText(answer: CreatedAnswer): string {
 const ID_PREFIX = '{"data":{"id":';
 
 /** The answer that the customer will get, from the rows read before the write, around its id. */
-export function storedAnswerAroundId(rows: NewCustomerRows, refs: ReferenceRows): AroundId {
+export function storedAnswerAroundId(rows: CustomerInsertRows, refs: References): AroundId {
   const text = answerText(createdAnswer(expectedRow(rows, refs, 0)));
   if (!text.startsWith(`${ID_PREFIX}0,`)) throw new Error("the customer's id must be the first member of data");
   return { before: ID_PREFIX, after: text.slice(ID_PREFIX.length + 1) };
-}
-
-/** The stored answer as the write joined it around the id. */
-export function joinedAroundId(around: AroundId, id: number | null): string {
-  return `${around.before}${id}${around.after}`;
 }

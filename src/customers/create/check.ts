@@ -2,9 +2,9 @@
 // (params.ts) by its kind's rule, in the table's order; every broken one is collected by its request
 // name, so that one 422 lists them all. The existence of the three ids is checked against D1
 // afterwards (unknownReferences) and joins the same list.
-import type { ReferenceRows } from "../../db/create-customer.ts";
 import type { FieldError } from "../../lib/errors.ts";
 import { normalizePhone } from "../../lib/phone.ts";
+import type { References } from "./found.ts";
 import type { Sender } from "./kinds.ts";
 import { PARAM_NAMES, PARAMS, type NewCustomer } from "./params.ts";
 import type { RawParams } from "./request.ts";
@@ -32,7 +32,7 @@ export function checkParams(raw: RawParams, sender: Sender): Checked {
 }
 
 /** The ids among the valid values that name no row (the rows that the lookup read for them). */
-export function unknownReferences(valid: Partial<NewCustomer>, refs: ReferenceRows): FieldError[] {
+export function unknownReferences(valid: Partial<NewCustomer>, refs: References): FieldError[] {
   const out: FieldError[] = [];
   if (valid.areaId !== undefined && !refs.area) out.push({ field: "area_id", message: "names no area: no area has this id" });
   if (valid.postalcodeId !== undefined && !refs.postalcode) {

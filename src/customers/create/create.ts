@@ -1,91 +1,91 @@
-// Creating a customer (POST /customers/create, docs/specification.md section 5), between the route
-// and the database: check the parameters, look up what the decision needs (one round trip), answer
-// a fresh Idempotency-Key for itself, and write the customer, its address and the key's record in
-// one batch (the second round trip). Every refusal is thrown as an ApiError; what comes back is the
-// 201 to send, or a stored first answer to replay as it is.
-import type { Database } from "../../db/database.ts";
-import {
-  type ExistingCustomer,
-  insertCustomer,
-  lookUp,
-  lookUpReferences,
-  storeAnswer,
-  type IdempotencyRecord,
-  type IdempotentWrite,
-} from "../../db/create-customer.ts";
+// Creating a customer (POST /customers/create, docs/specification.md section 5), in one pass down
+// from the route: gather and check the parameters, read what the decision needs (the lookup batch,
+// one round trip), answer a fresh Idempotency-Key for itself, and write the customer, its address
+// and the key's record (the write batch, the second round trip). Every refusal is thrown as an
+// ApiError; what comes back is the 201 to send, or a first answer to replay as it is.
+import { readForCreate, writeCustomer, type IdempotencyInsert } from "../../db/create-customer.ts";
+import type { Services } from "../../env.ts";
+import type { KeyRecord } from "../../keys/record.ts";
 import { errors } from "../../lib/errors.ts";
-import { answerText, createdAnswer, joinedAroundId, storedAnswerAroundId, type CreatedAnswer } from "./answer.ts";
+import { answerText, createdAnswer, storedAnswerAroundId, type CreatedAnswer } from "./answer.ts";
 import { checkParams, inRequestOrder, isComplete, unknownReferences } from "./check.ts";
+import { firstAnswer, found as foundOf, references, type ExistingCustomer, type FirstAnswer } from "./found.ts";
 import { IDEMPOTENCY_HEADER, isFresh, readIdempotencyKey, REPLAY_WINDOW_MS, requestHash, storedKey } from "./idempotency.ts";
-import type { RawParams } from "./request.ts";
+import { gatherParams } from "./request.ts";
 import { storedRows } from "./rows.ts";
 
+/** The request as it came: the route hands it over unread. */
 export interface CreateRequest {
-  /** The merged parameters as sent (request.ts). */
-  params: RawParams;
+  /** Every value of each query parameter. */
+  query: Record<string, string[]>;
+  contentType: string | undefined;
+  body: ArrayBuffer;
   /** The Idempotency-Key header as sent, if any. */
   idempotencyKey: string | undefined;
-  /** The id of the API key that sent the request: Idempotency-Keys are scoped to it. */
-  apiKeyId: string;
-  /** The sales agent that key is bound to, or null (docs/specification.md section 2). */
-  keyAgentId: number | null;
 }
 
-export type CreateOutcome = { kind: "created"; answer: CreatedAnswer } | { kind: "replay"; record: IdempotencyRecord };
+export type CreateOutcome = { kind: "created"; answer: CreatedAnswer } | { kind: "replay"; first: FirstAnswer };
 
-export async function createCustomer(db: Database, request: CreateRequest): Promise<CreateOutcome> {
+/**
+ * `key` is the API key that sent the request: Idempotency-Keys are scoped to it, and a key bound to
+ * a sales agent creates for that agent only (docs/specification.md section 2).
+ */
+export async function createCustomer(
+  services: Pick<Services, "primaryDb">,
+  key: Pick<KeyRecord, "id" | "agent_id">,
+  request: CreateRequest,
+): Promise<CreateOutcome> {
+  const db = services.primaryDb;
+  const params = await gatherParams(request.query, request.contentType, request.body);
   const idemHeader = readIdempotencyKey(request.idempotencyKey);
-  const { fields, valid } = checkParams(request.params, { keyAgentId: request.keyAgentId });
+  const { fields, valid } = checkParams(params, { keyAgentId: key.agent_id });
   if (idemHeader.error) fields.push(idemHeader.error);
-  const idemKey = idemHeader.key === undefined ? undefined : storedKey(request.apiKeyId, idemHeader.key);
+  const idemKey = idemHeader.key === undefined ? undefined : storedKey(key.id, idemHeader.key);
 
-  const found = await lookUp(db, { ...valid, idempotencyKey: idemKey });
+  const found = foundOf(await readForCreate(db, { ...valid, idempotencyKey: idemKey }));
   const now = Date.now();
   // A key still in its window answers for itself: the same parameters replay, any others conflict.
-  if (found.idempotency && isFresh(found.idempotency.createdAt, now)) {
+  if (found.firstAnswer && isFresh(found.firstAnswer.createdAt, now)) {
     const hash = isComplete(fields, valid) ? await requestHash(valid) : undefined;
-    if (hash !== found.idempotency.requestHash) throw keyReused();
-    return { kind: "replay", record: found.idempotency };
+    if (hash !== found.firstAnswer.requestHash) throw keyReused();
+    return { kind: "replay", first: found.firstAnswer };
   }
 
   fields.push(...unknownReferences(valid, found));
   if (!isComplete(fields, valid)) throw errors.validation(inRequestOrder(fields));
   const input = valid;
-  if (found.existingCustomer !== null) throw phoneTaken(found.existingCustomer, request.keyAgentId);
+  if (found.existingCustomer !== null) throw phoneTaken(found.existingCustomer, key.agent_id);
 
   const rows = storedRows(input);
-  const idem: IdempotentWrite | undefined =
+  const idem: IdempotencyInsert | undefined =
     idemKey === undefined
       ? undefined
       : {
           key: idemKey,
           requestHash: await requestHash(input),
-          now,
+          createdAt: now,
           staleAtOrBefore: now - REPLAY_WINDOW_MS,
-          answer: storedAnswerAroundId(rows, found),
+          body: storedAnswerAroundId(rows, found),
+          // Should a referenced row change between the lookup and the write (an import), the answer
+          // sent is the truth, and the stored one follows it.
+          bodyFor: (row) => answerText(createdAnswer(row)),
         };
-  const outcome = await insertCustomer(db, rows, idem);
+  const outcome = await writeCustomer(db, rows, idem);
   switch (outcome.kind) {
-    case "created": {
-      const answer = createdAnswer(outcome.row);
-      // The stored answer was built from the rows read before the write; should one of them have
-      // changed in between (an import), the answer sent is the truth, and the stored one follows it.
-      if (idem) {
-        const text = answerText(answer);
-        if (text !== joinedAroundId(idem.answer, outcome.row.id)) await storeAnswer(db, idem.key, idem.requestHash, text);
-      }
-      return { kind: "created", answer };
-    }
+    case "created":
+      return { kind: "created", answer: createdAnswer(outcome.row) };
     case "phone-taken":
-      if (outcome.customer === null) throw errors.internal();
-      throw phoneTaken(outcome.customer, request.keyAgentId);
-    case "key-taken":
+      if (outcome.owner === null) throw errors.internal();
+      throw phoneTaken(outcome.owner, key.agent_id);
+    case "key-taken": {
       // A concurrent request with this key won; its record is complete (it was written in one batch).
-      if (!outcome.record || outcome.record.requestHash !== idem!.requestHash) throw keyReused();
-      return { kind: "replay", record: outcome.record };
+      const first = firstAnswer(outcome.record);
+      if (!first || first.requestHash !== idem!.requestHash) throw keyReused();
+      return { kind: "replay", first };
+    }
     case "reference-gone": {
       // An area, postal code or sales agent was deleted between the lookup and the write.
-      const missing = unknownReferences(input, await lookUpReferences(db, input));
+      const missing = unknownReferences(input, references(outcome.references));
       if (missing.length === 0) throw errors.internal();
       throw errors.validation(missing);
     }

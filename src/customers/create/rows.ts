@@ -1,11 +1,12 @@
 // The rows that a new customer is stored as: each parameter's value (params.ts) in its column, and
 // the values that docs/specification.md section 5 gives the rest. The insert writes them, and the
 // stored answer is built from the row that they will read back as (expectedRow).
-import type { NewCustomerRows, ReferenceRows } from "../../db/create-customer.ts";
+import type { CustomerInsertRows } from "../../db/create-customer.ts";
 import type { CustomerWithAddressRow } from "../../db/customers.ts";
+import type { References } from "./found.ts";
 import type { NewCustomer } from "./params.ts";
 
-export function storedRows(input: NewCustomer): NewCustomerRows {
+export function storedRows(input: NewCustomer): CustomerInsertRows {
   return {
     customer: {
       contactPersonName: input.contactPersonName,
@@ -31,7 +32,7 @@ export function storedRows(input: NewCustomer): NewCustomerRows {
  * The row that selectCustomersWithAddress will read for this customer once written, from its rows
  * and the rows that the lookup read: the stored answer is built from it before the write.
  */
-export function expectedRow(rows: NewCustomerRows, refs: ReferenceRows, id: number): CustomerWithAddressRow {
+export function expectedRow(rows: CustomerInsertRows, refs: References, id: number): CustomerWithAddressRow {
   const { customer, address } = rows;
   return {
     id,
