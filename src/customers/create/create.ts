@@ -9,7 +9,7 @@ import type { KeyRecord } from "../../keys/record.ts";
 import { errors } from "../../lib/errors.ts";
 import { answerText, createdAnswer, storedAnswerAroundId, type CreatedAnswer } from "./answer.ts";
 import { checkParams, inRequestOrder, isComplete, unknownReferences } from "./check.ts";
-import { firstAnswer, found as foundOf, references, type ExistingCustomer, type FirstAnswer } from "./found.ts";
+import { firstAnswer, foundIn, references, type ExistingCustomer, type FirstAnswer } from "./found.ts";
 import { IDEMPOTENCY_HEADER, isFresh, readIdempotencyKey, REPLAY_WINDOW_MS, requestHash, storedKey } from "./idempotency.ts";
 import { gatherParams } from "./request.ts";
 import { storedRows } from "./rows.ts";
@@ -42,7 +42,7 @@ export async function createCustomer(
   if (idemHeader.error) fields.push(idemHeader.error);
   const idemKey = idemHeader.key === undefined ? undefined : storedKey(key.id, idemHeader.key);
 
-  const found = foundOf(await readForCreate(db, { ...valid, idempotencyKey: idemKey }));
+  const found = foundIn(await readForCreate(db, { ...valid, idempotencyKey: idemKey }));
   const now = Date.now();
   // A key still in its window answers for itself: the same parameters replay, any others conflict.
   if (found.firstAnswer && isFresh(found.firstAnswer.createdAt, now)) {

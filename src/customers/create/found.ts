@@ -33,7 +33,7 @@ export function references(rows: ReferenceLookupRows): References {
   return { area: rows.area, postalcode: rows.postalcode, salesAgentExists: rows.salesAgent !== null };
 }
 
-export function found(rows: LookupRows): Found {
+export function foundIn(rows: LookupRows): Found {
   return { ...references(rows), existingCustomer: rows.phoneOwner, firstAnswer: firstAnswer(rows.idempotency) };
 }
 
