@@ -36,14 +36,14 @@ mountDocs(app);
 app.route("/", adminRoutes);
 app.route("/", dashboardApp);
 
-const routeTable = new Map<string, Set<string>>();
-for (const r of api.routes) {
-  if (r.method === "ALL") continue;
-  const methods = routeTable.get(r.path) ?? new Set<string>();
-  methods.add(r.method);
-  routeTable.set(r.path, methods);
-}
-app.notFound(notFoundHandler(routeTable, [API_PREFIX]));
+// Every served path with its methods, for the 404/405 answers: the API's at both its mounts, the
+// admin API's as they are (no /api alias).
+app.notFound(
+  notFoundHandler([
+    ...api.routes.flatMap((r) => [r, { method: r.method, path: `${API_PREFIX}${r.path}` }]),
+    ...adminRoutes.routes,
+  ]),
+);
 app.onError(onError);
 
 // The module exports only the handler: workerd rejects any other runtime export of the main module.

@@ -396,9 +396,14 @@ describe("the JSON admin API", () => {
         expect(res.body).toEqual(errorEnvelope(401, "AUTHENTICATION_ERROR", description, path));
       }
     }
-    // Authentication comes before the method, the id and the body are looked at.
-    const res = await call("/admin/keys/key_nope/roll", { method: "DELETE", body: "{" });
-    expect(res.status).toBe(401);
+    // Authentication comes before the id and the body are looked at; a method the path does not
+    // serve is a 405 before authentication, as for the API (docs/specification.md section 1).
+    const rollPath = "/admin/keys/key_nope/roll";
+    const unread = await call(rollPath, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{" });
+    expect(unread.body).toEqual(errorEnvelope(401, "AUTHENTICATION_ERROR", cases[0]![1], rollPath));
+    const res = await call(rollPath, { method: "DELETE", body: "{" });
+    expect(statusAndHeaders(res, "Allow")).toEqual({ status: 405, Allow: "POST" });
+    expect(res.body).toEqual(errorEnvelope(405, "METHOD_NOT_ALLOWED", "DELETE is not allowed here; allowed: POST", rollPath));
   });
 
   it("creates, lists, rolls and revokes keys with the bearer administrator token", async () => {

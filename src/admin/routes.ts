@@ -1,56 +1,85 @@
 // The JSON admin API for keys (list with usage, create, roll, revoke), their audit log and the sales
-// agents a key can be bound to, for the dashboard's administrator and for scripts. Not part of the API registry: it takes the administrator credential, not API keys.
-import { Hono } from "hono";
+// agents a key can be bound to, for the dashboard's administrator and for scripts. Every route is
+// made with adminRoute() (router.ts): it takes the administrator credential, not API keys, and is
+// not in the published document. Bodies are read by the handlers (body.ts): a body that is not JSON
+// is a 400 and a key's fields are judged by the key store (keys.ts).
+import { z, type RouteHandler } from "@hono/zod-openapi";
 import type { AppEnv } from "../env.ts";
-import { errors } from "../lib/errors.ts";
-import { adminAuth } from "./auth.ts";
-import { limitBody } from "../middleware/body-limit.ts";
+import { queryString } from "../schemas/params.ts";
 import { readJsonBody } from "./body.ts";
 import { auditEntries, createKey, listKeysWithUsage, revokeKey, rollKey } from "./keys.ts";
-import { findAgents } from "./salesagents.ts";
-
-export const adminRoutes = new Hono<AppEnv>();
+import { adminRoute, createAdminRouter } from "./router.ts";
+import { AGENT_QUERY_RULE, findAgents, MAX_AGENT_QUERY_LENGTH } from "./salesagents.ts";
 
 /** Who the key audit log names for changes made here. */
 const ADMIN_API = { actor: "admin-api" } as const;
 
-// Authentication first (before the method, the body or the id is looked at), then the size limit.
-adminRoutes.use("/admin/*", adminAuth, limitBody, async (c, next) => {
-  await next();
-  // New secrets travel in these answers: no cache may keep them.
-  c.header("Cache-Control", "no-store");
+const keyId = { params: z.object({ id: z.string() }) };
+
+const listKeys = adminRoute({
+  method: "get",
+  path: "/admin/keys",
+  responses: { 200: { description: "Every key, oldest first, with its use" } },
 });
 
-adminRoutes.get("/admin/keys", async (c) => c.json({ data: await listKeysWithUsage(c.get("services").keys) }));
-
-adminRoutes.get("/admin/audit", async (c) => c.json({ data: await auditEntries(c.get("services").keys, c.req.query("limit")) }));
-
-adminRoutes.get("/admin/salesagents", async (c) => c.json({ data: await findAgents(c.get("services").db, c.req.query("q")) }));
-
-adminRoutes.post("/admin/keys", async (c) => {
-  return c.json({ data: await createKey(c.get("services").keys, await readJsonBody(c), ADMIN_API) }, 201);
+const audit = adminRoute({
+  method: "get",
+  path: "/admin/audit",
+  // The key store judges the limit (a 422 on limit): one value, as text.
+  request: { query: z.object({ limit: queryString().optional() }) },
+  responses: { 200: { description: "The newest audit entries, newest first" } },
 });
 
-adminRoutes.post("/admin/keys/:id/roll", async (c) => {
-  return c.json({ data: await rollKey(c.get("services").keys, c.req.param("id"), await readJsonBody(c), ADMIN_API) }, 201);
+const salesagents = adminRoute({
+  method: "get",
+  path: "/admin/salesagents",
+  request: { query: z.object({ q: queryString().max(MAX_AGENT_QUERY_LENGTH, { error: AGENT_QUERY_RULE }).optional() }) },
+  responses: { 200: { description: "The sales agents found" } },
 });
 
-adminRoutes.post("/admin/keys/:id/revoke", async (c) => {
-  return c.json({ data: await revokeKey(c.get("services").keys, c.req.param("id"), ADMIN_API) });
+const create = adminRoute({
+  method: "post",
+  path: "/admin/keys",
+  responses: { 201: { description: "The new key, with its secret" } },
 });
 
-adminRoutes.all("/admin/keys", (c) => {
-  throw errors.methodNotAllowed(c.req.method, ["GET", "HEAD", "POST"]);
+const roll = adminRoute({
+  method: "post",
+  path: "/admin/keys/{id}/roll",
+  request: keyId,
+  responses: { 201: { description: "The replacement key, with its secret" } },
 });
-adminRoutes.all("/admin/audit", (c) => {
-  throw errors.methodNotAllowed(c.req.method, ["GET", "HEAD"]);
+
+const revoke = adminRoute({
+  method: "post",
+  path: "/admin/keys/{id}/revoke",
+  request: keyId,
+  responses: { 200: { description: "The revoked key" } },
 });
-adminRoutes.all("/admin/salesagents", (c) => {
-  throw errors.methodNotAllowed(c.req.method, ["GET", "HEAD"]);
-});
-adminRoutes.all("/admin/keys/:id/roll", (c) => {
-  throw errors.methodNotAllowed(c.req.method, ["POST"]);
-});
-adminRoutes.all("/admin/keys/:id/revoke", (c) => {
-  throw errors.methodNotAllowed(c.req.method, ["POST"]);
-});
+
+const listKeysHandler: RouteHandler<typeof listKeys, AppEnv> = async (c) =>
+  c.json({ data: await listKeysWithUsage(c.get("services").keys) }, 200);
+
+const auditHandler: RouteHandler<typeof audit, AppEnv> = async (c) =>
+  c.json({ data: await auditEntries(c.get("services").keys, c.req.valid("query").limit) }, 200);
+
+const salesagentsHandler: RouteHandler<typeof salesagents, AppEnv> = async (c) =>
+  c.json({ data: await findAgents(c.get("services").db, c.req.valid("query").q) }, 200);
+
+const createHandler: RouteHandler<typeof create, AppEnv> = async (c) =>
+  c.json({ data: await createKey(c.get("services").keys, await readJsonBody(c), ADMIN_API) }, 201);
+
+const rollHandler: RouteHandler<typeof roll, AppEnv> = async (c) =>
+  c.json({ data: await rollKey(c.get("services").keys, c.req.valid("param").id, await readJsonBody(c), ADMIN_API) }, 201);
+
+const revokeHandler: RouteHandler<typeof revoke, AppEnv> = async (c) =>
+  c.json({ data: await revokeKey(c.get("services").keys, c.req.valid("param").id, ADMIN_API) }, 200);
+
+/** The admin API. Its paths answer 404 and 405 from the app's one route table (src/index.ts), with no /api alias. */
+export const adminRoutes = createAdminRouter()
+  .openapi(listKeys, listKeysHandler)
+  .openapi(create, createHandler)
+  .openapi(roll, rollHandler)
+  .openapi(revoke, revokeHandler)
+  .openapi(audit, auditHandler)
+  .openapi(salesagents, salesagentsHandler);

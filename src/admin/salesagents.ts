@@ -15,6 +15,8 @@ export interface AdminAgent {
 
 /** The longest search text. */
 export const MAX_AGENT_QUERY_LENGTH = 100;
+/** What a longer one is told (the admin API's query schema and the dashboard's search say the same). */
+export const AGENT_QUERY_RULE = `must be at most ${MAX_AGENT_QUERY_LENGTH} characters`;
 
 function toAgent(row: AgentRow): AdminAgent {
   return { id: row.id, first_name: row.firstName, last_name: row.lastName, mobile_number: row.mobileNumber };
@@ -24,7 +26,7 @@ function toAgent(row: AgentRow): AdminAgent {
 export async function findAgents(db: Database, q: string | undefined): Promise<AdminAgent[]> {
   const query = q ?? "";
   if (query.length > MAX_AGENT_QUERY_LENGTH) {
-    throw errors.validation([{ field: "q", message: `must be at most ${MAX_AGENT_QUERY_LENGTH} characters` }]);
+    throw errors.validation([{ field: "q", message: AGENT_QUERY_RULE }]);
   }
   return (await searchSalesAgents(db, query)).map(toAgent);
 }

@@ -31,16 +31,37 @@ export const onError: ErrorHandler<AppEnv> = (err, c) => {
   return errorResponse(c, apiError);
 };
 
-/** Builds the 404/405 handler from the API's route table (path -> methods, paths without prefix). */
-export function notFoundHandler(routes: Map<string, Set<string>>, prefixes: string[]): NotFoundHandler<AppEnv> {
+/** A served route as Hono lists it: `:name` is a path parameter, ALL is middleware. */
+export interface ServedRoute {
+  method: string;
+  path: string;
+}
+
+/** A route path as a pattern for a whole request path: a parameter is one non-empty segment. */
+function pathPattern(path: string): RegExp {
+  const segments = path.split("/").map((s) => (s.startsWith(":") ? "[^/]+" : s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")));
+  return new RegExp(`^${segments.join("/")}$`);
+}
+
+/**
+ * The one 404/405 handler, built from every served route with its full path (the API's under /api
+ * and at the root, the admin API's once): a path that some route serves is a 405 listing its
+ * methods in Allow (HEAD wherever GET), any other a 404.
+ */
+export function notFoundHandler(routes: readonly ServedRoute[]): NotFoundHandler<AppEnv> {
+  const table = new Map<string, { pattern: RegExp; methods: Set<string> }>();
+  for (const { method, path } of routes) {
+    if (method === "ALL") continue;
+    const entry = table.get(path) ?? { pattern: pathPattern(path), methods: new Set<string>() };
+    entry.methods.add(method);
+    table.set(path, entry);
+  }
   return (c) => {
     const path = c.req.path;
-    const prefix = prefixes.find((p) => path === p || path.startsWith(`${p}/`));
-    const methods = routes.get(prefix ? path.slice(prefix.length) : path) ?? routes.get(path);
-    if (methods) {
-      const allow = [...methods];
-      if (allow.includes("GET")) allow.push("HEAD");
-      return errorResponse(c, errors.methodNotAllowed(c.req.method, allow));
+    const methods = new Set([...table.values()].filter((e) => e.pattern.test(path)).flatMap((e) => [...e.methods]));
+    if (methods.size > 0) {
+      if (methods.has("GET")) methods.add("HEAD");
+      return errorResponse(c, errors.methodNotAllowed(c.req.method, [...methods].sort()));
     }
     return errorResponse(c, errors.notFound(`No endpoint at ${path}`));
   };
