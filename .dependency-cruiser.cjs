@@ -19,7 +19,7 @@
 //   lib/                                          pure helpers (import nothing of src/)
 //
 // Adjustments to a strict reading of the layer list, each an explicit exception below:
-// - src/admin/routes.ts and src/admin/router.ts are the admin API's route file and its route
+// - src/admin/admin.routes.ts and src/admin/admin.router.ts are the admin API's route file and its route
 //   builder: like any route they run middleware (the body limit, the validation hook). The rest of
 //   admin/ (its auth middleware, session, sign-in throttle, key answers) stays a domain module that
 //   the dashboard builds on.
@@ -113,7 +113,7 @@ module.exports = {
       name: "domain-looks-down",
       severity: "error",
       comment:
-        "Domain modules (customers/, orders/, lookups/, admin/, keys/, cache/, import/) import each other, schemas/, db/, lib/ and env.ts; never routes/, middleware/, dashboard/, openapi/ or the wiring. src/admin/routes.ts and router.ts are the admin API's route file and route builder: they may run middleware like any route.",
+        "Domain modules (customers/, orders/, lookups/, admin/, keys/, cache/, import/) import each other, schemas/, db/, lib/ and env.ts; never routes/, middleware/, dashboard/, openapi/ or the wiring. src/admin/admin.routes.ts and router.ts are the admin API's route file and route builder: they may run middleware like any route.",
       from: { path: "^src/(customers|orders|lookups|admin|keys|cache|import)/", pathNot: "^src/admin/route(s|r)\\.ts$" },
       to: { path: ["^src/(routes|middleware|dashboard|openapi)/", "^src/(index|client|scheduled)\\.ts$"] },
     },

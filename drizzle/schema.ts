@@ -86,7 +86,7 @@ export const customers = sqliteTable(
     companyName: text("company_name").notNull(),
     displayName: text("display_name").notNull(),
     email: text("email"),
-    // Kept exactly as given; phoneKey is its normalized form (src/lib/phone.ts), the lookup key.
+    // Kept exactly as given; phoneKey is its normalized form (src/platform/lib/phone.ts), the lookup key.
     contactpersonNumber: text("contactperson_number").notNull(),
     phoneKey: text("phone_key"),
     companyPhone: text("company_phone"),
@@ -215,7 +215,7 @@ export const idempotencyKeys = sqliteTable("idempotency_keys", {
   createdAt: integer("created_at").notNull(),
 });
 
-// Administrator sign-ins of the last 10 minutes, by client address (src/admin/signin-throttle.ts):
+// Administrator sign-ins of the last 10 minutes, by client address (src/admin/admin.signin-throttle.ts):
 // each attempt reserves a row before its token is compared; a success deletes its row, a failure keeps
 // it. Pruned as it is written: rows older than the window are deleted with each attempt.
 export const adminSigninFailures = sqliteTable(
@@ -229,7 +229,7 @@ export const adminSigninFailures = sqliteTable(
   (t) => [index("admin_signin_failures_address_at_idx").on(t.address, t.at), index("admin_signin_failures_at_idx").on(t.at)],
 );
 
-// The service's own random secrets (src/admin/service-secret.ts), made on first use, never from the
+// The service's own random secrets (src/admin/admin.service-secret.ts), made on first use, never from the
 // administrator token. Deleting the "admin-session" row ends every dashboard session (the foreign
 // key of admin_sessions) and makes a new secret (docs/specification.md section 2).
 export const serviceSecrets = sqliteTable("service_secrets", {
@@ -239,7 +239,7 @@ export const serviceSecrets = sqliteTable("service_secrets", {
   createdAt: text("created_at").notNull(),
 });
 
-// The administrator's dashboard sessions (src/admin/session.ts), read at the primary on every use:
+// The administrator's dashboard sessions (src/admin/admin.session.ts), read at the primary on every use:
 // signing out deletes the row, so a copy of the cookie stops working at once. Expired rows are pruned
 // as sessions start and end.
 export const adminSessions = sqliteTable(
@@ -259,7 +259,7 @@ export const adminSessions = sqliteTable(
   (t) => [index("admin_sessions_expires_idx").on(t.expiresAt), index("admin_sessions_secret_idx").on(t.secretName)],
 );
 
-// API keys: the system of record for key records (src/keys/store.ts). Authentication never reads it:
+// API keys: the system of record for key records (src/keys/keys.store.ts). Authentication never reads it:
 // it reads the copy in the KEYS KV namespace, written after a change here commits. Every change
 // writes its key_audit row in the same D1 batch.
 export const apiKeys = sqliteTable(
@@ -278,18 +278,18 @@ export const apiKeys = sqliteTable(
     /** The key this one replaced by rolling. */
     rolledFrom: text("rolled_from"),
     replacedBy: text("replaced_by"),
-    /** Comma-separated, in the order read,write (src/keys/scopes.ts). Rows from before scopes have both. */
+    /** Comma-separated, in the order read,write (src/keys/keys.scopes.ts). Rows from before scopes have both. */
     scopes: text("scopes").notNull().default("read,write"),
     /**
      * The sales agent whose book the key is bound to, or null. No foreign key: the store checks the
      * agent when the key is made, and an import that replaces agents must not fail on a key.
      */
     agentId: integer("agent_id"),
-    /** The last request that passed authentication with the key, to the minute (written by src/keys/usage.ts). */
+    /** The last request that passed authentication with the key, to the minute (written by src/keys/keys.usage.ts). */
     lastUsedAt: text("last_used_at"),
     /**
      * Bumped by every change that sets copy_pending, in the change's own batch: a writer clears the
-     * mark only while the version is still the one whose record it wrote (src/keys/records.ts).
+     * mark only while the version is still the one whose record it wrote (src/keys/keys.records.ts).
      */
     version: integer("version").notNull().default(0),
     /** 1 while the KV copy may differ from this record; the 5-minute job rewrites it (src/scheduled.ts). */
@@ -326,7 +326,7 @@ export const keyAudit = sqliteTable(
   (t) => [index("key_audit_at_idx").on(t.at)],
 );
 
-// Requests per key and hour (src/keys/usage.ts): upserted by each isolate's usage flush, at most once
+// Requests per key and hour (src/keys/keys.usage.ts): upserted by each isolate's usage flush, at most once
 // per flush interval. `hour` is whole hours since the Unix epoch (UTC). Kept 30 days (src/scheduled.ts).
 export const keyUsage = sqliteTable(
   "key_usage",
@@ -346,7 +346,7 @@ export const rowCounts = sqliteTable("row_counts", {
   n: integer("n").notNull(),
 });
 
-// The dashboard's one-time form tokens (src/admin/form-tokens.ts, docs/specification.md section 9,
+// The dashboard's one-time form tokens (src/admin/admin.form-tokens.ts, docs/specification.md section 9,
 // "The dashboard's forms"). A token is issued with each page that carries a form whose answer shows
 // a new secret; its row has form "". Each form that it is sent with adds a row under the form's
 // address: the primary key lets exactly one submission of a form per token through. Only the

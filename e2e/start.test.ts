@@ -4,7 +4,7 @@
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { normalizePhone } from "../src/lib/phone.ts";
+import { normalizePhone } from "../src/platform/lib/phone.ts";
 import { freePort, tempStateDir } from "../scripts/lib/processes.ts";
 import { startServer, type DevServer } from "./helpers/server.ts";
 

@@ -6,7 +6,7 @@ import { existsSync, rmSync } from "node:fs";
 import { connect } from "node:net";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { createBody } from "../test/fixtures/create.ts";
+import { createBody } from "../test/fixtures/create-body.ts";
 import { descendants, freePort, type Server, spawnServer, stillAlive, tempStateDir } from "../scripts/lib/processes.ts";
 
 const STOP_LIMIT_MS = 10_000;

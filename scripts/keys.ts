@@ -2,12 +2,12 @@
 // local key store (PERSIST_DIR) or, with --remote, the Cloudflare account's, through the same
 // KeyStore module that the worker uses. A secret is printed once, by the command that made it;
 // with --json the last line of standard output is the JSON answer.
-import type { AuditEntry } from "../src/keys/audit.ts";
-import type { CreatedKey, KeyRecord } from "../src/keys/record.ts";
-import { KeyStore, publicRecord, REVOCATION_BOUND_LOCAL_SECONDS, REVOCATION_BOUND_PRODUCTION_SECONDS } from "../src/keys/store.ts";
-import type { KeyWithUsage } from "../src/keys/usage-read.ts";
-import { KEY_ID_PATTERN } from "../src/keys/secret.ts";
-import { ApiError } from "../src/lib/errors.ts";
+import type { AuditEntry } from "../src/keys/keys.audit.ts";
+import type { CreatedKey, KeyRecord } from "../src/keys/keys.record.ts";
+import { KeyStore, publicRecord, REVOCATION_BOUND_LOCAL_SECONDS, REVOCATION_BOUND_PRODUCTION_SECONDS } from "../src/keys/keys.store.ts";
+import type { KeyWithUsage } from "../src/keys/keys.usage-read.ts";
+import { KEY_ID_PATTERN } from "../src/keys/keys.secret.ts";
+import { ApiError } from "../src/platform/errors.ts";
 import type { Platform } from "./lib/local.ts";
 import { UsageError, usageErrorLine } from "./lib/cli.ts";
 import { type Command, KEYS_COMMAND_LINE, parseKeysCommandLine } from "./keys/commands.ts";

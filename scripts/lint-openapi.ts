@@ -7,7 +7,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import app from "../src/index.ts";
-import { openApiDocument } from "../src/openapi/document.ts";
+import { openApiDocument } from "../src/openapi/openapi.document.ts";
 import { parseCommandLine } from "./lib/cli.ts";
 import { run } from "./lib/processes.ts";
 import { redoclyLint, type LintResult } from "./lib/redocly.ts";

@@ -20,7 +20,7 @@ const { issueDemoKey } = await import("./lib/demo-key.ts");
 const { openPlatform, PERSIST_DIR } = await import("./lib/local.ts");
 const { applyMigrations } = await import("./lib/migrate.ts");
 const { serve, serveSettings } = await import("./lib/wrangler-dev.ts");
-const { KeyStore } = await import("../src/keys/store.ts");
+const { KeyStore } = await import("../src/keys/keys.store.ts");
 
 async function loadDemoDataIfEmpty(platform: Platform): Promise<void> {
   const row = await platform.env.DB.prepare("SELECT COUNT(*) AS n FROM customers").first<{ n: number }>();

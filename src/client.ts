@@ -1,5 +1,5 @@
 // A typed client for TypeScript callers: Hono's `hc` over AppType (the route chain of
-// src/routes/index.ts), so that paths, query parameters and each status's body are checked by the
+// src/api.ts), so that paths, query parameters and each status's body are checked by the
 // compiler against the same createRoute definitions that the worker serves (and that /openapi.json
 // is generated from).
 //
@@ -10,8 +10,8 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Hono } from "hono";
 import { hc, type ClientRequestOptions } from "hono/client";
-import type { AppEnv } from "./env.ts";
-import type { AppType } from "./routes/index.ts";
+import type { AppEnv } from "./platform/env.ts";
+import type { AppType } from "./api.ts";
 
 // hc wants every part a route describes (query, header, json, form) in every call, even one whose
 // members are all optional (an optional header, a body that may come as JSON or as a form): such

@@ -1,9 +1,9 @@
 // The worker's cron triggers (wrangler.toml [triggers]): once a day, the key data past its retention
-// (src/keys/retention.ts); every 5 minutes, the key copies marked pending (docs/specification.md
+// (src/keys/keys.retention.ts); every 5 minutes, the key copies marked pending (docs/specification.md
 // section 2, "The copy follows the record"). The main module exports it beside fetch (src/index.ts).
-import { deleteExpiredKeyData } from "./keys/retention.ts";
-import { KeyStore } from "./keys/store.ts";
-import { errorName, log } from "./lib/log.ts";
+import { deleteExpiredKeyData } from "./keys/keys.retention.ts";
+import { KeyStore } from "./keys/keys.store.ts";
+import { errorName, log } from "./platform/lib/log.ts";
 
 /** The crons of wrangler.toml's [triggers] and [env.live.triggers], each with its job. */
 export const DAILY_RETENTION_CRON = "17 3 * * *";

@@ -2,12 +2,12 @@
 // its fetch goes into the worker and holds every answer to the OpenAPI contract, like call().
 import { createClient } from "order-lookup-service/client";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { ErrorCode } from "../src/lib/errors.ts";
-import { cursorParam } from "./helpers/cursor.ts";
+import type { ErrorCode } from "../src/platform/errors.ts";
+import { cursorParam } from "./helpers/cursor-param.ts";
 import { BASE, call, contractFetch, errorEnvelope } from "./helpers/http.ts";
-import { clearIsolateCaches, makeKey } from "./helpers/keys.ts";
+import { clearIsolateCaches, makeKey } from "./helpers/api-keys.ts";
 import { seedFixture } from "./helpers/seed.ts";
-import { type CreateBody, createBody, createdCustomer } from "./fixtures/create.ts";
+import { type CreateBody, createBody, createdCustomer } from "./fixtures/create-body.ts";
 import { expectedSalesAgent } from "./fixtures/expected.ts";
 
 /** A create body as query parameters: every value a string. */

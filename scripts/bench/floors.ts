@@ -7,8 +7,8 @@
 // line alone. The page floors run the very statements of a customers or orders page (the API's own
 // compiled queries, on a copy of the API's data) in one batch and answer the constant body: what
 // the page's D1 work costs before the API maps, shapes or serializes anything.
-import { customersPageStatements } from "../../src/db/customers.ts";
-import { ordersPageStatements } from "../../src/db/orders.ts";
+import { customersPageStatements } from "../../src/customers/customers.queries.ts";
+import { ordersPageStatements } from "../../src/orders/orders.queries.ts";
 
 interface FloorEnv {
   DB: D1Database;
@@ -17,7 +17,7 @@ interface FloorEnv {
 const CONSTANT_BODY = JSON.stringify({ data: [{ id: 1, name: "Andheri East", city_id: 1 }] });
 
 function logLine(request: Request, path: string, started: number, d1RoundTrips: number): void {
-  // The fields of the API's request log line (src/middleware/request-log.ts), so the same size.
+  // The fields of the API's request log line (src/platform/middleware/request-log.ts), so the same size.
   console.log(
     JSON.stringify({
       request_id: crypto.randomUUID(),

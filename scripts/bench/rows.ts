@@ -1,7 +1,7 @@
 // What each endpoint reads from D1, from its Server-Timing d1rows (the sum of D1's own rows_read
 // over the request's statements): a first page and the page that its next_page_url leads to; and
 // what walking every customer costs by next_page_url (its cursor) against building page=N URLs.
-import { createBody } from "../../test/fixtures/create.ts";
+import { createBody } from "../../test/fixtures/create-body.ts";
 
 export interface RowsRead {
   label: string;

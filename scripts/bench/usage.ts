@@ -2,7 +2,7 @@
 // in USAGE_FLUSH_SECONDS (wrangler.toml's 60 s, as production has it; "off"; optionally "0", a write
 // after every request), each on its own copy of the same data, started together and loaded in turn,
 // the order alternating from round to round, so that the machine's drift hits every server alike.
-import { createBody } from "../../test/fixtures/create.ts";
+import { createBody } from "../../test/fixtures/create-body.ts";
 import { type Figures, mean, median, type RequestParts } from "../perf/cannon.ts";
 import { freshMobiles } from "../perf/harness.ts";
 import type { CreateTemplate } from "./state.ts";

@@ -1,8 +1,8 @@
 // Customers: retailers and wholesalers with their contact person, GST registration and address,
 // with the odd records that real data has (no address, null or empty e-mail, numbers written with
 // +91 or a trunk 0, no sales agent, Inactive or pending accounts).
-import { gstinCheckCharacter } from "../../src/lib/gstin.ts";
-import type { CustomerRecord } from "../../src/import/format.ts";
+import { gstinCheckCharacter } from "../../src/platform/lib/gstin.ts";
+import type { CustomerRecord } from "../../src/import/import.format.ts";
 import type { AreaPlace, Geography } from "./geography.ts";
 import { HOME_STATE_CODES } from "./geography.ts";
 import {

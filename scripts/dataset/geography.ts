@@ -1,6 +1,6 @@
 // The geography records (states, cities, areas, postal codes) and what the rest of the generator
 // needs to know about them: which pincodes an address in each area may carry, and in which state.
-import type { AreaRecord, CityRecord, PostalCodeRecord, StateRecord } from "../../src/import/format.ts";
+import type { AreaRecord, CityRecord, PostalCodeRecord, StateRecord } from "../../src/import/import.format.ts";
 import data from "./geography.json" with { type: "json" };
 import { Rng } from "./prng.ts";
 

@@ -5,7 +5,7 @@ import { buildGeography } from "./geography.ts";
 import { generateOrders } from "./orders.ts";
 import { buildDeliveryAgents, buildSalesForce } from "./parties.ts";
 import { Rng } from "./prng.ts";
-import type { RecordType } from "../../src/import/format.ts";
+import type { RecordType } from "../../src/import/import.format.ts";
 import { DatasetWriter, formatOf } from "./writer.ts";
 
 export interface DatasetOptions {

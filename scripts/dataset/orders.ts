@@ -1,7 +1,7 @@
 // Sales orders with their lines, status history and invoices. Order ids grow with time (dates drift
 // forward with the id, a few back-dated), amounts are computed in paise so that totals add up.
-import type { OrderStatusName } from "../../src/schemas/order.ts";
-import type { InvoiceRecord, OrderRecord, OrderStatusRecord } from "../../src/import/format.ts";
+import type { OrderStatusName } from "../../src/orders/orders.schemas.ts";
+import type { InvoiceRecord, OrderRecord, OrderStatusRecord } from "../../src/import/import.format.ts";
 import { CATALOG, type CatalogItem } from "./catalog.ts";
 import type { CustomerFacts } from "./customers.ts";
 import { Rng } from "./prng.ts";

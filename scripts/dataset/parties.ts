@@ -1,5 +1,5 @@
 // Sales agents (each serving a territory of pincodes, some territories overlapping) and delivery agents.
-import type { DeliveryAgentRecord, SalesAgentRecord } from "../../src/import/format.ts";
+import type { DeliveryAgentRecord, SalesAgentRecord } from "../../src/import/import.format.ts";
 import type { Geography } from "./geography.ts";
 import type { Region } from "./geography.ts";
 import { mobileNumber, personName, writtenMobile } from "./people.ts";

@@ -2,11 +2,11 @@
 // options, operands and checks. Parsed and checked before anything is opened, so that a mistake
 // costs nothing and says, in one line, what is wrong. To add an option or a subcommand, add it to
 // COMMANDS; the parser (scripts/lib/cli.ts) refuses everything a subcommand does not list.
-import { type KeyMode, isKeyMode } from "../../src/keys/secret.ts";
-import { checkName, checkSeconds, MAX_LIFETIME_SECONDS } from "../../src/keys/rules.ts";
-import { parseScopes, type Scope } from "../../src/keys/scopes.ts";
-import { DEFAULT_AUDIT_LIMIT, MAX_AUDIT_LIMIT } from "../../src/keys/audit.ts";
-import { ApiError } from "../../src/lib/errors.ts";
+import { type KeyMode, isKeyMode } from "../../src/keys/keys.secret.ts";
+import { checkName, checkSeconds, MAX_LIFETIME_SECONDS } from "../../src/keys/keys.rules.ts";
+import { parseScopes, type Scope } from "../../src/keys/keys.scopes.ts";
+import { DEFAULT_AUDIT_LIMIT, MAX_AUDIT_LIMIT } from "../../src/keys/keys.audit.ts";
+import { ApiError } from "../../src/platform/errors.ts";
 import { type CommandLine, parseSubcommand, PLATFORM_OPTIONS, platformOf, subcommand, UsageError } from "../lib/cli.ts";
 
 export type Command =

@@ -1,7 +1,7 @@
 // What the load mix draws its parameters from, read from the running API itself (so the mix works
 // on any dataset), and the check after the load that reads it again: no create is lost, and no
 // create wrote anything it did not answer 201 for.
-import { normalizePhone } from "../../src/lib/phone.ts";
+import { normalizePhone } from "../../src/platform/lib/phone.ts";
 
 export interface Catalog {
   /** The ids GET /customers lists before the load. */

@@ -1,0 +1,14 @@
+// The one body limit of the service (docs/specification.md section 3): a request body over 16 KiB
+// is a 413 in the error envelope. The API's POST /customers/create, the admin API and the
+// dashboard's forms all use this middleware.
+import { bodyLimit } from "hono/body-limit";
+import { errors } from "../errors.ts";
+
+export const MAX_BODY_BYTES = 16 * 1024;
+
+export const limitBody = bodyLimit({
+  maxSize: MAX_BODY_BYTES,
+  onError: () => {
+    throw errors.payloadTooLarge(MAX_BODY_BYTES);
+  },
+});
