@@ -1,6 +1,11 @@
 import { z } from "@hono/zod-openapi";
-import { EmptyArraySchema } from "../platform/errors.ts";
 import { addressExample, customerExample, orderExample } from "../platform/examples.ts";
+
+/** "None", as the published interface writes it for an address or a sales agent: an empty array. */
+export const EmptyArraySchema = z
+  .array(z.unknown())
+  .max(0)
+  .openapi("EmptyArray", { description: "An empty array: the published interface's way of saying that there is none" });
 
 export const AddressSchema = z
   .object({

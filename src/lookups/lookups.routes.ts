@@ -3,16 +3,33 @@ import { etag } from "hono/etag";
 import type { AppEnv } from "../platform/env.ts";
 import { salesAgentsByPincode, listAreas, listPostalCodes, listSalesAgents } from "./lookups.queries.ts";
 import { isPincode } from "../platform/lib/pincode.ts";
-import { cachedLookupHeaders, commonErrorResponses, notModifiedResponse, authErrorResponses, PaginationSchema } from "../platform/errors.ts";
+import { commonErrorResponses, authErrorResponses } from "../platform/errors.ts";
+import { headerRef } from "../platform/response-headers.ts";
 import { PincodeSalesAgentSchema, AreaSchema, PostalCodeSchema } from "./lookups.schemas.ts";
 import { toPincodeSalesAgent, toArea, toPostalCode, toSalesAgent } from "./lookups.serialize.ts";
 import { queryString, EVEN_AFTER_ERRORS, pagingQuery, skipOrPage } from "../platform/paging/query-params.ts";
 import { cachedJson } from "./lookups.handlers.ts";
 import { apiRoute } from "../platform/route.ts";
 import type { Context } from "hono";
-import { carriedParams } from "../platform/paging/pagination.ts";
+import { carriedParams, PaginationSchema } from "../platform/paging/pagination.ts";
 import { listingScope, paginationOf, requestedPage } from "../platform/paging/listing.ts";
 import { OrderSalesAgentSchema } from "../orders/orders.schemas.ts";
+
+/** The headers of a cached lookup's 200: its ETag, and who may keep it. */
+const cachedLookupHeaders = {
+  ETag: headerRef("ETag"),
+  "Cache-Control": {
+    description: "The caller may keep the answer but must revalidate it (If-None-Match); no shared cache may keep it.",
+    required: true,
+    schema: { type: "string", const: "private, no-cache" },
+  },
+} as const;
+
+/** A cached lookup's answer to a matching If-None-Match. */
+const notModifiedResponse = {
+  description: "Not modified: If-None-Match matched the answer's ETag. No body.",
+  headers: { ETag: headerRef("ETag") },
+} as const;
 
 export const pincodeParam = queryString().refine(isPincode, {
   error: "must be a 6-digit PIN code that does not start with 0",

@@ -1,6 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { EmptyArraySchema } from "../platform/errors.ts";
-import { AddressOrEmptySchema, OrderCustomerSchema } from "../customers/customers.schemas.ts";
+import { AddressOrEmptySchema, EmptyArraySchema, OrderCustomerSchema } from "../customers/customers.schemas.ts";
 import { orderExample, salesAgentExample } from "../platform/examples.ts";
 
 export const ORDER_STATUS_NAMES = [

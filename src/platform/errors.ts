@@ -1,19 +1,21 @@
-// The one module that builds errors. Every non-2xx answer of the service is an ApiError rendered by
-// errorBody() into the envelope of docs/specification.md section 3.
-import { z } from "zod";
-import type { Context, ErrorHandler, NotFoundHandler } from "hono";
-import type { Hook } from "@hono/zod-openapi";
-import type { ZodError } from "zod";
-import type { AppEnv } from "./env.ts";
-import { errorName, log } from "./lib/log.ts";
+// The one home of the service's errors (docs/specification.md section 3): the codes, ApiError and
+// the makers of every error, the envelope that every non-2xx answer is sent in, the handlers that
+// turn thrown errors, unknown paths, wrong methods and failed validation into it, and the envelope's
+// schema and error answers as the routes document them. Nothing of a fault's cause (stack, SQL,
+// binding names) ever reaches the caller.
 import { z } from "@hono/zod-openapi";
-import { PaginationSchema as PaginationFields } from "./paging/pagination.ts";
-import { errorExample, paginationExample } from "./examples.ts";
+import type { Context, Env, NotFoundHandler } from "hono";
+import type { AppEnv } from "./env.ts";
+// Types c.get("requestId") on every context (hono/request-id sets it on every request).
+import type {} from "hono/request-id";
+import type { ZodError } from "zod";
+import { errorExample } from "./examples.ts";
+import { errorName, log } from "./lib/log.ts";
 import { headerRef } from "./response-headers.ts";
 
 /**
  * Every error code of the service, the one list: ErrorCode is its type, and the OpenAPI document's
- * Error schema takes its enum from it (src/platform/errors.ts).
+ * Error schema (ErrorSchema, below) takes its enum from it.
  */
 export const ErrorCodeSchema = z.enum([
   "BAD_REQUEST",
@@ -149,9 +151,6 @@ export function causeMessages(err: unknown): string {
   return parts.join(" | ");
 }
 
-// ---- merged from src/middleware/errors.ts (restructure: tidy by hand) ----
-// Turns every failure into the error envelope: thrown errors, unknown paths, wrong methods and
-// failed validation. Nothing of a fault's cause (stack, SQL, binding names) reaches the caller.
 /** The absolute URL of the endpoint called, without the query. */
 export function sourceOf(c: Context): string {
   const url = new URL(c.req.url);
@@ -160,20 +159,22 @@ export function sourceOf(c: Context): string {
   return `${url.origin}${path}`;
 }
 
-export function errorResponse(c: Context, err: ApiError): Response {
+/** The error's envelope as the answer, with the error's headers (Allow, Retry-After, WWW-Authenticate). */
+function sendError(c: Context, err: ApiError): Response {
   const res = c.json(errorBody(err, sourceOf(c)), err.status);
   for (const [name, value] of Object.entries(err.options.headers ?? {})) res.headers.set(name, value);
   return res;
 }
 
-export const onError: ErrorHandler<AppEnv> = (err, c) => {
+/** The app's error handler: any thrown value as its envelope; a 5xx is logged by its name only. */
+export function onError<E extends Env>(err: Error, c: Context<E>): Response {
   const apiError = toApiError(err);
   if (apiError.status >= 500) {
     // The error's name and the request id, never its message: driver messages can carry SQL.
     log({ level: "error", request_id: c.get("requestId"), error: errorName(err), status: apiError.status });
   }
-  return errorResponse(c, apiError);
-};
+  return sendError(c, apiError);
+}
 
 /** A served route as Hono lists it: `:name` is a path parameter, ALL is middleware. */
 export interface ServedRoute {
@@ -205,20 +206,21 @@ export function notFoundHandler(routes: readonly ServedRoute[]): NotFoundHandler
     const methods = new Set([...table.values()].filter((e) => e.pattern.test(path)).flatMap((e) => [...e.methods]));
     if (methods.size > 0) {
       if (methods.has("GET")) methods.add("HEAD");
-      return errorResponse(c, errors.methodNotAllowed(c.req.method, [...methods].sort()));
+      return sendError(c, errors.methodNotAllowed(c.req.method, [...methods].sort()));
     }
-    return errorResponse(c, errors.notFound(`No endpoint at ${path}`));
+    return sendError(c, errors.notFound(`No endpoint at ${path}`));
   };
 }
 
 /** zod-openapi's hook: a failed validation is one 422 listing every broken parameter once. */
-export const validationHook: Hook<unknown, AppEnv, string, unknown> = (result) => {
+export function validationHook(result: { success: true } | { success: false; error: unknown }): void {
   if (!result.success) throw errors.validation(fieldErrors(result.error as ZodError));
-};
+}
 
-// ---- merged from src/lib/field-errors.ts (restructure: tidy by hand) ----
-// A zod failure as the error envelope's fields: one entry per broken field (its first issue), in
-// the order zod found them; an issue about the whole input is the field "request".
+/**
+ * A zod failure as the envelope's fields: one entry per broken field (its first issue), in the order
+ * zod found them; an issue about the whole input is the field "request".
+ */
 export function fieldErrors(error: ZodError): FieldError[] {
   const seen = new Map<string, FieldError>();
   for (const issue of error.issues) {
@@ -228,7 +230,7 @@ export function fieldErrors(error: ZodError): FieldError[] {
   return [...seen.values()];
 }
 
-// ---- merged from src/schemas/common.ts (restructure: tidy by hand) ----
+/** The error envelope as the OpenAPI document describes it (its Error component). */
 export const ErrorSchema = z
   .object({
     error: z.object({
@@ -242,16 +244,8 @@ export const ErrorSchema = z
   })
   .openapi("Error", { example: errorExample });
 
-/** "None", as the published interface writes it for an address or a sales agent: an empty array. */
-export const EmptyArraySchema = z
-  .array(z.unknown())
-  .max(0)
-  .openapi("EmptyArray", { description: "An empty array: the published interface's way of saying that there is none" });
-
-/** The pagination object of every listing (its one schema is in src/platform/paging/pagination.ts). */
-export const PaginationSchema = PaginationFields.openapi("Pagination", { example: paginationExample });
-
-const errorResponse = (description: string, headers?: Record<string, { $ref: string }>) => ({
+/** An error answer as a route documents it: its description, the envelope, and the headers it carries. */
+export const errorResponse = (description: string, headers?: Record<string, { $ref: string }>) => ({
   content: { "application/json": { schema: ErrorSchema } },
   description,
   ...(headers ? { headers } : {}),
@@ -272,22 +266,6 @@ export const forbiddenResponse = (scope: string, path: string, description: stri
     },
   },
 });
-
-/** The headers of a cached lookup's 200: its ETag, and who may keep it. */
-export const cachedLookupHeaders = {
-  ETag: headerRef("ETag"),
-  "Cache-Control": {
-    description: "The caller may keep the answer but must revalidate it (If-None-Match); no shared cache may keep it.",
-    required: true,
-    schema: { type: "string", const: "private, no-cache" },
-  },
-} as const;
-
-/** A cached lookup's answer to a matching If-None-Match. */
-export const notModifiedResponse = {
-  description: "Not modified: If-None-Match matched the answer's ETag. No body.",
-  headers: { ETag: headerRef("ETag") },
-} as const;
 
 /** The error answers of every authenticated endpoint, whatever it takes. */
 export const authErrorResponses = {
@@ -310,4 +288,3 @@ export const commonErrorResponses = {
   422: errorResponse("A parameter breaks its rule; `fields` lists every one"),
 } as const;
 
-export { errorResponse };

@@ -1,5 +1,6 @@
 // The one place that builds paging (docs/specification.md section 4).
-import { z } from "zod";
+import { z } from "@hono/zod-openapi";
+import { paginationExample } from "../examples.ts";
 import type { SortKey } from "./cursor.ts";
 
 export const DEFAULT_COUNT = 10;
@@ -15,7 +16,7 @@ export interface Page {
 
 /**
  * The `pagination` object of a listing's answer: the one schema of it. Its type is inferred from it,
- * and the OpenAPI document's Pagination component is this schema (src/platform/errors.ts).
+ * and it is the OpenAPI document's Pagination component.
  */
 export const PaginationSchema = z.object({
   current_page: z.number().int(),
@@ -27,7 +28,7 @@ export const PaginationSchema = z.object({
   per_page: z.number().int(),
   total: z.number().int(),
   path: z.string().url(),
-});
+}).openapi("Pagination", { example: paginationExample });
 
 export type Pagination = z.infer<typeof PaginationSchema>;
 
