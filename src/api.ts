@@ -1,34 +1,19 @@
-// The API: every endpoint, each served under /api and at the root (src/index.ts mounts it twice).
-// One chain of .openapi(route, handler), so that the routes' types reach the typed client
-// (src/client.ts) as they are. Every route but GET /healthz is made with apiRoute() (platform/route.ts),
-// which puts authentication and the rate limit in front of it; GET /healthz answers without a key
-// and serves no data.
+// The API: every capability's endpoints, each served under /api and at the root (src/app.ts mounts
+// it twice), in the document's order. The capabilities' routers are chained, so that the routes'
+// types reach the typed client (src/client.ts) as they are. Every route but GET /healthz is made
+// with apiRoute() (platform/route.ts), which puts authentication and the rate limit in front of it;
+// GET /healthz answers without a key and serves no data.
 import type { RouteConfig } from "@hono/zod-openapi";
-import * as healthz from "./health/health.routes.ts";
-import * as areas from "./lookups/lookups.routes.ts";
-import * as customersCreate from "./customers/create/create.routes.ts";
-import * as customersList from "./customers/customers.routes.ts";
-import * as ordersList from "./orders/orders.routes.ts";
-import * as postalcodes from "./lookups/lookups.routes.ts";
-import * as salesagentsByPincode from "./lookups/lookups.routes.ts";
-import * as salesagents from "./lookups/lookups.routes.ts";
-import { createRouter, servedWithoutBody } from "./platform/route.ts";
+import { customers } from "./customers/customers.index.ts";
+import { health } from "./health/health.index.ts";
+import * as healthRoutes from "./health/health.routes.ts";
+import { lookups } from "./lookups/lookups.index.ts";
+import { orders } from "./orders/orders.index.ts";
+import { createRouter } from "./platform/route.ts";
 
 export const API_PREFIX = "/api";
 
-const router = createRouter();
-
-// The order is the document's.
-export const api = router
-  .openapi(customersList.route, customersList.handler)
-  .openapi(servedWithoutBody(router, customersCreate.route), customersCreate.handler)
-  .openapi(ordersList.route, ordersList.handler)
-  .openapi(salesagentsByPincode.route, salesagentsByPincode.handler)
-  .openapi(areas.route, areas.handler)
-  .openapi(areas.aliasRoute, areas.aliasHandler)
-  .openapi(postalcodes.route, postalcodes.handler)
-  .openapi(salesagents.route, salesagents.handler)
-  .openapi(healthz.route, healthz.handler);
+export const api = createRouter().route("/", customers).route("/", orders).route("/", lookups).route("/", health);
 
 /** The API's routes, paths without the /api prefix: what the typed client is built on. */
 export type AppType = typeof api;
@@ -39,4 +24,4 @@ export const apiRoutes: { route: RouteConfig }[] = api.openAPIRegistry.definitio
 );
 
 /** Served without a key (documented with `security: []`): they must read no data. */
-export const publicRoutes = [healthz];
+export const publicRoutes = [{ route: healthRoutes.health }];

@@ -1,16 +1,12 @@
-import { z, type RouteHandler } from "@hono/zod-openapi";
-import type { AppEnv } from "../platform/env.ts";
-import { listCustomers } from "./customers.queries.ts";
-import { carriedParams } from "../platform/paging/pagination.ts";
+// GET /customers, as the document describes it: its query and its answers.
+import { z } from "@hono/zod-openapi";
 import { commonErrorResponses } from "../platform/errors.ts";
 import { PaginationSchema } from "../platform/paging/pagination.ts";
-import { CustomerSchema } from "./customers.schemas.ts";
 import { EVEN_AFTER_ERRORS, pagingQuery, skipOrPage } from "../platform/paging/query-params.ts";
-import { listingScope, paginationOf, requestedPage } from "../platform/paging/listing.ts";
-import { toCustomer } from "./customers.serialize.ts";
 import { apiRoute } from "../platform/route.ts";
+import { CustomerSchema } from "./customers.schemas.ts";
 
-export const route = apiRoute({
+export const list = apiRoute({
   method: "get",
   scope: "read",
   path: "/customers",
@@ -32,15 +28,3 @@ export const route = apiRoute({
     ...commonErrorResponses,
   },
 });
-
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
-  // An agent-bound key sees its agent's customers only: the query is restricted, and so is the cursor.
-  const agent = c.get("apiKey")!.agent_id;
-  const scope = listingScope("customers", {}, agent);
-  const page = requestedPage(c.req.valid("query"), scope);
-  const { rows, total } = await listCustomers(c.get("services").db, page, agent);
-  const customers = rows.map(toCustomer);
-  const carried = carriedParams((n) => c.req.query(n), ["count"]);
-  const pagination = paginationOf(c.req.url, page, total, carried, customers, (row) => ({ id: row.id }), scope);
-  return c.json({ data: { customers, pagination } }, 200);
-};

@@ -1,10 +1,7 @@
 // GET /healthz: is this deployment up, which version is it, which mode does it serve. Public: it
 // answers without a key and serves no data, and it touches neither D1 nor KV, so it stays cheap and
 // says only that the Worker itself runs (`npm run deploy` calls it after a deploy: docs/operations.md).
-import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
-import { version as packageVersion } from "../../package.json";
-import type { AppEnv } from "../platform/env.ts";
-import { requireDeploymentMode } from "../platform/middleware/auth.ts";
+import { createRoute, z } from "@hono/zod-openapi";
 import { ErrorSchema } from "../platform/errors.ts";
 
 const HealthSchema = z
@@ -18,7 +15,7 @@ const HealthSchema = z
   })
   .openapi("Health", { example: { status: "ok", version: "5f0f6fb1-5b6a-4f0c-9a38-2d0e7e7b1c4e", mode: "live" } });
 
-export const route = createRoute({
+export const health = createRoute({
   method: "get",
   path: "/healthz",
   operationId: "getHealth",
@@ -44,11 +41,3 @@ export const route = createRoute({
     500: { description: "The deployment is misconfigured (its MODE is neither test nor live)", content: { "application/json": { schema: ErrorSchema } } },
   },
 });
-
-export const handler: RouteHandler<typeof route, AppEnv> = (c) => {
-  const mode = requireDeploymentMode(c);
-  // Optional at runtime: an isolate built from another config (a test's own bindings) may lack it.
-  const metadata: WorkerVersionMetadata | undefined = c.env.CF_VERSION_METADATA;
-  c.header("Cache-Control", "no-store");
-  return c.json({ status: "ok" as const, version: metadata?.id || packageVersion, mode }, 200);
-};

@@ -1,19 +1,16 @@
-import { z, type RouteHandler } from "@hono/zod-openapi";
+// The lookups as the document describes them: GET /fetch-salesagent-by-pincode, GET /area (and its
+// alias GET /areas), GET /postalcodes and GET /salesagents, in the document's order. The two cached
+// ones answer with an ETag and 304 (hono's etag(), in front of the lookup cache).
+import { z } from "@hono/zod-openapi";
 import { etag } from "hono/etag";
-import type { AppEnv } from "../platform/env.ts";
-import { salesAgentsByPincode, listAreas, listPostalCodes, listSalesAgents } from "./lookups.queries.ts";
-import { isPincode } from "../platform/lib/pincode.ts";
-import { commonErrorResponses, authErrorResponses } from "../platform/errors.ts";
-import { headerRef } from "../platform/response-headers.ts";
-import { PincodeSalesAgentSchema, AreaSchema, PostalCodeSchema } from "./lookups.schemas.ts";
-import { toPincodeSalesAgent, toArea, toPostalCode, toSalesAgent } from "./lookups.serialize.ts";
-import { queryString, EVEN_AFTER_ERRORS, pagingQuery, skipOrPage } from "../platform/paging/query-params.ts";
-import { cachedJson } from "./lookups.handlers.ts";
-import { apiRoute } from "../platform/route.ts";
-import type { Context } from "hono";
-import { carriedParams, PaginationSchema } from "../platform/paging/pagination.ts";
-import { listingScope, paginationOf, requestedPage } from "../platform/paging/listing.ts";
 import { OrderSalesAgentSchema } from "../orders/orders.schemas.ts";
+import { authErrorResponses, commonErrorResponses } from "../platform/errors.ts";
+import { isPincode } from "../platform/lib/pincode.ts";
+import { PaginationSchema } from "../platform/paging/pagination.ts";
+import { EVEN_AFTER_ERRORS, pagingQuery, queryString, skipOrPage } from "../platform/paging/query-params.ts";
+import { headerRef } from "../platform/response-headers.ts";
+import { apiRoute } from "../platform/route.ts";
+import { AreasAnswerSchema, PincodeAnswerSchema, PostalCodeSchema } from "./lookups.schemas.ts";
 
 /** The headers of a cached lookup's 200: its ETag, and who may keep it. */
 const cachedLookupHeaders = {
@@ -31,13 +28,12 @@ const notModifiedResponse = {
   headers: { ETag: headerRef("ETag") },
 } as const;
 
-export const pincodeParam = queryString().refine(isPincode, {
+/** A 6-digit PIN code, as GET /fetch-salesagent-by-pincode and GET /postalcodes take it. */
+const pincodeParam = queryString().refine(isPincode, {
   error: "must be a 6-digit PIN code that does not start with 0",
 });
 
-const PincodeAnswerSchema = z.object({ data: z.array(PincodeSalesAgentSchema), message: z.string() });
-
-export const route = apiRoute({
+export const pincode = apiRoute({
   method: "get",
   scope: "read",
   path: "/fetch-salesagent-by-pincode",
@@ -69,23 +65,6 @@ export const route = apiRoute({
   },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
-  const { pincode } = c.req.valid("query");
-  return cachedJson(
-    c,
-    `pincode:${pincode}`,
-    async (): Promise<z.infer<typeof PincodeAnswerSchema>> => {
-      const data = (await salesAgentsByPincode(c.get("services").db, pincode)).map(toPincodeSalesAgent);
-      return { data, message: data.length ? "" : `No sales agent serves pincode ${pincode}` };
-    },
-    (answer) => answer.data.length > 0,
-  );
-};
-
-// ---- merged from src/routes/areas.list.ts (restructure: tidy by hand) ----
-const AreasAnswerSchema = z.object({ data: z.array(AreaSchema) });
-type AreasAnswer = z.infer<typeof AreasAnswerSchema>;
-
 /**
  * GET /area, and GET /areas: the published sample request uses /areas for the same endpoint.
  * Operation ids are unique, so the alias's generated client method is listAreasAlias.
@@ -112,18 +91,10 @@ const areasRoute = <const P extends string, const O extends string>(path: P, ope
     },
   });
 
-export const route = areasRoute("/area", "listAreas");
-export const aliasRoute = areasRoute("/areas", "listAreasAlias");
+export const areas = areasRoute("/area", "listAreas");
+export const areasAlias = areasRoute("/areas", "listAreasAlias");
 
-const answer = (c: Context<AppEnv>) =>
-  cachedJson(c, "areas", async (): Promise<AreasAnswer> => ({ data: (await listAreas(c.get("services").db)).map(toArea) }));
-
-// One handler for each path: the router takes a route's path (and so the client's) from its handler's type.
-export const handler: RouteHandler<typeof route, AppEnv> = answer;
-export const aliasHandler: RouteHandler<typeof aliasRoute, AppEnv> = answer;
-
-// ---- merged from src/routes/postalcodes.list.ts (restructure: tidy by hand) ----
-export const route = apiRoute({
+export const postalcodes = apiRoute({
   method: "get",
   scope: "read",
   path: "/postalcodes",
@@ -164,19 +135,7 @@ export const route = apiRoute({
   },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
-  const q = c.req.valid("query");
-  const scope = listingScope("postalcodes", { code: q.code ?? null });
-  const page = requestedPage(q, scope);
-  const { rows, total } = await listPostalCodes(c.get("services").db, page, q.code);
-  const postalcodes = rows.map(toPostalCode);
-  const carried = carriedParams((n) => c.req.query(n), ["count", "code"]);
-  const pagination = paginationOf(c.req.url, page, total, carried, postalcodes, (row) => ({ id: row.id }), scope);
-  return c.json({ data: { postalcodes, pagination } }, 200);
-};
-
-// ---- merged from src/routes/salesagents.list.ts (restructure: tidy by hand) ----
-export const route = apiRoute({
+export const salesagents = apiRoute({
   method: "get",
   scope: "read",
   path: "/salesagents",
@@ -199,13 +158,3 @@ export const route = apiRoute({
     ...commonErrorResponses,
   },
 });
-
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
-  const scope = listingScope("salesagents");
-  const page = requestedPage(c.req.valid("query"), scope);
-  const { rows, total } = await listSalesAgents(c.get("services").db, page);
-  const salesagents = rows.map(toSalesAgent);
-  const carried = carriedParams((n) => c.req.query(n), ["count"]);
-  const pagination = paginationOf(c.req.url, page, total, carried, salesagents, (row) => ({ id: row.id }), scope);
-  return c.json({ data: { salesagents, pagination } }, 200);
-};

@@ -1,4 +1,5 @@
-// The lookups' objects: an area, a postal code, and a sales agent as the pincode lookup lists it.
+// The lookups' objects (an area, a postal code, a sales agent as the pincode lookup lists it) and
+// the answers of the two cached lookups.
 import { z } from "@hono/zod-openapi";
 import { areaExample, pincodeSalesAgentExample, postalCodeExample } from "../platform/examples.ts";
 
@@ -9,3 +10,9 @@ export const PostalCodeSchema = z.object({ id: z.number().int(), code: z.string(
 export const PincodeSalesAgentSchema = z
   .object({ id: z.number().int(), first_name: z.string(), last_name: z.string(), mobile: z.string() })
   .openapi("PincodeSalesAgent", { example: pincodeSalesAgentExample });
+
+/** GET /area's (and GET /areas') answer. */
+export const AreasAnswerSchema = z.object({ data: z.array(AreaSchema) });
+
+/** GET /fetch-salesagent-by-pincode's answer: the message says so when no agent serves the pincode. */
+export const PincodeAnswerSchema = z.object({ data: z.array(PincodeSalesAgentSchema), message: z.string() });

@@ -1,17 +1,13 @@
-import { z, type RouteHandler } from "@hono/zod-openapi";
-import type { AppEnv } from "../platform/env.ts";
-import { findOrdersByPhone } from "./orders.queries.ts";
-import { parseApiDate } from "../platform/lib/dates.ts";
-import { errors } from "../platform/errors.ts";
-import { carriedParams } from "../platform/paging/pagination.ts";
-import { isTenDigits, normalizePhone } from "../platform/lib/phone.ts";
+// GET /orders, as the document describes it: its query (the phone number and dates as normalized
+// before the handler sees them) and its answers.
+import { z } from "@hono/zod-openapi";
 import { commonErrorResponses, errorResponse } from "../platform/errors.ts";
+import { parseApiDate } from "../platform/lib/dates.ts";
+import { isTenDigits, normalizePhone } from "../platform/lib/phone.ts";
 import { PaginationSchema } from "../platform/paging/pagination.ts";
-import { OrderSchema } from "./orders.schemas.ts";
 import { EVEN_AFTER_ERRORS, pagingQuery, queryString, skipOrPage } from "../platform/paging/query-params.ts";
-import { listingScope, paginationOf, requestedPage } from "../platform/paging/listing.ts";
-import { toOrders } from "./orders.serialize.ts";
 import { apiRoute } from "../platform/route.ts";
+import { OrderSchema } from "./orders.schemas.ts";
 
 const DATE_MESSAGE = "must be a real date written dd-mm-yyyy (or yyyy-mm-dd)";
 /** The two ways of writing a date, for the document; whether the date exists is checked too. */
@@ -54,7 +50,7 @@ const query = z
     }
   }, EVEN_AFTER_ERRORS);
 
-export const route = apiRoute({
+export const list = apiRoute({
   method: "get",
   scope: "read",
   path: "/orders",
@@ -77,22 +73,3 @@ export const route = apiRoute({
     ...commonErrorResponses,
   },
 });
-
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
-  const q = c.req.valid("query");
-  // The filters as normalized: the same customer and dates however the request wrote them.
-  // An agent-bound key finds the number among its agent's customers only; the cursor carries the agent.
-  const agent = c.get("apiKey")!.agent_id;
-  const scope = listingScope("orders", { phone: q.phone_number, from: q.from_date ?? null, to: q.to_date ?? null }, agent);
-  const page = requestedPage(q, scope);
-  const found = await findOrdersByPhone(
-    c.get("services").db,
-    { phoneKey: q.phone_number, from: q.from_date, to: q.to_date, agentId: agent },
-    page,
-  );
-  if (!found) throw errors.notFound("No customer has this phone number");
-  const orders = toOrders(found);
-  const carried = carriedParams((n) => c.req.query(n), ["count", "phone_number", "from_date", "to_date"]);
-  const pagination = paginationOf(c.req.url, page, found.total, carried, orders, (o) => ({ date: o.date, id: o.id }), scope);
-  return c.json({ data: { orders, pagination } }, 200);
-};

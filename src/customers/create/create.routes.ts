@@ -1,20 +1,14 @@
-// POST /customers/create: the route and its handler. The work is the domain module's
-// (src/customers/create/create.steps.ts), called once; the handler hands it the request and sends its answer.
-import { z, type RouteHandler } from "@hono/zod-openapi";
-import type { Context, TypedResponse } from "hono";
-import type { JSONParsed } from "hono/utils/types";
-import type { AppEnv } from "../../platform/env.ts";
-import { createCustomer } from "./create.steps.ts";
-import type { FirstAnswer } from "./create.found.ts";
-import type { CreatedAnswer } from "./create.serialize.ts";
+// POST /customers/create, as the document describes it: its parameters (from the table of
+// create.params.ts, in create.openapi.ts), its Idempotency-Key and its answers.
+import { z } from "@hono/zod-openapi";
+import { commonErrorResponses, errorResponse } from "../../platform/errors.ts";
+import { limitBody, MAX_BODY_BYTES } from "../../platform/middleware/body-limit.ts";
+import { apiRoute } from "../../platform/route.ts";
+import { CustomerSchema } from "../customers.schemas.ts";
 import { IDEMPOTENCY_HEADER, REPLAYED_HEADER } from "./create.idempotency.ts";
 import { createBody, createQuery } from "./create.openapi.ts";
-import { limitBody, MAX_BODY_BYTES } from "../../platform/middleware/body-limit.ts";
-import { commonErrorResponses, errorResponse } from "../../platform/errors.ts";
-import { CustomerSchema } from "../customers.schemas.ts";
-import { apiRoute } from "../../platform/route.ts";
 
-export const route = apiRoute({
+export const create = apiRoute({
   method: "post",
   scope: "write",
   path: "/customers/create",
@@ -62,24 +56,3 @@ export const route = apiRoute({
     ...commonErrorResponses,
   },
 });
-
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
-  const outcome = await createCustomer(c.get("services"), c.get("apiKey")!, {
-    query: c.req.queries(),
-    contentType: c.req.header("Content-Type"),
-    body: await c.req.arrayBuffer(),
-    idempotencyKey: c.req.header(IDEMPOTENCY_HEADER),
-  });
-  if (outcome.kind === "replay") return replay(c, outcome.first);
-  return c.json(outcome.answer, 201);
-};
-
-/**
- * The first answer again, byte for byte, marked as a replay. It is the text that c.json sent for a
- * CreatedAnswer (answer.ts keeps the two the same); stored text has no type of its own, so this is
- * where it is given the 201's.
- */
-function replay(c: Context<AppEnv>, stored: FirstAnswer) {
-  const res = c.body(stored.body, stored.status as 201, { "Content-Type": "application/json", [REPLAYED_HEADER]: "true" });
-  return res as Response as Response & TypedResponse<JSONParsed<CreatedAnswer>, 201, "json">;
-}
