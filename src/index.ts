@@ -1,51 +1,7 @@
-// Wires the worker: global middleware, the API under /api and at the root, errors.
-import { OpenAPIHono } from "@hono/zod-openapi";
-import { Hono } from "hono";
-import { requestId } from "hono/request-id";
-import type { AppEnv } from "./platform/env.ts";
-import { adminRoutes } from "./admin/admin.routes.ts";
-import { dashboardApp } from "./dashboard/dashboard.index.ts";
-import { cacheControl } from "./platform/middleware/cache-control.ts";
-import { corsForOrigins } from "./platform/middleware/cors.ts";
-import { notFoundHandler, onError, validationHook } from "./platform/errors.ts";
-import { requestLog } from "./platform/middleware/request-log.ts";
-import { apiSecureHeaders } from "./platform/middleware/secure-headers.ts";
-import { services } from "./platform/middleware/services.ts";
-import { serverTiming } from "./platform/middleware/timing.ts";
-import { mountDocs } from "./openapi/openapi.index.ts";
-import { API_PREFIX, api } from "./api.ts";
+// The worker's entry (wrangler.toml `main`): the app's fetch, and the daily cron (src/scheduled.ts).
+import { createApp } from "./app.ts";
 import { scheduled } from "./scheduled.ts";
 
-const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
-app.use(
-  requestId(),
-  requestLog,
-  cacheControl,
-  ...serverTiming,
-  apiSecureHeaders,
-  corsForOrigins,
-  services,
-);
-app.route(API_PREFIX, api);
-// The root mount goes through a plain Hono so that the OpenAPI document lists the /api paths once.
-app.route("/", new Hono<AppEnv>().route("/", api));
-// GET /openapi.json and GET /docs: public (they describe the API, they serve none of its data).
-mountDocs(app);
-// /admin/keys (the JSON admin API) and /dashboard (its pages): the administrator's side; they take
-// the admin token or its session, not API keys.
-app.route("/", adminRoutes);
-app.route("/", dashboardApp);
-
-// Every served path with its methods, for the 404/405 answers: the API's at both its mounts, the
-// admin API's as they are (no /api alias).
-app.notFound(
-  notFoundHandler([
-    ...api.routes.flatMap((r) => [r, { method: r.method, path: `${API_PREFIX}${r.path}` }]),
-    ...adminRoutes.routes,
-  ]),
-);
-app.onError(onError);
-
 // The module exports only the handler: workerd rejects any other runtime export of the main module.
-// The app itself keeps its fetch (and routes, for the tests); scheduled is the daily cron (src/scheduled.ts).
-export default Object.assign(app, { scheduled });
+// The app itself keeps its fetch (and routes, for the tests).
+export default Object.assign(createApp(), { scheduled });
