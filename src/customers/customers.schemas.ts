@@ -1,11 +1,26 @@
+// The customer and its address as the API serves them, with their examples for the document.
+// The examples are the demo data's (data/demo.json) as the API serves it: the compiler checks each
+// against the schema it illustrates (.openapi({ example })), and e2e/openapi.test.ts against the
+// generated document, so an example cannot drift from its shape.
 import { z } from "@hono/zod-openapi";
-import { addressExample, customerExample, orderExample } from "../platform/examples.ts";
 
 /** "None", as the published interface writes it for an address or a sales agent: an empty array. */
 export const EmptyArraySchema = z
   .array(z.unknown())
   .max(0)
   .openapi("EmptyArray", { description: "An empty array: the published interface's way of saying that there is none" });
+
+export const addressExample = {
+  addressline1: "Door No. 230/39, Main Road",
+  addressline2: "",
+  area: {
+    id: 95,
+    name: "Banjara Hills",
+    area_code: "BH",
+    city: { id: 21, name: "Hyderabad", code: "HYD", state: { id: 7, code: "TG", name: "Telangana" } },
+  },
+  postalcode: { id: 93, code: "500034" },
+};
 
 export const AddressSchema = z
   .object({
@@ -29,6 +44,20 @@ export const AddressSchema = z
 /** A customer without an address carries an empty array, as the published interface does. */
 export const AddressOrEmptySchema = z.union([AddressSchema, EmptyArraySchema]);
 
+/** The interface's ten customer fields of the example (an order's customer has them too). */
+export const customerFieldsExample = {
+  id: 1,
+  contact_person_name: "Harish Iyengar",
+  company_name: "Iyengar Brothers",
+  display_name: "Iyengar Brothers",
+  email: "harish99@yahoo.com",
+  contactperson_number: "+91 98200 00001",
+  company_phone: "040-20324320",
+  gst_treatment: "Registered",
+  gstin: "36JFGFI5184M1ZC",
+  customer_code: null,
+};
+
 const customerFields = {
   id: z.number().int(),
   contact_person_name: z.string(),
@@ -40,6 +69,13 @@ const customerFields = {
   gst_treatment: z.string(),
   gstin: z.string().nullable(),
   customer_code: z.string().nullable(),
+};
+
+const customerExample = {
+  ...customerFieldsExample,
+  status: "Active" as const,
+  approval: "accepted" as const,
+  address: addressExample,
 };
 
 export const CustomerSchema = z
@@ -54,4 +90,4 @@ export const CustomerSchema = z
 /** The customer as embedded in an order: the interface's ten fields and the address. */
 export const OrderCustomerSchema = z
   .object({ ...customerFields, address: AddressOrEmptySchema })
-  .openapi("OrderCustomer", { example: orderExample.customer });
+  .openapi("OrderCustomer", { example: { ...customerFieldsExample, address: addressExample } });

@@ -1,6 +1,15 @@
+// A sales order as the API serves it, the sales agent it carries, and their examples for the document.
+// The examples are the demo data's (data/demo.json) as the API serves it: the compiler checks each
+// against the schema it illustrates (.openapi({ example })), and e2e/openapi.test.ts against the
+// generated document, so an example cannot drift from its shape.
 import { z } from "@hono/zod-openapi";
-import { AddressOrEmptySchema, EmptyArraySchema, OrderCustomerSchema } from "../customers/customers.schemas.ts";
-import { orderExample, salesAgentExample } from "../platform/examples.ts";
+import {
+  AddressOrEmptySchema,
+  addressExample,
+  customerFieldsExample,
+  EmptyArraySchema,
+  OrderCustomerSchema,
+} from "../customers/customers.schemas.ts";
 
 export const ORDER_STATUS_NAMES = [
   "Placed",
@@ -17,6 +26,15 @@ export const ORDER_STATUS_NAMES = [
 
 export type OrderStatusName = (typeof ORDER_STATUS_NAMES)[number];
 
+const salesAgentExample = {
+  id: 7,
+  first_name: "Navdeep",
+  last_name: "Bedi",
+  mobile_number: "6981182458",
+  avatar: null,
+  email: "navdeep.bedi7@sales.example.com",
+};
+
 export const OrderSalesAgentSchema = z
   .object({
     id: z.number().int(),
@@ -27,6 +45,40 @@ export const OrderSalesAgentSchema = z
     email: z.string().nullable(),
   })
   .openapi("SalesAgent", { example: salesAgentExample });
+
+const orderExample = {
+  id: 721,
+  order_no: "SO-000721",
+  item_total_amount: 6278,
+  discount_amount: 0,
+  return_total_amount: 0,
+  billable_amount: 6278,
+  date: "2026-01-18",
+  products: [
+    { id: 7, sku: "RIC-BAS-5K", name: "Basmati Rice 5kg", quantity: 10, price: 620 },
+    { id: 14, sku: "DAL-URD-500", name: "Urad Dal 500g", quantity: 1, price: 78 },
+  ],
+  customer: { ...customerFieldsExample, address: addressExample },
+  address: addressExample,
+  salesagent: salesAgentExample,
+  deliveryagent: { id: 4, first_name: "Amit", last_name: "M", phone_number: "8252443066" },
+  laststatus: { name: "Undelivered" as const },
+  invoices: [
+    {
+      id: 696,
+      invoice_number: "INV-000696",
+      date: "2026-01-20",
+      due_date: "2026-02-04",
+      total_amount: 6278,
+      discount_amount: 0,
+      returned_amount: 0,
+      invoice_amount: 6278,
+      cgst: 0,
+      sgst: 0,
+      igst: 298.95,
+    },
+  ],
+};
 
 export const OrderSchema = z
   .object({

@@ -9,7 +9,6 @@ import type { AppEnv } from "./env.ts";
 // Types c.get("requestId") on every context (hono/request-id sets it on every request).
 import type {} from "hono/request-id";
 import type { ZodError } from "zod";
-import { errorExample } from "./examples.ts";
 import { errorName, log } from "./lib/log.ts";
 import { headerRef } from "./response-headers.ts";
 
@@ -229,6 +228,16 @@ export function fieldErrors(error: ZodError): FieldError[] {
   }
   return [...seen.values()];
 }
+
+const errorExample = {
+  error: {
+    code: "VALIDATION_ERROR" as const,
+    description: "count must be an integer between 1 and 100",
+    source: "http://127.0.0.1:8787/api/customers",
+    status_code: 422,
+    fields: [{ field: "count", message: "must be an integer between 1 and 100" }],
+  },
+};
 
 /** The error envelope as the OpenAPI document describes it (its Error component). */
 export const ErrorSchema = z

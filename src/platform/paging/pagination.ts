@@ -1,6 +1,5 @@
 // The one place that builds paging (docs/specification.md section 4).
 import { z } from "@hono/zod-openapi";
-import { paginationExample } from "../examples.ts";
 import type { SortKey } from "./cursor.ts";
 
 export const DEFAULT_COUNT = 10;
@@ -13,6 +12,18 @@ export interface Page {
   /** From a cursor: the page is the rows right after this one (a seek), not `skip` rows in. */
   after?: SortKey;
 }
+
+const paginationExample = {
+  current_page: 1,
+  first_page_url: "http://127.0.0.1:8787/api/customers?count=10&page=1",
+  prev_page_url: null,
+  next_page_url: "http://127.0.0.1:8787/api/customers?count=10&page=2",
+  last_page_url: "http://127.0.0.1:8787/api/customers?count=10&page=30",
+  last_page: 30,
+  per_page: 10,
+  total: 300,
+  path: "http://127.0.0.1:8787/api/customers",
+};
 
 /**
  * The `pagination` object of a listing's answer: the one schema of it. Its type is inferred from it,
