@@ -32,7 +32,7 @@ export const RESPONSE_HEADERS = {
 } as const;
 
 /**
- * Allow, of a 405. Not a component: only the answers of any path (document.ts) carry it, and they
+ * Allow, of a 405. Not a component: only the answers of any path (src/openapi/openapi.document.ts) carry it, and they
  * sit in an extension, where a reference would leave the component unused in Redocly's eyes.
  */
 export const ALLOW_HEADER = {

@@ -132,7 +132,7 @@ describe("GET /openapi.json", () => {
     expect(areas["401"].headers["WWW-Authenticate"]).toEqual({ $ref: "#/components/headers/WWW-Authenticate" });
     expect(areas["429"].headers["Retry-After"]).toEqual({ $ref: "#/components/headers/Retry-After" });
     expect(areas["503"].headers["Retry-After"]).toEqual({ $ref: "#/components/headers/Retry-After" });
-    // The answers that no operation owns sit in an extension, not in components (see document.ts).
+    // The answers that no operation owns sit in an extension, not in components (see src/openapi/openapi.document.ts).
     expect(body.components.responses).toBeUndefined();
     expect(Object.keys(body["x-any-path-responses"])).toEqual(["404", "405"]);
     expect(body["x-any-path-responses"]["405"].headers.Allow).toMatchObject({ required: true });
