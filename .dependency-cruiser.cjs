@@ -32,7 +32,7 @@ const CAPABILITIES = "(customers|orders|lookups|health|keys|admin|import|dashboa
 /** Top to bottom; a file is in the first layer that it matches. */
 const LAYERS = [
   { name: "wiring", path: ["^src/(index|app|api|client|scheduled)\\.ts$", "^src/openapi/"] },
-  { name: "route", path: ["\\.(routes|handlers|index)\\.tsx?$", "^src/dashboard/", "^src/platform/route\\.ts$"] },
+  { name: "route", path: ["\\.(routes|handlers|index)\\.tsx?$", "^src/dashboard/", "^src/platform/route\\.ts$", "^src/admin/admin\\.router\\.ts$"] },
   { name: "middleware", path: ["^src/platform/middleware/", "^src/admin/admin\\.auth\\.ts$"] },
   {
     name: "domain",

@@ -5,7 +5,6 @@
 // binding names) ever reaches the caller.
 import { z } from "@hono/zod-openapi";
 import type { Context, Env, NotFoundHandler } from "hono";
-import type { AppEnv } from "./env.ts";
 // Types c.get("requestId") on every context (hono/request-id sets it on every request).
 import type {} from "hono/request-id";
 import type { ZodError } from "zod";
@@ -192,7 +191,7 @@ function pathPattern(path: string): RegExp {
  * and at the root, the admin API's once): a path that some route serves is a 405 listing its
  * methods in Allow (HEAD wherever GET), any other a 404.
  */
-export function notFoundHandler(routes: readonly ServedRoute[]): NotFoundHandler<AppEnv> {
+export function notFoundHandler<E extends Env>(routes: readonly ServedRoute[]): NotFoundHandler<E> {
   const table = new Map<string, { pattern: RegExp; methods: Set<string> }>();
   for (const { method, path } of routes) {
     if (method === "ALL") continue;
