@@ -1,6 +1,6 @@
 // npm run check: everything short of uploading (docs/development.md, Tests and checks). Type check, lint,
-// the generated binding types up to date, a dry-run build of every Worker in both modes, and the
-// OpenAPI lint when the project has one. Prints each step; exits 1 naming the step that failed.
+// the generated binding types up to date, a dry-run build of every Worker in both modes, the OpenAPI
+// lint when the project has one, and the documentation's links. Prints each step; exits 1 naming the step that failed.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,8 +13,9 @@ const COMMAND: CommandLine = {
   invocation: "npm run check --",
   usage: `Usage: npm run check
   Type check, lint, generated binding types up to date (wrangler types --check), a dry-run build of
-  the API in test and live mode and of the docs Worker (into a temporary folder), then the OpenAPI
-  lint (npm run lint:openapi) if the project has one. Needs no Cloudflare account.`,
+  the API in test and live mode and of the docs Worker (into a temporary folder), the OpenAPI lint
+  (npm run lint:openapi) if the project has one, then the documentation's links (npm run lint:docs).
+  Needs no Cloudflare account.`,
 };
 
 /** `wrangler types` with the flags of the cf-typegen script, so that the check and the generator agree. */
