@@ -8,6 +8,7 @@ import app from "../../src/index.ts";
 import { adminAuth } from "../../src/admin/admin.auth.ts";
 import { adminRoutes } from "../../src/admin/admin.routes.ts";
 import { call, errorEnvelope, statusAndHeaders, validationEnvelope } from "../helpers/http.ts";
+import { MISSING_ADMIN_CREDENTIALS } from "../helpers/session.ts";
 import { makeKey } from "../helpers/api-keys.ts";
 
 const ADMIN = env.ADMIN_TOKEN!;
@@ -55,7 +56,7 @@ describe("every admin route", () => {
 
   it("refuses a request without credentials, and changes nothing", async () => {
     const { record } = await makeKey({ name: "Kept" });
-    await expectRefused({}, "Missing credentials: send 'Authorization: Bearer <administrator token>' or log in at /dashboard");
+    await expectRefused({}, MISSING_ADMIN_CREDENTIALS);
     const keys = await call("/admin/keys", { headers: bearer(ADMIN) });
     expect(keys.body.data.map((k: { id: string; revoked_at: string | null }) => [k.id, k.revoked_at])).toEqual([[record.id, null]]);
   });

@@ -4,18 +4,13 @@
 // token. Through HTTP into the worker, on the real local D1.
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { BASE, type CallResult, call, errorEnvelope } from "../helpers/http.ts";
-import { cookieSessionId } from "../helpers/session.ts";
+import { BASE, type CallResult, call } from "../helpers/http.ts";
+import { cookieSessionId, missingAdminCredentials } from "../helpers/session.ts";
 import { callWithEnv } from "../helpers/faults.ts";
 
 const ADMIN = env.ADMIN_TOKEN!;
 const HOUR = 3_600_000;
-const MISSING = errorEnvelope(
-  401,
-  "AUTHENTICATION_ERROR",
-  "Missing credentials: send 'Authorization: Bearer <administrator token>' or log in at /dashboard",
-  "/admin/keys",
-);
+const MISSING = missingAdminCredentials("/admin/keys");
 
 interface SignedIn {
   /** The Cookie header value. */

@@ -7,6 +7,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { BASE, type CallResult, call, errorEnvelope } from "../helpers/http.ts";
+import { missingAdminCredentials } from "../helpers/session.ts";
 import { callWithEnv, downD1 } from "../helpers/faults.ts";
 import { captureConsole, type LogLine } from "../helpers/logs.ts";
 
@@ -279,12 +280,7 @@ describe("an administrator token shorter than 32 characters, or none", () => {
     const api = await callWithEnv({ ADMIN_TOKEN: SHORT }, "/admin/keys", { headers: { Cookie: cookie } });
     expect({ status: api.status, body: api.body }).toEqual({
       status: 401,
-      body: errorEnvelope(
-        401,
-        "AUTHENTICATION_ERROR",
-        "Missing credentials: send 'Authorization: Bearer <administrator token>' or log in at /dashboard",
-        "/admin/keys",
-      ),
+      body: missingAdminCredentials("/admin/keys"),
     });
     const page = await callWithEnv({ ADMIN_TOKEN: SHORT }, "/dashboard", { headers: { Cookie: cookie } });
     expect({ status: page.status, main: mainOf(page) }).toEqual({ status: 200, main: mainOf(await call("/dashboard")) });

@@ -4,6 +4,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { BASE, type CallResult, call, errorEnvelope, statusAndHeaders } from "../helpers/http.ts";
+import { missingAdminCredentials, MISSING_ADMIN_CREDENTIALS } from "../helpers/session.ts";
 import { makeKey } from "../helpers/api-keys.ts";
 
 const ADMIN = env.ADMIN_TOKEN!;
@@ -364,12 +365,7 @@ describe("the dashboard's forms", () => {
     const api = await call("/admin/keys", { headers: { Cookie: cookie } });
     expect({ status: api.status, body: api.body }).toEqual({
       status: 401,
-      body: errorEnvelope(
-        401,
-        "AUTHENTICATION_ERROR",
-        "Missing credentials: send 'Authorization: Bearer <administrator token>' or log in at /dashboard",
-        "/admin/keys",
-      ),
+      body: missingAdminCredentials("/admin/keys"),
     });
     const write = await call("/admin/keys", { method: "POST", headers: { Cookie: cookie, "X-CSRF-Token": csrf }, body: { name: "x", mode: "test" } });
     expect(write.status).toBe(401);
@@ -383,7 +379,7 @@ describe("the JSON admin API", () => {
   it("answers 401 without an administrator credential", async () => {
     const { secret } = await makeKey();
     const cases: [Record<string, string>, string][] = [
-      [{}, "Missing credentials: send 'Authorization: Bearer <administrator token>' or log in at /dashboard"],
+      [{}, MISSING_ADMIN_CREDENTIALS],
       [bearer("not-the-admin-token"), "Invalid administrator token"],
       [bearer(secret), "API keys do not open the admin API: use the administrator token"],
       [{ Authorization: `Basic ${ADMIN}` }, "Malformed Authorization header: send 'Authorization: Bearer <administrator token>'"],
