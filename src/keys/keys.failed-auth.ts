@@ -15,7 +15,6 @@ const failures = new Map<string, number[]>();
 // Keys (by hash) that authenticated within the window: a locked address still serves them.
 const recentlyValid = new BoundedLru<true>(RECENTLY_VALID_KEYS, FAILED_AUTH_WINDOW_MS);
 
-/** An IPv6 address counts by its /64. */
 export function failureBucket(connectingIp: string | undefined): string {
   return clientBucket(connectingIp);
 }

@@ -262,7 +262,6 @@ async function newKey(
   return { record, secret };
 }
 
-/** Never shows the hash. */
 export function publicRecord<R extends KeyRecord>(record: R, state: KeyState): Omit<R, "hash"> & { status: KeyState } {
   const { hash: _hash, ...rest } = record;
   return { ...rest, status: state };
