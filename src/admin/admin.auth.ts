@@ -1,6 +1,5 @@
-// Who may use the JSON admin API: the administrator token as a bearer credential, or a dashboard
-// session (cookie) whose writes carry the session's CSRF token in a header. API keys never do. A 401
-// never tells how the service is configured (docs/specification.md section 2).
+// Who may use the JSON admin API: the administrator token as a bearer credential, or a dashboard session
+// whose writes carry its CSRF token; never an API key (docs/specification.md section 2).
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../platform/env.ts";
 import { bearerToken } from "../platform/lib/bearer.ts";
@@ -14,7 +13,6 @@ const SAFE_METHOD = /^(GET|HEAD|OPTIONS)$/;
 export const adminAuth = createMiddleware<AppEnv>(async (c, next) => {
   const header = c.req.header("Authorization");
   if (header !== undefined) {
-    // As for API keys (platform/lib/bearer.ts): the scheme, one space, the credential; nothing is trimmed.
     const given = bearerToken(header);
     if (given === null) {
       throw errors.unauthenticated("Malformed Authorization header: send 'Authorization: Bearer <administrator token>'");

@@ -2,7 +2,6 @@
 import type { Context } from "hono";
 import { errors } from "../platform/errors.ts";
 
-/** A JSON body, or {} when there is none; anything else that does not parse as JSON is a 400. */
 export async function readJsonBody(c: Context): Promise<unknown> {
   const text = await c.req.text();
   if (text === "") return {};

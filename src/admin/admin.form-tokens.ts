@@ -1,7 +1,5 @@
-// One-time form tokens (docs/specification.md section 9, "The dashboard's forms"): a form whose
-// answer shows a new secret is let through once per token, so that a reload or Back and resubmit
-// never repeats its change. Kept in D1 (form_tokens) by SHA-256 only, tied to a session, pruned as
-// tokens are issued.
+// One-time form tokens (docs/specification.md section 9, "The dashboard's forms"), so that a reload or
+// Back and resubmit never repeats a change. Kept in D1 by SHA-256 only, tied to a session.
 import { and, eq, gt, inArray, lt, sql } from "drizzle-orm";
 import { formTokens } from "../../drizzle/schema.ts";
 import type { Database } from "../platform/db/database.ts";
@@ -9,26 +7,17 @@ import { sha256Hex } from "../platform/lib/crypto.ts";
 import { randomBase62 } from "../keys/keys.secret.ts";
 import { SESSION_TTL_SECONDS } from "./admin.session.ts";
 
-/** The hidden form field that carries the token. */
 export const FORM_TOKEN_FIELD = "form_token";
-/** A token is refused this long after its page was rendered. */
 export const FORM_TOKEN_TTL_MS = 60 * 60 * 1000;
-/**
- * Rows stay this long past their expiry: a used token must still read as used (not as unknown) for
- * as long as any session that could send it again lasts.
- */
+/** A used token must read as used, not unknown, for as long as a session that could resend it lasts. */
 const KEPT_AFTER_EXPIRY_MS = SESSION_TTL_SECONDS * 1000;
 
 /**
- * What sending a form with a token did:
- * - `fresh`: its first use for this form: the change may run.
- * - `used`: this form was sent with this token before: nothing may change.
- * - `stale`: expired, unknown or missing: nothing changed; a page with a new token lets the user resend.
- * - `foreign`: issued to another session: refused.
+ * Only `fresh` may run the change. `stale`: expired, unknown or missing (a page with a new token lets the
+ * user resend); `foreign`: issued to another session.
  */
 export type FormTokenUse = "fresh" | "used" | "stale" | "foreign";
 
-/** A new token for a page shown to this session (one D1 batch, which also prunes old rows). */
 export async function issueFormToken(db: Database, sessionId: string, nowMs = Date.now()): Promise<string> {
   const token = randomBase62(43);
   await db.batch([
@@ -39,8 +28,8 @@ export async function issueFormToken(db: Database, sessionId: string, nowMs = Da
 }
 
 /**
- * Uses `token` for the form at address `form`: one conditional insert decides, so of two
- * submissions at once exactly one is `fresh`. A token serves every form of its page, each once.
+ * One conditional insert decides, so of two submissions at once exactly one is `fresh`. A token serves
+ * every form of its page (`form` is the form's address), each once.
  */
 export async function useFormToken(
   db: Database,

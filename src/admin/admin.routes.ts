@@ -1,8 +1,5 @@
-// The JSON admin API for keys (list with usage, create, roll, revoke), their audit log and the sales
-// agents a key can be bound to, for the dashboard's administrator and for scripts. Every route is
-// made with adminRoute() (admin.router.ts): it takes the administrator credential, not API keys, and is
-// not in the published document. Bodies are read by the handlers (admin.body.ts): a body that is not JSON
-// is a 400 and a key's fields are judged by the key store (admin.keys.ts).
+// The JSON admin API: keys, their audit log and the sales agents a key can be bound to. Bodies are read by
+// the handlers, not schemas, so that the key store alone judges a key's fields.
 import { z, type RouteHandler } from "@hono/zod-openapi";
 import type { AppEnv } from "../platform/env.ts";
 import { queryString } from "../platform/paging/query-params.ts";
@@ -11,7 +8,6 @@ import { auditEntries, createKey, listKeysWithUsage, revokeKey, rollKey } from "
 import { adminRoute, createAdminRouter } from "./admin.router.ts";
 import { AGENT_QUERY_RULE, findAgents, MAX_AGENT_QUERY_LENGTH } from "./admin.salesagents.ts";
 
-/** Who the key audit log names for changes made here. */
 const ADMIN_API = { actor: "admin-api" } as const;
 
 const keyId = { params: z.object({ id: z.string() }) };
@@ -75,7 +71,7 @@ const rollHandler: RouteHandler<typeof roll, AppEnv> = async (c) =>
 const revokeHandler: RouteHandler<typeof revoke, AppEnv> = async (c) =>
   c.json({ data: await revokeKey(c.get("services").keys, c.req.valid("param").id, ADMIN_API) }, 200);
 
-/** The admin API. Its paths answer 404 and 405 from the app's one route table (src/index.ts), with no /api alias. */
+/** Its 404 and 405 answers come from the app's route table (src/app.ts); it has no /api alias. */
 export const adminRoutes = createAdminRouter()
   .openapi(listKeys, listKeysHandler)
   .openapi(create, createHandler)

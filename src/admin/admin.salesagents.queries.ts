@@ -1,10 +1,8 @@
-// Finding sales agents for the key dashboard's agent picker and the admin API: by a piece of the
-// name or of the mobile number, and by id for the agents that keys are bound to. Returns rows.
+// The sales agent queries behind the admin API's search and the dashboard's agent picker.
 import { asc, inArray, or, sql } from "drizzle-orm";
 import { salesAgents } from "../../drizzle/schema.ts";
 import type { Database } from "../platform/db/database.ts";
 
-/** The most agents one search returns. */
 export const AGENT_SEARCH_LIMIT = 20;
 
 const COLUMNS = {
@@ -21,10 +19,7 @@ function contains(text: string): string {
   return `%${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
 }
 
-/**
- * Up to `limit` agents, by id, whose "first last" name (case-insensitively, ASCII) or mobile number
- * contains `query`; the first ones by id for an empty query.
- */
+/** SQLite's LIKE ignores case for ASCII letters only. */
 export function searchSalesAgents(db: Database, query: string, limit = AGENT_SEARCH_LIMIT): Promise<AgentRow[]> {
   const q = query.trim();
   const base = db.select(COLUMNS).from(salesAgents);
@@ -40,7 +35,6 @@ export function searchSalesAgents(db: Database, query: string, limit = AGENT_SEA
   return filtered.orderBy(asc(salesAgents.id)).limit(limit);
 }
 
-/** The agents with these ids (those that exist), by id: one query. */
 export function salesAgentsByIds(db: Database, ids: readonly number[]): Promise<AgentRow[]> {
   if (ids.length === 0) return Promise.resolve([]);
   return db.select(COLUMNS).from(salesAgents).where(inArray(salesAgents.id, [...ids])).orderBy(asc(salesAgents.id));

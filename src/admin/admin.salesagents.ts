@@ -1,5 +1,4 @@
-// Finding sales agents to bind a key to (the admin API's and the dashboard's agent picker): by a
-// piece of the name or of the mobile number, at most AGENT_SEARCH_LIMIT of them.
+// Finding sales agents to bind a key to: the admin API's search and the dashboard's agent picker.
 import { errors } from "../platform/errors.ts";
 import type { Database } from "../platform/db/database.ts";
 import { AGENT_SEARCH_LIMIT, type AgentRow, salesAgentsByIds, searchSalesAgents } from "./admin.salesagents.queries.ts";
@@ -13,16 +12,14 @@ export interface AdminAgent {
   mobile_number: string;
 }
 
-/** The longest search text. */
 export const MAX_AGENT_QUERY_LENGTH = 100;
-/** What a longer one is told (the admin API's query schema and the dashboard's search say the same). */
+/** Shared so that the admin API's query schema and the dashboard's search say the same. */
 export const AGENT_QUERY_RULE = `must be at most ${MAX_AGENT_QUERY_LENGTH} characters`;
 
 function toAgent(row: AgentRow): AdminAgent {
   return { id: row.id, first_name: row.firstName, last_name: row.lastName, mobile_number: row.mobileNumber };
 }
 
-/** Agents whose name or mobile number contains `q` (absent or empty: the first ones by id). */
 export async function findAgents(db: Database, q: string | undefined): Promise<AdminAgent[]> {
   const query = q ?? "";
   if (query.length > MAX_AGENT_QUERY_LENGTH) {
@@ -31,7 +28,7 @@ export async function findAgents(db: Database, q: string | undefined): Promise<A
   return (await searchSalesAgents(db, query)).map(toAgent);
 }
 
-/** The agents with these ids, by id (ids of agents that no longer exist are left out). */
+/** Ids of agents that no longer exist are left out. */
 export async function agentsByIds(db: Database, ids: Iterable<number>): Promise<Map<number, AdminAgent>> {
   const unique = [...new Set(ids)];
   return new Map((await salesAgentsByIds(db, unique)).map((row) => [row.id, toAgent(row)]));

@@ -1,35 +1,23 @@
-// The service's own random secret, which the dashboard session's cookie and CSRF keys derive from
-// (docs/specification.md section 2, The administrator's sign-in): a row of service_secrets in D1,
-// made on first use, so that neither `npm start` nor a deployment needs a step for it. Deleting the
-// row ends every session (admin_sessions refers to it) and the next sign-in makes a new secret.
+// The secret the session's cookie and CSRF keys derive from (docs/specification.md section 2, "The
+// administrator's sign-in"): a D1 row made on first use, so that no deployment needs a step for it.
 import { encodeBase64Url } from "hono/utils/encode";
 import { eq } from "drizzle-orm";
 import { serviceSecrets } from "../../drizzle/schema.ts";
 import type { Database } from "../platform/db/database.ts";
 
-/** The row that the session keys derive from. */
 export const SESSION_SECRET_NAME = "admin-session";
 const SECRET_BYTES = 32;
-/**
- * How long an isolate uses the secret it read before reading it again. After a rotation an isolate
- * may refuse a new session's cookie (as no session) for at most this long; every session made
- * before the rotation ends at once, since its row is gone.
- */
+/** After a rotation an isolate may refuse a new session's cookie for at most this long. */
 export const SECRET_CACHE_MS = 60_000;
 
 export interface SessionKeys {
-  /** Signs the session cookie (HMAC-SHA-256, hono/cookie). */
   cookie: ArrayBuffer;
-  /** Makes a session's CSRF token from its id. */
   csrf: CryptoKey;
 }
 
 let cached: { keys: Promise<SessionKeys>; until: number } | undefined;
 
-/**
- * The session keys, from the isolate's copy while it is fresh; `fresh` reads the row again (a sign-in
- * does, so that a new session is keyed with the secret that its row refers to). Read at the primary.
- */
+/** A sign-in passes `fresh`, so that a new session is keyed with the secret its row refers to. */
 export function sessionKeys(db: Database, options: { fresh?: boolean } = {}): Promise<SessionKeys> {
   const now = Date.now();
   if (!options.fresh && cached && cached.until > now) return cached.keys;
@@ -42,7 +30,7 @@ export function sessionKeys(db: Database, options: { fresh?: boolean } = {}): Pr
   return keys;
 }
 
-/** One batch: make the row unless it exists (the first of two racing isolates wins), then read it. */
+/** Of two racing isolates the first insert wins; both read the winner's secret. */
 async function readOrMakeSecret(db: Database): Promise<string> {
   const secret = encodeBase64Url(crypto.getRandomValues(new Uint8Array(SECRET_BYTES)).buffer).replace(/=+$/, "");
   const [, rows] = await db.batch([

@@ -1,8 +1,5 @@
-// The administrator's dashboard session (docs/specification.md section 2, The administrator's
-// sign-in): a random id in a signed cookie and a row in D1 under the id's hash, read at the primary on
-// every use, so that signing out (deleting the row) ends it at once, for every copy of the cookie.
-// The cookie's signature and the CSRF token are keyed with the service's own secret, never with the
-// administrator token. The JSON admin API accepts the session; the dashboard pages start and end it.
+// The administrator's dashboard session (docs/specification.md section 2, "The administrator's sign-in"):
+// a signed cookie and a D1 row read at the primary on every use, so that signing out ends it at once.
 import type { Context } from "hono";
 import { deleteCookie, getCookie, getSignedCookie, setSignedCookie } from "hono/cookie";
 import { encodeBase64Url } from "hono/utils/encode";
@@ -18,7 +15,6 @@ import { SESSION_SECRET_NAME, type SessionKeys, sessionKeys } from "./admin.serv
 /** Sent as "__Host-olk_admin": Secure, Path=/, no Domain (the browser enforces the prefix). */
 export const SESSION_COOKIE = "olk_admin";
 export const SESSION_TTL_SECONDS = 8 * 60 * 60;
-/** The hidden form field and the header that carry the CSRF token. */
 export const CSRF_FIELD = "csrf_token";
 export const CSRF_HEADER = "X-CSRF-Token";
 
@@ -34,17 +30,15 @@ const COOKIE_OPTIONS = {
 const SESSION_ID = /^[A-Za-z0-9_-]{43}$/;
 
 export interface Session {
-  /** The hash of the cookie's id: the row's key and the audit log's session_id. The id itself stays in the cookie. */
+  /** The hash of the cookie's id: the id itself never leaves the cookie. */
   id: string;
   expiresAt: Date;
-  /** Proves that a form or request came from a page this session was shown. */
   csrfToken: string;
 }
 
-/** What a session needs of a request: its cookies, the configured token, the request id, the primary database. */
 type SessionEnv = { Bindings: Pick<Bindings, "ADMIN_TOKEN">; Variables: Pick<Variables, "services" | "requestId"> };
 
-/** Stores a new session and sets its cookie. The caller has just checked the administrator token. */
+/** The caller must have just checked the administrator token. */
 export async function startSession<E extends SessionEnv>(c: Context<E>): Promise<Session> {
   const db = primary(c);
   const id = base64url(crypto.getRandomValues(new Uint8Array(32)));
@@ -65,11 +59,7 @@ export async function startSession<E extends SessionEnv>(c: Context<E>): Promise
   return { id: idHash, expiresAt: new Date(expiresAt), csrfToken: await csrfTokenFor(keys, id) };
 }
 
-/**
- * The live session of this request, or null: no cookie, a bad signature, no row (signed out, expired,
- * or the secret rotated), or an unusable administrator token. Without a cookie nothing is read; a
- * forged one costs no D1 read either, since the signature is checked first.
- */
+/** A forged cookie costs no D1 read: the signature is checked first. */
 export async function readSession<E extends SessionEnv>(c: Context<E>): Promise<Session | null> {
   if (getCookie(c, SESSION_COOKIE, "host") === undefined) return null;
   // The admin side is closed while the token is unusable, to sessions too.
@@ -88,7 +78,6 @@ export async function readSession<E extends SessionEnv>(c: Context<E>): Promise<
   return { id: idHash, expiresAt: new Date(row.expiresAt), csrfToken: await csrfTokenFor(keys, id) };
 }
 
-/** Deletes the session's row (with any expired ones) and clears the cookie. */
 export async function endSession<E extends SessionEnv>(c: Context<E>, session: Session): Promise<void> {
   const db = primary(c);
   await db.batch([
@@ -98,7 +87,6 @@ export async function endSession<E extends SessionEnv>(c: Context<E>, session: S
   deleteCookie(c, SESSION_COOKIE, COOKIE_OPTIONS);
 }
 
-/** Constant-time check of a submitted CSRF token against the session's. */
 export async function csrfTokenValid(session: Session, given: string | undefined | null): Promise<boolean> {
   if (typeof given !== "string" || given === "") return false;
   return textsEqualInConstantTime(session.csrfToken, given);
@@ -109,7 +97,7 @@ function primary<E extends SessionEnv>(c: Context<E>): Database {
   return c.get("services").primaryDb;
 }
 
-/** The name D1 and the audit log give a session: the SHA-256 of the cookie's id, base64url. */
+/** The name D1 and the audit log give a session. */
 export async function hashOf(id: string): Promise<string> {
   return base64url(await sha256(id));
 }

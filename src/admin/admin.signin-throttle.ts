@@ -1,13 +1,5 @@
-// Limits guessing of the administrator token (docs/specification.md section 2, The administrator's
-// sign-in): of the sign-ins from one client address, at most 10 in 10 minutes have their token
-// checked unless some succeed. Sign-ins are the dashboard's login form and admin API requests with
-// a bearer token.
-//
-// Each attempt first reserves a row of admin_signin_failures in one D1 statement that inserts only
-// while fewer than 10 rows of that address are inside the window: D1 runs one statement at a time,
-// so parallel attempts cannot all pass the count. A success deletes its row, a failure keeps it. An
-// address found locked is remembered in the isolate until it unlocks, so that its further attempts
-// cost no D1 query at all.
+// Limits guessing of the administrator token, through the dashboard's login form and the admin API's bearer
+// token alike (docs/specification.md section 2, "The administrator's sign-in").
 import type { AppEnv } from "../platform/env.ts";
 import type { Database } from "../platform/db/database.ts";
 import { errors } from "../platform/errors.ts";
@@ -18,22 +10,18 @@ import { clientBucket } from "../platform/lib/client-address.ts";
 export const SIGNIN_WINDOW_MS = 10 * 60 * 1000;
 export const SIGNIN_MAX_FAILURES = 10;
 
-/**
- * Unlock times (epoch ms) of the addresses this isolate found locked. Bounded, so that a flood from
- * many addresses cannot grow it; an address pushed out only costs one D1 query again.
- */
+// Unlock times of addresses found locked, so that their further attempts cost no D1 query. Bounded against
+// a flood from many addresses: one pushed out only costs one D1 query again.
 const knownLocked = new BoundedLru<number>(10_000, SIGNIN_WINDOW_MS);
 
 export interface SignInAttempt {
   /** The primary database: every attempt must see the reservations just made. */
   db: Database;
-  /** The CF-Connecting-IP header. */
   connectingIp: string | undefined;
   requestId: string;
   via: "dashboard" | "admin-api";
 }
 
-/** The sign-in that this request makes, through the dashboard form or the admin API's bearer token. */
 export function signInAttemptOf(c: SignInContext, via: SignInAttempt["via"]): SignInAttempt {
   return {
     db: c.var.services.primaryDb,
@@ -43,17 +31,12 @@ export function signInAttemptOf(c: SignInContext, via: SignInAttempt["via"]): Si
   };
 }
 
-/** What a sign-in needs of a request's context: the admin API's and the dashboard's both have it. */
 interface SignInContext {
   req: { header(name: string): string | undefined };
   var: Pick<AppEnv["Variables"], "services" | "requestId">;
 }
 
-/**
- * Runs one sign-in: throws the 429 ApiError while the address is locked out (the token is then not
- * checked); otherwise checks the token, freeing the reserved place on a match and keeping it (and
- * logging a warning) on a failure. True when the token matched.
- */
+/** While the address is locked out: a 429, and the token is not even checked. */
 export async function signIn(attempt: SignInAttempt, tokenMatches: () => Promise<boolean>): Promise<boolean> {
   const address = clientBucket(attempt.connectingIp);
   const nowMs = Date.now();
@@ -75,8 +58,8 @@ export async function signIn(attempt: SignInAttempt, tokenMatches: () => Promise
 }
 
 /**
- * One D1 batch (one transaction): prune the rows past the window, reserve a place unless 10 rows of
- * the address are inside it, and read the 10th newest of them, whose age says when the address unlocks.
+ * The reservation is one conditional INSERT: D1 runs one statement at a time, so parallel attempts cannot
+ * all pass the count. A success deletes its row; a failure keeps it.
  */
 async function reserve(db: Database, address: string, nowMs: number): Promise<{ id: number } | { unlockAt: number }> {
   const since = nowMs - SIGNIN_WINDOW_MS;

@@ -1,6 +1,5 @@
-// The make-key form's sales agent picker, without a script: a search form (GET /dashboard?agent_q=)
-// re-renders the page with the matching agents as radio buttons of the make-key form, beside "no
-// agent". Arrow keys move between the choices; the first match takes the focus after a search.
+// The make-key form's sales agent picker, without a script: a search (GET /dashboard?agent_q=) re-renders
+// the page with the matching agents as radio buttons of the make-key form.
 import type { FC } from "hono/jsx";
 import type { AdminAgent } from "../admin/admin.salesagents.ts";
 import { MAX_AGENT_QUERY_LENGTH } from "../admin/admin.salesagents.ts";
@@ -12,12 +11,10 @@ export interface AgentPickerProps {
   agents: readonly AdminAgent[];
   /** The chosen agent's id as the form sent it ("" or absent: no agent). */
   chosen?: string;
-  /** Whether the first match should take the focus (right after a search). */
   focusFirst: boolean;
   limit: number;
 }
 
-/** What the picker's choices are, in words. */
 function pickerHint(query: string | undefined, found: number, limit: number): string {
   if (query === undefined) return "No agent: the key sees every customer. Search above to bind it to one agent's customers.";
   const count = found === limit ? `The first ${limit}` : String(found);

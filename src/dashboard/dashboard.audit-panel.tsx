@@ -1,11 +1,9 @@
-// The key audit log's newest entries (docs/specification.md section 2, "Key usage and audit"), as a
-// table: when, what, which key, who. A dashboard session's id is shortened: enough to tell
-// sessions apart, not to be one.
+// The key audit log's newest entries as a table (docs/specification.md section 2, "Key usage and audit").
+// A session's id is shortened: enough to tell sessions apart, not to be one.
 import type { FC } from "hono/jsx";
 import type { AuditEntry } from "../keys/keys.store.ts";
 import { Time } from "./dashboard.time.tsx";
 
-/** Characters of a session id shown. */
 export const SESSION_ID_SHOWN = 8;
 
 export function shortSession(id: string | null): string {

@@ -1,6 +1,5 @@
-// The dashboard pages, mounted beside the API and the JSON admin API (src/admin/), never inside
-// them: they take the administrator's session, not API keys. They use the admin module's key
-// actions and session; the admin module never uses the dashboard.
+// The dashboard pages, mounted beside the API and the JSON admin API, never inside them: they take the
+// administrator's session, not API keys.
 import { Hono } from "hono";
 import type { AppEnv } from "../platform/env.ts";
 import { dashboardRoutes } from "./dashboard.routes.tsx";

@@ -15,7 +15,6 @@ import { STYLE } from "./dashboard.style.ts";
 import { Time } from "./dashboard.time.tsx";
 import { UsageChart } from "./dashboard.usage-chart.tsx";
 
-/** What each scope allows, as the make-key form explains it. */
 const SCOPE_HINTS = { read: "read: every GET endpoint", write: "write: create customers" } as const;
 
 /** Grace choices offered when rolling (seconds the old key keeps working). */
@@ -26,7 +25,6 @@ export const GRACE_CHOICES = [
   { seconds: 604_800, label: "in 7 days" },
 ] as const;
 
-/** Expiry choices for a new key (seconds from now; "" for none). */
 export const EXPIRY_CHOICES = [
   { value: "", label: "never" },
   { value: "3600", label: "in 1 hour" },
@@ -72,7 +70,6 @@ const Layout: FC<PropsWithChildren<{ title: string; nonce: string }>> = ({ title
 
 export interface LoginPageProps {
   nonce: string;
-  /** A failed attempt, in words. */
   error?: string;
 }
 
@@ -107,16 +104,13 @@ export const LoginPage: FC<LoginPageProps> = ({ nonce, error }) => (
 export interface KeysPageProps {
   nonce: string;
   csrfToken: string;
-  /** The page's one-time token, for the forms whose answer shows a new secret (make, roll). */
+  /** For the forms whose answer shows a new secret (make, roll). */
   formToken: string;
-  /** The mode of key this deployment accepts. */
   mode: "test" | "live";
   keys: AdminKeyWithUsage[];
-  /** The agents that keys are bound to, by id (an agent that no longer exists is absent). */
+  /** An agent that no longer exists is absent. */
   keyAgents: Map<number, AdminAgent>;
-  /** The newest audit entries, newest first, and how many the panel shows at most. */
   audit: { entries: AuditEntry[]; limit: number };
-  /** The make-key form's agent picker. */
   picker: Omit<AgentPickerProps, "chosen">;
   /** Revocation bounds, in seconds. */
   bounds: { local: number; production: number };

@@ -1,8 +1,5 @@
-// The dashboard's routes: GET /dashboard (login or keys), and the forms it posts: login, logout,
-// create, roll, revoke. Every form is checked twice against CSRF: its Origin (hono/csrf) and the
-// session's token in a hidden field. A new secret is rendered into the POST's answer, nowhere else,
-// and only once per one-time form token; every other change answers 303 to a page
-// (docs/specification.md section 9, "The dashboard's forms").
+// The dashboard's page and the forms it posts (docs/specification.md section 9, "The dashboard's forms").
+// Every form is checked twice against CSRF: its Origin (hono/csrf) and the session's token.
 import { type Context, Hono } from "hono";
 import { csrf } from "hono/csrf";
 import { createMiddleware } from "hono/factory";
@@ -35,12 +32,10 @@ type DashEnv = {
 };
 type DashContext = Context<DashEnv>;
 
-/** Who the key audit log names for changes made from this session's page. */
 const dashboardActor = (c: DashContext) => ({ actor: "dashboard", sessionId: c.get("session").id }) as const;
 
 const BOUNDS = { local: REVOCATION_BOUND_LOCAL_SECONDS, production: REVOCATION_BOUND_PRODUCTION_SECONDS };
 
-/** The key list's notice for a form sent again with a used one-time token (?notice=...). */
 const ALREADY_SENT = "already-sent";
 
 export const dashboardRoutes = new Hono<DashEnv>();
@@ -73,7 +68,7 @@ dashboardRoutes.onError((err, c) => {
   return c.html(<MessagePage nonce={nonceOf(c)} title={title} message={apiError.description} />, apiError.status);
 });
 
-/** hono/csrf's Origin / Sec-Fetch-Site check, answered with a page instead of a bare 403. */
+/** hono/csrf's check, answered with a page instead of a bare 403. */
 const sameOrigin = csrf();
 const checkOrigin = createMiddleware<DashEnv>(async (c, next) => {
   try {
@@ -85,7 +80,6 @@ const checkOrigin = createMiddleware<DashEnv>(async (c, next) => {
   await next();
 });
 
-/** A valid session and the form's CSRF token; the parsed form is kept for the handler. */
 const requireSession = createMiddleware<DashEnv>(async (c, next) => {
   const session = await readSession(c);
   if (!session) {
@@ -144,11 +138,7 @@ dashboardRoutes.post("/dashboard/logout", checkOrigin, limitBody, requireSession
   return c.redirect("/dashboard", 303);
 });
 
-/**
- * Lets a form whose answer shows a new secret through once per one-time token: the same form sent
- * again goes to the key list; an expired or missing token is answered by `stale`, which shows the
- * form again with a new token; another session's token is refused.
- */
+/** For the forms whose answer shows a new secret; `stale` shows the form again with a new token. */
 function oneTimeForm(stale: (c: DashContext) => Promise<Response>) {
   return createMiddleware<DashEnv>(async (c, next) => {
     const use = await useFormToken(c.get("services").primaryDb, {
@@ -163,7 +153,6 @@ function oneTimeForm(stale: (c: DashContext) => Promise<Response>) {
   });
 }
 
-/** The make-key form's fields as sent, for the store and for showing the form again. */
 function createFormValues(c: DashContext) {
   const form = c.get("form");
   return {
@@ -212,7 +201,6 @@ dashboardRoutes.post("/dashboard/keys/:id/revoke", checkOrigin, limitBody, requi
   });
 });
 
-/** The notice that a change's 303 asked the key list to show; nothing for any other query. */
 async function noticeOf(c: DashContext): Promise<string | undefined> {
   if (c.req.query("notice") === ALREADY_SENT) {
     return (
@@ -233,7 +221,6 @@ async function noticeOf(c: DashContext): Promise<string | undefined> {
   );
 }
 
-/** What the page says after a change whose copy is not written yet (docs/specification.md section 2). */
 function pendingNotice(copyPending: boolean): string | undefined {
   if (!copyPending) return undefined;
   return (
@@ -303,7 +290,6 @@ async function withErrorsShown(
   }
 }
 
-/** A one-time form sent with an expired or missing token: the page again, with a new token and the form's values. */
 function outOfDate(c: DashContext, what: string, form?: KeysPageProps["form"]): Promise<Response> {
   const message =
     `${what}: the form was out of date (a form can be sent for an hour after its page was shown). ` +
@@ -311,7 +297,6 @@ function outOfDate(c: DashContext, what: string, form?: KeysPageProps["form"]): 
   return renderKeys(c, c.get("session"), { error: { message }, form }, 409);
 }
 
-/** The login refused unchecked after too many failures from this address: a page, with Retry-After. */
 function lockedOut(c: DashContext, err: ApiError): Response | Promise<Response> {
   const seconds = err.options.headers?.["Retry-After"] ?? "";
   c.header("Retry-After", seconds);

@@ -1,8 +1,5 @@
-// Customers created through the API (origin "api") take SQLite's next free id, which an upstream
-// file may later give to another shop. Such a record must not replace the API's customer: it fails
-// the whole import, naming every such id. A record whose number normalizes to the same 10 digits is
-// the same shop, now known upstream, and is imported over it (it then counts as imported).
-// Runs on the staging tables once the file has streamed. Platform-neutral.
+// An import never overwrites a customer created through the API, unless it is the same shop
+// (docs/specification.md section 7): the API's customers take SQLite's next free id, which a file may reuse.
 import { ImportError } from "./import.errors.ts";
 import { SPEC_OF } from "./import.staged.ts";
 
@@ -20,7 +17,6 @@ interface Clash {
   total: number;
 }
 
-/** The clash as an ImportError on the first such record of the file; null when there is none. */
 export async function findApiCustomerClash(db: D1Database): Promise<ImportError | null> {
   const { results } = await db
     .prepare(`SELECT s.id AS id, s.src AS src, count(*) OVER () AS total ${CLASHES} ORDER BY s.rowid LIMIT ${SHOWN_IDS}`)
@@ -42,9 +38,8 @@ export async function findApiCustomerClash(db: D1Database): Promise<ImportError 
 }
 
 /**
- * The same check inside the final batch, for a customer that the API creates after the check above
- * and before that batch: the statement then fails at run time (an integer overflow), which rolls
- * the whole batch back. SQLite has no other way to fail a batch on a condition outside a trigger.
+ * The same check inside the final batch, for a customer the API creates meanwhile: an integer overflow
+ * rolls the batch back, as SQLite has no other way to fail a batch on a condition outside a trigger.
  */
 export function apiCustomerGuard(db: D1Database): D1PreparedStatement {
   return db.prepare(`SELECT CASE WHEN EXISTS (SELECT 1 ${CLASHES}) THEN abs(-9223372036854775807 - 1) END AS api_customer_guard`);

@@ -1,6 +1,5 @@
-// Checks that need the whole file, run on the staging tables once it has streamed: values that must
-// be unique (a normalized phone number, an order_no, an invoice_number), within the file and
-// against the rows already in the database. Platform-neutral.
+// Uniqueness checks that need the whole file (a normalized phone number, an order_no, an invoice_number),
+// within it and against the database: run on the staging tables once the file has streamed.
 import { ImportError } from "./import.errors.ts";
 import type { RecordType } from "./import.format.ts";
 import { SPEC_OF, type StagedTable } from "./import.staged.ts";
@@ -50,7 +49,6 @@ interface Hit {
   other: number;
 }
 
-/** The first value that breaks a uniqueness rule, as an ImportError; null when there is none. */
 export async function findConflict(db: D1Database): Promise<ImportError | null> {
   const queries = CHECKS.flatMap((check) => [inFile(check), againstDatabase(check)]);
   const results = await db.batch<Hit>(queries.map((sql) => db.prepare(sql)));

@@ -1,6 +1,5 @@
-// The dataset format of docs/commands.md: the record types in the order a file gives them, the shape of
-// each record and the `.json` member holding each type. The importer (import.records.ts) checks records
-// against it and the generator (scripts/dataset) writes them; it loads nothing at run time.
+// The dataset format of docs/commands.md, shared by the importer, which checks records against it, and
+// the generator (scripts/dataset), which writes them.
 import type { OrderStatusName } from "../orders/orders.schemas.ts";
 
 /** The record types, in the order a JSON Lines file gives them (each refers only to earlier ones). */
@@ -133,7 +132,6 @@ export interface Dataset {
   orders?: OrderRecord[];
 }
 
-/** The `.json` member holding each record type. */
 export const MEMBER_OF = {
   state: "states",
   city: "cities",

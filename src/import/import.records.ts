@@ -24,7 +24,7 @@ export function isRecordType(value: unknown): value is RecordType {
   return typeof value === "string" && (RECORD_TYPES as readonly string[]).includes(value);
 }
 
-/** The records of a dataset object, member by member in RECORD_TYPES order. */
+/** In RECORD_TYPES order, whatever the object's member order: each type refers only to earlier ones. */
 export function* datasetRecords(dataset: Dataset): Generator<RawRecord> {
   for (const member of Object.keys(dataset)) {
     if (!TYPE_OF_MEMBER.has(member)) {
@@ -42,10 +42,6 @@ export function* datasetRecords(dataset: Dataset): Generator<RawRecord> {
 
 const STATUS_NAMES: ReadonlySet<string> = new Set(ORDER_STATUS_NAMES);
 
-/**
- * Checks one record and hands its rows to the sink. Throws ImportError naming the record and the
- * field at the first problem.
- */
 export function parseRecord(raw: RawRecord, sink: RecordSink): void {
   if (typeof raw.value !== "object" || raw.value === null || Array.isArray(raw.value)) {
     throw new ImportError("must be a JSON object", raw.where, raw.type);
@@ -125,7 +121,7 @@ const PARSERS: Record<RecordType, Parser> = {
       displayName: f.str("display_name"),
       email: f.nullableStr("email"),
       contactpersonNumber: number,
-      // Landlines and odd numbers are kept; only the lookup key is derived (docs/specification.md).
+      // Landlines and odd numbers are kept; only the lookup key is derived (docs/specification.md section 5).
       phoneKey: normalizePhone(number) || null,
       companyPhone: f.nullableStr("company_phone"),
       gstTreatment: f.str("gst_treatment"),
@@ -134,8 +130,7 @@ const PARSERS: Record<RecordType, Parser> = {
       status: f.str("status"),
       approval: f.str("approval"),
       salesagentId: ref("salesagent_id", "sales_agent", f.nullableInt("salesagent_id")),
-      // A file's record always makes or keeps an imported customer (an "api" one it may replace
-      // only when it is the same shop: import.api-customers.ts).
+      // An "api" customer it may replace only when it is the same shop (docs/specification.md section 7).
       origin: "import" as const,
       src: where,
     };
@@ -173,7 +168,7 @@ const PARSERS: Record<RecordType, Parser> = {
     }));
     const statuses = f.objects("statuses", true).map((status, i) => ({
       orderId: id,
-      // The position breaks ties between equal times (docs/specification.md: on a tie, the later one recorded).
+      // The position breaks ties between equal times (docs/specification.md section 5, GET /orders).
       seq: i + 1,
       name: status.oneOf("name", STATUS_NAMES),
       at: status.dateTime("at"),

@@ -65,18 +65,13 @@ export class Staging {
     this.inflight = batch;
   }
 
-  /** Writes everything still buffered and waits for it. */
   async flush(): Promise<void> {
     for (const [table, buffer] of this.buffers) if (buffer.parts.length) this.seal(table, buffer);
     await this.send();
     await this.settle();
   }
 
-  /**
-   * Moves the staged rows into the live tables and drops the staging tables, in one batch: D1
-   * runs a batch as one transaction, so the live tables see all of the import or none of it.
-   * Guards run first in the same batch: one that fails stops the whole move.
-   */
+  /** One batch, which D1 runs as one transaction: all of the import or none of it. Guards run first. */
   async commit(guards: D1PreparedStatement[] = []): Promise<void> {
     await this.flush();
     await this.db.batch([...guards, ...moveStatements().map((sql) => this.db.prepare(sql)), ...this.dropStatements()]);
@@ -112,7 +107,6 @@ export class Staging {
 // A value no imported row holds, unique per row: parks a unique column while rows swap values.
 const PARKED = (table: string) => `char(1) || 'import:' || ${table}.id`;
 
-/** The statements that move staging into the live tables, parents before children. */
 function moveStatements(): string[] {
   return SPECS.flatMap((s) => {
     const columns = s.columns.join(", ");

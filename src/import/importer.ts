@@ -19,15 +19,11 @@ export interface ImportSummary {
   seconds: number;
 }
 
-/** Imports a dataset object (the `.json` shape). */
 export async function importDataset(db: D1Database, dataset: Dataset): Promise<ImportSummary> {
   return importRecords(db, datasetRecords(dataset));
 }
 
-/**
- * Imports records as they come. All or nothing: on any bad record it throws ImportError (naming
- * the record and field) and the live tables are as they were.
- */
+/** All or nothing: on any bad record it throws ImportError and the live tables are as they were. */
 export async function importRecords(
   db: D1Database,
   records: AsyncIterable<RawRecord> | Iterable<RawRecord>,

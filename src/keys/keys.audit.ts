@@ -1,7 +1,5 @@
-// The key audit log (docs/specification.md section 2, "Key usage and audit"): one row per create,
-// roll and revoke, with who did it. Each row is written by a statement that joins the batch of the
-// change itself (./keys.records.ts), conditional on the change having happened, so the log and the key
-// records never disagree. It holds ids, names and modes, never a secret or a hash.
+// The key audit log (docs/specification.md section 2, "Key usage and audit"). Each row joins the batch of
+// its change, conditional on it, so the log and the records never disagree; never a secret or a hash.
 import { errors } from "../platform/errors.ts";
 import type { KeyDatabase } from "./keys.record.ts";
 import type { KeyMode } from "./keys.secret.ts";
@@ -9,7 +7,6 @@ import type { KeyMode } from "./keys.secret.ts";
 export const KEY_ACTORS = ["dashboard", "admin-api", "cli", "start"] as const;
 export type KeyActorName = (typeof KEY_ACTORS)[number];
 
-/** Who makes a key change: the place, and for the dashboard its session's id. */
 export interface KeyActor {
   actor: KeyActorName;
   sessionId?: string | null;
@@ -22,7 +19,6 @@ export interface AuditEntry {
   action: AuditAction;
   /** For a roll, the old key. */
   key_id: string;
-  /** A roll's new key, else null. */
   new_key_id: string | null;
   key_name: string;
   mode: KeyMode;
@@ -32,10 +28,9 @@ export interface AuditEntry {
 
 export const DEFAULT_AUDIT_LIMIT = 50;
 export const MAX_AUDIT_LIMIT = 10_000;
-/** Audit entries older than this are deleted (./keys.retention.ts). */
 export const AUDIT_RETENTION_DAYS = 400;
 
-/** The actor as stored; anything else is a programming error, refused before any write. */
+/** A bad actor is a programming error (a TypeError, not a 422), refused before any write. */
 export function checkActor(actor: KeyActor): { actor: KeyActorName; sessionId: string | null } {
   if (!actor || !(KEY_ACTORS as readonly unknown[]).includes(actor.actor)) {
     throw new TypeError(`a key change needs an actor: one of ${KEY_ACTORS.join(", ")}`);
@@ -54,27 +49,20 @@ export function checkAuditLimit(limit: unknown): number {
 
 const INSERT = "INSERT INTO key_audit (at, action, key_id, new_key_id, key_name, mode, actor, session_id)";
 
-/**
- * The audit row of a create or a roll, written only if `proofKeyId` (the key that the change makes)
- * exists by the time it runs in the batch: a conditional insert that did nothing writes no entry.
- */
+/** Written only if `proofKeyId`, the key the change makes, exists by then: a change that did nothing logs nothing. */
 export function auditStatement(db: KeyDatabase, entry: AuditEntry, proofKeyId: string): D1PreparedStatement {
   return db
     .prepare(`${INSERT} SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8 WHERE EXISTS (SELECT 1 FROM api_keys WHERE id = ?9)`)
     .bind(entry.at, entry.action, entry.key_id, entry.new_key_id, entry.key_name, entry.mode, entry.actor, entry.session_id, proofKeyId);
 }
 
-/**
- * The audit row of a revocation, from the record itself, written only while the key is not yet
- * revoked: it runs before the revoking UPDATE in the same batch. Revoking a revoked key writes none.
- */
+/** Must run before the revoking UPDATE in the batch: it writes only while the key is not yet revoked. */
 export function revokeAuditStatement(db: KeyDatabase, id: string, at: string, actor: { actor: KeyActorName; sessionId: string | null }): D1PreparedStatement {
   return db
     .prepare(`${INSERT} SELECT ?1, 'revoke', id, NULL, name, mode, ?2, ?3 FROM api_keys WHERE id = ?4 AND revoked_at IS NULL`)
     .bind(at, actor.actor, actor.sessionId, id);
 }
 
-/** The newest `limit` entries, newest first. */
 export async function readAudit(db: KeyDatabase, limit: number): Promise<AuditEntry[]> {
   const { results } = await db
     .prepare("SELECT at, action, key_id, new_key_id, key_name, mode, actor, session_id FROM key_audit ORDER BY at DESC, id DESC LIMIT ?1")

@@ -3,7 +3,6 @@
 import { storedScopes } from "./keys.scopes.ts";
 import type { KeyRecord } from "./keys.record.ts";
 
-/** A copy as it may be stored: the scopes and agent members may be missing (older copies). */
 export type StoredCopy = Omit<KeyRecord, "scopes" | "agent_id"> & { scopes?: unknown; agent_id?: unknown };
 
 export function fromCopy(stored: StoredCopy): KeyRecord {

@@ -1,30 +1,20 @@
-// The limit on failed authentication per client address (docs/specification.md section 2), kept
-// exactly and per isolate: the times of each address's failures within the last minute, and the keys
-// (by hash) that authenticated within the last minute, which an address over its limit still serves.
-// The Workers Rate Limiting binding cannot keep it: it counts every call made to it, per location,
-// and cannot say when its window ends (Retry-After).
+// The limit on failed authentication per client address (docs/specification.md section 2), exact, per isolate.
+// Not the Rate Limiting binding: it counts every call, per location, and cannot give a Retry-After.
 import { clientBucket } from "../platform/lib/client-address.ts";
 import { BoundedLru } from "../platform/lib/lru.ts";
 
-/** Failed authentications from one address within the window that lock it. */
 export const FAILED_AUTH_LIMIT = 300;
 export const FAILED_AUTH_WINDOW_MS = 60_000;
-/**
- * Addresses tracked at most; when full, the one whose latest failure is oldest is dropped. An address
- * holds at most FAILED_AUTH_LIMIT times (8 bytes each), so the whole table stays near 5 MB at most.
- */
+/** At most FAILED_AUTH_LIMIT times of 8 bytes per address: about 5 MB in all. */
 export const FAILED_AUTH_ADDRESSES = 2_000;
-/** Keys remembered as recently valid at most (a hash each); when full, the least recently used go first. */
 export const RECENTLY_VALID_KEYS = 10_000;
 
-// Per address, its failure times within the window, ascending, the newest FAILED_AUTH_LIMIT only
-// (the oldest of those is the one whose age ends a lockout). Map order is the order of each
-// address's latest failure, so the first address is the one to drop.
+// Times ascending (the oldest one's age ends a lockout); Map order is by latest failure, so the first
+// address is the one to drop when full.
 const failures = new Map<string, number[]>();
-// A key's entry lives FAILED_AUTH_WINDOW_MS from its latest authentication.
+// Keys (by hash) that authenticated within the window: a locked address still serves them.
 const recentlyValid = new BoundedLru<true>(RECENTLY_VALID_KEYS, FAILED_AUTH_WINDOW_MS);
 
-/** The bucket that a request's failures count in: its CF-Connecting-IP, an IPv6 address by its /64. */
 export function failureBucket(connectingIp: string | undefined): string {
   return clientBucket(connectingIp);
 }
@@ -59,17 +49,15 @@ export function recordFailure(address: string, nowMs: number): boolean {
   return before === FAILED_AUTH_LIMIT - 1;
 }
 
-/** Remembers that the key with this hash authenticated now. */
 export function rememberValid(hash: string, nowMs: number): void {
   recentlyValid.set(hash, true, nowMs);
 }
 
-/** Whether the key with this hash authenticated within the window. */
 export function isRecentlyValid(hash: string, nowMs: number): boolean {
   return recentlyValid.get(hash, nowMs) === true;
 }
 
-/** Forgets every failure and every recently valid key (tests; a new isolate starts empty). */
+/** For tests: as a new isolate starts. */
 export function clearFailedAuth(): void {
   failures.clear();
   recentlyValid.clear();

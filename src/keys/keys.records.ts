@@ -1,8 +1,5 @@
-// Key records in D1 (the api_keys table): the system of record. Each change is one D1 batch, so
-// that it is atomic and conditional; the caller then writes the KV copy that authentication reads.
-// Every change writes its audit-log row (./keys.audit.ts) in the same batch, and marks the copy pending
-// and bumps the record's version there too (docs/specification.md section 2, "The copy follows the
-// record"): the batch ends by reading the record back, so the copy is written from what D1 now holds.
+// Key records in D1, the system of record: each change is one atomic, conditional batch that writes its
+// audit row, marks the KV copy pending and reads the record back (docs/specification.md section 2).
 import { causeMessages, errors } from "../platform/errors.ts";
 import { type AuditEntry, auditStatement, type KeyActorName, revokeAuditStatement } from "./keys.audit.ts";
 import { scopesText, storedScopes } from "./keys.scopes.ts";
@@ -10,9 +7,7 @@ import type { KeyDatabase, KeyRecord } from "./keys.record.ts";
 
 export const KEY_COLUMNS = "id, name, mode, prefix, hash, created_at, expires_at, revoked_at, rolled_from, replaced_by, scopes, agent_id";
 const PLACEHOLDERS = KEY_COLUMNS.split(", ").map((_, i) => `?${i + 1}`).join(", ");
-/** A record with the state of its copy. */
 const VERSIONED_COLUMNS = `${KEY_COLUMNS}, version, copy_pending`;
-/** What every change does to the record it changes, in its own batch. */
 const MARK = "version = version + 1, copy_pending = 1";
 
 export interface KeyRow {
@@ -35,10 +30,6 @@ interface VersionedRow extends KeyRow {
   copy_pending: number;
 }
 
-/**
- * A record as D1 has it, with its version (bumped by every change in the change's batch) and
- * whether its KV copy is marked pending.
- */
 export interface VersionedRecord {
   record: KeyRecord;
   version: number;
@@ -70,7 +61,6 @@ function values(r: KeyRecord): unknown[] {
   return [r.id, r.name, r.mode, r.prefix, r.hash, r.created_at, r.expires_at, r.revoked_at, r.replaces, r.replaced_by, scopesText(r.scopes), r.agent_id];
 }
 
-/** The audit entry of a change to `record` (a create, or a roll whose new key is `next`). */
 function entryOf(action: "create" | "roll", record: KeyRecord, at: string, actor: Actor, next: KeyRecord | null): AuditEntry {
   return {
     at,
@@ -94,22 +84,16 @@ export class KeyRecords {
     return row ? toRecord(row) : null;
   }
 
-  /** The record with its version and its copy's mark, or null. */
   async getVersioned(id: string): Promise<VersionedRecord | null> {
     return toVersioned((await this.readStatement(id).first<VersionedRow>()) ?? undefined);
   }
 
-  /** Every key, oldest first. */
   async list(): Promise<KeyRecord[]> {
     const { results } = await this.db.prepare(`SELECT ${KEY_COLUMNS} FROM api_keys ORDER BY created_at, id`).all<KeyRow>();
     return results.map(toRecord);
   }
 
-  /**
-   * A new key, its audit entry and the record read back, one batch; the copy is marked pending. The
-   * insert is conditional on the key's sales agent existing (when it has one): null, and nothing
-   * written, when it does not.
-   */
+  /** Null, and nothing written, when the key names a sales agent that does not exist. */
   async insert(record: KeyRecord, actor: Actor): Promise<VersionedRecord | null> {
     const insert = this.db
       .prepare(
@@ -125,7 +109,7 @@ export class KeyRecords {
     return toVersioned(read?.results[0]);
   }
 
-  /** Records made before D1 held them (carried over from KV); ones already here are left as they are. */
+  /** The legacy carry-over: records already here are left as they are. */
   async insertMissing(records: KeyRecord[]): Promise<void> {
     if (records.length === 0) return;
     const insert = this.db.prepare(`INSERT OR IGNORE INTO api_keys (${KEY_COLUMNS}) VALUES (${PLACEHOLDERS})`);
@@ -133,11 +117,8 @@ export class KeyRecords {
   }
 
   /**
-   * The roll itself, one batch: the new key, inserted only while the old one is still active at
-   * `now`, and the old key's replaced_by and shortened expiry, both copies marked pending; then both
-   * records read back. The unique rolled_from decides two rolls that both passed the check: one
-   * commits, the other's batch fails and changes nothing. Null when the old key was no longer active
-   * (rolled, revoked or expired meanwhile).
+   * Null when the old key was no longer active at `now`. The unique rolled_from decides two rolls that both
+   * passed the store's check: one commits, the other's batch fails and changes nothing.
    */
   async roll(
     old: KeyRecord,
@@ -175,11 +156,7 @@ export class KeyRecords {
     }
   }
 
-  /**
-   * Sets revoked_at unless it is set already, and marks the copy pending either way (revoking again
-   * rewrites the copy); the record as it now is (null for an unknown id). The audit entry is written
-   * only by the revocation that sets revoked_at.
-   */
+  /** Marks the copy pending even when already revoked, so that revoking again rewrites a lost copy. */
   async revoke(id: string, now: string, actor: Actor): Promise<VersionedRecord | null> {
     const [, , read] = await this.db.batch<VersionedRow>([
       revokeAuditStatement(this.db, id, now, actor),
@@ -190,9 +167,8 @@ export class KeyRecords {
   }
 
   /**
-   * After a copy of `version` was written: clears the mark if the record is still at that version
-   * (a newer change's mark stays), and reads the record back, one batch. The caller compares
-   * versions: a newer one means the record changed meanwhile and its copy must be written again.
+   * Clears the mark only if the record is still at `version`, so a newer change's mark stays; the caller
+   * compares the version read back, and a newer one means the copy must be written again.
    */
   async confirm(id: string, version: number): Promise<VersionedRecord | null> {
     const [, read] = await this.db.batch<VersionedRow>([
@@ -202,15 +178,12 @@ export class KeyRecords {
     return toVersioned(read?.results[0]);
   }
 
-  /**
-   * Marks a copy pending again after a writer could not confirm it. The version moves too, so that
-   * another writer's confirmation of an older read cannot clear this mark.
-   */
+  /** The version moves too, so that another writer's confirmation of an older read cannot clear this mark. */
   async mark(id: string): Promise<void> {
     await this.db.prepare(`UPDATE api_keys SET ${MARK} WHERE id = ?1`).bind(id).run();
   }
 
-  /** Up to `limit` records whose copy is marked pending, by id after `afterId`: the partial index only. */
+  /** Reads only the partial index on copy_pending. */
   async pending(afterId: string, limit: number): Promise<VersionedRecord[]> {
     const { results } = await this.db
       .prepare(`SELECT ${VERSIONED_COLUMNS} FROM api_keys WHERE copy_pending = 1 AND id > ?1 ORDER BY id LIMIT ?2`)
@@ -224,7 +197,6 @@ export class KeyRecords {
   }
 }
 
-/** The 409 for a key that cannot be rolled, saying why. */
 export function notActive(record: KeyRecord, state: "grace" | "expired" | "revoked") {
   const why = state === "grace" ? `already rolled (its replacement is ${record.replaced_by})` : state;
   return errors.conflict(`Key ${record.id} is ${why}: only an active key can be rolled`);

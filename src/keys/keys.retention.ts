@@ -1,5 +1,5 @@
-// Deletes key usage older than 30 days and audit entries older than 400 days (docs/specification.md
-// section 2). Run daily by the cron trigger (src/scheduled.ts); one D1 batch, both on indexes.
+// Key data retention (docs/specification.md section 2, "Key usage and audit"), run daily by
+// src/scheduled.ts: one D1 batch, both deletes on indexes.
 import { AUDIT_RETENTION_DAYS } from "./keys.audit.ts";
 import type { KeyDatabase } from "./keys.record.ts";
 import { HOUR_MS, hourOf, USAGE_RETENTION_DAYS } from "./keys.usage-read.ts";
@@ -11,7 +11,6 @@ export interface RetentionResult {
   audit_rows_deleted: number;
 }
 
-/** Usage rows whose hour began 30 days or more before `now`; audit entries 400 days or more before it. */
 export async function deleteExpiredKeyData(db: KeyDatabase, now: Date): Promise<RetentionResult> {
   const oldestHourKept = hourOf(now.getTime()) - USAGE_RETENTION_DAYS * 24 + 1;
   const auditBefore = new Date(now.getTime() - AUDIT_RETENTION_DAYS * DAY_MS).toISOString();

@@ -1,18 +1,16 @@
 // The key store's input rules, enforced by the store itself so that no caller (worker, dashboard,
-// command line) can write a record that breaks them. Failures are the service's own errors: a 422
-// naming the field, or a 409 for a key whose state forbids the change.
+// command line) can write a record that breaks them.
 import { ApiError, errors, type FieldError } from "../platform/errors.ts";
 import { parseScopes, type Scope } from "./keys.scopes.ts";
 import { isKeyMode, KEY_MODES, type KeyMode } from "./keys.secret.ts";
 
 export const MAX_NAME_LENGTH = 100;
-/** Ten years: the longest expiry and the longest grace. Also keeps dates inside Date's range. */
+/** Ten years, for expiry and grace alike; also keeps every date inside Date's range. */
 export const MAX_LIFETIME_SECONDS = 10 * 365 * 24 * 60 * 60;
 
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
-/** The name as stored (trimmed): 1 to 100 characters, no control characters. */
 export function checkName(name: unknown): string {
   if (typeof name !== "string") throw invalid("name", "is required");
   const trimmed = name.trim();
@@ -28,7 +26,6 @@ export function checkMode(mode: unknown): KeyMode {
   return mode;
 }
 
-/** A whole number of seconds from min to MAX_LIFETIME_SECONDS. */
 export function checkSeconds(field: "expires_in" | "grace", value: unknown, min: number): number {
   if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > MAX_LIFETIME_SECONDS) {
     throw invalid(field, `must be a whole number of seconds from ${min} to ${MAX_LIFETIME_SECONDS}`);
@@ -36,11 +33,7 @@ export function checkSeconds(field: "expires_in" | "grace", value: unknown, min:
   return value;
 }
 
-/**
- * A new key's name, mode, expiry (null or absent: none), scopes (absent: both) and agent (absent:
- * none), checked together: one 422 that names every broken field, in that order. The values as
- * stored otherwise. Whether the agent exists is checked in the key's insert.
- */
+/** One 422 naming every broken field; whether the agent exists is checked by the key's insert. */
 export function checkNewKey(input: { name: unknown; mode: unknown; expiresInSeconds?: unknown; scopes?: unknown; agentId?: unknown }): {
   name: string;
   mode: KeyMode;
@@ -59,7 +52,6 @@ export function checkNewKey(input: { name: unknown; mode: unknown; expiresInSeco
   return { name: name!, mode: mode!, expiresInSeconds: expiresInSeconds!, scopes: scopes!, agentId: agentId! };
 }
 
-/** Runs one check: its value, or undefined with its broken fields added to `problems`. */
 function collect<T>(problems: FieldError[], check: () => T): T | undefined {
   try {
     return check();
@@ -70,7 +62,6 @@ function collect<T>(problems: FieldError[], check: () => T): T | undefined {
   }
 }
 
-/** A sales agent's id as a key is bound to it (existence is checked in the key's insert), or null. */
 export function checkAgentId(value: unknown): number | null {
   if (value === undefined || value === null) return null;
   if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 1) {

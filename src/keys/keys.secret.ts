@@ -8,19 +8,16 @@ export const SECRET_RANDOM_LENGTH = 43;
 export const KEY_MODES = ["test", "live"] as const;
 export type KeyMode = (typeof KEY_MODES)[number];
 
-/**
- * sk_test_ or sk_live_ and 32 to 128 base62 characters, nothing else (no whitespace anywhere).
- * The keys made here have 43; the upper bound keeps a hostile header from costing a long hash.
- */
+/** The keys made here have 43 characters; the upper bound keeps a hostile header from costing a long hash. */
 export const KEY_PATTERN = /^sk_(test|live)_[0-9A-Za-z]{32,128}$/;
-/** Key ids as newKeyId() makes them: checked before any read so that junk costs no KV work. */
+/** Checked before any read, so that junk costs no KV work. */
 export const KEY_ID_PATTERN = /^key_[0-9A-Za-z]{16}$/;
 
 export function isKeyMode(value: unknown): value is KeyMode {
   return (KEY_MODES as readonly unknown[]).includes(value);
 }
 
-/** Uniformly random base62 text from crypto.getRandomValues (rejection sampling: no modulo bias). */
+/** Rejection sampling: no modulo bias. */
 export function randomBase62(length: number): string {
   let out = "";
   while (out.length < length) {
@@ -42,19 +39,19 @@ export function newKeyId(): string {
   return `key_${randomBase62(16)}`;
 }
 
-/** Lower-case hex SHA-256 of the secret. Secrets carry 256 random bits, so a fast hash is enough. */
+/** Secrets carry 256 random bits, so a fast hash is enough. */
 export function hashSecret(secret: string): Promise<string> {
   return sha256Hex(secret);
 }
 
-/** What may be shown of a key: its mode prefix and the first four random characters (24 of 256 bits). */
+/** What may be shown of a key: mode prefix and four random characters (24 of its 256 bits). */
 export function displayPrefix(secret: string): string {
   const match = /^(sk_(?:test|live)_)([0-9A-Za-z]{4})/.exec(secret);
   if (!match) throw new TypeError("not an API key secret");
   return `${match[1]}${match[2]}…`;
 }
 
-/** Equal-length hex digests compared without a data-dependent early exit. */
+/** No data-dependent early exit (timing). */
 export function digestsEqual(a: string, b: string): boolean {
   if (a.length !== b.length) return false;
   let diff = 0;

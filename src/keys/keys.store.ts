@@ -1,16 +1,5 @@
-// The key store, used by the worker (authentication, dashboard, admin API), the command line
-// (scripts/keys.ts) and npm start's demo key alike. It never holds a secret, only its SHA-256.
-//
-// The system of record is D1 (api_keys, ./keys.records.ts): every change is one conditional, atomic
-// batch there. Authentication reads only the KV copy, written after the D1 batch commits:
-//   "hash:<sha256 of secret>" -> KeyRecord JSON.
-// The copy follows the record (docs/specification.md section 2): each change marks the copy pending
-// in its own batch; the writer writes the copy from the record as the batch left it, re-reads the
-// record, writes again while it changed meanwhile, and clears the mark only for the version it wrote.
-// A copy left pending (a failed KV write) is rewritten by the 5-minute job (rewritePendingCopies).
-// Before D1 held them, records lived only in KV, with a listing entry "id:<key id>" (the KeyRecord
-// as its metadata). The first get/list/roll/revoke carries any such entries over into D1 and then
-// deletes them; their "hash:" entries stay, so those keys keep working throughout.
+// The key store, the one judge of key rules for the worker, the command line and npm start alike (docs/specification.md
+// section 2). D1 holds the records; authentication reads only the KV copy "hash:<sha256 of secret>".
 import { errors } from "../platform/errors.ts";
 import { errorName, log } from "../platform/lib/log.ts";
 import { type AuditEntry, checkActor, checkAuditLimit, DEFAULT_AUDIT_LIMIT, type KeyActor, readAudit } from "./keys.audit.ts";
@@ -32,8 +21,7 @@ import {
   newSecret,
 } from "./keys.secret.ts";
 
-// Kept for src/admin/, src/dashboard/ and src/platform/env.ts, which import these from the store; everything
-// else imports them from where they are defined (./keys.record.ts, ./keys.audit.ts, ./keys.usage-read.ts).
+// Re-exported for users outside src/keys/.
 export type { KeyRecord } from "./keys.record.ts";
 export type { AuditEntry, KeyActor } from "./keys.audit.ts";
 export type { KeyWithUsage } from "./keys.usage-read.ts";
@@ -44,27 +32,22 @@ export const KV_KEY_CACHE_TTL_SECONDS = 30;
 export const KV_PROPAGATION_SECONDS = 60;
 /** Revoking or rolling reaches every request locally within this (KV's cacheTtl has no effect locally). */
 export const REVOCATION_BOUND_LOCAL_SECONDS = ISOLATE_KEY_TTL_MS / 1000;
-/** ... and in production within this: isolate cache + KV edge cache + KV propagation (about 100 s). */
+/** ... and in production within this: isolate cache + KV edge cache + KV propagation. */
 export const REVOCATION_BOUND_PRODUCTION_SECONDS =
   ISOLATE_KEY_TTL_MS / 1000 + KV_KEY_CACHE_TTL_SECONDS + KV_PROPAGATION_SECONDS;
 export const DEFAULT_GRACE_SECONDS = 86_400;
-/**
- * Writes of one copy that a writer makes while the record keeps changing under it; past them, it
- * leaves the copy marked pending (each of those changes has a writer of its own, and the job follows).
- */
+/** Past this many rewrites of a copy whose record keeps changing, leave it pending: each change has its own writer. */
 export const COPY_WRITE_ROUNDS = 4;
 /** Pending copies that one run of the job rewrites at most (each is a KV write and a D1 batch). */
 export const PENDING_COPIES_PER_RUN = 200;
-/** How often the job runs (wrangler.toml [triggers]): with KV's propagation, the bound on a failed write. */
+/** Must match wrangler.toml [triggers]: with KV's propagation, the bound on a failed copy write. */
 export const COPY_JOB_INTERVAL_SECONDS = 300;
 
-/** One run of the job: copies written and confirmed, and copies it tried and left pending. */
 export interface PendingCopiesResult {
   copies_rewritten: number;
   copies_still_pending: number;
 }
 
-/** How a writer left a copy: confirmed current, or pending and why. */
 type CopyOutcome = "confirmed" | "kv_write_failed" | "confirm_failed" | "record_kept_changing";
 
 export class KeyStore {
@@ -78,10 +61,6 @@ export class KeyStore {
     this.records = new KeyRecords(db);
   }
 
-  /**
-   * Makes a key, with its audit entry in the same D1 batch. Throws a 422 ApiError for a bad name,
-   * mode, expiry or scopes, or an agent id that names no sales agent (`agent_id`).
-   */
   async create(
     input: { name: string; mode: KeyMode; expiresInSeconds?: number | null; scopes?: readonly string[] | null; agentId?: number | null },
     actor: KeyActor,
@@ -99,10 +78,7 @@ export class KeyStore {
     return { record: inserted.record, secret, copyPending: copy !== "confirmed" };
   }
 
-  /**
-   * The record a secret belongs to, or null: KV only, never D1. At most one KV read; what it read is
-   * trusted by this isolate for ISOLATE_KEY_TTL_MS (found or not), so most requests make none.
-   */
+  /** KV only, never D1: at most one read, whose answer (found or not) this isolate trusts for ISOLATE_KEY_TTL_MS. */
   async findBySecret(secret: string): Promise<KeyRecord | null> {
     const hash = await hashSecret(secret);
     const nowMs = this.now().getTime();
@@ -115,14 +91,12 @@ export class KeyStore {
     return found;
   }
 
-  /** The record of a key id, or null (also for an id that cannot be one, without a read). */
   async get(id: string): Promise<KeyRecord | null> {
     if (!KEY_ID_PATTERN.test(id)) return null;
     await this.carryOver();
     return this.records.get(id);
   }
 
-  /** The record of a key id and whether its copy is marked pending, or null (as get). */
   async getWithCopy(id: string): Promise<ChangedKey | null> {
     if (!KEY_ID_PATTERN.test(id)) return null;
     await this.carryOver();
@@ -130,33 +104,23 @@ export class KeyStore {
     return found && { record: found.record, copyPending: found.pending };
   }
 
-  /** Every key, oldest first. */
   async list(): Promise<KeyRecord[]> {
     await this.carryOver();
     return this.records.list();
   }
 
-  /**
-   * Every key, oldest first, with its use: last_used_at, requests in the last 24 and 168 hours and
-   * per day for the last 30 days. Two statements in one D1 batch, whatever the number of keys.
-   */
   async listWithUsage(): Promise<KeyWithUsage[]> {
     await this.carryOver();
     return readUsage(this.db, this.now());
   }
 
-  /** The newest `limit` audit entries (default 50), newest first; a 422 on `limit` outside 1 to 10000. */
   async audit(limit = DEFAULT_AUDIT_LIMIT): Promise<AuditEntry[]> {
     return readAudit(this.db, checkAuditLimit(limit));
   }
 
   /**
-   * A new key of the same name, mode, scopes, agent and expiry (it never outlives the old key), with
-   * the roll's audit entry in the same D1 batch; the old one keeps
-   * working for graceSeconds (0: stops at once, never later than its own expiry). Null for an
-   * unknown id; a 409 ApiError for a key that is not active (revoked, expired, or already rolled:
-   * roll its replacement instead), also when another roll of it commits first; a 422 for a bad grace.
-   * `copyPending` is true when the copy of either key is left pending.
+   * The new key keeps the old one's expiry, so it never outlives it; the old key works for graceSeconds more,
+   * never past its own expiry. A 409 also when another roll of it commits first.
    */
   async roll(id: string, graceSeconds: number | undefined, actor: KeyActor): Promise<CreatedKey | null> {
     const who = checkActor(actor);
@@ -182,11 +146,7 @@ export class KeyStore {
     return { record: rolled.next.record, secret, copyPending: copies.some((c) => c !== "confirmed") };
   }
 
-  /**
-   * Revokes at once, with its audit entry in the same D1 batch. Revoking again keeps the first time
-   * and writes no audit entry (nothing changed), but writes the KV copy again, healing a lost write.
-   * Null for an unknown id.
-   */
+  /** Revoking again keeps the first time and writes no audit entry, but rewrites the KV copy, healing a lost write. */
   async revoke(id: string, actor: KeyActor): Promise<ChangedKey | null> {
     const who = checkActor(actor);
     if (!KEY_ID_PATTERN.test(id)) return null;
@@ -196,12 +156,7 @@ export class KeyStore {
     return { record: revoked.record, copyPending: (await this.followRecord(revoked)) !== "confirmed" };
   }
 
-  /**
-   * The 5-minute job: writes every copy marked pending again, as its writer would, and clears each
-   * mark once a write is confirmed. At most PENDING_COPIES_PER_RUN copies per run, by key id. A KV
-   * write or confirmation that fails ends the run (KV or D1 is refusing: the rest would fail too);
-   * what is left stays marked for the next run.
-   */
+  /** The 5-minute job. A failed KV write or confirmation ends the run: KV or D1 is refusing, the rest would fail. */
   async rewritePendingCopies(): Promise<PendingCopiesResult> {
     const result: PendingCopiesResult = { copies_rewritten: 0, copies_still_pending: 0 };
     const tried = () => result.copies_rewritten + result.copies_still_pending;
@@ -234,11 +189,8 @@ export class KeyStore {
   }
 
   /**
-   * Makes the copy follow the record: writes it from `current` (the record as D1 had it after a
-   * change, never one read before), then clears the mark of that version and re-reads the record in
-   * one batch; while the record changed meanwhile, writes again (at most COPY_WRITE_ROUNDS times).
-   * "confirmed" when a write was confirmed current; otherwise the copy is left marked pending, and
-   * the outcome says why.
+   * `current` must be the record as a change's own batch left it, never one read before: the copy is written
+   * from it, and written again while the record changes meanwhile (docs/specification.md section 2).
    */
   private async followRecord(current: VersionedRecord): Promise<CopyOutcome> {
     let row = current;
@@ -279,7 +231,7 @@ export class KeyStore {
     return reason;
   }
 
-  /** Moves records that only KV holds (made before D1 held keys) into D1: one KV list when there are none. */
+  /** Costs one KV list when there is nothing left to carry over. */
   private async carryOver(): Promise<void> {
     const legacy = await legacyRecords(this.kv);
     if (legacy.length === 0) return;
@@ -288,7 +240,6 @@ export class KeyStore {
   }
 }
 
-/** A fresh secret and its record. */
 async function newKey(
   fields: { name: string; mode: KeyMode; expiresAt: string | null; replaces: string | null; scopes: Scope[]; agentId: number | null },
   now: Date,
@@ -311,7 +262,6 @@ async function newKey(
   return { record, secret };
 }
 
-/** A record as shown to administrators: everything but the hash (a listing's usage fields included). */
 export function publicRecord<R extends KeyRecord>(record: R, state: KeyState): Omit<R, "hash"> & { status: KeyState } {
   const { hash: _hash, ...rest } = record;
   return { ...rest, status: state };

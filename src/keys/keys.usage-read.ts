@@ -1,28 +1,24 @@
-// Reading each key's use (docs/specification.md section 2, "Key usage and audit"): last_used_at,
-// the requests of the last 24 and 168 whole-or-current hours, and a per-day series for the last 30
-// days. Two statements in one D1 batch for every key at once, never one per key.
+// Reading each key's use (docs/specification.md section 2, "Key usage and audit"): two statements in one
+// D1 batch for every key at once, never one per key.
 import type { KeyDatabase, KeyRecord } from "./keys.record.ts";
 import { KEY_COLUMNS, type KeyRow, toRecord } from "./keys.records.ts";
 
 export const HOUR_MS = 3_600_000;
-/** Days of usage kept (./keys.retention.ts) and shown in the per-day series. */
 export const USAGE_RETENTION_DAYS = 30;
 
 export interface KeyUsage {
-  /** ISO 8601 UTC to the minute ("2026-05-01T10:07:00Z"), or null: never used. */
   last_used_at: string | null;
   /** Requests in the current hour and the 23 before it. */
   requests_24h: number;
   /** Requests in the current hour and the 167 before it. */
   requests_7d: number;
-  /** Requests per UTC day, oldest first: the last 30 days, today included (days without use are 0). */
+  /** Per UTC day, oldest first, today included; days without use are 0. */
   daily: { date: string; requests: number }[];
 }
 
-/** A key with its use, as the listings show it, and whether its KV copy is marked pending. */
 export type KeyWithUsage = KeyRecord & KeyUsage & { copy_pending: boolean };
 
-/** Whole hours since the Unix epoch: key_usage's `hour`. */
+/** key_usage's `hour`: whole hours since the Unix epoch. */
 export function hourOf(ms: number): number {
   return Math.floor(ms / HOUR_MS);
 }
