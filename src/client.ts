@@ -6,9 +6,8 @@ import { hc, type ClientRequestOptions } from "hono/client";
 import type { AppEnv } from "./platform/env.ts";
 import type { AppType } from "./api.ts";
 
-// hc demands every part a route describes (query, header, json, form) in every call, even one whose
-// members are all optional; this lets such a part be left out. Type-only: nothing of the worker is
-// bundled into a caller.
+// hc demands every part a route describes (query, header, json, form) in every call, even an all-optional
+// one; this lets such a part be left out. Type-only: nothing of the worker is bundled into a caller.
 type OptionalParts<I> = { [K in keyof I as Partial<I[K]> extends I[K] ? K : never]?: I[K] } & {
   [K in keyof I as Partial<I[K]> extends I[K] ? never : K]: I[K];
 };

@@ -29,10 +29,8 @@ export type CustomerWithAddressRow = Awaited<ReturnType<typeof selectCustomersWi
 
 const AGENT = sql.placeholder("agentId");
 
-/**
- * By offset, the first id is found in the listing's own index, so only the page's rows are joined
- * (docs/specification.md section 4).
- */
+// By offset, the first id is found in the listing's own index, so only the page's rows are joined
+// (docs/specification.md section 4).
 function customersPageQueries(db: Compiler, mode: PageMode, agent: boolean) {
   const ofAgent = agent ? eq(customers.salesagentId, AGENT) : undefined;
   const kept = agent ? agentCustomerCount(db, AGENT) : keptCount(db, "customers");

@@ -161,13 +161,12 @@ export function onError<E extends Env>(err: Error, c: Context<E>): Response {
   return sendError(c, apiError);
 }
 
-/** A served route as Hono lists it: `:name` is a path parameter, ALL is middleware. */
+/** As Hono lists it: `:name` is a path parameter, ALL is middleware. */
 export interface ServedRoute {
   method: string;
   path: string;
 }
 
-/** A parameter matches one non-empty segment. */
 function pathPattern(path: string): RegExp {
   const segments = path.split("/").map((s) => (s.startsWith(":") ? "[^/]+" : s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")));
   return new RegExp(`^${segments.join("/")}$`);

@@ -34,11 +34,8 @@ export function apiRoute<const R extends ApiRouteConfig>(config: R) {
   });
 }
 
-/**
- * For a handler that reads the body itself (POST /customers/create lists every broken parameter of
- * body and query in one 422, where zod-openapi's body validator would answer the body alone): documented
- * whole, served hidden without the body so no validator is added; the type keeps the body's parameters.
- */
+// For a handler that reads the body itself (so one 422 lists body and query together): documented whole,
+// served hidden without the body so that no validator is added; the type keeps the body's parameters.
 export function servedWithoutBody<R extends RouteConfig>(router: Pick<OpenAPIHono, "openAPIRegistry">, route: R): R {
   const { middleware: _middleware, hide: _hide, ...documented } = route;
   router.openAPIRegistry.registerPath(documented);

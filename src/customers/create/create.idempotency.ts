@@ -11,7 +11,6 @@ export const REPLAY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 const KEY_RULE = /^[\x20-\x7e]{1,255}$/;
 
-/** Absent: neither a key nor an error. */
 export function readIdempotencyKey(header: string | undefined): { key?: string; error?: FieldError } {
   if (header === undefined) return {};
   if (!KEY_RULE.test(header)) {
@@ -20,10 +19,8 @@ export function readIdempotencyKey(header: string | undefined): { key?: string; 
   return { key: header };
 }
 
-/**
- * Scoped to the API key that sent it, so that two callers who pick the same key never see each
- * other's customer. API key ids (key_ + base62) hold no ":".
- */
+// Scoped to the API key that sent it, so that two callers who pick the same key never see each
+// other's customer. API key ids (key_ + base62) hold no ":".
 export function storedKey(apiKeyId: string, key: string): string {
   return `${apiKeyId}:${key}`;
 }

@@ -21,7 +21,6 @@ export interface Earlier {
   gstTreatment?: GstTreatment;
 }
 
-/** Who sends the request, as far as a rule cares (only the sales agent's id looks). */
 export interface Sender {
   keyAgentId: number | null;
 }

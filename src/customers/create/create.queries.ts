@@ -25,7 +25,6 @@ export interface PhoneOwnerRow {
 
 export type AreaRow = NonNullable<Awaited<ReturnType<typeof selectArea>>[number]>;
 
-/** Null: no row has that id. */
 export interface ReferenceLookupRows {
   area: AreaRow | null;
   postalcode: { id: number; code: string } | null;
@@ -98,10 +97,8 @@ export type WriteOutcome =
   | { kind: "key-taken"; record: IdempotencyRow | null }
   | { kind: "reference-gone"; references: ReferenceLookupRows };
 
-/**
- * All of it or none of it. A unique or foreign key failure rolls the batch back and comes back as an
- * outcome with the rows that explain it (one more round trip), never as a fault.
- */
+// All of it or none of it. A unique or foreign key failure rolls the batch back and comes back as an
+// outcome with the rows that explain it (one more round trip), never as a fault.
 export async function writeCustomer(db: Database, rows: CustomerInsertRows, idem?: IdempotencyInsert): Promise<WriteOutcome> {
   const phoneKey = rows.customer.phoneKey;
   const newId = sql`(select ${customers.id} from ${customers} where ${customers.phoneKey} = ${phoneKey})`;

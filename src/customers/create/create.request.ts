@@ -99,7 +99,6 @@ async function parseMultipart(contentType: string, bytes: Uint8Array<ArrayBuffer
   return fromEntries(groupPairs(form.entries()));
 }
 
-/** Linear in the pairs. */
 function groupPairs<V>(pairs: Iterable<[string, V]>): Array<[string, V[]]> {
   const grouped = new Map<string, V[]>();
   for (const [name, value] of pairs) {

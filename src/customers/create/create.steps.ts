@@ -58,8 +58,7 @@ export async function createCustomer(
           createdAt: now,
           staleAtOrBefore: now - REPLAY_WINDOW_MS,
           body: storedAnswerAroundId(rows, found),
-          // Should a referenced row change between the lookup and the write (an import), the answer
-          // sent is the truth, and the stored one follows it.
+          // Should a referenced row change before the write (an import), the stored answer follows the sent one.
           bodyFor: (row) => answerText(createdAnswer(row)),
         };
   const outcome = await writeCustomer(db, rows, idem);

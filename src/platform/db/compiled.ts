@@ -14,7 +14,6 @@ type Prepared = SQLitePreparedQuery<PreparedQueryConfig & { type: "async" }>;
 type RowsOf<P> = P extends SQLitePreparedQuery<infer C> ? C["all"] : never;
 type Values = Record<string, unknown>;
 
-/** A compiled query with one request's values: a statement of a batch. */
 export interface Bound<Rows> {
   readonly sql: string;
   readonly params: unknown[];
@@ -43,12 +42,8 @@ export class CompiledQuery<Rows> {
 
 type Decode = (value: unknown) => unknown;
 
-/**
- * Decoders worked out once per query: drizzle's own mapping works them out again for every value,
- * which costs more than the rest of a page's shaping. Relies on drizzle's internal `fields`; without
- * them, or for a nested selection, drizzle maps the rows itself. Values are taken by position, as
- * drizzle takes them.
- */
+// Decoders worked out once per query: drizzle works them out again for every value, which costs more than
+// the rest of a page's shaping. Relies on drizzle's internal `fields`; without them drizzle maps the rows.
 function flatRowMapper(prepared: Prepared): ((rows: Record<string, unknown>[]) => unknown[]) | null {
   const fields = (prepared as unknown as { fields?: { path: string[]; field: unknown }[] }).fields;
   if (!Array.isArray(fields) || fields.some((f) => f.path.length !== 1)) return null;
@@ -82,10 +77,8 @@ function decoderOf(field: unknown): Decode | null {
   return (value) => decoder.mapFromDriverValue(value);
 }
 
-/**
- * Queries built together (they may share subqueries), compiled at their first use in the isolate:
- * cold starts do not pay for the ones that no request needs.
- */
+// Queries built together (they may share subqueries), compiled at their first use in the isolate:
+// cold starts do not pay for the ones that no request needs.
 export function compiled<S extends Record<string, Prepared>>(build: (db: Compiler) => S): () => { [K in keyof S]: CompiledQuery<RowsOf<S[K]>> } {
   let queries: { [K in keyof S]: CompiledQuery<RowsOf<S[K]>> } | undefined;
   return () =>
@@ -100,25 +93,18 @@ export const PAGE = {
   offset: sql.placeholder("skip" satisfies keyof Page),
 };
 
-/**
- * LIMIT 0 once the offset reaches `kept` (a kept total): SQLite reads nothing for LIMIT 0, where an
- * OFFSET past the end reads every row first (docs/specification.md section 4). The cast is safe:
- * drizzle writes any SQL given as a LIMIT as it is.
- */
+// LIMIT 0 once the offset reaches the kept total: an OFFSET past the end reads every row first
+// (docs/specification.md section 4). The cast is safe: drizzle writes any SQL given as a LIMIT as it is.
 export function limitWithin(kept: SQLWrapper, limit: Placeholder | number): Placeholder {
   return sql`case when ${PAGE.offset} < coalesce(${kept}, 0) then ${limit} else 0 end` as unknown as Placeholder;
 }
 
-/** The sort key of the row a cursor's page starts after. */
 export const AFTER = {
   id: sql.placeholder("afterId"),
   date: sql.placeholder("afterDate"),
 };
 
-/**
- * How a page's query finds its first row (docs/specification.md section 4): `offset` skips in the
- * listing's own index, never joined, and reads nothing past its kept total (limitWithin).
- */
+/** How a page's query finds its first row (docs/specification.md section 4). */
 export type PageMode = "first" | "offset" | "seek";
 
 export function pageMode(page: Page): PageMode {

@@ -32,7 +32,6 @@ function ipv6Prefix(value: string): string | null {
     .join(":")}::/64`;
 }
 
-/** The eight 16-bit groups of an IPv6 address, or null when it is not one. */
 function ipv6Groups(value: string): number[] | null {
   let text = value;
   const tail: string[] = [];

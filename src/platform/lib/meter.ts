@@ -56,10 +56,8 @@ export class Meter {
 
 type AnyD1 = D1Database | D1DatabaseSession;
 
-/**
- * raw() and first() return no meta, so they are answered from all(), which reads the same rows: raw()
- * as values in column order (safe because multi-table selects alias their columns, db/columns.ts).
- */
+// raw() and first() return no meta, so they are answered from all(), which reads the same rows: raw()
+// as values in column order (safe because multi-table selects alias their columns, db/columns.ts).
 async function metered(stmt: D1PreparedStatement, method: string, args: unknown[], meter: Meter): Promise<unknown> {
   if (method === "run" || method === "all") {
     const result = await (method === "run" ? stmt.run() : stmt.all());

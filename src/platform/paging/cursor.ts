@@ -3,7 +3,6 @@
 
 export type Listing = "customers" | "orders" | "postalcodes" | "salesagents";
 
-/** Orders sort by date, then id; the other listings by id. */
 export type SortKey = { id: number } | { date: string; id: number };
 
 /** Filters as normalized, so that the same request always gives the same scope. */
