@@ -1,5 +1,5 @@
-// The app: the global middleware in their order, the API under /api and at the root, the documents,
-// the administrator's side, and the answers for errors, unknown paths and wrong methods.
+// The app: global middleware in order, the API under /api and at the root, the documents, the
+// administrator's side, and the answers for errors, unknown paths and wrong methods.
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { Hono } from "hono";
 import { requestId } from "hono/request-id";
@@ -30,15 +30,13 @@ export function createApp() {
   app.route(API_PREFIX, api);
   // The root mount goes through a plain Hono so that the OpenAPI document lists the /api paths once.
   app.route("/", new Hono<AppEnv>().route("/", api));
-  // GET /openapi.json and GET /docs: public (they describe the API, they serve none of its data).
+  // Public: they describe the API and serve none of its data.
   mountDocs(app);
-  // /admin/keys (the JSON admin API) and /dashboard (its pages): the administrator's side; they take
-  // the admin token or its session, not API keys.
+  // The administrator's side takes the admin token or its session, not API keys.
   app.route("/", adminRoutes);
   app.route("/", dashboardApp);
 
-  // Every served path with its methods, for the 404/405 answers: the API's at both its mounts, the
-  // admin API's as they are (no /api alias).
+  // The 405 answer needs every served path: the API's at both mounts, the admin API's once (no /api alias).
   app.notFound(
     notFoundHandler([
       ...api.routes.flatMap((r) => [r, { method: r.method, path: `${API_PREFIX}${r.path}` }]),

@@ -1,7 +1,6 @@
-// The worker's entry (wrangler.toml `main`): the app's fetch, and the daily cron (src/scheduled.ts).
+// The worker's entry (wrangler.toml `main`): the app's fetch and the crons' handler.
 import { createApp } from "./app.ts";
 import { scheduled } from "./scheduled.ts";
 
-// The module exports only the handler: workerd rejects any other runtime export of the main module.
-// The app itself keeps its fetch (and routes, for the tests).
+// Only the handler is exported: workerd rejects any other runtime export of the main module.
 export default Object.assign(createApp(), { scheduled });

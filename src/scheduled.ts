@@ -1,15 +1,14 @@
-// The worker's cron triggers (wrangler.toml [triggers]): once a day, the key data past its retention
-// (src/keys/keys.retention.ts); every 5 minutes, the key copies marked pending (docs/specification.md
-// section 2, "The copy follows the record"). The main module exports it beside fetch (src/index.ts).
+// The cron triggers' work: daily, key data past its retention; every 5 minutes, the key copies
+// still pending (docs/specification.md section 2, "The copy follows the record").
 import { deleteExpiredKeyData } from "./keys/keys.retention.ts";
 import { KeyStore } from "./keys/keys.store.ts";
 import { errorName, log } from "./platform/lib/log.ts";
 
-/** The crons of wrangler.toml's [triggers] and [env.live.triggers], each with its job. */
+/** Must equal the crons of wrangler.toml's [triggers] and [env.live.triggers]. */
 export const DAILY_RETENTION_CRON = "17 3 * * *";
 export const PENDING_COPIES_CRON = "*/5 * * * *";
 
-/** The module's `scheduled` handler: the work is awaited, so the run's outcome is its own. */
+// The work is awaited so that the run's outcome is its own.
 export async function scheduled(controller: ScheduledController, env: Env, _ctx?: ExecutionContext): Promise<void> {
   const { cron } = controller;
   const job = cron === PENDING_COPIES_CRON ? "key_copies" : cron === DAILY_RETENTION_CRON ? "key_retention" : null;

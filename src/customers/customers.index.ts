@@ -1,5 +1,5 @@
-// The customers' endpoints, in the document's order: GET /customers, then POST /customers/create
-// (served without its body, which its handler reads itself: servedWithoutBody in platform/route.ts).
+// The customers' endpoints in the document's order; POST /customers/create is served without its body,
+// which its handler reads itself.
 import { createRouter, servedWithoutBody } from "../platform/route.ts";
 import * as createHandlers from "./create/create.handlers.ts";
 import * as createRoutes from "./create/create.routes.ts";

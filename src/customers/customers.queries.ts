@@ -27,15 +27,10 @@ export function selectCustomersWithAddress(db: Database, where?: SQL) {
 
 export type CustomerWithAddressRow = Awaited<ReturnType<typeof selectCustomersWithAddress>>[number];
 
-/** The sales agent of an agent-bound key's listing. */
 const AGENT = sql.placeholder("agentId");
 
-/**
- * A page of every customer, or (agent) of one agent's customers, by id, and its total: a kept count
- * (row_counts; the agent's in agent_customer_counts). By offset, the page's first id is found in
- * the listing's index (the primary key; customers_salesagent_idx for an agent), so only the page's
- * own rows are joined to their addresses.
- */
+// By offset, the first id is found in the listing's own index, so only the page's rows are joined
+// (docs/specification.md section 4).
 function customersPageQueries(db: Compiler, mode: PageMode, agent: boolean) {
   const ofAgent = agent ? eq(customers.salesagentId, AGENT) : undefined;
   const kept = agent ? agentCustomerCount(db, AGENT) : keptCount(db, "customers");
@@ -56,16 +51,12 @@ const modes = (agent: boolean) => ({
 });
 const customersPage = { all: modes(false), agent: modes(true) };
 
-/**
- * The statements of a customers page, bound: the total and the rows (also run by `npm run bench`'s
- * page floor). With an agent, only that agent's customers (an agent-bound key).
- */
+/** Exported for `npm run bench`'s page floor too. */
 export function customersPageStatements(page: Page, agentId: number | null = null) {
   const q = (agentId === null ? customersPage.all : customersPage.agent)[pageMode(page)]();
   return pageStatements(q, { ...pageValues(page), agentId: agentId ?? undefined });
 }
 
-/** A page of customers (rows) by id, and the total, of every customer or of one agent's: one D1 round trip. */
 export function listCustomers(db: Database, page: Page, agentId: number | null = null) {
   return runPage(db, customersPageStatements(page, agentId));
 }

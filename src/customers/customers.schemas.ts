@@ -1,7 +1,5 @@
-// The customer and its address as the API serves them, with their examples for the document.
-// The examples are the demo data's (data/demo.json) as the API serves it: the compiler checks each
-// against the schema it illustrates (.openapi({ example })), and e2e/openapi.test.ts against the
-// generated document, so an example cannot drift from its shape.
+// The customer and its address as the API serves them, with examples from the demo data
+// (data/demo.json), which the compiler and e2e/openapi.test.ts hold to their schemas.
 import { z } from "@hono/zod-openapi";
 
 /** "None", as the published interface writes it for an address or a sales agent: an empty array. */
@@ -41,10 +39,9 @@ export const AddressSchema = z
   })
   .openapi("Address", { example: addressExample });
 
-/** A customer without an address carries an empty array, as the published interface does. */
 export const AddressOrEmptySchema = z.union([AddressSchema, EmptyArraySchema]);
 
-/** The interface's ten customer fields of the example (an order's customer has them too). */
+/** An order's customer has these ten fields too. */
 export const customerFieldsExample = {
   id: 1,
   contact_person_name: "Harish Iyengar",
@@ -87,7 +84,6 @@ export const CustomerSchema = z
   })
   .openapi("Customer", { example: customerExample });
 
-/** The customer as embedded in an order: the interface's ten fields and the address. */
 export const OrderCustomerSchema = z
   .object({ ...customerFields, address: AddressOrEmptySchema })
   .openapi("OrderCustomer", { example: { ...customerFieldsExample, address: addressExample } });

@@ -1,16 +1,14 @@
-// A customer as the API serves it, from the rows that the queries read (src/platform/db/columns.ts): the one
-// place that maps a customer's columns to the members of its answer. The return types are the
-// schemas' (src/customers/customers.schemas.ts), so the compiler holds every answer to the document.
+// The one place that maps a customer's columns to its answer; typed by the schemas, so the compiler
+// holds every answer to the document.
 import type { z } from "@hono/zod-openapi";
 import type { AddressRow, CustomerRow } from "../platform/db/columns.ts";
 import type { AddressOrEmptySchema, CustomerSchema, OrderCustomerSchema } from "./customers.schemas.ts";
 
 export type Customer = z.infer<typeof CustomerSchema>;
 export type AddressOrEmpty = z.infer<typeof AddressOrEmptySchema>;
-/** The interface's ten customer fields (a customer without its status, approval and address). */
 export type CustomerFields = Omit<z.infer<typeof OrderCustomerSchema>, "address">;
 
-/** A customer's address; a customer without one (a left join that found none) has an empty array. */
+/** No address (the left join found none) is an empty array, as the published interface has it. */
 export function toAddress(row: AddressRow): AddressOrEmpty {
   if (row.addrCustomerId === null) return [];
   return {
@@ -31,7 +29,6 @@ export function toAddress(row: AddressRow): AddressOrEmpty {
   };
 }
 
-/** The interface's ten customer fields, as stored. */
 export function toCustomerFields(row: CustomerRow): CustomerFields {
   return {
     id: row.id!,
@@ -47,7 +44,6 @@ export function toCustomerFields(row: CustomerRow): CustomerFields {
   };
 }
 
-/** A customer with its status, approval and address: what GET /customers lists and POST /customers/create answers. */
 export function toCustomer(row: CustomerRow & AddressRow & { status: string | null; approval: string | null }): Customer {
   return {
     ...toCustomerFields(row),

@@ -1,6 +1,5 @@
-// GET /healthz: is this deployment up, which version is it, which mode does it serve. Public: it
-// answers without a key and serves no data, and it touches neither D1 nor KV, so it stays cheap and
-// says only that the Worker itself runs (`npm run deploy` calls it after a deploy: docs/operations.md).
+// GET /healthz: up, version, mode. Public and touching neither D1 nor KV, so it stays cheap and says only
+// that the Worker runs (`npm run deploy` calls it after a deploy: docs/operations.md).
 import { createRoute, z } from "@hono/zod-openapi";
 import { ErrorSchema } from "../platform/errors.ts";
 

@@ -3,7 +3,6 @@
 // Deletes run this many at a time: quick, without a burst of thousands of calls at once.
 const PARALLEL_DELETES = 50;
 
-/** Deletes every key of the namespace; returns how many it deleted. `pageSize`: keys listed at a time. */
 export async function purgeLookupCache(kv: KVNamespace, { pageSize = 1000 }: { pageSize?: number } = {}): Promise<number> {
   let deleted = 0;
   let cursor: string | undefined;

@@ -1,10 +1,5 @@
-// Two-tier cache for the lookup answers (areas, pincodes): a short in-isolate tier in front of KV.
-// Entries hold the serialized body, so a cached answer is byte-for-byte the uncached one.
-//
-// Both tiers are bounded. Any of 900,000 pincodes is a valid request, and most of them nobody
-// serves: an answer that found nothing ("negative") is kept only in a bounded part of the isolate
-// tier of its own, never written to KV, so a caller walking through pincodes can neither grow the
-// isolate's memory, nor write KV entries, nor push the answers in steady use out of the isolate.
+// Two-tier cache of serialized lookup answers: a short in-isolate tier in front of KV. Answers that found
+// nothing stay in an isolate tier of their own, never KV: walking 900,000 pincodes must evict and write nothing.
 import { DependencyError, findCause } from "../platform/errors.ts";
 import { sha256Hex } from "../platform/lib/crypto.ts";
 import { BoundedLru } from "../platform/lib/lru.ts";
@@ -14,7 +9,6 @@ export interface CachedBody {
   etag: string;
 }
 
-/** What a loader found: the serialized answer, and whether it is one that found nothing. */
 export interface Loaded {
   body: string;
   negative: boolean;
@@ -26,22 +20,19 @@ export const MAX_KV_TTL_SECONDS = 3_600;
 const MIN_KV_TTL_SECONDS = 60; // KV's own minimum expirationTtl
 /** KV's edge cache time for reads (its minimum); purges reach readers within this plus propagation. */
 const KV_READ_CACHE_TTL_SECONDS = 30;
-/** Answers that found something, kept per isolate at most (least recently used go first). */
 export const ISOLATE_TIER_SIZE = 1_000;
-/** Answers that found nothing, kept per isolate at most, apart from the others. */
 export const ISOLATE_NEGATIVE_TIER_SIZE = 1_000;
 
 // Live as long as the isolate: shared by the requests it serves.
 const isolateTier = new BoundedLru<CachedBody>(ISOLATE_TIER_SIZE, ISOLATE_TTL_MS);
 const negativeTier = new BoundedLru<CachedBody>(ISOLATE_NEGATIVE_TIER_SIZE, ISOLATE_TTL_MS);
 
-/** Empties this isolate's tier (tests, after an import). */
 export function clearIsolateTier(): void {
   isolateTier.clear();
   negativeTier.clear();
 }
 
-/** How many answers this isolate holds, of both kinds (tests: the tier stays bounded). */
+/** For tests: the tier stays bounded. */
 export function isolateTierSize(): number {
   return isolateTier.size + negativeTier.size;
 }
@@ -53,10 +44,6 @@ export class LookupCache {
     private readonly waitUntil: (p: Promise<unknown>) => void,
   ) {}
 
-  /**
-   * The cached answer for key, or load()'s, which then fills both tiers without delaying the
-   * caller; a negative answer fills only this isolate's tier for negative answers.
-   */
   async get(key: string, load: () => Promise<Loaded>): Promise<CachedBody> {
     const now = Date.now();
     const local = isolateTier.get(key, now) ?? negativeTier.get(key, now);

@@ -1,6 +1,5 @@
-// The lookups' handlers. The cached ones (areas, a pincode's agents) answer from the lookup cache:
-// the cached body as is, with its ETag, so that the cached and the uncached answer are the same
-// bytes and hono's etag() can answer If-None-Match with 304.
+// The lookups' handlers. The cached ones send the cached body as is, with its ETag, so that cached and
+// uncached answers are the same bytes and hono's etag() can answer If-None-Match with 304.
 import type { RouteHandler, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../platform/env.ts";
@@ -14,10 +13,7 @@ import { toArea, toPincodeSalesAgent, toPostalCode, toSalesAgent } from "./looku
 /** Bump when the shape of a cached answer changes, so that no old shape is served after a deploy. */
 const CACHE_FORMAT = "v1";
 
-/**
- * `found` tells an answer that found something from one that found nothing (a pincode nobody
- * serves): the latter is kept only in the isolate, never in KV (see the lookup cache).
- */
+/** An answer that found nothing (a pincode nobody serves) is kept only in the isolate, never in KV. */
 async function cachedJson<T>(c: Context<AppEnv>, key: string, load: () => Promise<T>, found: (answer: T) => boolean = () => true) {
   const { body, etag } = await c.get("services").cache.get(`${CACHE_FORMAT}:${key}`, async () => {
     const answer = await load();

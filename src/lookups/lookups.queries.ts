@@ -1,5 +1,4 @@
-// The lookups' queries: areas, the sales agents of a pincode, and pages of postal codes and sales
-// agents. They return rows; the routes shape the answers.
+// The lookups' queries: areas, the sales agents of a pincode, and pages of postal codes and sales agents.
 import { and, asc, count, eq, gt, sql, type SQL } from "drizzle-orm";
 import { areas, postalCodes, salesAgentPostalCodes, salesAgents } from "../../drizzle/schema.ts";
 import type { Database } from "../platform/db/database.ts";
@@ -11,7 +10,6 @@ export function listAreas(db: Database) {
   return db.select({ id: areas.id, name: areas.name, cityId: areas.cityId }).from(areas).orderBy(asc(areas.id));
 }
 
-/** The sales agents serving a pincode, each once, by id. */
 export function salesAgentsByPincode(db: Database, pincode: string) {
   return db
     .selectDistinct({
@@ -27,12 +25,7 @@ export function salesAgentsByPincode(db: Database, pincode: string) {
     .orderBy(asc(salesAgents.id));
 }
 
-/**
- * A page (docs/specification.md section 4's modes): by offset, the skipped rows are stepped over in
- * the primary key (or, for one code, in postal_codes_code_idx, which covers the page's columns),
- * joining nothing, and a page at or past the kept total reads no row. One code's total is counted
- * from its index entries (a pincode has one or two records); the whole table's comes from row_counts.
- */
+/** One code's total is counted in its index (a pincode has one or two records); see docs/specification.md section 4. */
 function postalCodesPageQueries(db: Compiler, byCode: boolean, mode: PageMode) {
   const byCodeWhere = byCode ? eq(postalCodes.code, sql.placeholder("code")) : undefined;
   const rowsWhere: SQL | undefined = mode === "seek" ? and(byCodeWhere, gt(postalCodes.id, AFTER.id)) : byCodeWhere;
@@ -51,7 +44,6 @@ const postalCodesModes = (byCode: boolean) => ({
 });
 const postalCodesPage = { all: postalCodesModes(false), byCode: postalCodesModes(true) };
 
-/** A page of postal codes (rows) by id, optionally one code's records, and the total: one round trip. */
 export function listPostalCodes(db: Database, page: Page, code?: string) {
   const q = (code === undefined ? postalCodesPage.all : postalCodesPage.byCode)[pageMode(page)]();
   return runPage(db, pageStatements(q, { ...pageValues(page), code }));
@@ -80,7 +72,6 @@ const salesAgentsPage = {
   seek: compiled((db) => salesAgentsPageQueries(db, "seek")),
 };
 
-/** A page of sales agents (rows) by id (by offset, or right after a cursor's id), and the total: one round trip. */
 export function listSalesAgents(db: Database, page: Page) {
   return runPage(db, pageStatements(salesAgentsPage[pageMode(page)](), pageValues(page)));
 }

@@ -1,6 +1,5 @@
-// The lookups as the document describes them: GET /fetch-salesagent-by-pincode, GET /area (and its
-// alias GET /areas), GET /postalcodes and GET /salesagents, in the document's order. The two cached
-// ones answer with an ETag and 304 (hono's etag(), in front of the lookup cache).
+// The lookups as the document describes them; the two cached ones answer with an ETag and 304 (hono's
+// etag(), in front of the lookup cache).
 import { z } from "@hono/zod-openapi";
 import { etag } from "hono/etag";
 import { OrderSalesAgentSchema } from "../orders/orders.schemas.ts";
@@ -12,7 +11,6 @@ import { headerRef } from "../platform/response-headers.ts";
 import { apiRoute } from "../platform/route.ts";
 import { AreasAnswerSchema, PincodeAnswerSchema, PostalCodeSchema } from "./lookups.schemas.ts";
 
-/** The headers of a cached lookup's 200: its ETag, and who may keep it. */
 const cachedLookupHeaders = {
   ETag: headerRef("ETag"),
   "Cache-Control": {
@@ -22,13 +20,11 @@ const cachedLookupHeaders = {
   },
 } as const;
 
-/** A cached lookup's answer to a matching If-None-Match. */
 const notModifiedResponse = {
   description: "Not modified: If-None-Match matched the answer's ETag. No body.",
   headers: { ETag: headerRef("ETag") },
 } as const;
 
-/** A 6-digit PIN code, as GET /fetch-salesagent-by-pincode and GET /postalcodes take it. */
 const pincodeParam = queryString().refine(isPincode, {
   error: "must be a 6-digit PIN code that does not start with 0",
 });
@@ -65,10 +61,8 @@ export const pincode = apiRoute({
   },
 });
 
-/**
- * GET /area, and GET /areas: the published sample request uses /areas for the same endpoint.
- * Operation ids are unique, so the alias's generated client method is listAreasAlias.
- */
+// GET /areas too: the published sample request uses it. Operation ids are unique, so the alias's
+// generated client method is listAreasAlias.
 const areasRoute = <const P extends string, const O extends string>(path: P, operationId: O) =>
   apiRoute({
     method: "get",

@@ -13,8 +13,6 @@ export const PincodeSalesAgentSchema = z
   .object({ id: z.number().int(), first_name: z.string(), last_name: z.string(), mobile: z.string() })
   .openapi("PincodeSalesAgent", { example: pincodeSalesAgentExample });
 
-/** GET /area's (and GET /areas') answer. */
 export const AreasAnswerSchema = z.object({ data: z.array(AreaSchema) });
 
-/** GET /fetch-salesagent-by-pincode's answer: the message says so when no agent serves the pincode. */
 export const PincodeAnswerSchema = z.object({ data: z.array(PincodeSalesAgentSchema), message: z.string() });

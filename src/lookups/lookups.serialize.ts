@@ -1,6 +1,5 @@
-// The lookups' objects as the API serves them, from the rows of src/lookups/lookups.queries.ts. The return types
-// are the schemas' (src/lookups/lookups.schemas.ts, src/orders/orders.schemas.ts), so the compiler holds every
-// answer to the document.
+// The lookups' objects as the API serves them; typed by the schemas, so the compiler holds every answer
+// to the document.
 import type { z } from "@hono/zod-openapi";
 import type { AreaSchema, PincodeSalesAgentSchema, PostalCodeSchema } from "./lookups.schemas.ts";
 import type { OrderSalesAgentSchema } from "../orders/orders.schemas.ts";
@@ -13,12 +12,10 @@ export function toPostalCode(row: { id: number; code: string }): z.infer<typeof 
   return { id: row.id, code: row.code };
 }
 
-/** A sales agent as GET /fetch-salesagent-by-pincode lists it. */
 export function toPincodeSalesAgent(row: { id: number; firstName: string; lastName: string; mobileNumber: string }): z.infer<typeof PincodeSalesAgentSchema> {
   return { id: row.id, first_name: row.firstName, last_name: row.lastName, mobile: row.mobileNumber };
 }
 
-/** A sales agent as GET /salesagents lists it (and an order carries it). */
 export function toSalesAgent(row: {
   id: number;
   firstName: string;

@@ -1,9 +1,5 @@
-// GET /docs: Swagger UI over /openapi.json. The page's script and stylesheet are the installed
-// swagger-ui-dist package's files, served by the docs Worker (wrangler.docs.toml, an assets-only
-// Worker behind the ASSETS service binding), so the page works without any CDN, and its Content-
-// Security-Policy keeps the browser from loading anything from another host. The API serves two small
-// files of its own beside them: the start script (openapi.docs-init.ts) and a theme (openapi.docs-theme.ts), which
-// together make the page meet WCAG 2.1 AA (docs/api.md, "The OpenAPI document and /docs").
+// GET /docs: Swagger UI over /openapi.json, its files from the docs Worker (the ASSETS binding), so that no
+// CDN is needed and the CSP admits no other host (docs/api.md, "The OpenAPI document and /docs").
 import { Hono } from "hono";
 import type { AppEnv } from "../platform/env.ts";
 import { errors } from "../platform/errors.ts";
@@ -14,7 +10,7 @@ import { DOCUMENT_PATH } from "./openapi.document.ts";
 
 export const DOCS_PATH = "/docs";
 
-/** The only files of the package that the page uses; nothing else in it is reachable. */
+/** Nothing else in the package is reachable. */
 const ASSETS = ["swagger-ui-bundle.js", "swagger-ui.css"] as const;
 
 const CSP = [

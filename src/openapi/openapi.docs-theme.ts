@@ -1,6 +1,5 @@
-// The stylesheet that /docs loads after Swagger UI's own: it changes only colours that fail WCAG 2.1
-// AA contrast (4.5:1 for text) in Swagger UI's light theme, each to a darker shade of the same hue.
-// e2e/openapi.test.ts runs axe-core on the rendered page, so a new failing colour fails a test.
+// Loaded after Swagger UI's stylesheet: darker shades of the colours that fail WCAG 2.1 AA contrast
+// (e2e/openapi.test.ts runs axe-core on the page, so a new failing colour fails a test).
 export const DOCS_THEME_CSS = `/* Version badges: white text on grey and on light green. */
 .swagger-ui .info .title small { background: #5b616d; }
 .swagger-ui .info .title small.version-stamp { background-color: #3d6b00; }

@@ -1,7 +1,5 @@
-// The OpenAPI 3.1 document, generated from the same createRoute definitions and zod schemas that
-// validate requests, so that it cannot drift from the code. What the routes cannot say themselves
-// (headers that middleware puts on every answer, the answers for unknown paths and methods, the
-// security scheme) is added here, once.
+// The OpenAPI 3.1 document, generated from the routes and schemas that validate requests, plus what
+// the routes cannot say themselves: middleware's headers, the any-path answers, the security scheme.
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { version } from "../../package.json";
 import type { AppEnv } from "../platform/env.ts";
@@ -12,7 +10,7 @@ export const DOCUMENT_PATH = "/openapi.json";
 
 type OpenAPIObject = ReturnType<OpenAPIHono["getOpenAPI31Document"]>;
 
-/** Where the document lists the answers that any path can give (see the description). */
+/** The answers that any path can give. */
 export const ANY_PATH_RESPONSES = "x-any-path-responses";
 
 const DESCRIPTION = `Customers, their sales orders, and the lookups (areas, postal codes, sales agents) that
@@ -47,22 +45,15 @@ const TAGS = [
   { name: "Service", description: "The deployment itself: is it up, which version, which mode" },
 ];
 
-/**
- * The service's own API, not an open-source project: an SPDX reference of the "LicenseRef-" form
- * names such a licence (OpenAPI 3.1 takes an SPDX expression as the licence identifier).
- */
+/** OpenAPI 3.1 takes an SPDX expression; "LicenseRef-" is SPDX's form for a licence of one's own. */
 const LICENSE = { name: "Proprietary: all rights reserved", identifier: "LicenseRef-Proprietary" };
 
-/**
- * Who answers for the API. A placeholder until the organization names its API team's address
- * (example.com is reserved for examples: no real mail or page is reached through it).
- */
+/** A placeholder until the organization names its API team (example.com reaches no real mail or page). */
 const CONTACT = { name: "API team", url: "https://api-team.example.com", email: "api-team@example.com" };
 
-/** The headers that every answer carries, added to every response of the document. */
 const EVERY_RESPONSE = ["X-Request-Id", "Server-Timing"] as const;
 
-/** Registers the components the routes and the generated document refer to. Call once per app. */
+/** Call once per app. */
 export function registerComponents(app: OpenAPIHono<AppEnv>): void {
   const registry = app.openAPIRegistry;
   registry.registerComponent("securitySchemes", "bearerAuth", {
@@ -75,12 +66,8 @@ export function registerComponents(app: OpenAPIHono<AppEnv>): void {
 
 type ResponseLike = { headers?: Record<string, unknown>; $ref?: string; description?: string; content?: unknown };
 
-/**
- * The answers of a path that no operation owns. Not components.responses: no operation can refer to
- * them (an operation never gets a 405 for its own method), and an unreferenced component is a
- * Redocly warning. An extension keeps them machine-readable (the tests' contract check reads them)
- * while generated clients ignore them.
- */
+// Not components.responses: no operation refers to them, and an unreferenced component is a Redocly
+// warning. An extension keeps them machine-readable (the tests read them) and out of generated clients.
 function anyPathResponses(): Record<"404" | "405", ResponseLike> {
   const content = { "application/json": { schema: { $ref: "#/components/schemas/Error" } } };
   return {
@@ -93,13 +80,10 @@ function anyPathResponses(): Record<"404" | "405", ResponseLike> {
   };
 }
 
-/** The document as generated (once per isolate: routes do not change while it runs). */
+/** Once per isolate: routes do not change while it runs. */
 let generated: OpenAPIObject | undefined;
 
-/**
- * The document with `origin` (the deployment's address, e.g. http://127.0.0.1:8787) as the server.
- * `app` must be the app that the API is mounted on, with registerComponents() done.
- */
+/** `app`: the app the API is mounted on, after registerComponents(). */
 export function openApiDocument(app: OpenAPIHono<AppEnv>, origin: string): OpenAPIObject {
   generated ??= decorate({
     ...app.getOpenAPI31Document({
@@ -112,7 +96,7 @@ export function openApiDocument(app: OpenAPIHono<AppEnv>, origin: string): OpenA
   return { ...generated, servers: [{ url: origin, description: "This deployment" }] };
 }
 
-/** Adds the headers of every answer to each response, operations' and the any-path answers alike. */
+/** Adds the headers of every answer to each response, the any-path answers included. */
 function decorate(doc: OpenAPIObject): OpenAPIObject {
   const responses: ResponseLike[] = [];
   for (const item of Object.values(doc.paths ?? {})) {

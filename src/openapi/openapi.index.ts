@@ -1,5 +1,5 @@
-// Mounts what describes the API: GET /openapi.json and GET /docs. Both are public: they describe
-// the API and serve none of its data. Neither is part of the document itself.
+// Mounts GET /openapi.json and GET /docs: public (they serve none of the API's data), and not in the
+// document themselves.
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../platform/env.ts";
 import { DOCS_PATH, docsPage } from "./openapi.docs-page.ts";

@@ -35,25 +35,17 @@ const lastStatus = sql<string | null>`(select ${orderStatuses.name} from ${order
     where ${orderStatuses.orderId} = ${orders.id}
     order by ${orderStatuses.at} desc, ${orderStatuses.seq} desc limit 1)`;
 
-/** The date bounds of a request that gives them, inclusive (yyyy-mm-dd). */
 const FROM = sql.placeholder("from");
 const TO = sql.placeholder("to");
 
-/**
- * The orders after a cursor's (date, id), newest first: those of an earlier date, and those of the
- * same date with a lower id. `date <= ?` is the bound that orders_customer_date_idx (customer_id,
- * date, id) seeks on, so the page reads from the cursor's place on, not from the newest order.
- * With to_date it is the smaller of the two dates: SQLite seeks on one upper bound of a column,
- * and given `date <= to` beside it, it may seek on that one and read from to_date down to the
- * cursor's place.
- */
+// `date <= ?` is the bound orders_customer_date_idx seeks on, so the page reads from the cursor's place on;
+// with to_date the smaller date, since SQLite seeks on one upper bound and might read from to_date down.
 const afterCursor = (to: boolean) =>
   and(
     lte(orders.date, to ? sql`min(${TO}, ${AFTER.date})` : AFTER.date),
     or(lt(orders.date, AFTER.date), and(eq(orders.date, AFTER.date), lt(orders.id, AFTER.id))),
   )!;
 
-/** An order of the page with its agents and last status. */
 const orderColumns = {
   id: as(orders.id, "o_id"),
   orderNo: as(orders.orderNo, "o_order_no"),
@@ -75,7 +67,6 @@ const orderColumns = {
   daPhoneNumber: as(deliveryAgents.phoneNumber, "da_phone_number"),
 };
 
-/** An order line with its product. */
 const itemColumns = {
   orderId: orderItems.orderId,
   id: products.id,
@@ -100,18 +91,8 @@ const invoiceColumns = {
   igst: invoices.igst,
 };
 
-/**
- * The three statements of an orders page, with placeholders for the phone, the date bounds and the
- * page: the customer with its address, the total, and the page (pageRows). A date bound that the
- * request does not give is left out of the SQL rather than bound to an open value, so each
- * combination of bounds is its own compiled set, and so is each page mode.
- *
- * Without dates the total is the customer's kept count (customer_order_counts), one row however
- * many orders it has; with a date, a count of its orders within the dates in
- * orders_customer_date_idx. The page's ids come from that index alone: the first `count`; those
- * right after a cursor's order; or, by offset, `count` after `skip` entries that are read and never
- * joined, and none at all at or past the kept count (docs/specification.md section 4).
- */
+// An absent date bound is left out of the SQL, not bound to an open value, so each combination of bounds
+// and page mode is its own compiled set. Totals and ids: docs/specification.md section 4.
 function ordersPageQueries(db: Compiler, range: { from: boolean; to: boolean }, mode: PageMode, agent: boolean) {
   const phoneKey = sql.placeholder("phoneKey");
   // With an agent, another agent's customer is not found at all: the same empty answer as an
@@ -135,10 +116,7 @@ function ordersPageQueries(db: Compiler, range: { from: boolean; to: boolean }, 
   };
 }
 
-/**
- * `columns` as one kind's share of pageRows' union: each under its key with `prefix` in front (the
- * kinds' keys do not collide) and aliased to it, or all null in the other kinds' rows.
- */
+/** One kind's share of pageRows' union: prefixed so the kinds' keys do not collide; null in the others' rows. */
 function share<P extends string, T extends Record<string, SQLiteColumn | SQL.Aliased>>(prefix: P, columns: T, present: boolean) {
   return Object.fromEntries(
     Object.entries(columns).map(([key, column]) => {
@@ -148,13 +126,8 @@ function share<P extends string, T extends Record<string, SQLiteColumn | SQL.Ali
   ) as { [K in keyof T & string as `${P}${K}`]: SQL.Aliased<unknown> };
 }
 
-/**
- * A page's orders, lines and invoices in one statement: the page's ids (`ids`, an `{ id }` select
- * of orders) are found once, as page_ids, and each kind of row follows from them in a union (kind
- * 0, 1 and 2). Three statements that each found the ids read the orders before the page three
- * times by offset, and twice more for every order of any page. The union has no ORDER BY: sorting
- * would read every row of the answer once more, so pageOf puts them in order.
- */
+// Orders, lines and invoices in one union over page ids found once: three statements would each read the
+// skipped orders. No ORDER BY: sorting would read every row of the answer once more; pageOf sorts.
 function pageRows(db: Compiler, ids: TypedQueryBuilder<{ id: typeof orders.id }>) {
   const pageIds = db.$with("page_ids").as(ids);
   const columns = (kind: 0 | 1 | 2) => ({
@@ -184,7 +157,6 @@ function pageRows(db: Compiler, ids: TypedQueryBuilder<{ id: typeof orders.id }>
     .unionAll(db.select(columns(2)).from(pageIds).crossJoin(invoices).where(eq(invoices.orderId, pageIds.id)));
 }
 
-/** The rows of pageRows' `kind`, under their keys without the share's prefix. */
 function unshare<Row>(rows: Record<string, unknown>[], kind: number, prefix: string): Row[] {
   return rows
     .filter((row) => row.kind === kind)
@@ -197,10 +169,6 @@ function unshare<Row>(rows: Record<string, unknown>[], kind: number, prefix: str
 
 const ascending = (a: string | number, b: string | number) => (a < b ? -1 : a > b ? 1 : 0);
 
-/**
- * pageRows' rows, each kind in its order: the orders newest first (date, then id, descending),
- * the lines by order and line number, the invoices by order, date and id.
- */
 function pageOf(rows: Record<string, unknown>[]) {
   const orders = unshare<SelectResultFields<typeof orderColumns>>(rows, 0, "o_");
   const items = unshare<SelectResultFields<typeof itemColumns> & { lineNo: number }>(rows, 1, "i_");
@@ -211,7 +179,6 @@ function pageOf(rows: Record<string, unknown>[]) {
   return { orders, items, invoices };
 }
 
-/** One compiled set per combination of date bounds. */
 function byRange(mode: PageMode, agent: boolean) {
   return {
     all: compiled((db) => ordersPageQueries(db, { from: false, to: false }, mode, agent)),
@@ -223,7 +190,7 @@ function byRange(mode: PageMode, agent: boolean) {
 const byMode = (agent: boolean) => ({ first: byRange("first", agent), offset: byRange("offset", agent), seek: byRange("seek", agent) });
 const ordersPage = { all: byMode(false), agent: byMode(true) };
 
-/** The three statements of an orders page, bound to the request's values (also run by `npm run bench`'s page floor). */
+/** Exported for `npm run bench`'s page floor too. */
 export function ordersPageStatements(filter: OrderFilter, page: Page) {
   const agentId = filter.agentId ?? null;
   const range = filter.from ? (filter.to ? "between" : "from") : filter.to ? "to" : "all";
@@ -232,12 +199,7 @@ export function ordersPageStatements(filter: OrderFilter, page: Page) {
   return [q.customer.bind(values), q.total.bind(values), q.page.bind(values)] as const;
 }
 
-/**
- * One page of a customer's orders, found by normalized phone, with the rows each order carries:
- * three statements in one db.batch(), so one D1 round trip whatever the page size. The rows of its
- * lines and invoices come ordered by order id; src/orders/orders.serialize.ts puts them together. Returns
- * null when no customer has that number (with an agent: no customer of that agent).
- */
+/** One D1 round trip whatever the page size; null when no customer (of the key's agent) has the number. */
 export async function findOrdersByPhone(db: Database, filter: OrderFilter, page: Page) {
   const [customerRows, totalRows, rows] = await runBatch(db, ordersPageStatements(filter, page));
   const customer = customerRows[0];

@@ -1,7 +1,5 @@
-// A sales order as the API serves it, the sales agent it carries, and their examples for the document.
-// The examples are the demo data's (data/demo.json) as the API serves it: the compiler checks each
-// against the schema it illustrates (.openapi({ example })), and e2e/openapi.test.ts against the
-// generated document, so an example cannot drift from its shape.
+// A sales order as the API serves it, with examples from the demo data (data/demo.json), which the
+// compiler and e2e/openapi.test.ts hold to their schemas.
 import { z } from "@hono/zod-openapi";
 import {
   AddressOrEmptySchema,

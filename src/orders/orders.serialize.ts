@@ -1,7 +1,5 @@
-// A page of a customer's orders as the API serves it, from the rows of findOrdersByPhone
-// (src/orders/orders.queries.ts): each order with its lines, customer, address, agents, last status and
-// invoices. The return type is the schema's (src/orders/orders.schemas.ts), so the compiler holds the answer
-// to the document.
+// A page of a customer's orders as the API serves it; typed by the schema, so the compiler holds the
+// answer to the document.
 import type { z } from "@hono/zod-openapi";
 import type { OrdersPageRows } from "./orders.queries.ts";
 import type { OrderSchema, OrderStatusName } from "./orders.schemas.ts";
@@ -40,7 +38,7 @@ export function toOrders(rows: OrdersPageRows): Order[] {
       o.daId === null
         ? null
         : { id: o.daId, first_name: o.daFirstName!, last_name: o.daLastName!, phone_number: o.daPhoneNumber! },
-    // The importer admits only the interface's status names (src/orders/orders.schemas.ts).
+    // The importer admits only ORDER_STATUS_NAMES.
     laststatus: o.lastStatus === null ? null : { name: o.lastStatus as OrderStatusName },
     invoices: (invoicesByOrder.get(o.id!) ?? []).map((i) => ({
       id: i.id,

@@ -1,8 +1,5 @@
-// The one home of the service's errors (docs/specification.md section 3): the codes, ApiError and
-// the makers of every error, the envelope that every non-2xx answer is sent in, the handlers that
-// turn thrown errors, unknown paths, wrong methods and failed validation into it, and the envelope's
-// schema and error answers as the routes document them. Nothing of a fault's cause (stack, SQL,
-// binding names) ever reaches the caller.
+// The one home of the service's errors (docs/specification.md section 3): codes, ApiError and its makers,
+// the envelope, the handlers that answer in it, and the error answers as the routes document them.
 import { z } from "@hono/zod-openapi";
 import type { Context, Env, NotFoundHandler } from "hono";
 // Types c.get("requestId") on every context (hono/request-id sets it on every request).
@@ -11,10 +8,7 @@ import type { ZodError } from "zod";
 import { errorName, log } from "./lib/log.ts";
 import { headerRef } from "./response-headers.ts";
 
-/**
- * Every error code of the service, the one list: ErrorCode is its type, and the OpenAPI document's
- * Error schema (ErrorSchema, below) takes its enum from it.
- */
+/** The one list of error codes: ErrorCode and the Error schema's enum both come from it. */
 export const ErrorCodeSchema = z.enum([
   "BAD_REQUEST",
   "AUTHENTICATION_ERROR",
@@ -74,7 +68,6 @@ export const errors = {
   badRequest: (description: string) => new ApiError(400, "BAD_REQUEST", description),
   unauthenticated: (description: string) =>
     new ApiError(401, "AUTHENTICATION_ERROR", description, { headers: { "WWW-Authenticate": "Bearer" } }),
-  /** Authenticated, but this key may not do this. */
   forbidden: (description: string) => new ApiError(403, "PERMISSION_ERROR", description),
   notFound: (description: string) => new ApiError(404, "NOT_FOUND", description),
   methodNotAllowed: (method: string, allow: string[]) =>
@@ -91,12 +84,10 @@ export const errors = {
     new ApiError(429, "RATE_LIMITED", "Too many requests for this key; retry later", {
       headers: { "Retry-After": String(retryAfterSeconds) },
     }),
-  /** Any request for an API endpoint from a client address with too many failed authentications. */
   authFailuresLimited: (retryAfterSeconds: number) =>
     new ApiError(429, "RATE_LIMITED", "Too many requests with a missing or invalid API key from this address; retry later", {
       headers: { "Retry-After": String(retryAfterSeconds) },
     }),
-  /** The administrator's sign-in from this client address, after too many failures. */
   signInLocked: (retryAfterSeconds: number) =>
     new ApiError(429, "RATE_LIMITED", "Too many failed sign-ins from this address; retry later", {
       headers: { "Retry-After": String(retryAfterSeconds) },
@@ -116,7 +107,6 @@ export function toApiError(err: unknown): ApiError {
   return errors.internal();
 }
 
-/** The error envelope (docs/specification.md section 3) of an error, as sent. */
 export function errorBody(err: ApiError, source: string) {
   return {
     error: {
@@ -130,7 +120,6 @@ export function errorBody(err: ApiError, source: string) {
   };
 }
 
-/** The first error in a chain of causes that satisfies the predicate. */
 export function findCause<T>(err: unknown, match: (e: unknown) => e is T): T | undefined {
   for (let e: unknown = err, depth = 0; e && depth < 8; depth++) {
     if (match(e)) return e;
@@ -139,7 +128,7 @@ export function findCause<T>(err: unknown, match: (e: unknown) => e is T): T | u
   return undefined;
 }
 
-/** The text of an error and its causes, for recognizing driver errors (never for a response). */
+/** For recognizing driver errors only: never for a response or a log line (it can hold SQL). */
 export function causeMessages(err: unknown): string {
   const parts: string[] = [];
   for (let e: unknown = err, depth = 0; e && depth < 8; depth++) {
@@ -149,7 +138,7 @@ export function causeMessages(err: unknown): string {
   return parts.join(" | ");
 }
 
-/** The absolute URL of the endpoint called, without the query. */
+/** The envelope's `source`: without the query. */
 export function sourceOf(c: Context): string {
   const url = new URL(c.req.url);
   // The URL parser leaves a stray % and [ ] ^ | as sent; encoded, source is a valid URI for any path.
@@ -157,14 +146,12 @@ export function sourceOf(c: Context): string {
   return `${url.origin}${path}`;
 }
 
-/** The error's envelope as the answer, with the error's headers (Allow, Retry-After, WWW-Authenticate). */
 function sendError(c: Context, err: ApiError): Response {
   const res = c.json(errorBody(err, sourceOf(c)), err.status);
   for (const [name, value] of Object.entries(err.options.headers ?? {})) res.headers.set(name, value);
   return res;
 }
 
-/** The app's error handler: any thrown value as its envelope; a 5xx is logged by its name only. */
 export function onError<E extends Env>(err: Error, c: Context<E>): Response {
   const apiError = toApiError(err);
   if (apiError.status >= 500) {
@@ -174,23 +161,18 @@ export function onError<E extends Env>(err: Error, c: Context<E>): Response {
   return sendError(c, apiError);
 }
 
-/** A served route as Hono lists it: `:name` is a path parameter, ALL is middleware. */
+/** As Hono lists it: `:name` is a path parameter, ALL is middleware. */
 export interface ServedRoute {
   method: string;
   path: string;
 }
 
-/** A route path as a pattern for a whole request path: a parameter is one non-empty segment. */
 function pathPattern(path: string): RegExp {
   const segments = path.split("/").map((s) => (s.startsWith(":") ? "[^/]+" : s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")));
   return new RegExp(`^${segments.join("/")}$`);
 }
 
-/**
- * The one 404/405 handler, built from every served route with its full path (the API's under /api
- * and at the root, the admin API's once): a path that some route serves is a 405 listing its
- * methods in Allow (HEAD wherever GET), any other a 404.
- */
+/** From every served route's full path: a path some route serves is a 405 (Allow adds HEAD where GET is). */
 export function notFoundHandler<E extends Env>(routes: readonly ServedRoute[]): NotFoundHandler<E> {
   const table = new Map<string, { pattern: RegExp; methods: Set<string> }>();
   for (const { method, path } of routes) {
@@ -215,10 +197,7 @@ export function validationHook(result: { success: true } | { success: false; err
   if (!result.success) throw errors.validation(fieldErrors(result.error as ZodError));
 }
 
-/**
- * A zod failure as the envelope's fields: one entry per broken field (its first issue), in the order
- * zod found them; an issue about the whole input is the field "request".
- */
+/** One entry per broken field (its first issue); an issue about the whole input is the field "request". */
 export function fieldErrors(error: ZodError): FieldError[] {
   const seen = new Map<string, FieldError>();
   for (const issue of error.issues) {
@@ -238,7 +217,6 @@ const errorExample = {
   },
 };
 
-/** The error envelope as the OpenAPI document describes it (its Error component). */
 export const ErrorSchema = z
   .object({
     error: z.object({
@@ -252,17 +230,13 @@ export const ErrorSchema = z
   })
   .openapi("Error", { example: errorExample });
 
-/** An error answer as a route documents it: its description, the envelope, and the headers it carries. */
 export const errorResponse = (description: string, headers?: Record<string, { $ref: string }>) => ({
   content: { "application/json": { schema: ErrorSchema } },
   description,
   ...(headers ? { headers } : {}),
 });
 
-/**
- * The 403 of a route whose key lacks the scope it needs (src/platform/middleware/scope.ts makes the answer);
- * apiRoute() adds it to every API route, with the route's own description as its example.
- */
+/** apiRoute() adds it to every API route, with the route's own 403 text as its example. */
 export const forbiddenResponse = (scope: string, path: string, description: string) => ({
   description: `The API key lacks the '${scope}' scope, which this endpoint needs`,
   content: {
@@ -275,7 +249,6 @@ export const forbiddenResponse = (scope: string, path: string, description: stri
   },
 });
 
-/** The error answers of every authenticated endpoint, whatever it takes. */
 export const authErrorResponses = {
   401: errorResponse("No valid API key: missing, malformed, unknown, expired, revoked or of the other mode", {
     "WWW-Authenticate": headerRef("WWW-Authenticate"),
@@ -290,7 +263,6 @@ export const authErrorResponses = {
   }),
 } as const;
 
-/** The error answers every authenticated endpoint that takes parameters can give. */
 export const commonErrorResponses = {
   ...authErrorResponses,
   422: errorResponse("A parameter breaks its rule; `fields` lists every one"),

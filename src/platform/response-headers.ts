@@ -1,5 +1,4 @@
 // Response headers that the document describes once (components.headers) and routes refer to.
-// src/openapi/openapi.document.ts registers them; what middleware puts on every answer it adds itself.
 
 export const RESPONSE_HEADERS = {
   "X-Request-Id": {
@@ -31,10 +30,8 @@ export const RESPONSE_HEADERS = {
   },
 } as const;
 
-/**
- * Allow, of a 405. Not a component: only the answers of any path (src/openapi/openapi.document.ts) carry it, and they
- * sit in an extension, where a reference would leave the component unused in Redocly's eyes.
- */
+// Not a component: only the any-path answers carry it, and they sit in an extension, where a
+// reference would leave the component unused in Redocly's eyes.
 export const ALLOW_HEADER = {
   description: "The methods that this path answers, e.g. `GET, HEAD`.",
   required: true,

@@ -1,7 +1,5 @@
-// The rules of POST /customers/create (docs/specification.md section 5): each parameter of the table
-// (create.params.ts) by its kind's rule, in the table's order; every broken one is collected by its request
-// name, so that one 422 lists them all. The existence of the three ids is checked against D1
-// afterwards (unknownReferences) and joins the same list.
+// The rules of POST /customers/create (docs/specification.md section 5): every broken parameter is
+// collected, the unknown ids found in D1 afterwards too, so that one 422 lists them all.
 import type { FieldError } from "../../platform/errors.ts";
 import { normalizePhone } from "../../platform/lib/phone.ts";
 import type { References } from "./create.found.ts";
@@ -15,7 +13,7 @@ export interface Checked {
   valid: Partial<NewCustomer>;
 }
 
-/** Checks every parameter; `sender` is who sends them (an agent-bound key's agent may be left out). */
+/** `sender` matters because an agent-bound key may leave its agent out. */
 export function checkParams(raw: RawParams, sender: Sender): Checked {
   const fields: FieldError[] = [];
   // Filled by field name from the table, so typed as the table's NewCustomer once filled.
@@ -31,7 +29,6 @@ export function checkParams(raw: RawParams, sender: Sender): Checked {
   return { fields, valid };
 }
 
-/** The ids among the valid values that name no row (the rows that the lookup read for them). */
 export function unknownReferences(valid: Partial<NewCustomer>, refs: References): FieldError[] {
   const out: FieldError[] = [];
   if (valid.areaId !== undefined && !refs.area) out.push({ field: "area_id", message: "names no area: no area has this id" });
@@ -44,7 +41,7 @@ export function unknownReferences(valid: Partial<NewCustomer>, refs: References)
   return out;
 }
 
-/** Errors in the order of the published parameter table; the header's last. */
+/** The published parameter order; the Idempotency-Key header's error last. */
 export function inRequestOrder(fields: FieldError[]): FieldError[] {
   const rank = (f: FieldError) => {
     const i = (PARAM_NAMES as readonly string[]).indexOf(f.field);
@@ -53,7 +50,7 @@ export function inRequestOrder(fields: FieldError[]): FieldError[] {
   return [...fields].sort((a, b) => rank(a) - rank(b));
 }
 
-/** Whether every parameter passed (then the valid values are a whole NewCustomer). */
+/** A type guard: with no errors, the valid values are a whole NewCustomer. */
 export function isComplete(fields: FieldError[], _valid: Partial<NewCustomer>): _valid is NewCustomer {
   return fields.length === 0;
 }

@@ -1,22 +1,19 @@
-// What the lookup batch found, in the create flow's own terms (docs/specification.md section 5): the
-// referenced rows, the customer that has the number already, and the first answer kept for the
-// Idempotency-Key. The store reads rows (src/customers/create/create.queries.ts); they are mapped here once.
+// What the lookup batch found, in the create flow's own terms: the referenced rows, the customer that
+// has the number already, and the first answer kept for the Idempotency-Key.
 import type { AreaRow, IdempotencyRow, LookupRows, ReferenceLookupRows } from "./create.queries.ts";
 
-/** The rows that the three ids name, as far as the answer and the 422 need them. */
 export interface References {
   area: AreaRow | null;
   postalcode: { id: number; code: string } | null;
   salesAgentExists: boolean;
 }
 
-/** A customer that has a number already: who it is, and whose book it is in. */
 export interface ExistingCustomer {
   id: number;
   salesagentId: number | null;
 }
 
-/** The first answer to an Idempotency-Key, and the fingerprint of the parameters it answered. */
+/** `requestHash`: the fingerprint of the parameters it answered. */
 export interface FirstAnswer {
   requestHash: string;
   status: number;

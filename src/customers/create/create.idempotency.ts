@@ -11,7 +11,6 @@ export const REPLAY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 const KEY_RULE = /^[\x20-\x7e]{1,255}$/;
 
-/** The header's value when it is usable, or the field error that says why not. Absent: neither. */
 export function readIdempotencyKey(header: string | undefined): { key?: string; error?: FieldError } {
   if (header === undefined) return {};
   if (!KEY_RULE.test(header)) {
@@ -20,15 +19,13 @@ export function readIdempotencyKey(header: string | undefined): { key?: string; 
   return { key: header };
 }
 
-/**
- * The key as stored: scoped to the API key that sent it, so that two callers who happen to pick the
- * same key never see each other's customer. API key ids (key_ + base62) hold no ":".
- */
+// Scoped to the API key that sent it, so that two callers who pick the same key never see each
+// other's customer. API key ids (key_ + base62) hold no ":".
 export function storedKey(apiKeyId: string, key: string): string {
   return `${apiKeyId}:${key}`;
 }
 
-/** SHA-256 (hex) of the merged, normalized parameters in the table's order: what decides "the same parameters". */
+/** What decides "the same parameters" (docs/specification.md section 5): the table's order, normalized. */
 export async function requestHash(input: NewCustomer): Promise<string> {
   return sha256Hex(JSON.stringify(PARAM_NAMES.map((name) => input[PARAMS[name].field])));
 }

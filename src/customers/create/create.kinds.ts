@@ -1,7 +1,5 @@
-// The kinds of parameter that POST /customers/create takes (text, mobile number, id, GST treatment,
-// GSTIN): for each, how the document describes it (its type in the query string, its schema in a
-// JSON and in a form body) and its rule, which turns a value as sent into the value stored or says
-// what is wrong with it. create.params.ts makes the table of the nine parameters from these.
+// The kinds of parameter that POST /customers/create takes: for each, how the document describes it
+// (query, JSON and form) and its rule, which turns a value as sent into the value stored or a problem.
 import { z } from "@hono/zod-openapi";
 import { gstinProblem, type GstinProblem } from "../../platform/lib/gstin.ts";
 import { checkMobile } from "./create.mobile.ts";
@@ -23,9 +21,7 @@ export interface Earlier {
   gstTreatment?: GstTreatment;
 }
 
-/** Who sends the request, as far as a rule cares (only the sales agent's id looks). */
 export interface Sender {
-  /** The sales agent that the request's API key is bound to, or null. */
   keyAgentId: number | null;
 }
 
@@ -39,7 +35,6 @@ const ONCE = "must be given once, as a single value";
 const problem = (message: string) => ({ problem: message });
 const IGNORED = { ignored: true } as const;
 
-/** The value as sent when it is one string. */
 function given(raw: unknown): Verdict<string> {
   if (raw === undefined) return problem("is required");
   if (raw instanceof Repeated) return problem(ONCE);
@@ -79,7 +74,6 @@ export function mobile<const F extends string>(doc: Doc & { field: F; example: s
 
 const positiveInteger = () => z.number().int().min(1);
 
-/** An id: a positive integer; in JSON a number or a string of digits. */
 export function id<const F extends string>(doc: Doc & { field: F; example: number }) {
   return {
     ...doc,
@@ -95,10 +89,7 @@ export function id<const F extends string>(doc: Doc & { field: F; example: numbe
   };
 }
 
-/**
- * The sales agent's id: required from a key bound to no agent. A key bound to one may leave it out
- * (it is then the key's agent) and may name no other (docs/specification.md section 2).
- */
+/** A key bound to an agent may leave it out and may name no other (docs/specification.md section 2). */
 export function salesAgentId<const F extends string>(doc: Doc & { field: F; example: number }) {
   const plain = id(doc);
   return {
@@ -116,7 +107,6 @@ export function salesAgentId<const F extends string>(doc: Doc & { field: F; exam
   };
 }
 
-/** Registered or Unregistered, in any letter case; stored in this form. */
 export function gstTreatment<const F extends string>(doc: Doc & { field: F; example: GstTreatment }) {
   return {
     ...doc,
@@ -139,10 +129,7 @@ const GSTIN_MESSAGES: Record<GstinProblem, string> = {
   checksum: "has a wrong check character (the 15th character)",
 };
 
-/**
- * A GSTIN, upper-cased: required when the GST treatment is Registered, ignored (stored as "") when
- * it is Unregistered, whatever it holds. With an unusable treatment only a broken GSTIN is reported.
- */
+/** With an unusable GST treatment, only a broken GSTIN is reported. */
 export function gstin<const F extends string>(doc: Doc & { field: F; example: string }) {
   return {
     ...text(doc),
@@ -162,7 +149,6 @@ export function gstin<const F extends string>(doc: Doc & { field: F; example: st
   };
 }
 
-/** A JSON number, or a string of plain digits (query, form or JSON), that is a whole number of 1 or more. */
 export function toPositiveInteger(value: unknown): number | undefined {
   let n: number;
   if (typeof value === "number") n = value;

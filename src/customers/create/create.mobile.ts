@@ -1,9 +1,5 @@
-// The mobile_number rule of POST /customers/create (docs/specification.md section 5), in its order:
-// a control character anywhere is refused, not trimmed away (a tab or line break stored in a
-// customer's number would be served to every app and break their displays and exports); then the
-// value is trimmed of spaces; then it may be 32 characters at most (no stored number grows without
-// bound); then its normalized digits must be an Indian mobile number. What passes is stored,
-// served and fingerprinted for Idempotency-Key as trimmed.
+// The mobile_number rule of POST /customers/create (docs/specification.md section 5). A control character
+// is refused, never trimmed away: stored, it would be served to every app and break displays and exports.
 import { isIndianMobile, isTenDigits, normalizePhone } from "../../platform/lib/phone.ts";
 
 export const MAX_MOBILE_LENGTH = 32;

@@ -1,8 +1,5 @@
-// How POST /customers/create's parameters are described in the OpenAPI document and typed for the
-// client (src/client.ts), from the table of parameters (create.params.ts). None of these schemas checks a
-// request on its own: the query schema accepts anything and the route is served without its body
-// (src/platform/route.ts, servedWithoutBody), so that the parameters are merged first (body over
-// query) and then checked as one set (create.check.ts), which is what lets one 422 list every broken one.
+// POST /customers/create's parameters for the document and the typed client. None of these schemas checks
+// a request: the parameters are merged first, then checked as one set, so that one 422 lists them all.
 import { z } from "@hono/zod-openapi";
 import { PARAM_NAMES, PARAMS, type ParamName } from "./create.params.ts";
 
@@ -10,7 +7,6 @@ type Params = typeof PARAMS;
 
 const SOURCES = "In the query string, a JSON body or a form body; a body value wins over a query value.";
 
-/** Query parameters: documented with their types, validated only after merging with the body. */
 export const createQuery = z.object(
   Object.fromEntries(
     PARAM_NAMES.map((name) => {
@@ -22,7 +18,7 @@ export const createQuery = z.object(
 
 type BodySchema<S extends "form" | "json"> = z.ZodObject<{ [K in ParamName]: z.ZodOptional<Params[K][S]> }>;
 
-/** A body of some or all of the parameters, each optional: any of them may come in the query instead. */
+/** Each optional: any of them may come in the query instead. */
 function bodySchema<S extends "form" | "json">(source: S): BodySchema<S> {
   const shape = Object.fromEntries(
     PARAM_NAMES.map((name) => {

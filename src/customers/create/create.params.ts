@@ -1,7 +1,5 @@
-// The nine parameters of POST /customers/create (docs/specification.md section 5), in the published
-// order: the one table that the OpenAPI description (create.openapi.ts), the checks (create.check.ts), the
-// Idempotency-Key fingerprint (create.idempotency.ts) and the stored rows (create.rows.ts) are all derived from.
-// Each parameter's kind (create.kinds.ts) carries its rule and its description in the document.
+// The nine parameters of POST /customers/create (docs/specification.md section 5) in the published order:
+// the one table that the document, the checks, the Idempotency-Key fingerprint and the rows come from.
 import { gstin, gstTreatment, id, MAX_TEXT_LENGTH, mobile, salesAgentId, text, type Verdict } from "./create.kinds.ts";
 import { MAX_MOBILE_LENGTH } from "./create.mobile.ts";
 
@@ -56,6 +54,6 @@ type ValueOf<N extends ParamName> = Params[N]["check"] extends (...args: never[]
 
 /** A request that passed every rule: strings trimmed, ids numbers, GST fields canonical. */
 export type NewCustomer = { [N in ParamName as Params[N]["field"]]: ValueOf<N> } & {
-  /** The mobile number's normalized 10 digits: the unique lookup key. */
+  /** The normalized 10 digits: the unique lookup key. */
   phoneKey: string;
 };

@@ -1,8 +1,5 @@
-// The rows of POST /customers/create; the decisions are the domain's (src/customers/create/). D1 has
-// no interactive transactions, so the work is two batches (each one round trip, each atomic): one
-// that reads every row the decision needs, and one that writes the customer, its address and the
-// idempotency record, and reads the customer back. The unique phone_key index and the idempotency
-// primary key decide races inside the write batch.
+// The rows of POST /customers/create. D1 has no interactive transactions: one batch reads what the decision
+// needs, one writes atomically; the unique phone_key and idempotency key decide races inside the write.
 import { and, eq, lte, sql } from "drizzle-orm";
 import {
   areas,
@@ -19,10 +16,8 @@ import type { Database } from "../../platform/db/database.ts";
 import { areaColumns } from "../../platform/db/columns.ts";
 import { selectCustomersWithAddress, type CustomerWithAddressRow } from "../customers.queries.ts";
 
-/** An idempotency_keys row: a stored first answer and the fingerprint of its request. */
 export type IdempotencyRow = typeof idempotencyKeys.$inferSelect;
 
-/** The customer that holds a normalized number, and its sales agent. */
 export interface PhoneOwnerRow {
   id: number;
   salesagentId: number | null;
@@ -30,14 +25,12 @@ export interface PhoneOwnerRow {
 
 export type AreaRow = NonNullable<Awaited<ReturnType<typeof selectArea>>[number]>;
 
-/** The rows of the three referenced ids (null: no row has that id). */
 export interface ReferenceLookupRows {
   area: AreaRow | null;
   postalcode: { id: number; code: string } | null;
   salesAgent: { id: number } | null;
 }
 
-/** The rows of the lookup batch. */
 export interface LookupRows extends ReferenceLookupRows {
   phoneOwner: PhoneOwnerRow | null;
   idempotency: IdempotencyRow | null;
@@ -61,7 +54,6 @@ function referenceStatements(db: Database, ids: { areaId?: number; postalcodeId?
   ] as const;
 }
 
-/** The lookup batch: every row the decision needs, in one round trip. */
 export async function readForCreate(
   db: Database,
   q: { areaId?: number; postalcodeId?: number; salesagentId?: number; phoneKey?: string; idempotencyKey?: string },
@@ -80,26 +72,22 @@ export async function readForCreate(
   };
 }
 
-/** A new customer's rows as inserted; the address gets the customer's id in the batch. */
+/** The address gets the customer's id in the batch. */
 export interface CustomerInsertRows {
   customer: typeof customers.$inferInsert & { phoneKey: string; salesagentId: number };
   address: Omit<typeof customerAddresses.$inferInsert, "customerId"> & { areaId: number; postalcodeId: number };
 }
 
-/** The idempotency record written with the customer. */
 export interface IdempotencyInsert {
   key: string;
   requestHash: string;
-  /** Milliseconds since the epoch: idempotency_keys.created_at. */
+  /** Milliseconds since the epoch. */
   createdAt: number;
-  /** A stored record created at or before this time (ms) is stale: deleted in the same batch. */
+  /** Records created at or before this are stale: deleted in the same batch. */
   staleAtOrBefore: number;
-  /** The body to store, as its text before and after the customer's id (SQLite assigns it in the batch). */
+  /** Split around the customer's id, which SQLite assigns in the batch. */
   body: { before: string; after: string };
-  /**
-   * The body as it must read for the row that the batch read back. The body above was made from the
-   * rows read before the write; when they changed in between (an import), this one is stored instead.
-   */
+  /** `body` was made from rows read before the write; should they change meanwhile (an import), this is stored. */
   bodyFor(row: CustomerWithAddressRow): string;
 }
 
@@ -109,11 +97,8 @@ export type WriteOutcome =
   | { kind: "key-taken"; record: IdempotencyRow | null }
   | { kind: "reference-gone"; references: ReferenceLookupRows };
 
-/**
- * The write batch: customer, address and idempotency record, all of it or none of it. A unique or
- * foreign key failure rolls the batch back and comes back as an outcome with the rows that explain
- * it (read in one more round trip), never as a fault.
- */
+// All of it or none of it. A unique or foreign key failure rolls the batch back and comes back as an
+// outcome with the rows that explain it (one more round trip), never as a fault.
 export async function writeCustomer(db: Database, rows: CustomerInsertRows, idem?: IdempotencyInsert): Promise<WriteOutcome> {
   const phoneKey = rows.customer.phoneKey;
   const newId = sql`(select ${customers.id} from ${customers} where ${customers.phoneKey} = ${phoneKey})`;

@@ -1,8 +1,5 @@
-// Gathers the parameters of POST /customers/create from the query string (as published) and from a
-// JSON, urlencoded or multipart body (docs/specification.md section 5). A body value wins over a query value of the
-// same name; names the endpoint does not take are dropped here. A body that does not parse as its
-// Content-Type says is a 400, and so is a non-empty body of a type this endpoint does not read:
-// reading it as "no body" would answer a misdirected request with a misleading 422.
+// Gathers POST /customers/create's parameters from the query and the body (docs/specification.md section 5).
+// A non-empty body of a type not read is a 400: taken as "no body", it would get a misleading 422.
 import { errors } from "../../platform/errors.ts";
 import { Repeated } from "./create.kinds.ts";
 import { PARAM_NAMES, type ParamName } from "./create.params.ts";
@@ -13,7 +10,6 @@ export type RawParams = Partial<Record<ParamName, unknown>>;
 const KNOWN = new Set<string>(PARAM_NAMES);
 const SUPPORTED = "application/json, application/x-www-form-urlencoded or multipart/form-data";
 
-/** The parameters of a request: its query's (every value of each name) and its body's, the body's first. */
 export async function gatherParams(
   query: Record<string, string[]>,
   contentType: string | undefined,
@@ -24,7 +20,7 @@ export async function gatherParams(
   return { ...fromQuery, ...fromBody };
 }
 
-/** The known parameters of a body; {} for an empty body, whatever its type. */
+/** {} for an empty body, whatever its type. */
 export async function readBody(contentType: string | undefined, bytes: Uint8Array<ArrayBuffer>): Promise<RawParams> {
   if (bytes.byteLength === 0) return {};
   const type = mediaType(contentType);
@@ -103,7 +99,6 @@ async function parseMultipart(contentType: string, bytes: Uint8Array<ArrayBuffer
   return fromEntries(groupPairs(form.entries()));
 }
 
-/** The values of each name, in the order sent; names in order of first appearance. Linear in the pairs. */
 function groupPairs<V>(pairs: Iterable<[string, V]>): Array<[string, V[]]> {
   const grouped = new Map<string, V[]>();
   for (const [name, value] of pairs) {

@@ -1,6 +1,5 @@
-// The rows that a new customer is stored as: each parameter's value (create.params.ts) in its column, and
-// the values that docs/specification.md section 5 gives the rest. The insert writes them, and the
-// stored answer is built from the row that they will read back as (expectedRow).
+// The rows that a new customer is stored as (the fixed values: docs/specification.md section 5), and
+// the row they will read back as, which the stored answer is built from.
 import type { CustomerInsertRows } from "./create.queries.ts";
 import type { CustomerWithAddressRow } from "../customers.queries.ts";
 import type { References } from "./create.found.ts";
@@ -28,10 +27,7 @@ export function storedRows(input: NewCustomer): CustomerInsertRows {
   };
 }
 
-/**
- * The row that selectCustomersWithAddress will read for this customer once written, from its rows
- * and the rows that the lookup read: the stored answer is built from it before the write.
- */
+/** What selectCustomersWithAddress will read once written: the stored answer is built before the write. */
 export function expectedRow(rows: CustomerInsertRows, refs: References, id: number): CustomerWithAddressRow {
   const { customer, address } = rows;
   return {

@@ -1,8 +1,5 @@
-// Creating a customer (POST /customers/create, docs/specification.md section 5), in one pass down
-// from the route: gather and check the parameters, read what the decision needs (the lookup batch,
-// one round trip), answer a fresh Idempotency-Key for itself, and write the customer, its address
-// and the key's record (the write batch, the second round trip). Every refusal is thrown as an
-// ApiError; what comes back is the 201 to send, or a first answer to replay as it is.
+// Creating a customer (POST /customers/create, docs/specification.md section 5): check, one lookup batch,
+// one write batch. Every refusal is thrown as an ApiError; the outcome is a 201 or a first answer to replay.
 import { readForCreate, writeCustomer, type IdempotencyInsert } from "./create.queries.ts";
 import type { Services } from "../../platform/env.ts";
 import type { KeyRecord } from "../../keys/keys.record.ts";
@@ -16,20 +13,15 @@ import { storedRows } from "./create.rows.ts";
 
 /** The request as it came: the route hands it over unread. */
 export interface CreateRequest {
-  /** Every value of each query parameter. */
   query: Record<string, string[]>;
   contentType: string | undefined;
   body: ArrayBuffer;
-  /** The Idempotency-Key header as sent, if any. */
   idempotencyKey: string | undefined;
 }
 
 export type CreateOutcome = { kind: "created"; answer: CreatedAnswer } | { kind: "replay"; first: FirstAnswer };
 
-/**
- * `key` is the API key that sent the request: Idempotency-Keys are scoped to it, and a key bound to
- * a sales agent creates for that agent only (docs/specification.md section 2).
- */
+/** `key` scopes Idempotency-Keys; an agent-bound one creates for its agent only (docs/specification.md section 2). */
 export async function createCustomer(
   services: Pick<Services, "primaryDb">,
   key: Pick<KeyRecord, "id" | "agent_id">,
@@ -66,8 +58,7 @@ export async function createCustomer(
           createdAt: now,
           staleAtOrBefore: now - REPLAY_WINDOW_MS,
           body: storedAnswerAroundId(rows, found),
-          // Should a referenced row change between the lookup and the write (an import), the answer
-          // sent is the truth, and the stored one follows it.
+          // Should a referenced row change before the write (an import), the stored answer follows the sent one.
           bodyFor: (row) => answerText(createdAnswer(row)),
         };
   const outcome = await writeCustomer(db, rows, idem);
@@ -92,10 +83,7 @@ export async function createCustomer(
   }
 }
 
-/**
- * The 409 of a number that a customer has already. It names that customer, except to a key bound
- * to another sales agent: a shop is never made twice, but another agent's book stays unseen.
- */
+/** Names the customer except to a key of another agent: no shop is made twice, yet that book stays unseen. */
 function phoneTaken(existing: ExistingCustomer, keyAgentId: number | null) {
   if (keyAgentId !== null && existing.salesagentId !== keyAgentId) {
     return errors.conflict("A customer with this mobile number exists, in another sales agent's book");

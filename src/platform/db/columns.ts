@@ -1,14 +1,10 @@
 // Column selections shared by the queries, and the types of the rows they read. Rows are flat so
-// that one SQL statement serves a whole page; src/customers/customers.serialize.ts shapes them into the API's
-// objects.
+// that one SQL statement serves a whole page; the serializers shape them into the API's objects.
 import { sql, type Column } from "drizzle-orm";
 import { areas, cities, customerAddresses, customers, postalCodes, states } from "../../../drizzle/schema.ts";
 
-/**
- * A column under its own name in the result. D1 returns rows of a join positionally by column name,
- * and columns of the same name from two tables (id, name, code) collide; every column of a
- * multi-table select goes through this. Left-joined columns may be null whatever their type says.
- */
+// A column under its own alias: D1 returns a join's row keyed by column name, so same-named columns
+// of two tables (id, name, code) collide. Left-joined columns may be null whatever their type says.
 export function as<C extends Column>(column: C, alias: string) {
   return sql<C["_"]["data"] | null>`${column}`.as(alias);
 }
@@ -26,7 +22,6 @@ export const customerColumns = {
   customerCode: as(customers.customerCode, "c_customer_code"),
 };
 
-/** An area with its city and state (joined from areas), as an address carries it. */
 export const areaColumns = {
   areaId: as(areas.id, "ar_id"),
   areaName: as(areas.name, "ar_name"),
@@ -49,7 +44,5 @@ export const addressColumns = {
 };
 
 type Selected<T> = { [K in keyof T]: T[K] extends { _: { type: infer V } } ? V : never };
-/** A customer's own columns, as customerColumns reads them. */
 export type CustomerRow = Selected<typeof customerColumns>;
-/** A customer's address with its area, city, state and postal code, as addressColumns reads them. */
 export type AddressRow = Selected<typeof addressColumns>;

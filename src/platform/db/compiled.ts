@@ -1,12 +1,5 @@
-// Read queries whose SQL text is built once per isolate instead of once per request.
-//
-// Drizzle builds a statement's SQL from its query builder every time it runs; for the pages
-// (several joined statements of many aliased columns) that was the largest share of the worker's
-// own CPU in the workerd profiler, and building it once took the orders page from about 177 to
-// 270 req/s under `wrangler dev`. The text never changes between requests, only the values bound
-// to it. So each query is built once, with sql.placeholder() where the values go; a request binds
-// its values and runs its statements in one D1 batch. Rows come back as the query builder would
-// have returned them.
+// Read queries whose SQL is built once per isolate (with placeholders) instead of per request: building
+// it was the worker's largest CPU share on the pages; once, the orders page went from 177 to 270 req/s.
 import { Column, fillPlaceholders, is, noopDecoder, type Placeholder, SQL, sql, type SQLWrapper } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import type { PreparedQueryConfig, SQLitePreparedQuery } from "drizzle-orm/sqlite-core";
@@ -21,11 +14,9 @@ type Prepared = SQLitePreparedQuery<PreparedQueryConfig & { type: "async" }>;
 type RowsOf<P> = P extends SQLitePreparedQuery<infer C> ? C["all"] : never;
 type Values = Record<string, unknown>;
 
-/** A compiled query with one request's values: a statement of a batch. */
 export interface Bound<Rows> {
   readonly sql: string;
   readonly params: unknown[];
-  /** Maps this statement's result in the batch to rows (typed as the query builder types them). */
   readonly map: (result: D1Result) => Rows;
 }
 
@@ -51,14 +42,8 @@ export class CompiledQuery<Rows> {
 
 type Decode = (value: unknown) => unknown;
 
-/**
- * Rows of a flat selection (every field at the top level, as all of ours are), mapped with the
- * decoders worked out once. Drizzle's own mapping works each field's decoder out again for every
- * value of every row, which costs more than the rest of a page's shaping. A prepared query keeps
- * its fields in column order as `fields`, which drizzle marks internal: without them, or for a
- * nested selection, drizzle maps the rows itself. D1 returns each row as an object in column
- * order, so values are taken by position, as drizzle takes them.
- */
+// Decoders worked out once per query: drizzle works them out again for every value, which costs more than
+// the rest of a page's shaping. Relies on drizzle's internal `fields`; without them drizzle maps the rows.
 function flatRowMapper(prepared: Prepared): ((rows: Record<string, unknown>[]) => unknown[]) | null {
   const fields = (prepared as unknown as { fields?: { path: string[]; field: unknown }[] }).fields;
   if (!Array.isArray(fields) || fields.some((f) => f.path.length !== 1)) return null;
@@ -92,10 +77,8 @@ function decoderOf(field: unknown): Decode | null {
   return (value) => decoder.mapFromDriverValue(value);
 }
 
-/**
- * Queries built together (they may share subqueries), compiled at their first use in the isolate:
- * cold starts do not pay for the ones that no request needs.
- */
+// Queries built together (they may share subqueries), compiled at their first use in the isolate:
+// cold starts do not pay for the ones that no request needs.
 export function compiled<S extends Record<string, Prepared>>(build: (db: Compiler) => S): () => { [K in keyof S]: CompiledQuery<RowsOf<S[K]>> } {
   let queries: { [K in keyof S]: CompiledQuery<RowsOf<S[K]>> } | undefined;
   return () =>
@@ -104,40 +87,30 @@ export function compiled<S extends Record<string, Prepared>>(build: (db: Compile
     ) as { [K in keyof S]: CompiledQuery<RowsOf<S[K]>> });
 }
 
-/** LIMIT and OFFSET of a page query, named as Page's fields (pageValues binds them). */
+/** Named as Page's fields, so that pageValues binds them. */
 export const PAGE = {
   limit: sql.placeholder("count" satisfies keyof Page),
   offset: sql.placeholder("skip" satisfies keyof Page),
 };
 
-/**
- * A LIMIT that is `limit` while the page's offset is below `kept` (a listing's kept total, one
- * row read), else 0. SQLite reads nothing for LIMIT 0, where an OFFSET past the end would read
- * every row of the listing before finding none (docs/specification.md section 4, offset paging).
- * Drizzle types a LIMIT as a number or a placeholder; it writes any SQL given there as it is.
- */
+// LIMIT 0 once the offset reaches the kept total: an OFFSET past the end reads every row first
+// (docs/specification.md section 4). The cast is safe: drizzle writes any SQL given as a LIMIT as it is.
 export function limitWithin(kept: SQLWrapper, limit: Placeholder | number): Placeholder {
   return sql`case when ${PAGE.offset} < coalesce(${kept}, 0) then ${limit} else 0 end` as unknown as Placeholder;
 }
 
-/** The sort key of the row a cursor's page starts after (a seek instead of an OFFSET). */
 export const AFTER = {
   id: sql.placeholder("afterId"),
   date: sql.placeholder("afterDate"),
 };
 
-/**
- * How a page's query finds its first row (docs/specification.md section 4): `first`, the first
- * page; `offset`, `skip` rows into the listing, skipped in its own index and never joined, and
- * nothing read at or past its kept total (limitWithin); `seek`, right after a cursor's sort key.
- */
+/** How a page's query finds its first row (docs/specification.md section 4). */
 export type PageMode = "first" | "offset" | "seek";
 
 export function pageMode(page: Page): PageMode {
   return page.after ? "seek" : page.skip === 0 ? "first" : "offset";
 }
 
-/** A page's values for PAGE and AFTER. */
 export function pageValues(page: Page): Values {
   const after = page.after;
   return { count: page.count, skip: page.skip, afterId: after?.id, afterDate: after && "date" in after ? after.date : undefined };
@@ -145,7 +118,7 @@ export function pageValues(page: Page): Values {
 
 type RowsOfAll<T extends readonly Bound<unknown>[]> = { -readonly [K in keyof T]: T[K] extends Bound<infer R> ? R : never };
 
-/** Runs bound queries in one db.batch(): one D1 round trip, on the request's (metered) database. */
+/** One D1 round trip, on the request's (metered) database. */
 export async function runBatch<const T extends readonly Bound<unknown>[]>(db: Database, queries: T): Promise<RowsOfAll<T>> {
   const client = db.$client;
   const results = await client.batch(queries.map((q) => client.prepare(q.sql).bind(...q.params)));
@@ -154,12 +127,10 @@ export async function runBatch<const T extends readonly Bound<unknown>[]>(db: Da
 
 type PageQueries<Rows> = { total: CompiledQuery<{ total: number }[]>; rows: CompiledQuery<Rows> };
 
-/** A page's total (a `{ total }` query: a kept count, or a count in an index) and rows, bound to the same values: a batch's statements. */
 export function pageStatements<Rows>(q: PageQueries<Rows>, values: Values) {
   return [q.total.bind(values), q.rows.bind(values)] as const;
 }
 
-/** Runs a page's total and rows (pageStatements) in one round trip. */
 export async function runPage<Rows>(
   db: Database,
   statements: readonly [Bound<{ total: number }[]>, Bound<Rows>],

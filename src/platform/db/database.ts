@@ -1,5 +1,4 @@
-// The database that the queries run on: drizzle over a D1 binding or session (the request's,
-// metered; src/platform/middleware/services.ts opens it).
+// The database that the queries run on: drizzle over a D1 binding or the request's metered session.
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 
 // No schema: nothing uses drizzle's relational queries, and drizzle(..., { schema }) would rebuild

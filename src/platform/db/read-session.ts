@@ -1,9 +1,5 @@
-// The session that a request's reads run in (D1 Sessions API, docs/specification.md section 6). A
-// client's X-D1-Bookmark is used only when it has a bookmark's shape (isD1Bookmark); any other
-// value is treated as not sent. D1 may still refuse a well-shaped bookmark (one it never issued,
-// or one from another database), when the session is opened or when its first query runs: the
-// request is then read again once without it. A bookmark is only a hint for freshness, so it must
-// never turn a readable request into a 5xx.
+// The session a request's reads run in (docs/specification.md section 6). A bookmark is only a freshness
+// hint: one D1 refuses (on opening or on the first query) is dropped and the read run once more without it.
 import { isD1Bookmark } from "../lib/d1-bookmark.ts";
 
 const UNCONSTRAINED = "first-unconstrained";

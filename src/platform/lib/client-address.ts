@@ -1,7 +1,5 @@
-// The client address that failed administrator sign-ins are counted by: CF-Connecting-IP, an IPv6
-// address by its /64 (one subscriber usually holds a whole /64, so counting single IPv6 addresses
-// would let one client rotate through billions of them). Requests without a usable address share
-// one bucket.
+// The client address that failed sign-ins and authentications are counted by: an IPv6 address by its
+// /64, since one subscriber usually holds a whole /64 and could rotate through its addresses.
 
 export const SHARED_BUCKET = "unknown";
 
@@ -34,7 +32,6 @@ function ipv6Prefix(value: string): string | null {
     .join(":")}::/64`;
 }
 
-/** The eight 16-bit groups of an IPv6 address, or null when it is not one. */
 function ipv6Groups(value: string): number[] | null {
   let text = value;
   const tail: string[] = [];

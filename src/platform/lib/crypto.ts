@@ -4,19 +4,17 @@ const UTF8 = new TextEncoder();
 // Built once, not per call: authentication hashes the secret of every request.
 const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0"));
 
-/** SHA-256 of the text's UTF-8 bytes. */
 export async function sha256(text: string): Promise<Uint8Array<ArrayBuffer>> {
   return new Uint8Array(await crypto.subtle.digest("SHA-256", UTF8.encode(text)));
 }
 
-/** Lower-case hex of the bytes. */
 export function toHex(bytes: Uint8Array): string {
   let hex = "";
   for (const byte of bytes) hex += HEX[byte];
   return hex;
 }
 
-/** Lower-case hex SHA-256 of the text, cut to `bytes` bytes when given. */
+/** Cut to `bytes` bytes when given. */
 export async function sha256Hex(text: string, bytes?: number): Promise<string> {
   const digest = await sha256(text);
   return toHex(bytes === undefined ? digest : digest.subarray(0, bytes));
@@ -25,10 +23,7 @@ export async function sha256Hex(text: string, bytes?: number): Promise<string> {
 /** Workers' constant-time comparison (not in the DOM's SubtleCrypto, which the node-side checks also see). */
 type TimingSafeSubtle = { timingSafeEqual(a: ArrayBufferView | ArrayBuffer, b: ArrayBufferView | ArrayBuffer): boolean };
 
-/**
- * Whether two texts are equal, in time that tells nothing of where they differ: both are hashed
- * first, so that their lengths leak nothing either.
- */
+/** Both are hashed first, so that not even their lengths leak. */
 export async function textsEqualInConstantTime(a: string, b: string): Promise<boolean> {
   const [x, y] = await Promise.all([sha256(a), sha256(b)]);
   return (crypto.subtle as unknown as TimingSafeSubtle).timingSafeEqual(x, y);

@@ -3,7 +3,7 @@
 const DMY = /^(\d{2})-(\d{2})-(\d{4})$/;
 const YMD = /^(\d{4})-(\d{2})-(\d{2})$/;
 
-/** The ISO form (yyyy-mm-dd) of a date given as dd-mm-yyyy or yyyy-mm-dd, or null if it is not a real date. */
+/** Null unless it is a day that exists. */
 export function parseApiDate(value: string): string | null {
   let y: number, m: number, d: number;
   const dmy = DMY.exec(value);
@@ -15,7 +15,6 @@ export function parseApiDate(value: string): string | null {
   return `${String(y).padStart(4, "0")}-${String(m).padStart(2, "0")}-${String(d).padStart(2, "0")}`;
 }
 
-/** True for a yyyy-mm-dd string naming a day that exists. */
 export function isIsoDate(value: string): boolean {
   const ymd = YMD.exec(value);
   return ymd !== null && isRealDate(Number(ymd[1]), Number(ymd[2]), Number(ymd[3]));

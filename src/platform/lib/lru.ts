@@ -1,7 +1,5 @@
-// A map bounded in size and in age, for what an isolate remembers between requests. When full, the
-// entry used least recently goes first, so that a burst of one-off entries (a flood of random keys
-// or pincodes) cannot keep the entries in steady use from being found. Using an entry does not
-// extend its life: its age bounds how stale an answer may be.
+// A map bounded in size (least recently used first out, so a flood of one-off keys cannot evict the
+// ones in steady use) and in age (use does not extend it: age bounds how stale an answer may be).
 
 interface Entry<V> {
   value: V;
@@ -19,7 +17,6 @@ export class BoundedLru<V> {
     if (!Number.isInteger(maxEntries) || maxEntries < 1) throw new RangeError("maxEntries must be a positive integer");
   }
 
-  /** The value stored under key, if it is younger than ttlMs; marks it as just used. */
   get(key: string, nowMs: number): V | undefined {
     const entry = this.#entries.get(key);
     if (!entry) return undefined;
@@ -29,7 +26,6 @@ export class BoundedLru<V> {
     return entry.value;
   }
 
-  /** Stores value for ttlMs from nowMs, dropping the least recently used entry when full. */
   set(key: string, value: V, nowMs: number): void {
     this.#entries.delete(key);
     while (this.#entries.size >= this.maxEntries) {

@@ -1,10 +1,8 @@
-// Thin wrappers around the D1 and KV bindings that count and time the work a request does, so that
-// Server-Timing and the log line report what really happened (docs/specification.md section 6): round trips,
-// the rows D1 says each statement read (what D1 bills and waits for), KV reads. They also tag
-// failures of the binding as DependencyError, which the error handler answers with 503.
+// Wrappers around the D1 and KV bindings that count and time a request's work for Server-Timing and
+// the log (docs/specification.md section 6), and turn a binding's failure into a DependencyError (503).
 import { DependencyError, causeMessages } from "../errors.ts";
 
-/** The part of a D1 result's meta that the meter reads (served_by_* only where D1 reports them). */
+/** served_by_* only where D1 reports them (a deployed, replicated database). */
 interface D1Meta {
   rows_read?: number;
   served_by_region?: string;
@@ -14,15 +12,13 @@ interface D1Meta {
 export class Meter {
   d1RoundTrips = 0;
   d1Ms = 0;
-  /** The sum of D1's own `meta.rows_read` over every statement run, batches included. */
+  /** D1's own `meta.rows_read`, what D1 bills and waits for, summed over batches too. */
   d1RowsRead = 0;
-  /** Where D1 says the last statement ran, when it says so (a deployed, replicated database). */
   d1ServedByRegion?: string;
   d1ServedByPrimary?: boolean;
   kvReads = 0;
   kvMs = 0;
 
-  /** Adds what one statement's result says it read (a result without meta adds nothing). */
   count(result: unknown): void {
     const meta = (result as { meta?: D1Meta } | null)?.meta;
     if (!meta) return;
@@ -60,13 +56,8 @@ export class Meter {
 
 type AnyD1 = D1Database | D1DatabaseSession;
 
-/**
- * raw() and first() return rows without D1's meta, so the wrapper answers them from all(), which
- * carries it: raw() as each row's values in column order (the mapping drizzle itself applies to
- * batch results; every multi-table select aliases its columns, src/platform/db/columns.ts, so no two result
- * columns share a name), first() as the first row. all() runs the same statement: it reads the
- * same rows.
- */
+// raw() and first() return no meta, so they are answered from all(), which reads the same rows: raw()
+// as values in column order (safe because multi-table selects alias their columns, db/columns.ts).
 async function metered(stmt: D1PreparedStatement, method: string, args: unknown[], meter: Meter): Promise<unknown> {
   if (method === "run" || method === "all") {
     const result = await (method === "run" ? stmt.run() : stmt.all());

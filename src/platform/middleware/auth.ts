@@ -1,8 +1,5 @@
-// API key authentication (docs/specification.md section 2), behind the limit on failed
-// authentication per client address. Runs before validation and rate limiting, on every API route
-// (apiRoute() puts it first). Does no D1 work: one KV read at most, usually none, and none at all
-// for an address over its limit.
-// No answer ever echoes what the caller sent: the descriptions below are fixed texts.
+// API key authentication (docs/specification.md section 2) behind the per-address limit on failures.
+// No D1 work (one KV read at most), and no answer echoes what the caller sent: the texts are fixed.
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env.ts";
@@ -37,10 +34,6 @@ function wrongMode(keyMode: KeyMode, deploymentMode: KeyMode): ApiError {
   );
 }
 
-/**
- * The secret of an Authorization header that is exactly "Bearer <key>" (platform/lib/bearer.ts), the key
- * matching KEY_PATTERN. Nothing is trimmed: any other whitespace anywhere is a failure.
- */
 export function parseAuthorization(header: string | undefined | null): { secret: string; mode: KeyMode } | { failure: AuthFailure } {
   if (header === undefined || header === null || header === "") return { failure: "missing" };
   const secret = bearerToken(header);
@@ -50,12 +43,11 @@ export function parseAuthorization(header: string | undefined | null): { secret:
   return { secret, mode: match[1] as KeyMode };
 }
 
-/** The deployment's mode: exactly "test" or "live", else the worker refuses every key (fails closed). */
+/** Anything but "test" or "live" refuses every key (fails closed). */
 export function deploymentMode(value: unknown): KeyMode | null {
   return isKeyMode(value) ? value : null;
 }
 
-/** The deployment's mode, or a logged 500 when MODE is anything but "test" or "live". */
 export function requireDeploymentMode(c: Context<AppEnv>): KeyMode {
   const mode = deploymentMode(c.env.MODE);
   if (mode) return mode;
@@ -86,7 +78,6 @@ export const auth = createMiddleware<AppEnv>(async (c, next) => {
   await next();
 });
 
-/** The key's record, or the 401 that says why there is none. */
 async function authenticate(keys: KeyStore, parsed: ReturnType<typeof parseAuthorization>, mode: KeyMode): Promise<KeyRecord | ApiError> {
   if ("failure" in parsed) return authError(parsed.failure);
   if (parsed.mode !== mode) return wrongMode(parsed.mode, mode);

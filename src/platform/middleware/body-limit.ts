@@ -1,6 +1,5 @@
-// The one body limit of the service (docs/specification.md section 3): a request body over 16 KiB
-// is a 413 in the error envelope. The API's POST /customers/create, the admin API and the
-// dashboard's forms all use this middleware.
+// The one body limit of the service (docs/specification.md section 3), for the API, the admin API and
+// the dashboard's forms.
 import { bodyLimit } from "hono/body-limit";
 import { errors } from "../errors.ts";
 

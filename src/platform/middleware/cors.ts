@@ -1,7 +1,5 @@
-// CORS for browsers on the origins that CORS_ORIGINS lists. hono's cors() sets its headers on c.res
-// before the handler runs, which makes hono build a placeholder Response and then copy it into the
-// real one: work on every request. Only a request with an Origin header can be a cross-origin one,
-// so the others skip it and get just the `Vary: Origin` that cors() would have added.
+// CORS for the origins CORS_ORIGINS lists. Requests without Origin skip cors(): setting headers before
+// the handler makes hono build a placeholder Response and copy it, work on every request.
 import type { MiddlewareHandler } from "hono";
 import { cors } from "hono/cors";
 import type { AppEnv } from "../env.ts";

@@ -1,6 +1,5 @@
-// Per-key rate limit with the Workers Rate Limiting binding ([[ratelimits]] in wrangler.toml).
-// Runs after authentication (docs/specification.md section 2), so the bucket is the key's id: one key's burst
-// never spends another key's budget, and a caller without a valid key never reaches a bucket.
+// Per-key rate limit (docs/specification.md section 2). After authentication, so the bucket is the key's
+// id: one key's burst never spends another's budget, and a caller without a valid key reaches none.
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env.ts";
 import { errors } from "../errors.ts";

@@ -1,6 +1,5 @@
-// One JSON log line per request, and the request id on every response (even a bare 304).
-// The line never carries a header value or a query string: only the path, with anything shaped
-// like an API key masked (a caller may paste one into a URL) and very long paths cut short.
+// One log line per request, and the request id on every response (even a bare 304). No header value or
+// query string is logged, and the path's key-shaped parts are masked (a caller may paste a key into a URL).
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env.ts";
 import { log } from "../lib/log.ts";
@@ -8,7 +7,6 @@ import { log } from "../lib/log.ts";
 const MAX_LOGGED_PATH = 512;
 const KEY_LIKE = /sk_(test|live)_[A-Za-z0-9]+/g;
 
-/** The request path as it may appear in a log line. */
 export function loggablePath(path: string): string {
   const masked = path.replace(KEY_LIKE, "sk_$1_[redacted]");
   return masked.length > MAX_LOGGED_PATH ? `${masked.slice(0, MAX_LOGGED_PATH)}…` : masked;
@@ -33,7 +31,6 @@ export const requestLog = createMiddleware<AppEnv>(async (c, next) => {
       d1_round_trips: meter?.d1RoundTrips ?? 0,
       d1_rows_read: meter?.d1RowsRead ?? 0,
       kv_reads: meter?.kvReads ?? 0,
-      // Only where D1 reports them (a deployed database): which replica answered.
       ...(meter?.d1ServedByRegion !== undefined ? { served_by_region: meter.d1ServedByRegion } : {}),
       ...(meter?.d1ServedByPrimary !== undefined ? { served_by_primary: meter.d1ServedByPrimary } : {}),
     },

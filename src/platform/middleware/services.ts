@@ -8,7 +8,7 @@ import { openReadSession } from "../db/read-session.ts";
 import { KeyStore } from "../../keys/keys.store.ts";
 import { Meter, meterD1, meterKV } from "../lib/meter.ts";
 
-/** Header through which a client passes the D1 bookmark of its last write to read what it wrote. */
+/** A client sends back the bookmark of its last write to read what it wrote. */
 export const BOOKMARK_HEADER = "X-D1-Bookmark";
 
 export const services = createMiddleware<AppEnv>(async (c, next) => {

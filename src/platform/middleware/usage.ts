@@ -1,6 +1,5 @@
-// Counts every request that passed authentication (whatever its answer: 200, 304, 403, 422, 429...)
-// for its key's usage (src/keys/keys.usage.ts). Runs right after `auth` on every API route. The D1 write,
-// when one is due, happens after the response through waitUntil, on the unmetered binding.
+// Counts every authenticated request for its key's usage, whatever its answer (403 and 429 too). The D1
+// write, when due, runs after the response (waitUntil) on the unmetered binding.
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env.ts";
 import { flushUsage, usageFlushSeconds, usageRecorder } from "../../keys/keys.usage.ts";

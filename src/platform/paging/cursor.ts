@@ -1,34 +1,25 @@
-// The paging cursor that every next_page_url carries (docs/specification.md section 4): where the next
-// page starts, so that following the link seeks straight to it instead of reading and throwing
-// away every row before it (an OFFSET of n reads n rows first).
-//
-// A cursor is base64url JSON and holds nothing secret: a hand-made one can only seek within a
-// listing that the key may read anyway, so it is neither signed nor encrypted. It is bound to
-// everything that scopes its listing, so that it cannot be replayed against another one: the
-// listing, its filters as normalized, count, the key's agent (null for a key bound to none),
-// and the page it leads to.
+// The paging cursor of next_page_url (docs/specification.md section 4, "Cursor"): a seek instead of an
+// OFFSET, unsigned (it holds nothing secret), bound to its listing's scope so it cannot cross listings.
 
 export type Listing = "customers" | "orders" | "postalcodes" | "salesagents";
 
-/** The sort key of a row: its id (ascending listings), or its date and id (orders, newest first). */
 export type SortKey = { id: number } | { date: string; id: number };
 
-/** A listing's filters as normalized: the same request always gives the same scope. */
+/** Filters as normalized, so that the same request always gives the same scope. */
 export type Scope = Record<string, string | null>;
 
 export interface Cursor {
   listing: Listing;
   scope: Scope;
   count: number;
-  /** The key's sales agent where the key is bound to one and the listing is restricted to it; else null. */
+  /** Null unless the key is bound to an agent and the listing is restricted to it. */
   agent: number | null;
-  /** The page number the cursor leads to. */
   page: number;
-  /** The sort key of the last row before that page: the page starts right after it. */
+  /** The last row before that page: the page starts right after it. */
   after: SortKey;
 }
 
-/** What a request asks for, to hold a cursor against. `page` only when the request sent one. */
+/** `page` only when the request sent one. */
 export interface CursorRequest {
   listing: Listing;
   scope: Scope;
@@ -39,12 +30,11 @@ export interface CursorRequest {
 
 const VERSION = 1;
 const LISTINGS: readonly Listing[] = ["customers", "orders", "postalcodes", "salesagents"];
-/** Only the orders listing sorts by date: its key is [date, id]; the others' is [id]. */
 const DATED: ReadonlySet<Listing> = new Set(["orders"]);
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
-/** The largest page a cursor may lead to: the largest `page` a request may send. */
+/** The largest `page` a request may send. */
 const MAX_PAGE = 999_999_999_999_999;
-/** Far longer than any cursor this module makes; a longer text is not decoded at all. */
+/** Far longer than any cursor made here; a longer text is not even decoded. */
 const MAX_LENGTH = 2048;
 
 /** The wire form: short member names keep next_page_url short. */
@@ -64,7 +54,6 @@ export function encodeCursor(cursor: Cursor): string {
   return toBase64Url(JSON.stringify(wire));
 }
 
-/** The cursor in the text, or null when it is not one that encodeCursor made. */
 export function decodeCursor(text: string): Cursor | null {
   if (text.length === 0 || text.length > MAX_LENGTH || !/^[A-Za-z0-9_-]+$/.test(text)) return null;
   let wire: unknown;
@@ -83,10 +72,7 @@ export function decodeCursor(text: string): Cursor | null {
   return { listing, scope: s, count: n, agent: a, page: p, after };
 }
 
-/**
- * Why the cursor does not belong to the request (the first difference, for the 422's message), or
- * null when it does.
- */
+/** The first difference, for the 422's message; null when the cursor belongs to the request. */
 export function cursorMismatch(cursor: Cursor, request: CursorRequest): string | null {
   if (cursor.listing !== request.listing) return "is for another listing";
   if (!sameScope(cursor.scope, request.scope)) return "is for other filters than this request's";

@@ -1,12 +1,11 @@
-// Paging of the four listings, between the request and the query: which page a request asks for
-// (by page, skip or cursor) and the pagination object of its answer, whose next_page_url carries
-// the cursor to the next page (docs/specification.md section 4).
+// Paging between the request and the query (docs/specification.md section 4): the page a request asks
+// for (page, skip or cursor) and its answer's pagination object.
 import { type CursorRequest, type SortKey, cursorMismatch, decodeCursor, encodeCursor } from "./cursor.ts";
 import { errors } from "../errors.ts";
 import { buildPagination, DEFAULT_COUNT, lastRowBeforeNextPage, type Page, type Pagination, toCursorPage, toPage } from "./pagination.ts";
 import { NOT_A_CURSOR } from "./query-params.ts";
 
-/** The paging parameters of a validated query (the schema has already refused skip with cursor). */
+/** Validated: the schema has already refused skip with cursor. */
 export interface PagingQuery {
   count?: number;
   skip?: number;
@@ -14,19 +13,14 @@ export interface PagingQuery {
   cursor?: string;
 }
 
-/** What scopes a listing: everything a cursor of it must match besides count and page. */
+/** Everything a listing's cursor must match besides count and page. */
 export type ListingScope = Omit<CursorRequest, "count" | "page">;
 
-/**
- * The listing's scope for this request. `agent` is the sales agent that the request's key is bound
- * to, for the listings that such a key sees restricted (customers, orders); null otherwise. A cursor
- * carries it, so that one made for one agent's book can never page through another's.
- */
+/** `agent`: the key's agent where the listing is restricted to it, so no cursor crosses agents' books. */
 export function listingScope(listing: ListingScope["listing"], filters: ListingScope["scope"] = {}, agent: number | null = null): ListingScope {
   return { listing, scope: filters, agent };
 }
 
-/** The page a request asks for; a cursor that belongs to another request is a 422 on `cursor`. */
 export function requestedPage(query: PagingQuery, scope: ListingScope): Page {
   if (query.cursor === undefined) return toPage(query);
   const count = query.count ?? DEFAULT_COUNT;
@@ -37,7 +31,6 @@ export function requestedPage(query: PagingQuery, scope: ListingScope): Page {
   return toCursorPage(count, cursor);
 }
 
-/** The answer's pagination; its next_page_url carries a cursor past the last row before that page. */
 export function paginationOf<Row>(
   requestUrl: string,
   page: Page,

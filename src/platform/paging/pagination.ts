@@ -7,9 +7,9 @@ export const MAX_COUNT = 100;
 
 export interface Page {
   count: number;
-  /** Rows before the page; with `after`, only what current_page is worked out from. */
+  /** With `after`, used only to work out current_page. */
   skip: number;
-  /** From a cursor: the page is the rows right after this one (a seek), not `skip` rows in. */
+  /** From a cursor: the page seeks past this row instead of skipping. */
   after?: SortKey;
 }
 
@@ -25,10 +25,6 @@ const paginationExample = {
   path: "http://127.0.0.1:8787/api/customers",
 };
 
-/**
- * The `pagination` object of a listing's answer: the one schema of it. Its type is inferred from it,
- * and it is the OpenAPI document's Pagination component.
- */
 export const PaginationSchema = z.object({
   current_page: z.number().int(),
   first_page_url: z.string().url(),
@@ -43,35 +39,25 @@ export const PaginationSchema = z.object({
 
 export type Pagination = z.infer<typeof PaginationSchema>;
 
-/** count and skip from the validated query; page is the alternative to skip. */
 export function toPage(query: { count?: number; skip?: number; page?: number }): Page {
   const count = query.count ?? DEFAULT_COUNT;
   const skip = query.page !== undefined ? (query.page - 1) * count : (query.skip ?? 0);
   return { count, skip };
 }
 
-/** The page a cursor leads to: its page number's place, seeking past the cursor's row. */
 export function toCursorPage(count: number, cursor: { page: number; after: SortKey }): Page {
   return { count, skip: (cursor.page - 1) * count, after: cursor.after };
 }
 
-/**
- * Which of a page's rows is the last one before the next page (the row a next_page_url's cursor
- * seeks past), or -1 when there is none. It is the page's last row, unless `skip` is not a
- * multiple of `count`: page N + 1 then starts inside this page's rows, as offset paging has it.
- */
+// The row a next_page_url's cursor seeks past, or -1. Not the page's last row when `skip` is not a
+// multiple of `count`: page N + 1 then starts inside this page's rows.
 export function lastRowBeforeNextPage(page: Page, rows: number): number {
   const currentPage = Math.floor(page.skip / page.count) + 1;
   const index = currentPage * page.count - 1 - page.skip;
   return index < rows ? index : rows - 1;
 }
 
-/**
- * @param requestUrl the URL called; its origin and path make `path`
- * @param carried the request's other parameters, as given, repeated in every page URL before `page`
- *   (never `page` itself)
- * @param nextCursor the cursor that next_page_url carries after `page` (the other URLs carry none)
- */
+/** `carried`: the request's other parameters as given, never `page`; only next_page_url gets the cursor. */
 export function buildPagination(
   requestUrl: string,
   page: Page,
@@ -101,7 +87,6 @@ export function buildPagination(
   };
 }
 
-/** The named parameters that the request gave, in the given order, for buildPagination's `carried`. */
 export function carriedParams(query: (name: string) => string | undefined, names: readonly string[]) {
   const out: Array<readonly [string, string]> = [];
   for (const name of names) {

@@ -1,10 +1,10 @@
-// Query parameter schemas shared by the routes. Query values arrive as strings; each parser is
-// strict (no trimming, no clamping) and says in its message what the rule is.
+// Query parameter schemas shared by the routes: strict (no trimming, no clamping), each message
+// stating the rule.
 import { z } from "@hono/zod-openapi";
 import { decodeCursor } from "./cursor.ts";
 import { MAX_COUNT } from "./pagination.ts";
 
-/** A query value: absent, or one string (a repeated parameter is an error, not a silent pick). */
+/** A repeated parameter is an error, not a silent pick. */
 export function queryString(requiredMessage?: string) {
   return z.string({
     error: (issue) =>
@@ -12,10 +12,9 @@ export function queryString(requiredMessage?: string) {
   });
 }
 
-/** The largest skip or page taken: 15 digits, well inside exact integer range. */
+/** 15 digits: well inside exact integer range. */
 export const MAX_OFFSET = 999_999_999_999_999;
 
-/** A whole number in [min, max], written in plain digits (no sign, no spaces, no exponent). */
 export function integerParam(min: number, max: number = MAX_OFFSET) {
   const message = `must be an integer between ${min} and ${max}`;
   return queryString()
@@ -24,16 +23,13 @@ export function integerParam(min: number, max: number = MAX_OFFSET) {
     .pipe(z.number().int().min(min, { error: message }).max(max, { error: message }));
 }
 
-/**
- * The document's description of a query value that spells an integer: the number's rules (what a
- * client must send), not the text it arrives as. The metadata is typed for the text; the cast
- * admits the numeric minimum, maximum, default and example.
- */
+// Documents the number a client must send, not the text it arrives as; the cast admits numeric
+// rules in metadata typed for the text.
 function integerDoc(description: string, rules: { minimum: number; maximum?: number; default?: number; example?: number }) {
   return { type: "integer", ...rules, param: { description } } as { type: "integer"; param: { description: string } };
 }
 
-/** The message of a cursor that does not decode (the schema's and the route's check say the same). */
+/** Shared so that the schema's check and the route's say the same. */
 export const NOT_A_CURSOR = "is not a cursor of this service: follow next_page_url as given";
 
 export const pagingQuery = {
@@ -68,17 +64,10 @@ export const pagingQuery = {
     }),
 };
 
-/**
- * For cross-parameter rules: run them even when a single parameter already failed, so that one 422
- * lists every broken parameter (zod skips refinements after a failure by default).
- */
+/** Cross-parameter rules run even after a failure (zod skips them by default), so one 422 lists all. */
 export const EVEN_AFTER_ERRORS = { when: () => true } as const;
 
-/**
- * skip and page are two ways to say one thing: both at once is an error. A cursor says where the
- * page starts, so skip with it is an error too (page may come with it: the route checks it is the
- * cursor's).
- */
+/** page may come with a cursor: the route checks it is the cursor's. */
 export function skipOrPage(query: { skip?: unknown; page?: unknown; cursor?: unknown }, ctx: z.RefinementCtx) {
   if (query.skip !== undefined && query.page !== undefined) {
     ctx.addIssue({ code: "custom", path: ["page"], message: "cannot be combined with skip" });
