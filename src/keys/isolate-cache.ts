@@ -8,7 +8,10 @@
 import { BoundedLru } from "../lib/lru.ts";
 import type { KeyRecord } from "./record.ts";
 
-/** How long an isolate trusts a record it read (part of the revocation bound stated in the README). */
+/**
+ * How long an isolate trusts a record it read, at most and by default (part of the revocation bound
+ * stated in the README); KEY_CACHE_SECONDS may shorten it (keyCacheTtlMs).
+ */
 export const ISOLATE_KEY_TTL_MS = 10_000;
 /** Found keys kept at most; the least recently used go first. */
 export const ISOLATE_KEY_CACHE_SIZE = 2_000;
@@ -21,6 +24,17 @@ export const UNKNOWN_KEY_TTL_MS = 5_000;
 /** "No such key" answers kept at most. */
 export const UNKNOWN_KEY_CACHE_SIZE = 1_000;
 
+/**
+ * KEY_CACHE_SECONDS: how long this deployment's isolates trust a key record they read, in whole
+ * seconds from 0 (every request reads KV) to 10; unset or anything else, 10. Never longer than
+ * ISOLATE_KEY_TTL_MS, so the revocation bound holds whatever is configured; shorter lets the
+ * tests see a revocation reach a running server without waiting 10 s.
+ */
+export function keyCacheTtlMs(value: unknown): number {
+  if (typeof value === "string" && /^[0-9]{1,2}$/.test(value) && Number(value) * 1000 <= ISOLATE_KEY_TTL_MS) return Number(value) * 1000;
+  return ISOLATE_KEY_TTL_MS;
+}
+
 // Live as long as the isolate: shared by the requests it serves.
 const known = new BoundedLru<KeyRecord>(ISOLATE_KEY_CACHE_SIZE, ISOLATE_KEY_TTL_MS);
 const unknown = new BoundedLru<true>(UNKNOWN_KEY_CACHE_SIZE, UNKNOWN_KEY_TTL_MS);
@@ -32,14 +46,15 @@ export function cachedKey(hash: string, nowMs: number): KeyRecord | null | undef
   return unknown.get(hash, nowMs) ? null : undefined;
 }
 
-export function rememberKey(hash: string, record: KeyRecord | null, nowMs: number): void {
+/** Remembers the answer for ttlMs (a found key; "no such key" for at most UNKNOWN_KEY_TTL_MS). */
+export function rememberKey(hash: string, record: KeyRecord | null, nowMs: number, ttlMs = ISOLATE_KEY_TTL_MS): void {
   // A hash is in one of the two at most: the newest answer replaces the other.
   if (record) {
     unknown.delete(hash);
-    known.set(hash, record, nowMs);
+    known.set(hash, record, nowMs, ttlMs);
   } else {
     known.delete(hash);
-    unknown.set(hash, true, nowMs);
+    unknown.set(hash, true, nowMs, Math.min(ttlMs, UNKNOWN_KEY_TTL_MS));
   }
 }
 

@@ -51,6 +51,8 @@ export class KeyStore {
     private readonly kv: KVNamespace,
     private readonly db: KeyDatabase,
     private readonly now: () => Date = () => new Date(),
+    /** How long this isolate trusts a record it read (KEY_CACHE_SECONDS, keyCacheTtlMs). */
+    private readonly keyCacheTtlMs = ISOLATE_KEY_TTL_MS,
   ) {
     this.records = new KeyRecords(db);
   }
@@ -77,7 +79,7 @@ export class KeyStore {
 
   /**
    * The record a secret belongs to, or null: KV only, never D1. At most one KV read; what it read is
-   * trusted by this isolate for ISOLATE_KEY_TTL_MS (found or not), so most requests make none.
+   * trusted by this isolate for keyCacheTtlMs (found or not), so most requests make none.
    */
   async findBySecret(secret: string): Promise<KeyRecord | null> {
     const hash = await hashSecret(secret);
@@ -87,7 +89,7 @@ export class KeyStore {
     const stored = await this.kv.get<StoredCopy>(`hash:${hash}`, { type: "json", cacheTtl: KV_KEY_CACHE_TTL_SECONDS });
     // The read is by hash already; the comparison guards against a record stored under the wrong key.
     const found = stored && typeof stored.hash === "string" && digestsEqual(stored.hash, hash) ? fromCopy(stored) : null;
-    rememberKey(hash, found, nowMs);
+    rememberKey(hash, found, nowMs, this.keyCacheTtlMs);
     return found;
   }
 
