@@ -214,8 +214,9 @@ export const idempotencyKeys = sqliteTable("idempotency_keys", {
   createdAt: integer("created_at").notNull(),
 });
 
-// Failed administrator sign-ins of the last 10 minutes, by client address (src/admin/signin-throttle.ts).
-// Pruned as it is written: rows older than the window are deleted with each new one.
+// Administrator sign-ins of the last 10 minutes, by client address (src/admin/signin-throttle.ts):
+// each attempt reserves a row before its token is compared; a success deletes its row, a failure keeps
+// it. Pruned as it is written: rows older than the window are deleted with each attempt.
 export const adminSigninFailures = sqliteTable(
   "admin_signin_failures",
   {
@@ -225,6 +226,36 @@ export const adminSigninFailures = sqliteTable(
     at: integer("at").notNull(),
   },
   (t) => [index("admin_signin_failures_address_at_idx").on(t.address, t.at), index("admin_signin_failures_at_idx").on(t.at)],
+);
+
+// The service's own random secrets (src/admin/service-secret.ts), made on first use, never from the
+// administrator token. Deleting the "admin-session" row ends every dashboard session (the foreign
+// key of admin_sessions) and makes a new secret (docs/specification.md section 2).
+export const serviceSecrets = sqliteTable("service_secrets", {
+  name: text("name").primaryKey(),
+  /** 32 random bytes, base64url. */
+  secret: text("secret").notNull(),
+  createdAt: text("created_at").notNull(),
+});
+
+// The administrator's dashboard sessions (src/admin/session.ts), read at the primary on every use:
+// signing out deletes the row, so a copy of the cookie stops working at once. Expired rows are pruned
+// as sessions start and end.
+export const adminSessions = sqliteTable(
+  "admin_sessions",
+  {
+    /** SHA-256 of the session id that the cookie carries, base64url: the id itself is never stored. */
+    idHash: text("id_hash").primaryKey(),
+    /** The secret that the session's cookie and CSRF token are keyed with. */
+    secretName: text("secret_name")
+      .notNull()
+      .references(() => serviceSecrets.name, { onDelete: "cascade" }),
+    /** Milliseconds since the epoch. */
+    createdAt: integer("created_at").notNull(),
+    /** Milliseconds since the epoch. */
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [index("admin_sessions_expires_idx").on(t.expiresAt), index("admin_sessions_secret_idx").on(t.secretName)],
 );
 
 // API keys: the system of record for key records (src/keys/store.ts). Authentication never reads it:
@@ -304,3 +335,23 @@ export const rowCounts = sqliteTable("row_counts", {
   name: text("name").primaryKey(),
   n: integer("n").notNull(),
 });
+
+// The dashboard's one-time form tokens (src/admin/form-tokens.ts, docs/specification.md section 9,
+// "The dashboard's forms"). A token is issued with each page that carries a form whose answer shows
+// a new secret; its row has form "". Each form that it is sent with adds a row under the form's
+// address: the primary key lets exactly one submission of a form per token through. Only the
+// token's SHA-256 is kept. Pruned as tokens are issued.
+export const formTokens = sqliteTable(
+  "form_tokens",
+  {
+    /** SHA-256 of the token, lower-case hex. */
+    tokenHash: text("token_hash").notNull(),
+    /** "" for the issued token; else the address of the form that used it. */
+    form: text("form").notNull(),
+    /** The dashboard session that the token was issued to. */
+    sessionId: text("session_id").notNull(),
+    /** Milliseconds since the epoch: the token is refused from then on. */
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tokenHash, t.form] }), index("form_tokens_expires_idx").on(t.expiresAt)],
+);

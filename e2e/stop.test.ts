@@ -1,7 +1,7 @@
 // Stopping `npm start` and `npm run dev` as a process manager does: one signal (SIGTERM or SIGINT)
 // to the npm process it started, and nothing else. Within 10 s every process the command started
 // must be gone, the port closed and the temporary file with the admin token removed; a customer
-// whose create was answered 201 must be there after a restart (README, "Stopping").
+// whose create was answered 201 must be there after a restart (docs/operations.md, "Stopping").
 import { existsSync, rmSync } from "node:fs";
 import { connect } from "node:net";
 import { dirname, join } from "node:path";

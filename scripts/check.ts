@@ -1,4 +1,4 @@
-// npm run check: everything short of uploading (README, Working on the code). Type check, lint,
+// npm run check: everything short of uploading (docs/development.md, Tests and checks). Type check, lint,
 // the generated binding types up to date, a dry-run build of every Worker in both modes, and the
 // OpenAPI lint when the project has one. Prints each step; exits 1 naming the step that failed.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -48,6 +48,7 @@ async function main(): Promise<void> {
       { name: "build the API, live mode (dry run)", run: () => buildApi("live", outdir) },
       { name: "build the docs Worker, both modes (dry run)", run: () => buildDocs(outdir) },
       { name: "OpenAPI lint (if present)", run: () => runChecked("npm", ["run", "lint:openapi", "--if-present"]).then(() => undefined) },
+      { name: "documentation links", run: () => runChecked("npm", ["run", "lint:docs"]).then(() => undefined) },
     ]);
     console.log(`\ncheck passed: ${report.ran.length} steps`);
   } finally {

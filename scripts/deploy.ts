@@ -1,4 +1,4 @@
-// npm run deploy [-- --env live] [--setup] [--dry-run] [--url URL] (README, Deploying).
+// npm run deploy [-- --env live] [--setup] [--dry-run] [--url URL] (docs/operations.md, Deploying).
 //
 // `--setup` (once per mode, before the first deploy) only creates the D1 database and KV namespaces
 // that have placeholder ids and records their ids; then `wrangler secret put ADMIN_TOKEN` and the
@@ -31,7 +31,7 @@ function placeholderCheck(mode: Mode, dryRun: boolean): void {
   const flags = mode === "live" ? " --env live" : "";
   const message =
     `${API_CONFIG} still has placeholder ids for ${missing.map(describeResource).join(", ")}. ` +
-    `Create them first: npm run deploy -- --setup${flags} (README, Deploying).`;
+    `Create them first: npm run deploy -- --setup${flags} (docs/operations.md, Deploying).`;
   if (!dryRun) throw new Error(message);
   console.log(`note: ${message} A real deploy would refuse here.`);
 }

@@ -1,5 +1,5 @@
 // npm run db:import -- FILE [--remote] [--env NAME]: applies the migrations, imports a dataset file
-// (.json or .jsonl, README "Importing data") all or nothing, and purges the lookup cache.
+// (.json or .jsonl, docs/operations.md "Importing data") all or nothing, and purges the lookup cache.
 import { existsSync, statSync } from "node:fs";
 import type { ImportSummary } from "../src/import/index.ts";
 import { type CommandLine, failureLine, parseCommandLine, PLATFORM_OPTIONS, platformOf, UsageError } from "./lib/cli.ts";

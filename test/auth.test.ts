@@ -167,8 +167,10 @@ describe("the key", () => {
     expect(kvReads(warm)).toBe(2);
 
     const flood = Array.from({ length: ISOLATE_KEY_CACHE_SIZE + 1 }, () => newSecret("test"));
+    // Each hundred from its own address, under the limit on failed authentication per address.
     for (let i = 0; i < flood.length; i += 100) {
-      const answers = await Promise.all(flood.slice(i, i + 100).map((unknown) => call(PATH, { key: unknown })));
+      const headers = { "CF-Connecting-IP": `198.51.100.${i / 100}` };
+      const answers = await Promise.all(flood.slice(i, i + 100).map((unknown) => call(PATH, { key: unknown, headers })));
       for (const res of answers) {
         expect({ status: res.status, body: res.body, kv: kvReads(res) }).toEqual({
           status: 401,

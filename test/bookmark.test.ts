@@ -1,4 +1,4 @@
-// X-D1-Bookmark from clients (README "D1 read replication"): used only when it has the shape of a
+// X-D1-Bookmark from clients (docs/specification.md section 6): used only when it has the shape of a
 // D1 bookmark, any other value is as if not sent, and a bookmark that D1 refuses is read again once
 // without it. No bookmark ever gives a 5xx. The D1 below is the real local one, wrapped only to see
 // the constraints that reach withSession() and to inject D1's refusal (test/helpers/faults.ts).

@@ -1,4 +1,4 @@
-// What a page reads from D1 (its d1rows, the sum of D1's own rows_read; README, Performance), on a
+// What a page reads from D1 (its d1rows, the sum of D1's own rows_read; docs/specification.md section 4), on a
 // few thousand customers and one customer with many orders: a page's reads follow its own rows,
 // not the size of the tables or the depth of the page, when it is reached by next_page_url.
 import { env } from "cloudflare:workers";

@@ -115,6 +115,29 @@ describe("validation", () => {
     expect(formRes.body).toEqual(validation([["company_name", MSG.once]]));
   });
 
+  it("reports a name repeated a thousand times in a form body as one repeat, and ignores unknown names repeated as often (the body within 16 KiB)", async () => {
+    const repeats = (name: string, n: number) => Array.from({ length: n }, (_, i) => `${name}=${i}`).join("&");
+    const before = await counts();
+    const urlencoded = await post(`${form(params())}&${repeats("address", 1000)}&${repeats("x", 500)}`, { headers: FORM });
+    expect({ status: urlencoded.status, body: urlencoded.body }).toEqual({ status: 422, body: validation([["address", MSG.once]]) });
+
+    const boundary = "many-repeats";
+    const part = (name: string, value: unknown) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${String(value)}\r\n`;
+    const multipart =
+      Object.entries(params())
+        .map(([name, value]) => part(name, value))
+        .join("") +
+      Array.from({ length: 100 }, (_, i) => part("area_id", i) + part("unknown", i)).join("") +
+      `--${boundary}--\r\n`;
+    const res = await post(multipart, { headers: { "Content-Type": `multipart/form-data; boundary=${boundary}` } });
+    expect({ status: res.status, body: res.body }).toEqual({ status: 422, body: validation([["area_id", MSG.once]]) });
+    expect(await counts()).toEqual(before);
+
+    // Unknown names repeated as often change nothing: the customer is made.
+    const made = await post(`${form(params())}&${repeats("unknown", 1000)}`, { headers: FORM });
+    expect(made.status).toBe(201);
+  });
+
   it("reports every failure together in one 422", async () => {
     await expect422(
       {

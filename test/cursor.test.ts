@@ -1,4 +1,4 @@
-// Cursor paging through HTTP (README, Endpoints: paging): following next_page_url seeks with the
+// Cursor paging through HTTP (docs/specification.md section 4): following next_page_url seeks with the
 // cursor it carries and gives the very rows of offset paging while nothing changes; rows added
 // meanwhile are neither repeated nor skipped; a cursor belongs to the request that it came with.
 import { env } from "cloudflare:workers";

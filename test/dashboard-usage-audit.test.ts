@@ -5,6 +5,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { usageRecorder } from "../src/keys/usage.ts";
 import { BASE, type CallResult, call, errorEnvelope, validationEnvelope } from "./helpers/http.ts";
+import { auditSessionId } from "./helpers/session.ts";
 import { clearIsolateCaches, makeKey } from "./helpers/keys.ts";
 import { seedFixture } from "./helpers/seed.ts";
 
@@ -16,23 +17,32 @@ const ISO = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 const MINUTE = /^\d{4}-\d\d-\d\dT\d\d:\d\d:00Z$/;
 const ASHA = { id: 1, first_name: "Asha", last_name: "Rao", mobile_number: "9876543210" };
 
+/** A form POST; its answer as sent (a redirect is not followed). */
 function form(fields: [string, string][], cookie: string) {
   return {
     method: "POST",
     headers: { "Content-Type": FORM, Origin: BASE, Cookie: cookie },
     body: new URLSearchParams(fields).toString(),
+    redirect: "manual" as const,
   };
 }
 
-/** Logs in through the form: the Cookie header value, the session's id and the page's CSRF token. */
-async function login(): Promise<{ cookie: string; sessionId: string; csrf: string }> {
+/** Logs in through the form: the Cookie header value, the session's id and the tokens of the page it leads to. */
+async function login(): Promise<{ cookie: string; sessionId: string; csrf: string; once: string }> {
   const res = await call("/dashboard/login", form([["token", ADMIN]], ""));
-  expect(res.status).toBe(200);
+  expect(res.status).toBe(303);
   const setCookie = (res.headers as unknown as { getSetCookie(): string[] }).getSetCookie()[0]!;
   const cookie = setCookie.split(";")[0]!;
-  const sessionId = cookie.split("=")[1]!.split(".")[0]!;
-  const csrf = /name="csrf_token" value="([^"]+)"/.exec(res.text)![1]!;
-  return { cookie, sessionId, csrf };
+  const sessionId = await auditSessionId(cookie);
+  return { cookie, sessionId, ...tokensOf(await call("/dashboard", { headers: { Cookie: cookie } })) };
+}
+
+/** A page's CSRF token and its one-time form token (for the make-key and roll forms). */
+function tokensOf(res: CallResult): { csrf: string; once: string } {
+  return {
+    csrf: /name="csrf_token" value="([^"]+)"/.exec(res.text)![1]!,
+    once: /name="form_token" value="([^"]+)"/.exec(res.text)![1]!,
+  };
 }
 
 /** The <tr> of the key table that shows this key id. */
@@ -254,10 +264,10 @@ describe("the dashboard: make-key form, key table and audit panel", () => {
   });
 
   it("makes, rolls and revokes a key: scopes and agent in the table, audit entries with the session's id", async () => {
-    const { cookie, sessionId, csrf } = await login();
+    const { cookie, sessionId, csrf, once } = await login();
     const made = await call(
       "/dashboard/keys",
-      form([["csrf_token", csrf], ["name", "Asha's app"], ["mode", "test"], ["expires_in", ""], ["scopes", "read"], ["agent_id", "1"]], cookie),
+      form([["csrf_token", csrf], ["form_token", once], ["name", "Asha's app"], ["mode", "test"], ["expires_in", ""], ["scopes", "read"], ["agent_id", "1"]], cookie),
     );
     expect(made.status).toBe(200);
     const key = (await call("/admin/keys", { headers: bearer })).body.data[0];
@@ -265,12 +275,13 @@ describe("the dashboard: make-key form, key table and audit panel", () => {
     expect(keyRowOf(made, key.id)).toContain(
       `<td>read</td><td>Asha Rao<br/><span class="hint">#1</span></td>`,
     );
-    const rolled = await call(`/dashboard/keys/${key.id}/roll`, form([["csrf_token", csrf], ["grace", "0"]], cookie));
+    const rolled = await call(`/dashboard/keys/${key.id}/roll`, form([["csrf_token", csrf], ["form_token", once], ["grace", "0"]], cookie));
     expect(rolled.status).toBe(200);
     const fresh = (await call("/admin/keys", { headers: bearer })).body.data.find((k: any) => k.replaces === key.id);
     expect(fresh).toMatchObject({ scopes: ["read"], agent_id: 1 });
-    const revoked = await call(`/dashboard/keys/${fresh.id}/revoke`, form([["csrf_token", csrf]], cookie));
-    expect(revoked.status).toBe(200);
+    const revoke = await call(`/dashboard/keys/${fresh.id}/revoke`, form([["csrf_token", csrf]], cookie));
+    expect(revoke.status).toBe(303);
+    const revoked = await call(revoke.headers.get("Location")!, { headers: { Cookie: cookie } });
 
     const common = { key_name: "Asha's app", mode: "test", actor: "dashboard", session_id: sessionId };
     expect((await call("/admin/audit", { headers: bearer })).body.data).toEqual([
@@ -291,10 +302,10 @@ describe("the dashboard: make-key form, key table and audit panel", () => {
   });
 
   it("keeps the form's scopes and agent when it is refused: no scope ticked is an error", async () => {
-    const { cookie, csrf } = await login();
+    const { cookie, csrf, once } = await login();
     const res = await call(
       "/dashboard/keys",
-      form([["csrf_token", csrf], ["name", "No scopes"], ["mode", "test"], ["agent_id", "2"]], cookie),
+      form([["csrf_token", csrf], ["form_token", once], ["name", "No scopes"], ["mode", "test"], ["agent_id", "2"]], cookie),
     );
     expect(res.status).toBe(422);
     expect(res.text).toContain("The key was not made: scopes must name at least one scope: read, write.");
@@ -302,7 +313,7 @@ describe("the dashboard: make-key form, key table and audit panel", () => {
     expect(res.text).toContain('<input type="radio" name="agent_id" value="2" checked=""/> Vikram Shetty (9876500002), #2');
     const unknown = await call(
       "/dashboard/keys",
-      form([["csrf_token", csrf], ["name", "Ghost"], ["mode", "test"], ["scopes", "read"], ["scopes", "write"], ["agent_id", "999"]], cookie),
+      form([["csrf_token", csrf], ["form_token", tokensOf(res).once], ["name", "Ghost"], ["mode", "test"], ["scopes", "read"], ["scopes", "write"], ["agent_id", "999"]], cookie),
     );
     expect(unknown.status).toBe(422);
     expect(unknown.text).toContain("The key was not made: agent_id must be an existing sales agent&#39;s id: there is no sales agent 999.");

@@ -76,8 +76,9 @@ describe("GET /healthz", () => {
     expect(post.headers.get("Allow")).toBe("GET, HEAD");
   });
 
-  it("is not in the published document: the operator's check, with no 4XX answer to document", async () => {
+  it("is in the published document, with no security requirement", async () => {
     const { body } = await call(`${BASE}/openapi.json`);
-    expect(Object.keys(body.paths).filter((path) => path.includes("health"))).toEqual([]);
+    expect(Object.keys(body.paths).filter((path) => path.includes("health"))).toEqual(["/api/healthz"]);
+    expect(body.paths["/api/healthz"].get).toMatchObject({ operationId: "getHealth", tags: ["Service"], security: [] });
   });
 });

@@ -13,6 +13,7 @@ const API_PATHS = [
   "/api/areas",
   "/api/postalcodes",
   "/api/salesagents",
+  "/api/healthz",
 ];
 
 let key: string;
@@ -29,7 +30,13 @@ describe("GET /openapi.json", () => {
       status: 200, "Content-Type": "application/json", "Cache-Control": "no-cache",
     });
     expect(res.body.openapi).toBe("3.1.0");
-    expect(res.body.info).toMatchObject({ title: "Order and customer lookup API", version: "0.1.0", license: { name: expect.any(String) } });
+    expect(res.body.info).toEqual({
+      title: "Order and customer lookup API",
+      version: "0.1.0",
+      description: expect.stringContaining("Every endpoint but `/api/healthz` takes `Authorization: Bearer <API key>`"),
+      contact: { name: "API team", url: "https://api-team.example.com", email: "api-team@example.com" },
+      license: { name: "Proprietary: all rights reserved", identifier: "LicenseRef-Proprietary" },
+    });
     expect(res.body.servers).toEqual([{ url: BASE, description: "This deployment" }]);
     expect(Object.keys(res.body.paths).sort()).toEqual([...API_PATHS].sort());
   });
@@ -39,17 +46,24 @@ describe("GET /openapi.json", () => {
     expect(res.body.servers).toEqual([{ url: "https://orders.example.in", description: "This deployment" }]);
   });
 
-  it("declares the bearer scheme and puts every operation behind it", async () => {
+  it("declares the bearer scheme and puts every operation behind it but the health check, which needs none", async () => {
     const { body } = await call("/openapi.json");
     expect(body.components.securitySchemes).toEqual({
       bearerAuth: { type: "http", scheme: "bearer", description: expect.stringContaining("sk_test_") },
     });
     for (const [path, item] of Object.entries<Record<string, { security?: unknown; responses: Record<string, unknown> }>>(body.paths)) {
+      if (path === "/api/healthz") continue;
       for (const [method, operation] of Object.entries(item)) {
         expect(operation.security, `${method} ${path}`).toEqual([{ bearerAuth: [] }]);
         expect(Object.keys(operation.responses), `${method} ${path}`).toEqual(expect.arrayContaining(["401", "429", "500", "503"]));
       }
     }
+    const health = body.paths["/api/healthz"];
+    expect(Object.keys(health)).toEqual(["get"]);
+    expect(health.get.security).toEqual([]);
+    expect(Object.keys(health.get.responses)).toEqual(["200", "500"]);
+    expect(health.get.responses["200"].content["application/json"].schema).toEqual({ $ref: "#/components/schemas/Health" });
+    expect(health.get.responses["500"].content["application/json"].schema).toEqual({ $ref: "#/components/schemas/Error" });
   });
 
   it("gives every operation the operationId that generated clients name their methods after", async () => {
@@ -62,6 +76,7 @@ describe("GET /openapi.json", () => {
       "get /api/areas listAreasAlias",
       "get /api/customers listCustomers",
       "get /api/fetch-salesagent-by-pincode listSalesAgentsByPincode",
+      "get /api/healthz getHealth",
       "get /api/orders listOrders",
       "get /api/postalcodes listPostalCodes",
       "get /api/salesagents listSalesAgents",

@@ -1,7 +1,7 @@
 // Key scopes (docs/specification.md section 2, "Restricted keys"): `read` for every GET endpoint,
 // `write` for POST /customers/create; a key without the scope an endpoint needs gets 403
-// PERMISSION_ERROR naming it, after authentication (401) and the rate limit (429), before the
-// endpoint's own answers (422 and the rest).
+// PERMISSION_ERROR naming it, after the limit on failed authentication per address (429),
+// authentication (401) and the rate limit (429), before the endpoint's own answers (422 and the rest).
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { call, errorEnvelope, validationEnvelope, type CallResult } from "./helpers/http.ts";
 import { callWithEnv } from "./helpers/faults.ts";
@@ -127,13 +127,37 @@ describe("a key with both scopes (and a key made without naming any)", () => {
   });
 });
 
-describe("order of the checks: 401, 429, 403, then the endpoint's own", () => {
+describe("order of the checks: 429 (failed authentication from the address), 401, 429, 403, then the endpoint's own", () => {
   it("an invalid key is a 401 whatever it asks for (no 403)", async () => {
     for (const [method, url] of [["POST", CREATE], ["GET", "/api/customers"]] as const) {
       const res = await call(url, { key: `${readOnly}x`, method, body: method === "POST" ? {} : undefined });
       expect(res.status).toBe(401);
       expect(res.body).toEqual(errorEnvelope(401, "AUTHENTICATION_ERROR", "Invalid API key: no such key", url));
     }
+  });
+
+  it("from an address with 300 failed authentications in the last minute, an invalid key is a 429 (no 401); a key that authenticated within the minute gets its 403 or 422", async () => {
+    const headers = { "CF-Connecting-IP": "203.0.113.77" };
+    expect((await call("/api/customers?count=1", { key: readOnly, headers })).status).toBe(200);
+    const failures = await Promise.all(Array.from({ length: 300 }, () => callWithEnv({}, "/api/area", { headers })));
+    expect(failures.map((r) => r.status)).toEqual(Array<number>(300).fill(401));
+
+    const limited = errorEnvelope(429, "RATE_LIMITED", "Too many requests with a missing or invalid API key from this address; retry later", CREATE);
+    for (const key of [`${readOnly}x`, writeOnly, undefined]) {
+      const res = await call(CREATE, { key, method: "POST", body: {}, headers });
+      expect({ status: res.status, body: res.body, wwwAuthenticate: res.headers.get("WWW-Authenticate") }).toEqual({
+        status: 429,
+        body: limited,
+        wwwAuthenticate: null,
+      });
+    }
+    const forbiddenRes = await call(CREATE, { key: readOnly, method: "POST", body: {}, headers });
+    expectForbidden(forbiddenRes, "write", "POST /customers/create", CREATE);
+    const invalid = await call("/api/customers?count=0", { key: readOnly, headers });
+    expect({ status: invalid.status, body: invalid.body }).toEqual({
+      status: 422,
+      body: validationEnvelope("/api/customers", [{ field: "count", message: "must be an integer between 1 and 100" }]),
+    });
   });
 
   describe("the rate limit", () => {

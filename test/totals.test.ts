@@ -1,4 +1,4 @@
-// Totals kept by triggers (row_counts; README, Performance): a listing's `total` is exact on the
+// Totals kept by triggers (row_counts; docs/specification.md section 4): a listing's `total` is exact on the
 // primary right after creates, racing creates, and imports, and reading it is one row.
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";

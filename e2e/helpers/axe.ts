@@ -1,5 +1,5 @@
 // Accessibility checks with axe-core (from npm) inside the page under test: WCAG 2.1 A and AA rules,
-// failing on any serious or critical violation and naming each one (README, "Working on the code").
+// failing on any serious or critical violation and naming each one (docs/development.md, "Tests and checks").
 import axe from "axe-core";
 import type { Page } from "playwright-core";
 import { expect } from "vitest";

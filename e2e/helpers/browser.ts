@@ -1,5 +1,5 @@
 // The one place that finds the browser for the browser tests and launches it. It looks where a user
-// would have Chromium or Chrome (README, "Working on the code"): CHROME_PATH or CHROMIUM_PATH when
+// would have Chromium or Chrome (docs/development.md, "Tests and checks"): CHROME_PATH or CHROMIUM_PATH when
 // set (and then nowhere else, so a wrong setting is reported rather than papered over), else the
 // usual command names on PATH, else the usual install locations. Never a browser download.
 import { accessSync, constants, statSync } from "node:fs";

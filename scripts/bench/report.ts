@@ -84,7 +84,7 @@ function header(s: Summary): string[] {
   for (const line of s.imports) lines.push(`- ${line}`);
   lines.push(
     `- Load: autocannon, ${s.options.connections} connections, ${s.options.seconds} s per run after a ${s.options.warmupSeconds} s warm-up, 127.0.0.1 only`,
-    "- Servers: the API by `npm run dev` (RATE_LIMIT_PER_MINUTE=0, SERVER_TIMING on); the floors (scripts/bench/floors.ts) by a second `wrangler dev` on another port, running at the same time, in the same environment (wrangler's devtools inspector proxy off, as `npm run dev` has it; see README)",
+    "- Servers: the API by `npm run dev` (RATE_LIMIT_PER_MINUTE=0, SERVER_TIMING on); the floors (scripts/bench/floors.ts) by a second `wrangler dev` on another port, running at the same time, in the same environment (wrangler's devtools inspector proxy off, as `npm run dev` has it; see docs/operations.md)",
     "- Each endpoint is measured in rounds, each right after a run of its floor. Its ratio is the median round's (every round's in brackets); its other figures are that round's.",
     "",
   );

@@ -19,7 +19,7 @@ export interface WalkCost {
   missed: number;
   /** The customer created after the walk's second page: how often the walk saw it (1 is right). */
   createdMidWalkSeen: number;
-  /** Pages that read more than 8 rows per customer plus 10 (README, Paging: what a page costs). */
+  /** Pages that read more than 8 rows per customer plus 10 (docs/specification.md section 4). */
   pagesOverBound: number;
   /** Rows read by the first page of 10, and the deepest page of 10 reached by next_page_url. */
   firstOf10: number;

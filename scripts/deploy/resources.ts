@@ -1,6 +1,6 @@
 // The account resources that a mode of the API binds (wrangler.toml): its D1 database and KV
 // namespaces, the names they are created under, and whether their ids are still the placeholders
-// that the repository ships with (README, Deploying).
+// that the repository ships with (docs/operations.md, Deploying).
 import { experimental_readRawConfig } from "wrangler";
 import { API_CONFIG, type Mode } from "../lib/workers.ts";
 

@@ -10,7 +10,7 @@ import { API_CONFIG, type Mode } from "../lib/workers.ts";
 import { describeResource, isPlaceholderId, readResources, type Resource, type ResourceKind } from "./resources.ts";
 import { recordId } from "./toml-ids.ts";
 
-/** D1's primary location hint: Asia Pacific, the nearest to a user base in India (README, Deploying). */
+/** D1's primary location hint: Asia Pacific, the nearest to a user base in India (docs/operations.md, Deploying). */
 export const D1_LOCATION = "apac";
 
 /** The resources of `mode` whose ids are still placeholders. */

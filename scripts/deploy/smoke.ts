@@ -1,4 +1,4 @@
-// The smoke check after a deploy: GET <url>/healthz until the new version answers (README,
+// The smoke check after a deploy: GET <url>/healthz until the new version answers (docs/operations.md,
 // Deploying). A fresh deploy takes a few seconds to reach every location, so it retries.
 import type { Mode } from "../lib/workers.ts";
 

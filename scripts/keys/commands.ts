@@ -1,4 +1,4 @@
-// The keys command line (README, "API keys"): one table entry per subcommand, with its own
+// The keys command line (docs/keys.md): one table entry per subcommand, with its own
 // options, operands and checks. Parsed and checked before anything is opened, so that a mistake
 // costs nothing and says, in one line, what is wrong. To add an option or a subcommand, add it to
 // COMMANDS; the parser (scripts/lib/cli.ts) refuses everything a subcommand does not list.

@@ -1,4 +1,4 @@
-// The one command-line parser of every command in scripts/ (README, "Running it locally"), on node's
+// The one command-line parser of every command in scripts/ (docs/operations.md, "Running it locally"), on node's
 // util.parseArgs in strict mode: `--env=live` and `--env live` are the same; an unknown or misspelt
 // option, a missing value or a stray argument is an error that names it (exit 1, one line on
 // stderr with a pointer to --help); `--help` prints the usage (exit 0). A command that takes no

@@ -2,7 +2,7 @@
 // command needs its tables even on a fresh PERSIST_DIR. Checking costs one D1 read; wrangler's own
 // `d1 migrations apply` (slow: it starts workerd) runs only when a migration is pending. The
 // account's database (--remote) is never migrated from here: `npm run db:migrate -- --remote` is
-// the deliberate step for that (README, Deploying).
+// the deliberate step for that (docs/operations.md, Deploying).
 import { readdirSync } from "node:fs";
 import { openPlatform, type Platform } from "./local.ts";
 import { applyMigrations } from "./migrate.ts";

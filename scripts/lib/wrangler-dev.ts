@@ -2,7 +2,7 @@
 // the administrator token passed through a private env file (never on the command line, where `ps`
 // shows it) and the rate limit applied; forwards SIGINT/SIGTERM/SIGHUP and exits as wrangler does.
 // A process manager signals the process it started: the npm scripts `exec` node (package.json), so
-// that this process is the one that gets the signal (README, "Stopping").
+// that this process is the one that gets the signal (docs/operations.md, "Stopping").
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -53,7 +53,6 @@ export function configForRateLimit(limit: number): string {
   const { rawConfig } = experimental_readRawConfig({ config: CONFIG_PATH });
   const config = structuredClone(rawConfig) as RawSection & { env?: Record<string, RawSection> };
   const sections = [config, ...Object.values(config.env ?? {})];
-  // Only the per-key limiter: the administrator's sign-in limiter keeps its own limit.
   const perKey = (section: RawSection) => (section.ratelimits ?? []).filter((r) => r.name === PER_KEY_LIMITER);
   const limits = sections.flatMap(perKey);
   if (limits.length === 0) throw new Error(`${CONFIG_PATH} has no [[ratelimits]] to apply RATE_LIMIT_PER_MINUTE to`);

@@ -1,19 +1,23 @@
-// The administrator's credential and session: the ADMIN_TOKEN check (constant time), the signed
-// session cookie and its CSRF token. The JSON admin API accepts the session; the dashboard pages
-// start and end it.
-//
-// The cookie holds "<session id>.<expiry in epoch seconds>", signed with a key derived from
-// ADMIN_TOKEN: changing the token invalidates every session at once. Nothing is stored server-side,
-// so the expiry inside the signed value (not only the cookie's Max-Age) bounds a copied cookie.
+// The administrator's dashboard session (docs/specification.md section 2, The administrator's
+// sign-in): a random id in a signed cookie and a row in D1 under the id's hash, read at the primary on
+// every use, so that signing out (deleting the row) ends it at once, for every copy of the cookie.
+// The cookie's signature and the CSRF token are keyed with the service's own secret, never with the
+// administrator token. The JSON admin API accepts the session; the dashboard pages start and end it.
 import type { Context } from "hono";
-import { deleteCookie, getSignedCookie, setSignedCookie } from "hono/cookie";
+import { deleteCookie, getCookie, getSignedCookie, setSignedCookie } from "hono/cookie";
+import { encodeBase64Url } from "hono/utils/encode";
 import type { CookieOptions } from "hono/utils/cookie";
-import { textsEqualInConstantTime } from "../lib/crypto.ts";
+import { and, eq, gt, lte } from "drizzle-orm";
+import { adminSessions } from "../../drizzle/schema.ts";
+import type { Database } from "../db/database.ts";
+import type { Bindings, Variables } from "../env.ts";
+import { sha256, textsEqualInConstantTime } from "../lib/crypto.ts";
+import { usableAdminToken } from "./admin-token.ts";
+import { SESSION_SECRET_NAME, type SessionKeys, sessionKeys } from "./service-secret.ts";
 
 /** Sent as "__Host-olk_admin": Secure, Path=/, no Domain (the browser enforces the prefix). */
 export const SESSION_COOKIE = "olk_admin";
 export const SESSION_TTL_SECONDS = 8 * 60 * 60;
-export const MIN_ADMIN_TOKEN_LENGTH = 16;
 /** The hidden form field and the header that carry the CSRF token. */
 export const CSRF_FIELD = "csrf_token";
 export const CSRF_HEADER = "X-CSRF-Token";
@@ -26,55 +30,71 @@ const COOKIE_OPTIONS = {
   sameSite: "Strict",
 } as const satisfies CookieOptions;
 
+/** 32 random bytes, base64url without padding. */
+const SESSION_ID = /^[A-Za-z0-9_-]{43}$/;
+
 export interface Session {
+  /** The hash of the cookie's id: the row's key and the audit log's session_id. The id itself stays in the cookie. */
   id: string;
   expiresAt: Date;
   /** Proves that a form or request came from a page this session was shown. */
   csrfToken: string;
 }
 
-/** Why logins are refused with this configuration, or null when the token is usable. */
-export function adminTokenProblem(token: string | undefined): string | null {
-  if (!token) return "ADMIN_TOKEN is not set";
-  if (token.length < MIN_ADMIN_TOKEN_LENGTH) {
-    return `ADMIN_TOKEN is shorter than ${MIN_ADMIN_TOKEN_LENGTH} characters`;
-  }
-  return null;
-}
+/** What a session needs of a request: its cookies, the configured token, the request id, the primary database. */
+type SessionEnv = { Bindings: Pick<Bindings, "ADMIN_TOKEN">; Variables: Pick<Variables, "services" | "requestId"> };
 
-/** Whether `given` is the configured token; both are hashed first so that lengths leak nothing. */
-export async function adminTokenMatches(configured: string | undefined, given: string): Promise<boolean> {
-  if (adminTokenProblem(configured) !== null) return false;
-  return textsEqualInConstantTime(configured!, given);
-}
-
-export async function startSession(c: Context, token: string): Promise<Session> {
-  const id = base64url(crypto.getRandomValues(new Uint8Array(24)));
-  const expires = new Date(Date.now() + SESSION_TTL_SECONDS * 1000);
-  const value = `${id}.${Math.floor(expires.getTime() / 1000)}`;
-  await setSignedCookie(c, SESSION_COOKIE, value, await sessionKey(token), {
+/** Stores a new session and sets its cookie. The caller has just checked the administrator token. */
+export async function startSession<E extends SessionEnv>(c: Context<E>): Promise<Session> {
+  const db = primary(c);
+  const id = base64url(crypto.getRandomValues(new Uint8Array(32)));
+  const idHash = await hashOf(id);
+  // Read again rather than cached: the row's secret is the one that the cookie is signed with.
+  const keys = await sessionKeys(db, { fresh: true });
+  const now = Date.now();
+  const expiresAt = now + SESSION_TTL_SECONDS * 1000;
+  await db.batch([
+    db.delete(adminSessions).where(lte(adminSessions.expiresAt, now)),
+    db.insert(adminSessions).values({ idHash, secretName: SESSION_SECRET_NAME, createdAt: now, expiresAt }),
+  ]);
+  await setSignedCookie(c, SESSION_COOKIE, id, keys.cookie, {
     ...COOKIE_OPTIONS,
     maxAge: SESSION_TTL_SECONDS,
-    expires,
+    expires: new Date(expiresAt),
   });
-  return { id, expiresAt: expires, csrfToken: await csrfTokenFor(await sessionKey(token), id) };
+  return { id: idHash, expiresAt: new Date(expiresAt), csrfToken: await csrfTokenFor(keys, id) };
 }
 
-/** The valid session of this request, or null (no cookie, bad signature, expired, token unusable). */
-export async function readSession(c: Context, token: string | undefined): Promise<Session | null> {
-  if (adminTokenProblem(token) !== null) return null;
-  const key = await sessionKey(token!);
-  const value = await getSignedCookie(c, key, SESSION_COOKIE, "host");
-  if (!value) return null;
-  const match = /^([A-Za-z0-9_-]{32})\.(\d{1,12})$/.exec(value);
-  if (!match) return null;
-  const expiresAt = new Date(Number(match[2]) * 1000);
-  const now = Date.now();
-  if (expiresAt.getTime() <= now || expiresAt.getTime() > now + SESSION_TTL_SECONDS * 1000) return null;
-  return { id: match[1]!, expiresAt, csrfToken: await csrfTokenFor(key, match[1]!) };
+/**
+ * The live session of this request, or null: no cookie, a bad signature, no row (signed out, expired,
+ * or the secret rotated), or an unusable administrator token. Without a cookie nothing is read; a
+ * forged one costs no D1 read either, since the signature is checked first.
+ */
+export async function readSession<E extends SessionEnv>(c: Context<E>): Promise<Session | null> {
+  if (getCookie(c, SESSION_COOKIE, "host") === undefined) return null;
+  // The admin side is closed while the token is unusable, to sessions too.
+  if (usableAdminToken(c.env.ADMIN_TOKEN, c.get("requestId")) === null) return null;
+  const db = primary(c);
+  const keys = await sessionKeys(db);
+  const id = await getSignedCookie(c, keys.cookie, SESSION_COOKIE, "host");
+  if (typeof id !== "string" || !SESSION_ID.test(id)) return null;
+  const idHash = await hashOf(id);
+  const [row] = await db
+    .select({ expiresAt: adminSessions.expiresAt })
+    .from(adminSessions)
+    .where(and(eq(adminSessions.idHash, idHash), gt(adminSessions.expiresAt, Date.now())))
+    .limit(1);
+  if (!row) return null;
+  return { id: idHash, expiresAt: new Date(row.expiresAt), csrfToken: await csrfTokenFor(keys, id) };
 }
 
-export function endSession(c: Context): void {
+/** Deletes the session's row (with any expired ones) and clears the cookie. */
+export async function endSession<E extends SessionEnv>(c: Context<E>, session: Session): Promise<void> {
+  const db = primary(c);
+  await db.batch([
+    db.delete(adminSessions).where(eq(adminSessions.idHash, session.id)),
+    db.delete(adminSessions).where(lte(adminSessions.expiresAt, Date.now())),
+  ]);
   deleteCookie(c, SESSION_COOKIE, COOKIE_OPTIONS);
 }
 
@@ -84,35 +104,21 @@ export async function csrfTokenValid(session: Session, given: string | undefined
   return textsEqualInConstantTime(session.csrfToken, given);
 }
 
-// The derived key is kept per token: deriving costs little, but every dashboard request needs it.
-let cachedKey: { token: string; key: Promise<ArrayBuffer> } | undefined;
-
-function sessionKey(token: string): Promise<ArrayBuffer> {
-  if (cachedKey?.token !== token) cachedKey = { token, key: deriveKey(token) };
-  return cachedKey.key;
+/** Sessions are read where they are written: a replica could still hold a row that sign-out deleted. */
+function primary<E extends SessionEnv>(c: Context<E>): Database {
+  return c.get("services").primaryDb;
 }
 
-async function deriveKey(token: string): Promise<ArrayBuffer> {
-  const encoder = new TextEncoder();
-  const material = await crypto.subtle.importKey("raw", encoder.encode(token), "HKDF", false, ["deriveBits"]);
-  return crypto.subtle.deriveBits(
-    {
-      name: "HKDF",
-      hash: "SHA-256",
-      salt: encoder.encode("order-lookup admin dashboard"),
-      info: encoder.encode("session cookie v1"),
-    },
-    material,
-    256,
-  );
+/** The name D1 and the audit log give a session: the SHA-256 of the cookie's id, base64url. */
+export async function hashOf(id: string): Promise<string> {
+  return base64url(await sha256(id));
 }
 
-async function csrfTokenFor(key: ArrayBuffer, sessionId: string): Promise<string> {
-  const hmac = await crypto.subtle.importKey("raw", key, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-  const mac = await crypto.subtle.sign("HMAC", hmac, new TextEncoder().encode(`csrf:${sessionId}`));
+async function csrfTokenFor(keys: SessionKeys, sessionId: string): Promise<string> {
+  const mac = await crypto.subtle.sign("HMAC", keys.csrf, new TextEncoder().encode(`csrf:${sessionId}`));
   return base64url(new Uint8Array(mac));
 }
 
-function base64url(bytes: Uint8Array): string {
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+function base64url(bytes: Uint8Array<ArrayBuffer>): string {
+  return encodeBase64Url(bytes.buffer).replace(/=+$/, "");
 }

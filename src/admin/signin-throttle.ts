@@ -1,38 +1,42 @@
-// Limits guessing of the administrator token (README, The key dashboard): once 10 sign-ins from one
-// client address have failed within 10 minutes, further attempts from it get 429 without their
-// token being checked or counted, until the oldest of those failures is 10 minutes old.
-// Sign-ins are the dashboard's login form and admin API requests with a bearer token.
+// Limits guessing of the administrator token (docs/specification.md section 2, The administrator's
+// sign-in): of the sign-ins from one client address, at most 10 in 10 minutes have their token
+// checked unless some succeed. Sign-ins are the dashboard's login form and admin API requests with
+// a bearer token.
 //
-// Failures live in D1 (admin_signin_failures), one row each, pruned as rows are written. A Workers
-// Rate Limiting binding per address stands in front of those writes, so that a flood of parallel
-// failures from one address cannot turn into unbounded writes.
-import { and, desc, eq, gt, lte } from "drizzle-orm";
+// Each attempt first reserves a row of admin_signin_failures in one D1 statement that inserts only
+// while fewer than 10 rows of that address are inside the window: D1 runs one statement at a time,
+// so parallel attempts cannot all pass the count. A success deletes its row, a failure keeps it. An
+// address found locked is remembered in the isolate until it unlocks, so that its further attempts
+// cost no D1 query at all.
 import type { AppEnv } from "../env.ts";
-import { adminSigninFailures } from "../../drizzle/schema.ts";
+import type { Database } from "../db/database.ts";
 import { errors } from "../lib/errors.ts";
 import { log } from "../lib/log.ts";
-import type { Database } from "../db/database.ts";
+import { BoundedLru } from "../lib/lru.ts";
 import { clientBucket } from "./client-address.ts";
 
 export const SIGNIN_WINDOW_MS = 10 * 60 * 1000;
 export const SIGNIN_MAX_FAILURES = 10;
 
+/**
+ * Unlock times (epoch ms) of the addresses this isolate found locked. Bounded, so that a flood from
+ * many addresses cannot grow it; an address pushed out only costs one D1 query again.
+ */
+const knownLocked = new BoundedLru<number>(10_000, SIGNIN_WINDOW_MS);
+
 export interface SignInAttempt {
-  /** The primary database: the failures just written must be seen by the next attempt. */
+  /** The primary database: every attempt must see the reservations just made. */
   db: Database;
-  limiter: RateLimit | undefined;
   /** The CF-Connecting-IP header. */
   connectingIp: string | undefined;
   requestId: string;
   via: "dashboard" | "admin-api";
-  nowMs?: number;
 }
 
 /** The sign-in that this request makes, through the dashboard form or the admin API's bearer token. */
 export function signInAttemptOf(c: SignInContext, via: SignInAttempt["via"]): SignInAttempt {
   return {
     db: c.var.services.primaryDb,
-    limiter: c.env.SIGNIN_LIMITER,
     connectingIp: c.req.header("CF-Connecting-IP"),
     requestId: c.var.requestId,
     via,
@@ -41,69 +45,60 @@ export function signInAttemptOf(c: SignInContext, via: SignInAttempt["via"]): Si
 
 /** What a sign-in needs of a request's context: the admin API's and the dashboard's both have it. */
 interface SignInContext {
-  env: Pick<AppEnv["Bindings"], "SIGNIN_LIMITER">;
   req: { header(name: string): string | undefined };
   var: Pick<AppEnv["Variables"], "services" | "requestId">;
 }
 
 /**
  * Runs one sign-in: throws the 429 ApiError while the address is locked out (the token is then not
- * checked); otherwise checks the token and records a failure. True when the token matched.
+ * checked); otherwise checks the token, freeing the reserved place on a match and keeping it (and
+ * logging a warning) on a failure. True when the token matched.
  */
 export async function signIn(attempt: SignInAttempt, tokenMatches: () => Promise<boolean>): Promise<boolean> {
   const address = clientBucket(attempt.connectingIp);
-  const nowMs = attempt.nowMs ?? Date.now();
-  const wait = await lockedForSeconds(attempt.db, address, nowMs);
-  if (wait !== null) throw errors.signInLocked(wait);
-  if (await tokenMatches()) return true;
-  await recordFailure(attempt, address, nowMs);
+  const nowMs = Date.now();
+  const unlockAt = knownLocked.get(address, nowMs);
+  if (unlockAt !== undefined && unlockAt > nowMs) throw errors.signInLocked(secondsUntil(unlockAt, nowMs));
+
+  const reservation = await reserve(attempt.db, address, nowMs);
+  if ("unlockAt" in reservation) {
+    knownLocked.set(address, reservation.unlockAt, nowMs);
+    throw errors.signInLocked(secondsUntil(reservation.unlockAt, nowMs));
+  }
+  // A throw from here on keeps the reservation: an attempt that did not finish counts as a failure.
+  if (await tokenMatches()) {
+    await attempt.db.$client.prepare("DELETE FROM admin_signin_failures WHERE id = ?1").bind(reservation.id).run();
+    return true;
+  }
+  log({ level: "warn", request_id: attempt.requestId, event: "admin_signin_failed", via: attempt.via, address });
   return false;
 }
 
-/** Seconds until the address may try again, or null when it may now. One D1 read. */
-async function lockedForSeconds(db: Database, address: string, nowMs: number): Promise<number | null> {
-  // The 10th newest failure inside the window: while it is there, the address is locked, and it
-  // leaves the window (unlocking the address) when it is 10 minutes old.
-  const [tenth] = await db
-    .select({ at: adminSigninFailures.at })
-    .from(adminSigninFailures)
-    .where(and(eq(adminSigninFailures.address, address), gt(adminSigninFailures.at, nowMs - SIGNIN_WINDOW_MS)))
-    .orderBy(desc(adminSigninFailures.at))
-    .limit(1)
-    .offset(SIGNIN_MAX_FAILURES - 1);
-  if (!tenth) return null;
-  return Math.max(1, Math.ceil((tenth.at + SIGNIN_WINDOW_MS - nowMs) / 1000));
-}
-
-/** The warning line (never the token), then one D1 batch: prune the expired rows, add this one. */
-async function recordFailure(attempt: SignInAttempt, address: string, nowMs: number): Promise<void> {
-  const recorded = await withinWriteBudget(attempt, address);
-  log({
-    level: "warn",
-    request_id: attempt.requestId,
-    event: "admin_signin_failed",
-    via: attempt.via,
-    address,
-    recorded,
-  });
-  if (!recorded) return;
-  const { db } = attempt;
-  await db.batch([
-    db.delete(adminSigninFailures).where(lte(adminSigninFailures.at, nowMs - SIGNIN_WINDOW_MS)),
-    db.insert(adminSigninFailures).values({ address, at: nowMs }),
-  ]);
-}
-
 /**
- * Whether the binding lets this address write another failure. Its limit is above the lockout's 10,
- * so it only ever refuses failures that arrive in parallel. A fault of the binding records anyway:
- * counting errs on the side of locking out.
+ * One D1 batch (one transaction): prune the rows past the window, reserve a place unless 10 rows of
+ * the address are inside it, and read the 10th newest of them, whose age says when the address unlocks.
  */
-async function withinWriteBudget(attempt: SignInAttempt, address: string): Promise<boolean> {
-  if (!attempt.limiter) return true;
-  try {
-    return (await attempt.limiter.limit({ key: address })).success;
-  } catch {
-    return true;
-  }
+async function reserve(db: Database, address: string, nowMs: number): Promise<{ id: number } | { unlockAt: number }> {
+  const since = nowMs - SIGNIN_WINDOW_MS;
+  const d1 = db.$client;
+  const [, reserved, tenth] = (await d1.batch([
+    d1.prepare("DELETE FROM admin_signin_failures WHERE at <= ?1").bind(since),
+    d1
+      .prepare(
+        `INSERT INTO admin_signin_failures (address, at) SELECT ?1, ?2
+         WHERE (SELECT count(*) FROM admin_signin_failures WHERE address = ?1 AND at > ?3) < ?4 RETURNING id`,
+      )
+      .bind(address, nowMs, since, SIGNIN_MAX_FAILURES),
+    d1
+      .prepare("SELECT at FROM admin_signin_failures WHERE address = ?1 AND at > ?2 ORDER BY at DESC, id DESC LIMIT 1 OFFSET ?3")
+      .bind(address, since, SIGNIN_MAX_FAILURES - 1),
+  ])) as [D1Result, D1Result<{ id: number }>, D1Result<{ at: number }>];
+  const id = reserved.results[0]?.id;
+  if (id !== undefined) return { id };
+  // Not reserved: ten rows are inside the window, the 10th newest among them.
+  return { unlockAt: (tenth.results[0]?.at ?? nowMs) + SIGNIN_WINDOW_MS };
+}
+
+function secondsUntil(unlockAt: number, nowMs: number): number {
+  return Math.max(1, Math.ceil((unlockAt - nowMs) / 1000));
 }

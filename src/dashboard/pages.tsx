@@ -8,6 +8,7 @@ import type { FieldError } from "../lib/errors.ts";
 import { type AuditEntry, DEFAULT_GRACE_SECONDS } from "../keys/store.ts";
 import { SCOPES } from "../keys/scopes.ts";
 import { CSRF_FIELD } from "../admin/session.ts";
+import { FORM_TOKEN_FIELD } from "../admin/form-tokens.ts";
 import { AgentChoices, type AgentPickerProps, AgentSearch, agentName } from "./agent-picker.tsx";
 import { AuditPanel } from "./audit-panel.tsx";
 import { STYLE } from "./style.ts";
@@ -73,40 +74,32 @@ export interface LoginPageProps {
   nonce: string;
   /** A failed attempt, in words. */
   error?: string;
-  /** Why logins are refused with this configuration (no form is shown then). */
-  disabled?: string;
 }
 
-export const LoginPage: FC<LoginPageProps> = ({ nonce, error, disabled }) => (
+// The same page whatever the configuration: an unusable administrator token is for the log to tell.
+export const LoginPage: FC<LoginPageProps> = ({ nonce, error }) => (
   <Layout title="Log in: API key dashboard" nonce={nonce}>
     <main class="login">
       <h1>API key dashboard</h1>
-      {disabled ? (
-        <p class="alert" role="alert">
-          Logins are disabled: {disabled}. Set ADMIN_TOKEN (a Worker secret; .dev.vars locally) to a token of at
-          least 16 characters and reload this page.
-        </p>
-      ) : (
-        <form method="post" action="/dashboard/login">
-          {error && (
-            <p class="alert" role="alert" id="login-error">
-              {error}
-            </p>
-          )}
-          <label for="token">Administrator token</label>
-          <input
-            id="token"
-            name="token"
-            type="password"
-            autocomplete="current-password"
-            required
-            autofocus
-            aria-invalid={error ? "true" : undefined}
-            aria-describedby={error ? "login-error" : undefined}
-          />
-          <button type="submit">Log in</button>
-        </form>
-      )}
+      <form method="post" action="/dashboard/login">
+        {error && (
+          <p class="alert" role="alert" id="login-error">
+            {error}
+          </p>
+        )}
+        <label for="token">Administrator token</label>
+        <input
+          id="token"
+          name="token"
+          type="password"
+          autocomplete="current-password"
+          required
+          autofocus
+          aria-invalid={error ? "true" : undefined}
+          aria-describedby={error ? "login-error" : undefined}
+        />
+        <button type="submit">Log in</button>
+      </form>
     </main>
   </Layout>
 );
@@ -114,6 +107,8 @@ export const LoginPage: FC<LoginPageProps> = ({ nonce, error, disabled }) => (
 export interface KeysPageProps {
   nonce: string;
   csrfToken: string;
+  /** The page's one-time token, for the forms whose answer shows a new secret (make, roll). */
+  formToken: string;
   /** The mode of key this deployment accepts. */
   mode: "test" | "live";
   keys: AdminKeyWithUsage[];
@@ -196,7 +191,7 @@ export const KeysPage: FC<KeysPageProps> = (props) => {
                 </thead>
                 <tbody>
                   {[...keys].reverse().map((key) => (
-                    <KeyRow item={key} agents={props.keyAgents} csrfToken={csrfToken} />
+                    <KeyRow item={key} agents={props.keyAgents} csrfToken={csrfToken} formToken={props.formToken} />
                   ))}
                 </tbody>
               </table>
@@ -211,8 +206,9 @@ export const KeysPage: FC<KeysPageProps> = (props) => {
 };
 
 const Csrf: FC<{ token: string }> = ({ token }) => <input type="hidden" name={CSRF_FIELD} value={token} />;
+const FormToken: FC<{ token: string }> = ({ token }) => <input type="hidden" name={FORM_TOKEN_FIELD} value={token} />;
 
-const CreateForm: FC<KeysPageProps> = ({ csrfToken, form, error, picker }) => {
+const CreateForm: FC<KeysPageProps> = ({ csrfToken, formToken, form, error, picker }) => {
   const nameError = error?.fields?.find((f) => f.field === "name");
   const otherErrors = error?.fields?.filter((f) => f.field !== "name") ?? [];
   const mode = form?.mode === "live" ? "live" : "test";
@@ -222,6 +218,7 @@ const CreateForm: FC<KeysPageProps> = ({ csrfToken, form, error, picker }) => {
       <AgentSearch query={picker.query} />
       <form method="post" action="/dashboard/keys" class="row">
         <Csrf token={csrfToken} />
+        <FormToken token={formToken} />
         <div>
           <label for="key-name">Name</label>
           <input
@@ -286,7 +283,7 @@ const CreateForm: FC<KeysPageProps> = ({ csrfToken, form, error, picker }) => {
   );
 };
 
-const KeyRow: FC<{ item: AdminKeyWithUsage; agents: Map<number, AdminAgent>; csrfToken: string }> = ({ item, agents, csrfToken }) => {
+const KeyRow: FC<{ item: AdminKeyWithUsage; agents: Map<number, AdminAgent>; csrfToken: string; formToken: string }> = ({ item, agents, csrfToken, formToken }) => {
   const which = `${item.name} (${item.prefix})`;
   const agent = item.agent_id === null ? undefined : agents.get(item.agent_id);
   return (
@@ -328,6 +325,7 @@ const KeyRow: FC<{ item: AdminKeyWithUsage; agents: Map<number, AdminAgent>; csr
           {item.status === "active" && (
             <form method="post" action={`/dashboard/keys/${item.id}/roll`}>
               <Csrf token={csrfToken} />
+              <FormToken token={formToken} />
               <div>
                 <label for={`grace-${item.id}`}>
                   Old key stops<span class="vh"> for {which}</span>
@@ -396,7 +394,8 @@ const NewSecret: FC<{ created: NewKey; replaced?: AdminKey }> = ({ created, repl
       New {created.mode}-mode key “{created.name}”: copy it now
     </h2>
     <p>
-      This is the only time the secret is shown: it is not stored and cannot be shown again. Keep it somewhere safe.
+      This is the only time the secret is shown: it is not stored and cannot be shown again, not even by reloading this
+      page (which makes no other key either). Keep it somewhere safe.
     </p>
     {replaced && (
       <p>

@@ -1,6 +1,8 @@
 // The dashboard's routes: GET /dashboard (login or keys), and the forms it posts: login, logout,
 // create, roll, revoke. Every form is checked twice against CSRF: its Origin (hono/csrf) and the
-// session's token in a hidden field. A new secret is rendered into the POST's answer, nowhere else.
+// session's token in a hidden field. A new secret is rendered into the POST's answer, nowhere else,
+// and only once per one-time form token; every other change answers 303 to a page
+// (docs/specification.md section 9, "The dashboard's forms").
 import { type Context, Hono } from "hono";
 import { csrf } from "hono/csrf";
 import { createMiddleware } from "hono/factory";
@@ -12,20 +14,13 @@ import { errorName, log } from "../lib/log.ts";
 import { REVOCATION_BOUND_LOCAL_SECONDS, REVOCATION_BOUND_PRODUCTION_SECONDS } from "../keys/store.ts";
 import { limitBody } from "../middleware/body-limit.ts";
 import { createKey, findKey, listKeysWithUsage, revokeKey, rollKey, view } from "../admin/keys.ts";
+import { FORM_TOKEN_FIELD, issueFormToken, useFormToken } from "../admin/form-tokens.ts";
 import { AGENT_SEARCH_LIMIT, agentsByIds, findAgents } from "../admin/salesagents.ts";
 import { DEFAULT_AUDIT_LIMIT } from "../keys/audit.ts";
 import { signIn, signInAttemptOf } from "../admin/signin-throttle.ts";
 import { type KeysPageProps, KeysPage, LoginPage, MessagePage } from "./pages.tsx";
-import {
-  CSRF_FIELD,
-  type Session,
-  adminTokenMatches,
-  adminTokenProblem,
-  csrfTokenValid,
-  endSession,
-  readSession,
-  startSession,
-} from "../admin/session.ts";
+import { adminTokenMatches } from "../admin/admin-token.ts";
+import { CSRF_FIELD, type Session, csrfTokenValid, endSession, readSession, startSession } from "../admin/session.ts";
 
 type FormValue = string | File;
 type FormBody = Record<string, FormValue | FormValue[]>;
@@ -39,6 +34,9 @@ type DashContext = Context<DashEnv>;
 const dashboardActor = (c: DashContext) => ({ actor: "dashboard", sessionId: c.get("session").id }) as const;
 
 const BOUNDS = { local: REVOCATION_BOUND_LOCAL_SECONDS, production: REVOCATION_BOUND_PRODUCTION_SECONDS };
+
+/** The key list's notice for a form sent again with a used one-time token (?notice=...). */
+const ALREADY_SENT = "already-sent";
 
 export const dashboardRoutes = new Hono<DashEnv>();
 
@@ -84,7 +82,7 @@ const checkOrigin = createMiddleware<DashEnv>(async (c, next) => {
 
 /** A valid session and the form's CSRF token; the parsed form is kept for the handler. */
 const requireSession = createMiddleware<DashEnv>(async (c, next) => {
-  const session = await readSession(c, c.env.ADMIN_TOKEN);
+  const session = await readSession(c);
   if (!session) {
     return c.html(
       <LoginPage nonce={nonceOf(c)} error="Your session has ended: log in again. Nothing was changed." />,
@@ -101,12 +99,10 @@ const requireSession = createMiddleware<DashEnv>(async (c, next) => {
 });
 
 dashboardRoutes.get("/dashboard", async (c) => {
-  const problem = adminTokenProblem(c.env.ADMIN_TOKEN);
-  if (problem) return c.html(<LoginPage nonce={nonceOf(c)} disabled={problem} />, 503);
-  const session = await readSession(c, c.env.ADMIN_TOKEN);
+  const session = await readSession(c);
   if (!session) return c.html(<LoginPage nonce={nonceOf(c)} />);
   const query = c.req.query("agent_q");
-  if (query === undefined) return renderKeys(c, session);
+  if (query === undefined) return renderKeys(c, session, { notice: await noticeOf(c) });
   // An agent search (the picker's GET form): its matches become the make-key form's choices.
   c.set("session", session);
   return withErrorsShown(c, "The agents were not searched", undefined, async () => {
@@ -119,14 +115,14 @@ dashboardRoutes.get("/dashboard", async (c) => {
 dashboardRoutes.get("/dashboard/*", (c) => c.redirect("/dashboard", 303));
 
 dashboardRoutes.post("/dashboard/login", checkOrigin, limitBody, async (c) => {
-  const token = c.env.ADMIN_TOKEN;
-  const problem = adminTokenProblem(token);
-  if (problem) return c.html(<LoginPage nonce={nonceOf(c)} disabled={problem} />, 503);
   const given = (await c.req.parseBody()).token;
   const attempt = signInAttemptOf(c, "dashboard");
   let matched: boolean;
   try {
-    matched = await signIn(attempt, async () => typeof given === "string" && (await adminTokenMatches(token, given)));
+    matched = await signIn(
+      attempt,
+      async () => typeof given === "string" && (await adminTokenMatches(c.env.ADMIN_TOKEN, given, c.var.requestId)),
+    );
   } catch (err) {
     if (err instanceof ApiError && err.status === 429) return lockedOut(c, err);
     throw err;
@@ -134,19 +130,38 @@ dashboardRoutes.post("/dashboard/login", checkOrigin, limitBody, async (c) => {
   if (!matched) {
     return c.html(<LoginPage nonce={nonceOf(c)} error="That is not the administrator token. Nobody was logged in." />, 401);
   }
-  const session = await startSession(c, token!);
-  // The page itself rather than a redirect: the same answer for a browser and for any client.
-  return renderKeys(c, session);
+  await startSession(c);
+  return c.redirect("/dashboard", 303);
 });
 
-dashboardRoutes.post("/dashboard/logout", checkOrigin, limitBody, requireSession, (c) => {
-  endSession(c);
-  return c.html(<LoginPage nonce={nonceOf(c)} />);
+dashboardRoutes.post("/dashboard/logout", checkOrigin, limitBody, requireSession, async (c) => {
+  await endSession(c, c.get("session"));
+  return c.redirect("/dashboard", 303);
 });
 
-dashboardRoutes.post("/dashboard/keys", checkOrigin, limitBody, requireSession, async (c) => {
+/**
+ * Lets a form whose answer shows a new secret through once per one-time token: the same form sent
+ * again goes to the key list; an expired or missing token is answered by `stale`, which shows the
+ * form again with a new token; another session's token is refused.
+ */
+function oneTimeForm(stale: (c: DashContext) => Promise<Response>) {
+  return createMiddleware<DashEnv>(async (c, next) => {
+    const use = await useFormToken(c.get("services").primaryDb, {
+      token: text(c.get("form")[FORM_TOKEN_FIELD]),
+      sessionId: c.get("session").id,
+      form: c.req.path,
+    });
+    if (use === "used") return c.redirect(`/dashboard?notice=${ALREADY_SENT}`, 303);
+    if (use === "foreign") return staleForm(c);
+    if (use === "stale") return stale(c);
+    await next();
+  });
+}
+
+/** The make-key form's fields as sent, for the store and for showing the form again. */
+function createFormValues(c: DashContext) {
   const form = c.get("form");
-  const values = {
+  return {
     name: text(form.name),
     mode: text(form.mode),
     expires_in: text(form.expires_in),
@@ -154,7 +169,16 @@ dashboardRoutes.post("/dashboard/keys", checkOrigin, limitBody, requireSession, 
     scopes: texts(form.scopes),
     agent_id: text(form.agent_id),
   };
-  return withErrorsShown(c, "The key was not made", values, async () => {
+}
+
+const NOT_MADE = "The key was not made";
+const NOT_ROLLED = "The key was not rolled";
+const makeOnce = oneTimeForm((c) => outOfDate(c, NOT_MADE, createFormValues(c)));
+const rollOnce = oneTimeForm((c) => outOfDate(c, NOT_ROLLED));
+
+dashboardRoutes.post("/dashboard/keys", checkOrigin, limitBody, requireSession, makeOnce, async (c) => {
+  const values = createFormValues(c);
+  return withErrorsShown(c, NOT_MADE, values, async () => {
     const created = await createKey(c.get("services").keys, {
       name: values.name,
       mode: values.mode,
@@ -166,9 +190,9 @@ dashboardRoutes.post("/dashboard/keys", checkOrigin, limitBody, requireSession, 
   });
 });
 
-dashboardRoutes.post("/dashboard/keys/:id/roll", checkOrigin, limitBody, requireSession, async (c) => {
+dashboardRoutes.post("/dashboard/keys/:id/roll", checkOrigin, limitBody, requireSession, rollOnce, async (c) => {
   const grace = text(c.get("form").grace);
-  return withErrorsShown(c, "The key was not rolled", undefined, async () => {
+  return withErrorsShown(c, NOT_ROLLED, undefined, async () => {
     const store = c.get("services").keys;
     const created = await rollKey(store, c.req.param("id"), { grace: grace === undefined ? undefined : number(grace) }, dashboardActor(c));
     const replaced = view(store, await findKey(store, c.req.param("id")));
@@ -179,12 +203,28 @@ dashboardRoutes.post("/dashboard/keys/:id/roll", checkOrigin, limitBody, require
 dashboardRoutes.post("/dashboard/keys/:id/revoke", checkOrigin, limitBody, requireSession, async (c) => {
   return withErrorsShown(c, "The key was not revoked", undefined, async () => {
     const revoked = await revokeKey(c.get("services").keys, c.req.param("id"), dashboardActor(c));
-    const notice =
-      `Key “${revoked.name}” (${revoked.prefix}) is revoked. It stops working everywhere within ` +
-      `${BOUNDS.local} seconds locally and about ${BOUNDS.production} seconds in production.`;
-    return renderKeys(c, c.get("session"), { notice });
+    return c.redirect(`/dashboard?revoked=${encodeURIComponent(revoked.id)}`, 303);
   });
 });
+
+/** The notice that a change's 303 asked the key list to show; nothing for any other query. */
+async function noticeOf(c: DashContext): Promise<string | undefined> {
+  if (c.req.query("notice") === ALREADY_SENT) {
+    return (
+      "That form had already been sent, so it was not sent again: nothing changed. A new key's secret is shown " +
+      "only once, in the answer to the form that made it; if it was not copied, revoke that key and make another."
+    );
+  }
+  const id = c.req.query("revoked");
+  if (id === undefined) return undefined;
+  const store = c.get("services").keys;
+  const record = await store.get(id);
+  if (!record || store.stateOf(record) !== "revoked") return undefined;
+  return (
+    `Key “${record.name}” (${record.prefix}) is revoked. It stops working everywhere within ` +
+    `${BOUNDS.local} seconds locally and about ${BOUNDS.production} seconds in production.`
+  );
+}
 
 async function renderKeys(
   c: DashContext,
@@ -192,8 +232,12 @@ async function renderKeys(
   extra: Partial<KeysPageProps> = {},
   status: 200 | 404 | 409 | 422 = 200,
 ): Promise<Response> {
-  const { keys: store, db } = c.get("services");
-  const [keys, entries] = await Promise.all([listKeysWithUsage(store), store.audit(DEFAULT_AUDIT_LIMIT)]);
+  const { keys: store, db, primaryDb } = c.get("services");
+  const [keys, entries, formToken] = await Promise.all([
+    listKeysWithUsage(store),
+    store.audit(DEFAULT_AUDIT_LIMIT),
+    issueFormToken(primaryDb, session.id),
+  ]);
   // The agents named in the table, and the one a refused form had chosen (kept as its choice).
   const chosen = Number(extra.form?.agent_id);
   const ids = keys.flatMap((k) => (k.agent_id === null ? [] : [k.agent_id]));
@@ -208,6 +252,7 @@ async function renderKeys(
     <KeysPage
       nonce={nonceOf(c)}
       csrfToken={session.csrfToken}
+      formToken={formToken}
       mode={mode}
       keys={keys}
       keyAgents={agents}
@@ -238,6 +283,14 @@ async function withErrorsShown(
       err.status,
     );
   }
+}
+
+/** A one-time form sent with an expired or missing token: the page again, with a new token and the form's values. */
+function outOfDate(c: DashContext, what: string, form?: KeysPageProps["form"]): Promise<Response> {
+  const message =
+    `${what}: the form was out of date (a form can be sent for an hour after its page was shown). ` +
+    "Nothing was changed; send it again.";
+  return renderKeys(c, c.get("session"), { error: { message }, form }, 409);
 }
 
 /** The login refused unchecked after too many failures from this address: a page, with Retry-After. */

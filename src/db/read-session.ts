@@ -1,4 +1,4 @@
-// The session that a request's reads run in (D1 Sessions API, README "D1 read replication"). A
+// The session that a request's reads run in (D1 Sessions API, docs/specification.md section 6). A
 // client's X-D1-Bookmark is used only when it has a bookmark's shape (isD1Bookmark); any other
 // value is treated as not sent. D1 may still refuse a well-shaped bookmark (one it never issued,
 // or one from another database), when the session is opened or when its first query runs: the

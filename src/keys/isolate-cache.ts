@@ -9,15 +9,15 @@ import { BoundedLru } from "../lib/lru.ts";
 import type { KeyRecord } from "./record.ts";
 
 /**
- * How long an isolate trusts a record it read, at most and by default (part of the revocation bound
- * stated in the README); KEY_CACHE_SECONDS may shorten it (keyCacheTtlMs).
+ * How long an isolate trusts a record it read, at most and by default (part of the revocation bound,
+ * docs/specification.md section 2); KEY_CACHE_SECONDS may shorten it (keyCacheTtlMs).
  */
 export const ISOLATE_KEY_TTL_MS = 10_000;
 /** Found keys kept at most; the least recently used go first. */
 export const ISOLATE_KEY_CACHE_SIZE = 2_000;
 /**
  * How long "no such key" is trusted: short, so that a key made in another isolate (or by the
- * command line) works here within this, well inside the README's bound; long enough that one
+ * command line) works here within this, well inside that bound; long enough that one
  * unknown key sent in a loop costs one KV read per isolate in this time.
  */
 export const UNKNOWN_KEY_TTL_MS = 5_000;

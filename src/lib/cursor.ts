@@ -1,4 +1,4 @@
-// The paging cursor that every next_page_url carries (README, Endpoints: paging): where the next
+// The paging cursor that every next_page_url carries (docs/specification.md section 4): where the next
 // page starts, so that following the link seeks straight to it instead of reading and throwing
 // away every row before it (an OFFSET of n reads n rows first).
 //

@@ -82,6 +82,11 @@ export const errors = {
     new ApiError(429, "RATE_LIMITED", "Too many requests for this key; retry later", {
       headers: { "Retry-After": String(retryAfterSeconds) },
     }),
+  /** Any request for an API endpoint from a client address with too many failed authentications. */
+  authFailuresLimited: (retryAfterSeconds: number) =>
+    new ApiError(429, "RATE_LIMITED", "Too many requests with a missing or invalid API key from this address; retry later", {
+      headers: { "Retry-After": String(retryAfterSeconds) },
+    }),
   /** The administrator's sign-in from this client address, after too many failures. */
   signInLocked: (retryAfterSeconds: number) =>
     new ApiError(429, "RATE_LIMITED", "Too many failed sign-ins from this address; retry later", {

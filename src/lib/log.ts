@@ -1,5 +1,5 @@
 // One JSON object a line on the console: what Workers Logs and `wrangler tail` index. The console
-// method carries the level (README, Hardening: Observability): Workers Logs files a console.error
+// method carries the level (docs/specification.md section 6): Workers Logs files a console.error
 // line as an error and a console.warn line as a warning, and `wrangler tail` shows them as such.
 
 export type LogLevel = "info" | "warn" | "error";

@@ -1,5 +1,5 @@
 // Thin wrappers around the D1 and KV bindings that count and time the work a request does, so that
-// Server-Timing and the log line report what really happened (README, Performance): round trips,
+// Server-Timing and the log line report what really happened (docs/specification.md section 6): round trips,
 // the rows D1 says each statement read (what D1 bills and waits for), KV reads. They also tag
 // failures of the binding as DependencyError, which the error handler answers with 503.
 import { DependencyError, causeMessages } from "./errors.ts";

@@ -1,4 +1,4 @@
-// The one place that builds paging (README, Endpoints: paging).
+// The one place that builds paging (docs/specification.md section 4).
 import { z } from "zod";
 import type { SortKey } from "./cursor.ts";
 

@@ -1,6 +1,7 @@
-// API key authentication (docs/specification.md section 2). Runs before validation and rate
-// limiting, on every API route (index.ts attaches it to each one). Does no D1 work: one KV read at
-// most, usually none.
+// API key authentication (docs/specification.md section 2), behind the limit on failed
+// authentication per client address. Runs before validation and rate limiting, on every API route
+// (apiRoute() puts it first). Does no D1 work: one KV read at most, usually none, and none at all
+// for an address over its limit.
 // No answer ever echoes what the caller sent: the descriptions below are fixed texts.
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
@@ -8,7 +9,10 @@ import type { AppEnv } from "../env.ts";
 import { bearerToken } from "../lib/bearer.ts";
 import { ApiError, errors } from "../lib/errors.ts";
 import { log } from "../lib/log.ts";
-import { isKeyMode, KEY_PATTERN, type KeyMode } from "../keys/secret.ts";
+import { failureBucket, isRecentlyValid, lockedForSeconds, recordFailure, rememberValid } from "../keys/failed-auth.ts";
+import type { KeyRecord } from "../keys/record.ts";
+import { hashSecret, isKeyMode, KEY_PATTERN, type KeyMode } from "../keys/secret.ts";
+import type { KeyStore } from "../keys/store.ts";
 
 export type AuthFailure = "missing" | "scheme" | "malformed" | "unknown" | "expired" | "grace_ended" | "revoked";
 
@@ -62,18 +66,36 @@ export function requireDeploymentMode(c: Context<AppEnv>): KeyMode {
 export const auth = createMiddleware<AppEnv>(async (c, next) => {
   const mode = requireDeploymentMode(c);
   const parsed = parseAuthorization(c.req.header("Authorization"));
-  if ("failure" in parsed) throw authError(parsed.failure);
-  if (parsed.mode !== mode) throw wrongMode(parsed.mode, mode);
+  const address = failureBucket(c.req.header("CF-Connecting-IP"));
+  const wait = lockedForSeconds(address, Date.now());
+  // Over its limit, an address is answered without a key lookup; only a key that this isolate saw
+  // authenticate within the window (a phone behind the same carrier address) goes on.
+  if (wait !== null && !("secret" in parsed && isRecentlyValid(await hashSecret(parsed.secret), Date.now()))) {
+    throw errors.authFailuresLimited(wait);
+  }
 
-  const keys = c.get("services").keys;
-  const record = await keys.findBySecret(parsed.secret);
-  if (!record) throw authError("unknown");
-  // A record whose stored mode differs from its prefix's can only come from tampering: still refused.
-  if (record.mode !== mode) throw wrongMode(record.mode, mode);
-  const state = keys.stateOf(record);
-  if (state === "revoked") throw authError("revoked");
-  if (state === "expired") throw authError(record.replaced_by ? "grace_ended" : "expired");
-
-  c.set("apiKey", record);
+  const outcome = await authenticate(c.get("services").keys, parsed, mode);
+  if (outcome instanceof ApiError) {
+    if (recordFailure(address, Date.now())) {
+      log({ level: "warn", request_id: c.get("requestId"), event: "auth_failure_limit_reached", address });
+    }
+    throw outcome;
+  }
+  rememberValid(outcome.hash, Date.now());
+  c.set("apiKey", outcome);
   await next();
 });
+
+/** The key's record, or the 401 that says why there is none. */
+async function authenticate(keys: KeyStore, parsed: ReturnType<typeof parseAuthorization>, mode: KeyMode): Promise<KeyRecord | ApiError> {
+  if ("failure" in parsed) return authError(parsed.failure);
+  if (parsed.mode !== mode) return wrongMode(parsed.mode, mode);
+  const record = await keys.findBySecret(parsed.secret);
+  if (!record) return authError("unknown");
+  // A record whose stored mode differs from its prefix's can only come from tampering: still refused.
+  if (record.mode !== mode) return wrongMode(record.mode, mode);
+  const state = keys.stateOf(record);
+  if (state === "revoked") return authError("revoked");
+  if (state === "expired") return authError(record.replaced_by ? "grace_ended" : "expired");
+  return record;
+}

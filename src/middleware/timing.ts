@@ -1,5 +1,5 @@
 // Server-Timing from the metered bindings: d1 (round trips), d1rows (rows D1 read) and kv entries
-// (README, Performance). d1rows has no duration: it is a count.
+// (docs/specification.md section 6). d1rows has no duration: it is a count.
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { setMetric, timing } from "hono/timing";

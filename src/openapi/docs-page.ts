@@ -3,7 +3,7 @@
 // Worker behind the ASSETS service binding), so the page works without any CDN, and its Content-
 // Security-Policy keeps the browser from loading anything from another host. The API serves two small
 // files of its own beside them: the start script (docs-init.ts) and a theme (docs-theme.ts), which
-// together make the page meet WCAG 2.1 AA (README, "API documentation and the typed client").
+// together make the page meet WCAG 2.1 AA (docs/api.md, "The OpenAPI document and /docs").
 import { Hono } from "hono";
 import type { AppEnv } from "../env.ts";
 import { errors } from "../lib/errors.ts";

@@ -24,7 +24,10 @@ the sales agents' apps need, for a sales and distribution organization.
 **Authentication.** Every endpoint but \`${API_PREFIX}/healthz\` takes \`Authorization: Bearer <API key>\`: the scheme word (any
 letter case), one space, and the key (\`sk_test_…\` or \`sk_live_…\`), with no other whitespace. A
 deployment accepts keys of its own mode only. Authentication comes first: without a valid key the
-answer is 401 whatever else is wrong with the request; the per-key rate limit (429) comes next.
+answer is 401 whatever else is wrong with the request; the per-key rate limit (429) comes next. Only
+one answer comes before the 401: once 300 requests from one client address have failed authentication
+within a minute, its further requests get 429 (with \`Retry-After\`) unless their key authenticated
+within the last minute.
 
 **Errors.** Every error, of every status, is the \`Error\` envelope; \`status_code\` equals the HTTP status
 and \`fields\` (422) lists every broken parameter by its request name. Two answers can come from any
@@ -49,6 +52,12 @@ const TAGS = [
  * names such a licence (OpenAPI 3.1 takes an SPDX expression as the licence identifier).
  */
 const LICENSE = { name: "Proprietary: all rights reserved", identifier: "LicenseRef-Proprietary" };
+
+/**
+ * Who answers for the API. A placeholder until the organization names its API team's address
+ * (example.com is reserved for examples: no real mail or page is reached through it).
+ */
+const CONTACT = { name: "API team", url: "https://api-team.example.com", email: "api-team@example.com" };
 
 /** The headers that every answer carries, added to every response of the document. */
 const EVERY_RESPONSE = ["X-Request-Id", "Server-Timing"] as const;
@@ -95,7 +104,7 @@ export function openApiDocument(app: OpenAPIHono<AppEnv>, origin: string): OpenA
   generated ??= decorate({
     ...app.getOpenAPI31Document({
       openapi: "3.1.0",
-      info: { title: "Order and customer lookup API", version, description: DESCRIPTION, license: LICENSE },
+      info: { title: "Order and customer lookup API", version, description: DESCRIPTION, contact: CONTACT, license: LICENSE },
       tags: TAGS,
     }),
     [ANY_PATH_RESPONSES]: anyPathResponses(),

@@ -1,6 +1,6 @@
 // GET /healthz: is this deployment up, which version is it, which mode does it serve. Public: it
 // answers without a key and serves no data, and it touches neither D1 nor KV, so it stays cheap and
-// says only that the Worker itself runs (README, Deploying: `npm run deploy` calls it after a deploy).
+// says only that the Worker itself runs (`npm run deploy` calls it after a deploy: docs/operations.md).
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
 import { version as packageVersion } from "../../package.json";
 import type { AppEnv } from "../env.ts";
@@ -26,10 +26,9 @@ export const route = createRoute({
   summary: "Health check",
   description:
     "Answers 200 while the deployment runs, with its version and mode. Needs no API key and reads no data (neither D1 nor KV), so a monitor may call it as often as it likes. Also served at /healthz.",
+  // In the document, with no security requirement, so that monitors and clients can find it. It has
+  // no 4XX answer, which is why redocly.yaml asks a 4XX of keyed operations only.
   security: [],
-  // Not in the published document: it is the operator's check, not part of the clients' API, and
-  // no 4XX answer exists for it (README, Deploying).
-  hide: true,
   responses: {
     200: {
       description: "The deployment is up",

@@ -33,8 +33,10 @@ export const api = router
 /** The API's routes, paths without the /api prefix: what the typed client is built on. */
 export type AppType = typeof api;
 
-/** Every route in the document: each answers only with a key (test/auth.test.ts walks them). */
-export const apiRoutes: { route: RouteConfig }[] = api.openAPIRegistry.definitions.flatMap((d) => (d.type === "route" ? [{ route: d.route }] : []));
+/** Every route in the document that takes a key: each answers only with one (test/auth.test.ts walks them). */
+export const apiRoutes: { route: RouteConfig }[] = api.openAPIRegistry.definitions.flatMap((d) =>
+  d.type === "route" && d.route.security?.length ? [{ route: d.route }] : [],
+);
 
-/** Served without a key (and left out of the document): they must read no data. */
+/** Served without a key (documented with `security: []`): they must read no data. */
 export const publicRoutes = [healthz];

@@ -1,6 +1,6 @@
 // Paging of the four listings, between the request and the query: which page a request asks for
 // (by page, skip or cursor) and the pagination object of its answer, whose next_page_url carries
-// the cursor to the next page (README, Endpoints: paging).
+// the cursor to the next page (docs/specification.md section 4).
 import { type CursorRequest, type SortKey, cursorMismatch, decodeCursor, encodeCursor } from "../lib/cursor.ts";
 import { errors } from "../lib/errors.ts";
 import { buildPagination, DEFAULT_COUNT, lastRowBeforeNextPage, type Page, type Pagination, toCursorPage, toPage } from "../lib/pagination.ts";

@@ -26,7 +26,8 @@ type ApiRouteConfig = Omit<RouteConfig, "security" | "middleware"> & {
 };
 
 /**
- * A route that needs an API key: Authorization: Bearer, then the rate limit, then the key's scope
+ * A route that needs an API key: the limit on failed authentication per client address and
+ * Authorization: Bearer (both in middleware/auth.ts), then the rate limit, then the key's scope
  * (403 naming it, documented on the route), then its own middleware.
  */
 export function apiRoute<const R extends ApiRouteConfig>(config: R) {

@@ -69,7 +69,10 @@ export const authErrorResponses = {
   401: errorResponse("No valid API key: missing, malformed, unknown, expired, revoked or of the other mode", {
     "WWW-Authenticate": headerRef("WWW-Authenticate"),
   }),
-  429: errorResponse("Over the per-key rate limit; see Retry-After", { "Retry-After": headerRef("Retry-After") }),
+  429: errorResponse(
+    "Over the per-key rate limit, or too many requests with a missing or invalid key from this client address; see Retry-After",
+    { "Retry-After": headerRef("Retry-After") },
+  ),
   500: errorResponse("A fault of the service"),
   503: errorResponse("The database or the key store cannot be reached; see Retry-After", {
     "Retry-After": headerRef("Retry-After"),

@@ -37,9 +37,8 @@ export interface Exchange {
 /** The API lives under this prefix in the document; the same endpoints also answer at the root. */
 const API_PREFIX = "/api";
 
-/** Surfaces outside the API that the document does not describe by design (they take no API key). */
-/** Served outside the published document: the docs themselves, the administrator's side, the health check. */
-const OUTSIDE_API = [/^\/openapi\.json$/, /^\/docs(\/|$)/, /^\/dashboard(\/|$)/, /^\/admin(\/|$)/, /^(\/api)?\/healthz$/];
+/** Served outside the published document: the docs themselves and the administrator's side. */
+const OUTSIDE_API = [/^\/openapi\.json$/, /^\/docs(\/|$)/, /^\/dashboard(\/|$)/, /^\/admin(\/|$)/];
 
 const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
 

@@ -23,7 +23,7 @@ export const KV_FAULT = "KV GET failed: 503 Service Unavailable (LOOKUP_CACHE / 
 /**
  * One request into the worker's app with some bindings or vars replaced, through callVia(): the
  * same request building, parsing and contract check as call(). Also the fast way to send many
- * requests with the real bindings (overrides {}), see the note on bursts in the README section.
+ * requests with the real bindings (overrides {}).
  */
 export function callWithEnv<T = any>(
   overrides: Partial<Cloudflare.Env>,

@@ -14,6 +14,8 @@ export interface CallOptions {
   headers?: Record<string, string>;
   /** An object is sent as JSON; a string as is. */
   body?: unknown;
+  /** "manual" answers a redirect itself instead of following it (the worker's fetch follows by default). */
+  redirect?: "follow" | "manual";
 }
 
 export interface CallResult<T = any> {
@@ -56,7 +58,7 @@ export async function callVia<T = any>(fetcher: Fetcher, path: string, options: 
   }
   const url = path.startsWith("http") ? path : `${BASE}${path}`;
   const method = options.method ?? "GET";
-  const res = await fetcher(new Request(url, { method, headers, body }));
+  const res = await fetcher(new Request(url, { method, headers, body, redirect: options.redirect }));
   const text = await res.text();
   (await loadContract()).check({ method, url, status: res.status, headers: res.headers, text });
   let parsed: unknown = undefined;

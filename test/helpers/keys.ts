@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { clearIsolateTier } from "../../src/cache/lookup-cache.ts";
 import type { Scope } from "../../src/keys/scopes.ts";
 import type { KeyMode } from "../../src/keys/secret.ts";
+import { clearFailedAuth } from "../../src/keys/failed-auth.ts";
 import { clearIsolateKeyCache } from "../../src/keys/isolate-cache.ts";
 import { KeyStore } from "../../src/keys/store.ts";
 
@@ -22,8 +23,9 @@ export async function makeKey(
   return created;
 }
 
-/** Forgets what this isolate cached (keys, lookups), as a new isolate would. */
+/** Forgets what this isolate cached (keys, lookups) and counted (failed authentications), as a new isolate would. */
 export function clearIsolateCaches() {
   clearIsolateKeyCache();
+  clearFailedAuth();
   clearIsolateTier();
 }

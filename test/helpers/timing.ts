@@ -1,5 +1,5 @@
 // Reads the Server-Timing header of an answer: the D1 round trips, the rows D1 read and the KV reads
-// that the request made (README, Performance), each entry checked against the exact format that
+// that the request made (docs/specification.md section 6), each entry checked against the exact format that
 // clients parse.
 import type { CallResult } from "./http.ts";
 

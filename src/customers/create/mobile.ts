@@ -1,4 +1,4 @@
-// The mobile_number rule of POST /customers/create (README "Creating customers"), in its order:
+// The mobile_number rule of POST /customers/create (docs/specification.md section 5), in its order:
 // a control character anywhere is refused, not trimmed away (a tab or line break stored in a
 // customer's number would be served to every app and break their displays and exports); then the
 // value is trimmed of spaces; then it may be 32 characters at most (no stored number grows without

@@ -100,14 +100,17 @@ async function parseMultipart(contentType: string, bytes: Uint8Array<ArrayBuffer
   } catch {
     throw errors.badRequest("The form body is not valid multipart/form-data");
   }
-  const grouped = new Map<string, unknown[]>();
-  for (const [name, value] of form.entries()) grouped.set(name, [...(grouped.get(name) ?? []), value]);
-  return fromEntries([...grouped.entries()]);
+  return fromEntries(groupPairs(form.entries()));
 }
 
-function groupPairs(pairs: Array<[string, string]>): Array<[string, string[]]> {
-  const grouped = new Map<string, string[]>();
-  for (const [name, value] of pairs) grouped.set(name, [...(grouped.get(name) ?? []), value]);
+/** The values of each name, in the order sent; names in order of first appearance. Linear in the pairs. */
+function groupPairs<V>(pairs: Iterable<[string, V]>): Array<[string, V[]]> {
+  const grouped = new Map<string, V[]>();
+  for (const [name, value] of pairs) {
+    const values = grouped.get(name);
+    if (values) values.push(value);
+    else grouped.set(name, [value]);
+  }
   return [...grouped.entries()];
 }
 

@@ -1,0 +1,191 @@
+// The dashboard's forms never repeat a change (docs/specification.md section 9, "The dashboard's
+// forms"), in a real headless Chromium against a real `wrangler dev`: an administrator makes a key,
+// reloads the page that shows its secret (the browser sends the POST again), goes Back to that
+// page and sends it again, rolls and reloads, revokes and reloads. One key made, one roll, one
+// revoke; each secret reaches the browser once; axe finds nothing serious on the pages shown.
+import { randomBytes } from "node:crypto";
+import type { Browser, BrowserContext, Page, Response } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectNoSeriousViolations } from "./helpers/axe.ts";
+import { launchBrowser, SKIP_BROWSER_TESTS } from "./helpers/browser.ts";
+import { type DevServer, startWranglerDev } from "./helpers/server.ts";
+
+const SECRET = /^sk_test_[0-9A-Za-z]{43}$/;
+const NAME = "Reloaded till";
+const ALREADY_SENT = "That form had already been sent, so it was not sent again: nothing changed.";
+
+type Server = DevServer & { cleanup: () => Promise<void> };
+
+describe.skipIf(SKIP_BROWSER_TESTS)("the dashboard's forms in Chromium, reloaded and sent again", () => {
+  const adminToken = `e2e-admin-${randomBytes(18).toString("base64url")}`;
+  let server: Server;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  const problems: string[] = [];
+  /** The body of every page the browser was sent (redirects have none), in order. */
+  const bodies: Promise<string>[] = [];
+  /** The method and address of every document request, in order. */
+  const requests: string[] = [];
+
+  async function admin(path: string): Promise<any> {
+    const res = await fetch(`${server.url}${path}`, { headers: { Authorization: `Bearer ${adminToken}` } });
+    expect(res.status).toBe(200);
+    return ((await res.json()) as { data: unknown }).data;
+  }
+
+  /** How many of the pages sent to the browser so far carry the text. */
+  async function pagesWith(text: string): Promise<number> {
+    return (await Promise.all(bodies)).filter((body) => body.includes(text)).length;
+  }
+
+  const secretField = () => page.getByLabel("Secret of the new key");
+  const notice = () => page.getByRole("status").filter({ hasText: /\S/ });
+
+  function keyRow(action: "Roll" | "Revoke") {
+    return page
+      .locator("tbody tr")
+      .filter({ has: page.getByRole("rowheader", { name: NAME, exact: true }) })
+      .filter({ has: page.getByRole("button", { name: new RegExp(`^${action} key`) }) });
+  }
+
+  /** Reloads; after a POST's answer the browser sends the POST again (its resubmit, accepted). */
+  async function reload(): Promise<void> {
+    await page.reload();
+    await page.getByRole("heading", { name: "API keys", level: 1 }).waitFor();
+  }
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startWranglerDev({ ADMIN_TOKEN: adminToken }), launchBrowser()]);
+    context = await browser.newContext({ viewport: { width: 1180, height: 820 } });
+    page = await context.newPage();
+    page.on("console", (m) => {
+      if (m.type() === "error" && !m.text().startsWith("Failed to load resource")) problems.push(m.text());
+    });
+    page.on("pageerror", (e) => problems.push(e.message));
+    // A reload of a POST's answer asks to send the form again: accepted, as the test means to.
+    page.on("dialog", (d) => void d.accept());
+    page.on("request", (r) => {
+      if (r.resourceType() === "document") requests.push(`${r.method()} ${new URL(r.url()).pathname}${new URL(r.url()).search}`);
+    });
+    page.on("response", (r: Response) => {
+      if (r.request().resourceType() !== "document") return;
+      bodies.push(r.status() >= 300 && r.status() < 400 ? Promise.resolve("") : r.text().catch(() => ""));
+    });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.cleanup();
+  });
+
+  it("logs in", async () => {
+    await page.goto(`${server.url}/dashboard`);
+    await page.getByLabel("Administrator token").fill(adminToken);
+    await page.getByRole("button", { name: "Log in" }).click();
+    await page.getByRole("heading", { name: "API keys", level: 1 }).waitFor();
+    // POST/Redirect/GET: the logged-in page is a GET of /dashboard.
+    expect(page.url()).toBe(`${server.url}/dashboard`);
+  });
+
+  let first: string;
+
+  it("makes a key; reloading the page that shows its secret makes no other key and shows the secret no more", async () => {
+    await page.getByLabel("Name", { exact: true }).fill(NAME);
+    await page.getByRole("button", { name: "Make key" }).click();
+    first = await secretField().inputValue();
+    expect(first).toMatch(SECRET);
+    expect(page.url()).toBe(`${server.url}/dashboard/keys`);
+    await expectNoSeriousViolations(page, "the page that shows a new key's secret");
+
+    await reload();
+    expect(page.url()).toBe(`${server.url}/dashboard?notice=already-sent`);
+    expect(await notice().textContent()).toMatch(new RegExp(`^${ALREADY_SENT}`));
+    expect(await secretField().count()).toBe(0);
+    expect(await page.content()).not.toContain(first);
+    await expectNoSeriousViolations(page, "the key list after a form was sent again");
+
+    expect((await admin("/admin/keys")).map((k: any) => k.name)).toEqual([NAME]);
+    expect(await pagesWith(first)).toBe(1);
+  });
+
+  it("going Back to the answer that showed the secret and sending it again changes nothing", async () => {
+    // A fresh answer in the history: make a second key, then leave its page.
+    await page.getByLabel("Name", { exact: true }).fill("Back and again");
+    await page.getByRole("button", { name: "Make key" }).click();
+    const second = await secretField().inputValue();
+    expect(second).toMatch(SECRET);
+    await page.goto(`${server.url}/dashboard`);
+    // The answer is not kept (no-store): Chromium shows "Confirm Form Resubmission" instead of it...
+    await expect(page.goBack()).rejects.toThrow(/ERR_CACHE_MISS/);
+    await page.getByText("Confirm Form Resubmission").waitFor();
+    expect(await page.content()).not.toContain(second);
+    // ... and sends the form again on reload.
+    const before = requests.length;
+    await reload();
+    expect(requests.slice(before)).toEqual(["POST /dashboard/keys", "GET /dashboard?notice=already-sent"]);
+    expect(await notice().textContent()).toMatch(new RegExp(`^${ALREADY_SENT}`));
+    expect(await secretField().count()).toBe(0);
+
+    expect((await admin("/admin/keys")).map((k: any) => k.name)).toEqual([NAME, "Back and again"]);
+    expect(await pagesWith(second)).toBe(1);
+  });
+
+  let rolled: string;
+
+  it("rolls the key; reloading rolls nothing more", async () => {
+    await keyRow("Roll").getByLabel(/^Old key stops/).selectOption({ label: "now" });
+    await keyRow("Roll").getByRole("button", { name: /^Roll key/ }).click();
+    await page.getByRole("heading", { name: /copy it now/ }).waitFor();
+    rolled = await secretField().inputValue();
+    expect(rolled).toMatch(SECRET);
+    expect(rolled).not.toBe(first);
+
+    await reload();
+    expect(page.url()).toBe(`${server.url}/dashboard?notice=already-sent`);
+    expect(await secretField().count()).toBe(0);
+    expect(await keyRow("Roll").count()).toBe(1);
+
+    const keys = (await admin("/admin/keys")).filter((k: any) => k.name === NAME);
+    expect(keys.map((k: any) => [k.status, k.replaces === null])).toEqual([
+      ["expired", true],
+      ["active", false],
+    ]);
+    expect(await pagesWith(rolled)).toBe(1);
+  });
+
+  it("revokes the key with a 303 to the list; reloading that list revokes nothing more", async () => {
+    await keyRow("Revoke").getByRole("button", { name: /^Revoke key/ }).click();
+    await notice().filter({ hasText: "is revoked" }).waitFor();
+    const [, fresh] = (await admin("/admin/keys")).filter((k: any) => k.name === NAME);
+    expect(page.url()).toBe(`${server.url}/dashboard?revoked=${fresh.id}`);
+    const revokedAt = fresh.revoked_at;
+    expect(revokedAt).not.toBeNull();
+
+    const before = requests.length;
+    await reload();
+    expect(requests.slice(before)).toEqual([`GET /dashboard?revoked=${fresh.id}`]);
+    expect(await notice().textContent()).toMatch(new RegExp(`^Key “${NAME}” \\(sk_test_.{4}…\\) is revoked\\.`));
+    await expectNoSeriousViolations(page, "the key list after a revocation");
+    expect((await admin("/admin/keys")).find((k: any) => k.id === fresh.id).revoked_at).toBe(revokedAt);
+  });
+
+  it("the audit log has one create, one roll and one revoke of the key, and no secret was sent twice", async () => {
+    const entries = (await admin("/admin/audit")).filter((e: any) => e.key_name === NAME);
+    expect(entries.map((e: any) => [e.action, e.actor])).toEqual([
+      ["revoke", "dashboard"],
+      ["roll", "dashboard"],
+      ["create", "dashboard"],
+    ]);
+    // The panel on the page says the same.
+    const panel = page.getByRole("region", { name: "Audit log", exact: true });
+    const actions = await panel
+      .locator("tbody tr")
+      .filter({ has: page.getByRole("cell", { name: NAME, exact: true }) })
+      .locator("td:nth-of-type(2)")
+      .allTextContents();
+    expect(actions).toEqual(["revoke", "roll", "create"]);
+    for (const secret of [first, rolled]) expect(await pagesWith(secret)).toBe(1);
+    expect(problems).toEqual([]);
+  });
+});
