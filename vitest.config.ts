@@ -53,9 +53,9 @@ function configWithoutRequiredSecrets(): string {
 }
 
 /**
- * Worker test files that need neither D1, KV nor the app: pure functions. They share one workerd
- * (isolate: false) instead of starting one each; a file here that reaches for a table fails at once
- * (no migrations are applied for them).
+ * Worker test files that need neither D1, KV nor the app: pure functions. They share a workerd too,
+ * without the per-file reset (test/setup.ts) or the app: a file here that reaches for a table fails
+ * at once (no migrations are applied for them).
  */
 const UNIT_FILES = ["src/lib/**/*.test.ts", "src/keys/secret.test.ts", "src/admin/client-address.test.ts"];
 
@@ -74,6 +74,12 @@ export default defineConfig(async () => {
     });
   return {
     test: {
+      // Two test files at a time, of any project: on a 2-core machine the worker files keep both
+      // cores busy, and an e2e file spends much of its time waiting for a process or a server, which
+      // another file's work fills. vitest runs the node project's files first (projects go by
+      // name), the longest first once it has timed them, so the e2e files run two at a time and
+      // then the worker files do.
+      maxWorkers: 2,
       projects: [
         {
           plugins: [worker()],
@@ -81,9 +87,10 @@ export default defineConfig(async () => {
             name: "worker",
             include: ["test/**/*.test.ts", "src/**/*.test.ts"],
             exclude: [...configDefaults.exclude, ...UNIT_FILES],
-            // Each file gets a workerd of its own, with its own fresh D1 and KV (and the app's module
-            // state): two at a time use both cores of a small machine.
-            maxWorkers: 2,
+            // The files share a workerd (one per worker: two) instead of starting one each, the most
+            // of a file's cost; test/setup.ts gives each file a fresh D1, KV and module state.
+            // TEST_ISOLATE=1 starts one for each file again, e.g. to rule out a leak between files.
+            isolate: process.env.TEST_ISOLATE === "1",
             setupFiles: ["./test/setup.ts"],
           },
         },
@@ -93,7 +100,6 @@ export default defineConfig(async () => {
             name: "unit",
             include: UNIT_FILES,
             isolate: false,
-            maxWorkers: 2,
           },
         },
         {
@@ -106,8 +112,6 @@ export default defineConfig(async () => {
             // For the commands the tests run (and their platform proxies): wrangler warns on standard
             // error of every required secret that the environment lacks.
             env: { ADMIN_TOKEN: TEST_ADMIN_TOKEN },
-            // They start wrangler dev servers; one file at a time keeps a 2-core machine responsive.
-            fileParallelism: false,
             // Finds the browser once and says in one line which browser tests are skipped without
             // one; migrates one state folder that the tests copy instead of migrating their own.
             globalSetup: ["./e2e/helpers/browser-setup.ts", "./e2e/helpers/template-setup.ts"],
