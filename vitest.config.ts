@@ -1,6 +1,11 @@
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
-import { defineConfig } from "vitest/config";
+import { experimental_readRawConfig } from "wrangler";
+import { configDefaults, defineConfig } from "vitest/config";
+
+// The tiers, their budgets and how to keep within them: docs/testing.md.
 
 /**
  * The docs Worker (wrangler.docs.toml) as the tests' ASSETS service: the same files from the same
@@ -18,33 +23,83 @@ async function docsAssets(request: Request): Promise<Response> {
   }
 }
 
-// Two projects: "worker" runs inside workerd with real local D1 and KV (the API's tests);
-// "node" drives the operator's commands and the browser against a real `wrangler dev`.
-/** The administrator token of the worker tests; wrangler.toml lists ADMIN_TOKEN as a required secret. */
+/** The administrator token of the worker tests, given as a binding like the other test values. */
 const TEST_ADMIN_TOKEN = "test-admin-token-0123456789abcdef";
+const TEST_CONFIG = ".wrangler/vitest/wrangler.json";
+
+/**
+ * wrangler.toml without its `[secrets] required` list, for the worker tests. Given that list,
+ * wrangler reads every required secret from .dev.vars, .env or process.env and logs which one it
+ * used each time it builds a worker's bindings: once per test file. The tests supply ADMIN_TOKEN
+ * as a binding instead, so nothing is read from the environment and nothing is logged. Everything
+ * else is the file as it is (its relative paths made absolute, since the copy lives elsewhere).
+ */
+function configWithoutRequiredSecrets(): string {
+  const { rawConfig } = experimental_readRawConfig({ config: "wrangler.toml" });
+  const config = structuredClone(rawConfig) as Record<string, any>;
+  for (const section of [config, ...Object.values<Record<string, any>>(config.env ?? {})]) {
+    delete section.secrets;
+    if (typeof section.main === "string") section.main = resolve(section.main);
+    for (const db of section.d1_databases ?? []) {
+      if (typeof db.migrations_dir === "string") db.migrations_dir = resolve(db.migrations_dir);
+    }
+  }
+  mkdirSync(dirname(TEST_CONFIG), { recursive: true });
+  // Written whole, then renamed: two runs starting at once never read half a file.
+  const partial = `${TEST_CONFIG}.${process.pid}`;
+  writeFileSync(partial, `${JSON.stringify(config, null, 2)}\n`);
+  renameSync(partial, TEST_CONFIG);
+  return TEST_CONFIG;
+}
+
+/**
+ * Worker test files that need neither D1, KV nor the app: pure functions. They share a workerd too,
+ * without the per-file reset (test/setup.ts) or the app: a file here that reaches for a table fails
+ * at once (no migrations are applied for them).
+ */
+const UNIT_FILES = ["src/platform/lib/**/*.test.ts", "src/platform/paging/*.test.ts", "src/keys/keys.secret.test.ts"];
 
 export default defineConfig(async () => {
-  // The plugin reads required secrets from process.env (and warns on every file when one is missing).
-  process.env.ADMIN_TOKEN = TEST_ADMIN_TOKEN;
   const migrations = await readD1Migrations("migrations");
+  const configPath = configWithoutRequiredSecrets();
+  // One plugin per project: the plugin keeps per-project state.
+  const worker = () =>
+    cloudflareTest({
+      wrangler: { configPath },
+      miniflare: {
+        // USAGE_FLUSH_SECONDS "0": every request's usage is written after its response, so tests need not wait.
+        bindings: { TEST_MIGRATIONS: migrations, ADMIN_TOKEN: TEST_ADMIN_TOKEN, USAGE_FLUSH_SECONDS: "0" },
+        serviceBindings: { ASSETS: docsAssets },
+      },
+    });
   return {
     test: {
+      // Two test files at a time, of any project: on a 2-core machine the worker files keep both
+      // cores busy, and an e2e file spends much of its time waiting for a process or a server, which
+      // another file's work fills. vitest runs the node project's files first (projects go by
+      // name), the longest first once it has timed them, so the e2e files run two at a time and
+      // then the worker files do.
+      maxWorkers: 2,
       projects: [
         {
-          plugins: [
-            cloudflareTest({
-              wrangler: { configPath: "./wrangler.toml" },
-              miniflare: {
-                // USAGE_FLUSH_SECONDS "0": every request's usage is written after its response, so tests need not wait.
-                bindings: { TEST_MIGRATIONS: migrations, ADMIN_TOKEN: TEST_ADMIN_TOKEN, USAGE_FLUSH_SECONDS: "0" },
-                serviceBindings: { ASSETS: docsAssets },
-              },
-            }),
-          ],
+          plugins: [worker()],
           test: {
             name: "worker",
             include: ["test/**/*.test.ts", "src/**/*.test.ts"],
+            exclude: [...configDefaults.exclude, ...UNIT_FILES],
+            // The files share a workerd (one per worker: two) instead of starting one each, the most
+            // of a file's cost; test/setup.ts gives each file a fresh D1, KV and module state.
+            // TEST_ISOLATE=1 starts one for each file again, e.g. to rule out a leak between files.
+            isolate: process.env.TEST_ISOLATE === "1",
             setupFiles: ["./test/setup.ts"],
+          },
+        },
+        {
+          plugins: [worker()],
+          test: {
+            name: "unit",
+            include: UNIT_FILES,
+            isolate: false,
           },
         },
         {
@@ -54,10 +109,12 @@ export default defineConfig(async () => {
             include: ["e2e/**/*.test.ts"],
             testTimeout: 120_000,
             hookTimeout: 180_000,
-            // They start wrangler dev servers; one file at a time keeps a 2-core machine responsive.
-            fileParallelism: false,
-            // Finds the browser once and says in one line which browser tests are skipped without one.
-            globalSetup: ["./e2e/helpers/browser-setup.ts"],
+            // For the commands the tests run (and their platform proxies): wrangler warns on standard
+            // error of every required secret that the environment lacks.
+            env: { ADMIN_TOKEN: TEST_ADMIN_TOKEN },
+            // Finds the browser once and says in one line which browser tests are skipped without
+            // one; migrates one state folder that the tests copy instead of migrating their own.
+            globalSetup: ["./e2e/helpers/browser-setup.ts", "./e2e/helpers/template-setup.ts"],
           },
         },
       ],

@@ -1,29 +1,31 @@
 // `npm run db:import -- FILE` end to end on its own state folder: .json and .jsonl files, a bad file
-// (exit 1, one error line, nothing changed), and the lookup cache purged after an import.
+// (exit 1, one error line, nothing changed), and the lookup cache purged after an import. Each
+// import is the real command, a process of its own; what it left behind is read through one local
+// platform (the same D1 and KV) that the test keeps open for the whole file.
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Platform } from "../scripts/lib/local.ts";
-import { run, tempStateDir } from "../scripts/lib/processes.ts";
+import { run } from "../scripts/lib/processes.ts";
 import { customerRecord } from "../test/fixtures/dataset.ts";
+import { migratedStateDir } from "./helpers/state.ts";
 
-const dir = tempStateDir("olk-import-");
-let openPlatform: () => Promise<Platform>;
+const dir = migratedStateDir("olk-import-");
+let platform: Platform;
 
 beforeAll(async () => {
   // scripts/lib/local.ts reads PERSIST_DIR when it loads.
   process.env.PERSIST_DIR = dir;
-  ({ openPlatform } = await import("../scripts/lib/local.ts"));
+  const { openPlatform } = await import("../scripts/lib/local.ts");
+  platform = await openPlatform();
+}, 60_000);
+afterAll(async () => {
+  await platform?.dispose();
+  rmSync(dir, { recursive: true, force: true });
 });
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function withPlatform<T>(fn: (env: Platform["env"]) => Promise<T>): Promise<T> {
-  const platform = await openPlatform();
-  try {
-    return await fn(platform.env);
-  } finally {
-    await platform.dispose();
-  }
+  return fn(platform.env);
 }
 
 const TABLES = ["states", "cities", "areas", "postal_codes", "sales_agents", "sales_agent_postal_codes", "delivery_agents",

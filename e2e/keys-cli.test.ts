@@ -1,19 +1,42 @@
-// The keys command line (docs/commands.md) on a temporary PERSIST_DIR, then a real `wrangler dev` on the
-// same folder: the keys it made work, the ones it revoked or rolled stop working (within 60 s: polled),
-// the header is parsed exactly on the wire, and no secret is anywhere in the state folder.
+// The keys command line (docs/commands.md) on a fresh migrated PERSIST_DIR, then a real `wrangler dev` on
+// the same folder: the keys it made work, the ones it revoked or rolled stop working (polled), the
+// header is parsed exactly on the wire, and no secret is anywhere in the state folder.
+//
+// The command's own code (scripts/keys/run.ts) runs in this process, on one local platform for the
+// whole file: what is tested is what it prints and does, not the starting of a process. A few runs
+// go through `npm run keys` itself, exactly as the contract writes it: `create --json`, `list --json`
+// and `--remote`; e2e/cli.test.ts runs its `--help` and a misspelt option.
 import { readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { connect } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { devConfigArgs } from "../scripts/lib/wrangler-env.ts";
-import { freePort, run, tempStateDir } from "../scripts/lib/processes.ts";
-import { type DevServer, startServer } from "./helpers/server.ts";
+import { keysCommand } from "../scripts/keys/run.ts";
+import type { Platform } from "../scripts/lib/local.ts";
+import { type CommandResult, run } from "../scripts/lib/processes.ts";
+import { type DevServer, serveState } from "./helpers/server.ts";
+import { migratedStateDir } from "./helpers/state.ts";
 
-const persistDir = tempStateDir("olk-keys-cli-");
+const persistDir = migratedStateDir("olk-keys-cli-");
 const env = { PERSIST_DIR: persistDir, CI: "true" };
 const KEY_ID = /^key_[0-9A-Za-z]{16}$/;
 /** Every secret that a command printed: none may be found in the state folder. */
 const printed: string[] = [];
+/** The file's one local platform: the D1 and KV of persistDir, as `npm run keys` opens them. */
+let platform: Platform;
+/**
+ * The server of the second half, on the same folder: started with the file, so that its start-up
+ * overlaps the commands of the first half (nothing sends it a request before the second half).
+ */
+let serverStarting: Promise<DevServer>;
+
+beforeAll(async () => {
+  serverStarting = serveState(persistDir);
+  serverStarting.catch(() => undefined); // reported where it is awaited
+  // scripts/lib/local.ts reads PERSIST_DIR when it loads.
+  process.env.PERSIST_DIR = persistDir;
+  const { openPlatform } = await import("../scripts/lib/local.ts");
+  platform = await openPlatform();
+}, 60_000);
 
 interface NewKey {
   id: string;
@@ -40,8 +63,24 @@ interface AuditEntry {
 
 const BOTH = ["read", "write"];
 
-/** `npm run keys -- ARGS`, exactly as the contract writes it. */
-async function keys(...args: string[]) {
+/** `npm run keys -- ARGS` in this process: the command's code, its lines and its exit status. */
+async function keys(...args: string[]): Promise<Omit<CommandResult, "seconds">> {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  const code = await keysCommand(args, {
+    out: { log: (line) => stdout.push(line), error: (line) => stderr.push(line) },
+    openPlatform: async (target) => {
+      // The file's platform is the local top-level one: anything else is a process of its own.
+      if (target.remote || target.environment !== undefined) throw new Error(`not in-process: ${JSON.stringify(target)}`);
+      return { env: platform.env, dispose: async () => {} };
+    },
+  });
+  const text = (lines: string[]) => lines.map((line) => `${line}\n`).join("");
+  return { code, stdout: text(stdout), stderr: text(stderr) };
+}
+
+/** `npm run keys -- ARGS`, a process of its own, exactly as the contract writes it. */
+async function keysProcess(...args: string[]): Promise<CommandResult> {
   return run("npm", ["run", "keys", "--", ...args], env);
 }
 
@@ -52,7 +91,10 @@ function lastLine(stdout: string): unknown {
 }
 
 async function keysJson<T>(...args: string[]): Promise<T> {
-  const res = await keys(...args);
+  return jsonAnswer<T>(args, await keys(...args));
+}
+
+function jsonAnswer<T>(args: string[], res: Omit<CommandResult, "seconds">): T {
   expect({ args, code: res.code, stderr: res.code === 0 ? "" : res.stderr }).toEqual({ args, code: 0, stderr: "" });
   const value = lastLine(res.stdout) as { secret?: unknown };
   if (typeof value?.secret === "string") printed.push(value.secret);
@@ -67,8 +109,8 @@ async function keysJson<T>(...args: string[]): Promise<T> {
 const WORKERD_LOCK_NOISE = /SQLITE_BUSY|^stack: .*workerd|sentryErrorContext/;
 
 /** A failing command: exit status 1 and one line of its own on standard error (npm's and workerd's lines aside). */
-async function expectError(args: string[], message: RegExp) {
-  const res = await keys(...args);
+async function expectError(args: string[], message: RegExp, via = keys) {
+  const res = await via(...args);
   const own = res.stderr
     .split("\n")
     .filter((l) => l.trim() !== "" && !/^npm (warn|error|ERR!)/.test(l) && !WORKERD_LOCK_NOISE.test(l));
@@ -86,7 +128,7 @@ async function until401(server: DevServer, secret: string): Promise<number> {
   const start = Date.now();
   while (Date.now() - start < 60_000) {
     if ((await status(server, `Bearer ${secret}`)).status === 401) return (Date.now() - start) / 1000;
-    await new Promise((r) => setTimeout(r, 500));
+    await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error("the key still worked 60 s later");
 }
@@ -126,8 +168,8 @@ function filesUnder(dir: string): string[] {
 }
 
 let kept: NewKey; // created, never changed: works
-let revoked: NewKey; // revoked before the server starts
-let rolledOld: NewKey; // rolled with grace 0 before the server starts
+let revoked: NewKey; // revoked before the server gets a request
+let rolledOld: NewKey; // rolled with grace 0 before the server gets a request
 let rolledNew: NewKey;
 let live: NewKey;
 let agentKey: NewKey; // read-only, bound to sales agent 42
@@ -136,13 +178,15 @@ let latest: NewKey; // made by rolling rolledNew while the server runs
 let server: DevServer | undefined;
 
 afterAll(async () => {
-  await server?.stop();
+  await (await serverStarting.catch(() => undefined))?.stop();
+  await platform?.dispose();
   rmSync(persistDir, { recursive: true, force: true });
 });
 
 describe("npm run keys", () => {
   it("creates keys; with --json the last line is the key's object", async () => {
-    kept = await keysJson<NewKey>("create", "--mode", "test", "--name", "warehouse app", "--json");
+    const args = ["create", "--mode", "test", "--name", "warehouse app", "--json"];
+    kept = jsonAnswer<NewKey>(args, await keysProcess(...args));
     expect(kept).toEqual({
       id: expect.stringMatching(KEY_ID),
       secret: expect.stringMatching(/^sk_test_[0-9A-Za-z]{43}$/),
@@ -177,13 +221,7 @@ describe("npm run keys", () => {
 
   it("makes a key with --scopes and --agent (an existing sales agent only), and rolling keeps both", async () => {
     await expectError(["create", "--mode", "test", "--name", "van", "--agent", "42"], /^Error: agent_id must be an existing sales agent's id: there is no sales agent 42$/);
-    const seed = await run(
-      "npx",
-      ["wrangler", "d1", "execute", "DB", "--local", "--persist-to", persistDir, "--command",
-        "INSERT INTO sales_agents (id, first_name, last_name, mobile_number) VALUES (42, 'Asha', 'Rao', '9876543210')"],
-      env,
-    );
-    expect(seed.code).toBe(0);
+    await platform.env.DB.prepare("INSERT INTO sales_agents (id, first_name, last_name, mobile_number) VALUES (42, 'Asha', 'Rao', '9876543210')").run();
     agentKey = await keysJson<NewKey>("create", "--mode", "test", "--name", "van", "--scopes", "read", "--agent", "42", "--expires-in", "86400", "--json");
     expect(agentKey).toEqual({ id: expect.stringMatching(KEY_ID), secret: expect.stringMatching(/^sk_test_/), name: "van", mode: "test", expires_at: expect.any(String), scopes: ["read"], agent_id: 42, copy_pending: false });
     agentRolled = await keysJson<NewKey>("roll", agentKey.id, "--json");
@@ -196,7 +234,7 @@ describe("npm run keys", () => {
   }, 240_000);
 
   it("lists keys, never a secret or a hash", async () => {
-    const res = await keys("list", "--json");
+    const res = await keysProcess("list", "--json");
     expect(res.code).toBe(0);
     const list = lastLine(res.stdout) as Record<string, unknown>[];
     expect(list.map((k) => [k.id, k.name, k.mode, k.status, k.scopes, k.agent_id])).toEqual([
@@ -308,13 +346,12 @@ describe("npm run keys", () => {
       [["audit", "--limit", "0"], /^Error: --limit must be a whole number from 1 to 10000, not '0'$/],
       [["audit", "--grace", "1"], /^Error: --grace is not an option of audit/],
       [[], /^Error: a command is required/],
-      // --remote reaches for the account (here: no login, no network), never the local store.
-      [["list", "--remote"], /^Error: .*remote/i],
     ];
-    // None of them writes anything: a few at a time keeps this quick on a small machine.
-    for (let i = 0; i < cases.length; i += 4) {
-      await Promise.all(cases.slice(i, i + 4).map(([args, message]) => expectError(args, message)));
-    }
+    // --remote reaches for the account (here: no login, no network), never the local store. A
+    // process of its own, which runs while the others are checked.
+    const remote = expectError(["list", "--remote"], /^Error: .*remote/i, keysProcess);
+    for (const [args, message] of cases) await expectError(args, message);
+    await remote;
     // Nothing was made or changed by them.
     const list = lastLine((await keys("list", "--json")).stdout) as { id: string }[];
     expect(list).toHaveLength(8);
@@ -323,14 +360,7 @@ describe("npm run keys", () => {
 
 describe("the keys on a running server (wrangler dev on the same PERSIST_DIR)", () => {
   beforeAll(async () => {
-    const migrate = await run("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local", "--persist-to", persistDir], env);
-    if (migrate.code !== 0) throw new Error(`migrations failed:\n${migrate.stdout}\n${migrate.stderr}`);
-    const port = String(await freePort());
-    server = await startServer(
-      "npx",
-      ["wrangler", "dev", ...devConfigArgs(), "--ip", "127.0.0.1", "--port", port, "--persist-to", persistDir, "--show-interactive-dev-session=false"],
-      { PORT: port, PERSIST_DIR: persistDir },
-    );
+    server = await serverStarting;
   }, 240_000);
 
   it("accepts the created and the new rolled key; refuses the revoked and the rolled-away key", async () => {
@@ -352,7 +382,7 @@ describe("the keys on a running server (wrangler dev on the same PERSIST_DIR)", 
       const list = lastLine((await keys("list", "--json")).stdout) as Record<string, unknown>[];
       used = list.find((k) => k.id === kept.id);
       if (used?.last_used_at) break;
-      await new Promise((r) => setTimeout(r, 1000));
+      await new Promise((r) => setTimeout(r, 250));
     }
     expect(used).toMatchObject({ last_used_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:00Z$/), requests_24h: expect.any(Number) });
     expect(used!.requests_24h).toBeGreaterThanOrEqual(1);

@@ -1,5 +1,40 @@
-import { applyD1Migrations } from "cloudflare:test";
+// Before each worker test file: a fresh start, as if the file had a workerd of its own. Files share a
+// workerd (isolate: false in vitest.config.ts; docs/testing.md), so whatever the previous file left
+// is removed here: every table, view and trigger of D1 (then the migrations are applied again), every
+// KV entry, and the app's module state (the isolate's caches and counters), by loading every module
+// anew. State that lives elsewhere (a new kind of binding) needs its own line here.
 import { env } from "cloudflare:workers";
+import { vi } from "vitest";
 
-// Storage is isolated per test file; each file starts from the real migrations.
+// First, so that the app is loaded once for this file: cloudflare:test (below) loads it.
+vi.resetModules();
+const { applyD1Migrations } = await import("cloudflare:test");
+
+/** Drops every table, view and trigger (D1's own `_cf_` tables and SQLite's aside), in one batch. */
+async function emptyDatabase(db: D1Database): Promise<void> {
+  const { results } = await db
+    .prepare("SELECT type, name FROM sqlite_master WHERE type IN ('trigger', 'view', 'table') AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%'")
+    .all<{ type: "trigger" | "view" | "table"; name: string }>();
+  if (results.length === 0) return;
+  const order = { trigger: 0, view: 1, table: 2 };
+  const drops = results
+    .sort((a, b) => order[a.type] - order[b.type])
+    .map(({ type, name }) => db.prepare(`DROP ${type.toUpperCase()} IF EXISTS "${name.replaceAll('"', '""')}"`));
+  // Tables that refer to each other go in any order: the foreign keys are checked at the commit.
+  await db.batch([db.prepare("PRAGMA defer_foreign_keys = on"), ...drops]);
+}
+
+async function emptyNamespace(kv: KVNamespace): Promise<void> {
+  let cursor: string | undefined;
+  do {
+    const page: KVNamespaceListResult<unknown> = await kv.list({ cursor });
+    await Promise.all(page.keys.map((key) => kv.delete(key.name)));
+    cursor = page.list_complete ? undefined : page.cursor;
+  } while (cursor);
+}
+
+await emptyDatabase(env.DB);
 await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
+// Last: a cache fill that the previous file's last request left running after its answer
+// (waitUntil) has had the time of the steps above to land, and is removed with the rest.
+await Promise.all([emptyNamespace(env.KEYS), emptyNamespace(env.LOOKUP_CACHE)]);

@@ -2,8 +2,16 @@
 // tests. The process helpers themselves are scripts/lib/processes.ts, shared with the benchmark and
 // the load run; every server runs in its own process group and ends with the test run.
 import { rmSync } from "node:fs";
-import { freePort, run, type Server, spawnServer, tempStateDir } from "../../scripts/lib/processes.ts";
+import { freePort, type Server, spawnServer } from "../../scripts/lib/processes.ts";
 import { devConfigArgs, wranglerEnv } from "../../scripts/lib/wrangler-env.ts";
+import { migratedStateDir } from "./state.ts";
+import { wrangler, WRANGLER_BIN } from "./wrangler.ts";
+
+/**
+ * Vars of every test server unless a test sets its own: a key record is trusted for 1 s instead of
+ * 10 (docs/specification.md section 6, "Key cache"), so a revocation reaches the server in a second.
+ */
+const TEST_VARS = { KEY_CACHE_SECONDS: "1" };
 
 export interface DevServer extends Server {
   persistDir: string;
@@ -29,27 +37,14 @@ export async function startServer(
   return { ...server, persistDir: env.PERSIST_DIR };
 }
 
-/**
- * Starts `wrangler dev` directly on a migrated state folder: empty (no seeding) unless `sql` is
- * given, which runs on the local D1 after the migrations and before the server starts.
- */
-export async function startWranglerDev(
-  vars: Record<string, string> = {},
-  sql?: string,
-): Promise<DevServer & { cleanup: () => Promise<void> }> {
-  const persistDir = tempStateDir();
+/** Starts `wrangler dev` directly on an existing state folder, with TEST_VARS and `vars` (which win). */
+export async function serveState(persistDir: string, vars: Record<string, string> = {}): Promise<DevServer> {
   const port = await freePort();
-  const migrate = await run("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local", "--persist-to", persistDir]);
-  if (migrate.code !== 0) throw new Error(`migrations failed:\n${migrate.stdout}\n${migrate.stderr}`);
-  if (sql !== undefined) {
-    const seeded = await run("npx", ["wrangler", "d1", "execute", "DB", "--local", "--persist-to", persistDir, "--command", sql]);
-    if (seeded.code !== 0) throw new Error(`seeding failed:\n${seeded.stdout}\n${seeded.stderr}`);
-  }
-  const varArgs = Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
-  const server = await startServer(
-    "npx",
+  const varArgs = Object.entries({ ...TEST_VARS, ...vars }).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
+  return startServer(
+    process.execPath,
     [
-      "wrangler", "dev", ...devConfigArgs(),
+      WRANGLER_BIN, "dev", ...devConfigArgs(),
       "--ip", "127.0.0.1",
       "--port", String(port),
       "--persist-to", persistDir,
@@ -58,6 +53,22 @@ export async function startWranglerDev(
     ],
     { PORT: String(port), PERSIST_DIR: persistDir },
   );
+}
+
+/**
+ * Starts `wrangler dev` directly on a fresh migrated state folder: empty (no seeding) unless `sql`
+ * is given, which runs on the local D1 before the server starts.
+ */
+export async function startWranglerDev(
+  vars: Record<string, string> = {},
+  sql?: string,
+): Promise<DevServer & { cleanup: () => Promise<void> }> {
+  const persistDir = migratedStateDir();
+  if (sql !== undefined) {
+    const seeded = await wrangler(["d1", "execute", "DB", "--local", "--persist-to", persistDir, "--command", sql]);
+    if (seeded.code !== 0) throw new Error(`seeding failed:\n${seeded.stdout}\n${seeded.stderr}`);
+  }
+  const server = await serveState(persistDir, vars);
   return {
     ...server,
     cleanup: async () => {

@@ -20,14 +20,24 @@ export function cachedKey(hash: string, nowMs: number): KeyRecord | null | undef
   return unknown.get(hash, nowMs) ? null : undefined;
 }
 
-export function rememberKey(hash: string, record: KeyRecord | null, nowMs: number): void {
+// KEY_CACHE_SECONDS (0 to 10, else 10) may shorten the trust, never lengthen it: the revocation bound
+// holds whatever is configured, and the e2e tests see a revocation reach a server without waiting.
+export function keyCacheTtlMs(value: unknown): number {
+  if (typeof value === "string" && /^[0-9]{1,2}$/.test(value) && Number(value) * 1000 <= ISOLATE_KEY_TTL_MS) {
+    return Number(value) * 1000;
+  }
+  return ISOLATE_KEY_TTL_MS;
+}
+
+/** A "no such key" answer is kept for at most UNKNOWN_KEY_TTL_MS whatever ttlMs says. */
+export function rememberKey(hash: string, record: KeyRecord | null, nowMs: number, ttlMs = ISOLATE_KEY_TTL_MS): void {
   // A hash is in one of the two at most: the newest answer replaces the other.
   if (record) {
     unknown.delete(hash);
-    known.set(hash, record, nowMs);
+    known.set(hash, record, nowMs, ttlMs);
   } else {
     known.delete(hash);
-    unknown.set(hash, true, nowMs);
+    unknown.set(hash, true, nowMs, Math.min(ttlMs, UNKNOWN_KEY_TTL_MS));
   }
 }
 

@@ -57,6 +57,7 @@ export class KeyStore {
     private readonly kv: KVNamespace,
     private readonly db: KeyDatabase,
     private readonly now: () => Date = () => new Date(),
+    private readonly keyCacheTtlMs = ISOLATE_KEY_TTL_MS,
   ) {
     this.records = new KeyRecords(db);
   }
@@ -78,7 +79,7 @@ export class KeyStore {
     return { record: inserted.record, secret, copyPending: copy !== "confirmed" };
   }
 
-  /** KV only, never D1: at most one read, whose answer (found or not) this isolate trusts for ISOLATE_KEY_TTL_MS. */
+  /** KV only, never D1: at most one read, whose answer (found or not) this isolate trusts for keyCacheTtlMs. */
   async findBySecret(secret: string): Promise<KeyRecord | null> {
     const hash = await hashSecret(secret);
     const nowMs = this.now().getTime();
@@ -87,7 +88,7 @@ export class KeyStore {
     const stored = await this.kv.get<StoredCopy>(`hash:${hash}`, { type: "json", cacheTtl: KV_KEY_CACHE_TTL_SECONDS });
     // The read is by hash already; the comparison guards against a record stored under the wrong key.
     const found = stored && typeof stored.hash === "string" && digestsEqual(stored.hash, hash) ? fromCopy(stored) : null;
-    rememberKey(hash, found, nowMs);
+    rememberKey(hash, found, nowMs, this.keyCacheTtlMs);
     return found;
   }
 

@@ -4,10 +4,11 @@ import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import app from "../../src/index.ts";
 import { hashSecret, newSecret } from "../../src/keys/keys.secret.ts";
-import { ISOLATE_KEY_CACHE_SIZE, ISOLATE_KEY_TTL_MS, UNKNOWN_KEY_CACHE_SIZE } from "../../src/keys/keys.isolate-cache.ts";
+import { ISOLATE_KEY_CACHE_SIZE, ISOLATE_KEY_TTL_MS, keyCacheTtlMs, UNKNOWN_KEY_CACHE_SIZE } from "../../src/keys/keys.isolate-cache.ts";
 import { KeyStore } from "../../src/keys/keys.store.ts";
 import { parseAuthorization } from "../../src/platform/middleware/auth.ts";
 import { API_PREFIX, apiRoutes, publicRoutes } from "../../src/api.ts";
+import { callWithEnv } from "../helpers/faults.ts";
 import { call, errorEnvelope, type CallResult } from "../helpers/http.ts";
 import { clearIsolateCaches, makeKey } from "../helpers/api-keys.ts";
 
@@ -285,6 +286,43 @@ describe("revocation by another process (the command line, another isolate)", ()
     expect200(await call(PATH, { key: secret })); // still trusted: the isolate read it at T0
     vi.setSystemTime(T0 + ISOLATE_KEY_TTL_MS);
     expect401(await call(PATH, { key: secret }), WHY.revoked, PATH, [secret]);
+  });
+
+  it("reaches it within KEY_CACHE_SECONDS when the deployment sets a shorter key cache", async () => {
+    const oneSecond = { KEY_CACHE_SECONDS: "1" };
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(T0);
+    const { record, secret } = await makeKey();
+    expect200(await callWithEnv(oneSecond, PATH, { key: secret }));
+    await revokeElsewhere(record);
+    vi.setSystemTime(T0 + 999);
+    expect200(await callWithEnv(oneSecond, PATH, { key: secret }));
+    vi.setSystemTime(T0 + 1000);
+    expect401(await callWithEnv(oneSecond, PATH, { key: secret }), WHY.revoked, PATH, [secret]);
+  });
+
+  it("reads KV on every request with KEY_CACHE_SECONDS 0", async () => {
+    const { secret } = await makeKey();
+    // The first request also fills the area list's cache; after it, the key is the only KV read.
+    expect200(await callWithEnv({ KEY_CACHE_SECONDS: "0" }, PATH, { key: secret }));
+    for (let i = 0; i < 2; i++) {
+      const res = await callWithEnv({ KEY_CACHE_SECONDS: "0" }, PATH, { key: secret });
+      expect200(res);
+      expect(kvReads(res)).toBe(1);
+    }
+  });
+
+  it("never trusts a key longer than 10 s, whatever KEY_CACHE_SECONDS says", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(T0);
+    const { record, secret } = await makeKey();
+    expect200(await callWithEnv({ KEY_CACHE_SECONDS: "3600" }, PATH, { key: secret }));
+    await revokeElsewhere(record);
+    vi.setSystemTime(T0 + ISOLATE_KEY_TTL_MS);
+    expect401(await callWithEnv({ KEY_CACHE_SECONDS: "3600" }, PATH, { key: secret }), WHY.revoked, PATH, [secret]);
+    // Whole seconds from 0 to 10; anything else is the default.
+    const values = ["0", "1", "10", "11", "3600", "-1", "1.5", " 1", "", "ten", undefined];
+    expect(values.map(keyCacheTtlMs)).toEqual([0, 1000, 10_000, 10_000, 10_000, 10_000, 10_000, 10_000, 10_000, 10_000, 10_000]);
   });
 });
 

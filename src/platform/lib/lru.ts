@@ -26,14 +26,15 @@ export class BoundedLru<V> {
     return entry.value;
   }
 
-  set(key: string, value: V, nowMs: number): void {
+  /** ttlMs: the map's own unless given. */
+  set(key: string, value: V, nowMs: number, ttlMs = this.ttlMs): void {
     this.#entries.delete(key);
     while (this.#entries.size >= this.maxEntries) {
       const oldest = this.#entries.keys().next();
       if (oldest.done) break;
       this.#entries.delete(oldest.value);
     }
-    this.#entries.set(key, { value, until: nowMs + this.ttlMs });
+    this.#entries.set(key, { value, until: nowMs + ttlMs });
   }
 
   delete(key: string): void {

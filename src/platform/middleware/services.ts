@@ -5,6 +5,7 @@ import type { AppEnv } from "../env.ts";
 import { LookupCache, kvTtlSeconds } from "../../lookups/lookups.cache.ts";
 import type { Database } from "../db/database.ts";
 import { openReadSession } from "../db/read-session.ts";
+import { keyCacheTtlMs } from "../../keys/keys.isolate-cache.ts";
 import { KeyStore } from "../../keys/keys.store.ts";
 import { Meter, meterD1, meterKV } from "../lib/meter.ts";
 
@@ -40,7 +41,12 @@ export const services = createMiddleware<AppEnv>(async (c, next) => {
     ),
     // Key changes go to D1's primary (the binding itself, not a replica session). Authentication
     // reads only KV: constructing the store opens nothing.
-    keys: new KeyStore(meterKV(c.env.KEYS, meter, "key store"), meterD1(c.env.DB, meter)),
+    keys: new KeyStore(
+      meterKV(c.env.KEYS, meter, "key store"),
+      meterD1(c.env.DB, meter),
+      () => new Date(),
+      keyCacheTtlMs(c.env.KEY_CACHE_SECONDS),
+    ),
   });
 
   await next();

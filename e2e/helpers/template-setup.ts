@@ -1,0 +1,22 @@
+// The node project's global setup: one state folder with every migration applied, made once per run.
+// A test that needs a fresh migrated state copies it (./state.ts) instead of running `wrangler d1
+// migrations apply` itself, which starts a wrangler and a workerd each time.
+import { rmSync } from "node:fs";
+import type { TestProject } from "vitest/node";
+import { tempStateDir } from "../../scripts/lib/processes.ts";
+import { wrangler } from "./wrangler.ts";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** The migrated state folder to copy (PERSIST_DIR layout: v3/d1, v3/kv). */
+    migratedState: string;
+  }
+}
+
+export default async function setup(project: TestProject): Promise<() => void> {
+  const dir = tempStateDir("olk-migrated-");
+  const migrate = await wrangler(["d1", "migrations", "apply", "DB", "--local", "--persist-to", dir]);
+  if (migrate.code !== 0) throw new Error(`migrations failed:\n${migrate.stdout}\n${migrate.stderr}`);
+  project.provide("migratedState", dir);
+  return () => rmSync(dir, { recursive: true, force: true });
+}

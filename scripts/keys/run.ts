@@ -1,0 +1,234 @@
+// The keys command (docs/commands.md) as a function: the command line in, its lines out and its
+// exit status back, on the bindings that `openPlatform` gives it. scripts/keys.ts runs it as
+// `npm run keys`; the node-side tests run it in-process on one local platform for a whole file.
+import type { AuditEntry } from "../../src/keys/keys.audit.ts";
+import type { CreatedKey, KeyRecord } from "../../src/keys/keys.record.ts";
+import { KeyStore, publicRecord, REVOCATION_BOUND_LOCAL_SECONDS, REVOCATION_BOUND_PRODUCTION_SECONDS } from "../../src/keys/keys.store.ts";
+import type { KeyWithUsage } from "../../src/keys/keys.usage-read.ts";
+import { KEY_ID_PATTERN } from "../../src/keys/keys.secret.ts";
+import { ApiError } from "../../src/platform/errors.ts";
+import type { Platform, Target } from "../lib/local.ts";
+import { UsageError, usageErrorLine } from "../lib/cli.ts";
+import { type Command, KEYS_COMMAND_LINE, parseKeysCommandLine } from "./commands.ts";
+
+/** Where the command's lines go: standard output and standard error for `npm run keys`. */
+export interface Output {
+  log(line: string): void;
+  error(line: string): void;
+}
+
+export interface KeysIo {
+  out: Output;
+  /** The bindings to act on, opened once the command line is known to be good; disposed after. */
+  openPlatform(target: Target): Promise<Platform>;
+}
+
+/** Who the key audit log names for changes made here. */
+const CLI = { actor: "cli" } as const;
+
+/** A failure to report in one line (exit status 1). */
+class CommandError extends Error {
+  override readonly name = "CommandError";
+}
+
+interface Context {
+  store: KeyStore;
+  json: boolean;
+  remote: boolean;
+  /** The deployment mode of the store's environment (its MODE var). */
+  deploymentMode: string;
+  out: Output;
+}
+
+/** Runs the command line `argv`: 0 when it did what it was asked, 1 (after one line on out.error) when not. */
+export async function keysCommand(argv: readonly string[], io: KeysIo): Promise<number> {
+  const { out } = io;
+  try {
+    const parsed = parseKeysCommandLine(argv);
+    if (parsed.help) {
+      out.log(KEYS_COMMAND_LINE.usage);
+      return 0;
+    }
+    const { cmd, json, remote, environment } = parsed;
+    const platform = await io.openPlatform({ remote, environment });
+    try {
+      const store = new KeyStore(platform.env.KEYS, platform.env.DB);
+      await run(cmd, { store, json, remote, deploymentMode: String(platform.env.MODE), out });
+    } finally {
+      await platform.dispose();
+    }
+    return 0;
+  } catch (err) {
+    out.error(failureLine(err));
+    return 1;
+  }
+}
+
+async function run(cmd: Command, ctx: Context): Promise<void> {
+  const { store, json, out } = ctx;
+  switch (cmd.command) {
+    case "create": {
+      const created = await store.create(
+        { name: cmd.name, mode: cmd.mode, expiresInSeconds: cmd.expiresIn, scopes: cmd.scopes, agentId: cmd.agentId },
+        CLI,
+      );
+      if (cmd.mode !== ctx.deploymentMode) {
+        out.error(`Note: this key store's deployment runs in ${ctx.deploymentMode} mode; it will refuse this ${cmd.mode}-mode key.`);
+      }
+      printNewKey(out, created, json, `Created ${cmd.mode}-mode key ${created.record.id} "${created.record.name}", ${expiry(created.record)}.`);
+      if (created.copyPending) warnPending(out, created.record.id, "may be refused");
+      return;
+    }
+    case "list": {
+      const rows = (await store.listWithUsage()).map((r) => listed(r, store));
+      if (json) out.log(JSON.stringify(rows));
+      else printTable(out, rows);
+      for (const row of rows) if (row.copy_pending) warnPending(out, row.id, "may be treated as before its last change");
+      return;
+    }
+    case "audit": {
+      const entries = await store.audit(cmd.limit);
+      if (json) out.log(JSON.stringify(entries));
+      else printAudit(out, entries);
+      return;
+    }
+    case "roll": {
+      const created = await store.roll(cmd.id, cmd.grace, CLI);
+      if (!created) throw unknown(cmd.id);
+      const old = await store.get(cmd.id);
+      printNewKey(
+        out,
+        created,
+        json,
+        `Rolled ${cmd.id} "${created.record.name}": the new key is ${created.record.id}; ` +
+          `${cmd.id} ${cmd.grace === 0 ? "stopped working now" : `keeps working until ${old?.expires_at}`}.`,
+      );
+      if (created.copyPending) warnPending(out, `${cmd.id} or ${created.record.id}`, "may be treated as before the roll");
+      return;
+    }
+    case "revoke": {
+      const before = await store.get(cmd.id);
+      const changed = await store.revoke(cmd.id, CLI);
+      if (!before || !changed) throw unknown(cmd.id);
+      const { record: revoked, copyPending } = changed;
+      if (json) out.log(JSON.stringify({ ...publicRecord(revoked, store.stateOf(revoked)), copy_pending: copyPending }));
+      else {
+        const bound = ctx.remote ? `about ${REVOCATION_BOUND_PRODUCTION_SECONDS} s` : `${REVOCATION_BOUND_LOCAL_SECONDS} s`;
+        out.log(
+          before.revoked_at
+            ? `Key ${cmd.id} "${revoked.name}" was already revoked at ${revoked.revoked_at}; its copy for authentication was written again.`
+            : `Revoked ${cmd.id} "${revoked.name}" at ${revoked.revoked_at}. Running servers refuse it within ${bound}.`,
+        );
+      }
+      if (copyPending) warnPending(out, cmd.id, "may keep working");
+      return;
+    }
+  }
+}
+
+function printNewKey(out: Output, { record, secret, copyPending }: CreatedKey, json: boolean, summary: string): void {
+  if (json) {
+    out.log(
+      JSON.stringify({
+        id: record.id,
+        secret,
+        name: record.name,
+        mode: record.mode,
+        expires_at: record.expires_at,
+        scopes: record.scopes,
+        agent_id: record.agent_id,
+        copy_pending: copyPending,
+      }),
+    );
+    return;
+  }
+  out.log(summary);
+  out.log("Its secret, shown this once (the key store keeps only a hash of it):");
+  out.log(secret);
+}
+
+// A change that stands in D1 whose KV copy could not be written (docs/specification.md section 2):
+// said on standard error, so that --json's last line of standard output stays the answer.
+function warnPending(out: Output, which: string, effect: string): void {
+  out.error(
+    `Warning: the copy that authentication reads of ${which} is pending (its KV write failed): until it is written, the key ${effect}. ` +
+      `The deployed service's 5-minute job writes it again (wrangler dev does not run it); revoking the key writes its copy at once.`,
+  );
+}
+
+function expiry(record: KeyRecord): string {
+  return record.expires_at ? `expires ${record.expires_at}` : "never expires";
+}
+
+/** A key as `list` shows it: the record without its hash, its status and its use (without the per-day series). */
+function listed(record: KeyWithUsage, store: KeyStore) {
+  const { daily: _daily, ...rest } = publicRecord(record, store.stateOf(record));
+  return rest;
+}
+
+function printTable(out: Output, rows: ReturnType<typeof listed>[]): void {
+  if (rows.length === 0) {
+    out.log("No keys.");
+    return;
+  }
+  const header = ["ID", "NAME", "MODE", "PREFIX", "STATUS", "SCOPES", "AGENT", "CREATED", "EXPIRES", "REVOKED", "LAST USED", "24H", "7D"];
+  const lines = rows.map((r) => [
+    r.id,
+    r.name,
+    r.mode,
+    r.prefix,
+    r.status,
+    r.scopes.join(","),
+    r.agent_id === null ? "-" : String(r.agent_id),
+    r.created_at,
+    r.expires_at ?? "-",
+    r.revoked_at ?? "-",
+    r.last_used_at ?? "never",
+    String(r.requests_24h),
+    String(r.requests_7d),
+  ]);
+  printColumns(out, header, lines);
+}
+
+function printAudit(out: Output, entries: AuditEntry[]): void {
+  if (entries.length === 0) {
+    out.log("No key changes recorded.");
+    return;
+  }
+  const header = ["AT", "ACTION", "KEY", "NEW KEY", "NAME", "MODE", "ACTOR", "SESSION"];
+  const lines = entries.map((e) => [e.at, e.action, e.key_id, e.new_key_id ?? "-", e.key_name, e.mode, e.actor, e.session_id ?? "-"]);
+  printColumns(out, header, lines);
+}
+
+function printColumns(out: Output, header: string[], lines: string[][]): void {
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
+  for (const line of [header, ...lines]) out.log(line.map((cell, i) => cell.padEnd(widths[i]!)).join("  ").trimEnd());
+}
+
+function unknown(id: string): CommandError {
+  const hint = KEY_ID_PATTERN.test(id) ? "" : ": ids are key_ and 16 letters or digits";
+  return new CommandError(`no key with id ${JSON.stringify(id)}${hint} (npm run keys -- list shows them)`);
+}
+
+/** Every line of an error's message, as one line (wrangler's errors put their point on a later line). */
+function oneLine(err: unknown): string {
+  const text = err instanceof Error ? err.message : String(err);
+  return text
+    .split("\n")
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .join(" ")
+    .slice(0, 600);
+}
+
+/** The one line on standard error for a failed command. */
+function failureLine(err: unknown): string {
+  if (err instanceof UsageError) return usageErrorLine(err, KEYS_COMMAND_LINE);
+  let message: string;
+  if (err instanceof CommandError) message = err.message;
+  else if (err instanceof ApiError) message = err.options.fields?.[0] ? `${err.options.fields[0].field} ${err.options.fields[0].message}` : err.description;
+  else message = oneLine(err);
+  // A database without the key tables (the account's, before its migrations were applied).
+  if (/no such table/.test(message)) message += " (apply the migrations first: npm run db:migrate -- --remote [--env live])";
+  return `Error: ${message}`;
+}
