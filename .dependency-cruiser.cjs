@@ -32,19 +32,35 @@ const CAPABILITIES = "(customers|orders|lookups|health|keys|admin|import|dashboa
 /** Top to bottom; a file is in the first layer that it matches. */
 const LAYERS = [
   { name: "wiring", path: ["^src/(index|app|api|client|scheduled)\\.ts$", "^src/openapi/"] },
-  { name: "route", path: ["\\.(routes|handlers|index)\\.tsx?$", "^src/dashboard/", "^src/platform/route\\.ts$", "^src/admin/admin\\.router\\.ts$"] },
+  {
+    name: "route",
+    path: [
+      "\\.(routes|handlers|index)\\.tsx?$",
+      "^src/dashboard/",
+      "^src/platform/route\\.ts$",
+      "^src/admin/admin\\.router\\.ts$",
+    ],
+  },
   { name: "middleware", path: ["^src/platform/middleware/", "^src/admin/admin\\.auth\\.ts$"] },
   {
     name: "domain",
     // A capability's schemas and queries are in the layers below (a lookahead, so that the pattern
     // says it on its own wherever the rules below use it).
-    path: [`^src/${CAPABILITIES}/(?!.*\\.(schemas|queries)\\.ts$)`, "^src/platform/env\\.ts$", "^src/platform/paging/listing\\.ts$"],
+    path: [
+      `^src/${CAPABILITIES}/(?!.*\\.(schemas|queries)\\.ts$)`,
+      "^src/platform/env\\.ts$",
+      "^src/platform/paging/listing\\.ts$",
+    ],
   },
   { name: "schemas", path: ["\\.schemas\\.ts$", "^src/platform/paging/query-params\\.ts$"] },
   { name: "db", path: ["\\.queries\\.ts$", "^src/platform/db/"] },
   {
     name: "base",
-    path: ["^src/platform/lib/", "^src/platform/(errors|response-headers)\\.ts$", "^src/platform/paging/(cursor|pagination)\\.ts$"],
+    path: [
+      "^src/platform/lib/",
+      "^src/platform/(errors|response-headers)\\.ts$",
+      "^src/platform/paging/(cursor|pagination)\\.ts$",
+    ],
   },
 ];
 
@@ -67,7 +83,8 @@ module.exports = {
     {
       name: "no-circular",
       severity: "error",
-      comment: "A cycle has no bottom layer: break it by moving the shared part down (src, scripts, test and e2e alike).",
+      comment:
+        "A cycle has no bottom layer: break it by moving the shared part down (src, scripts, test and e2e alike).",
       from: {},
       to: { circular: true },
     },
@@ -75,7 +92,8 @@ module.exports = {
     {
       name: "every-file-in-a-layer",
       severity: "error",
-      comment: "A new file of src/ must belong to a layer: name it by its role (*.routes.ts, *.queries.ts, ...) or put it in a folder the layers name.",
+      comment:
+        "A new file of src/ must belong to a layer: name it by its role (*.routes.ts, *.queries.ts, ...) or put it in a folder the layers name.",
       from: { path: "^src/", pathNot: [...LAYERS.flatMap((l) => l.path), TESTS] },
       to: {},
     },
@@ -96,7 +114,8 @@ module.exports = {
     {
       name: "capabilities-mount-their-own-routes",
       severity: "error",
-      comment: "A capability's routes, handlers and router are imported by its own folder and the wiring only, never by another capability.",
+      comment:
+        "A capability's routes, handlers and router are imported by its own folder and the wiring only, never by another capability.",
       from: { path: "^src/([^/]+)/", pathNot: TESTS },
       to: { path: "\\.(routes|handlers|index)\\.tsx?$", pathNot: "^src/$1/" },
     },
@@ -118,7 +137,8 @@ module.exports = {
     {
       name: "env-imports-types-only",
       severity: "error",
-      comment: "platform/env.ts holds types: a value import would run code of those modules wherever the context's type is named.",
+      comment:
+        "platform/env.ts holds types: a value import would run code of those modules wherever the context's type is named.",
       from: { path: "^src/platform/env\\.ts$" },
       to: { path: "^src/", dependencyTypesNot: ["type-only"] },
     },

@@ -16,7 +16,11 @@ async function docsAssets(request: Request): Promise<Response> {
   if (!/^[\w.-]+$/.test(name)) return new Response("not found", { status: 404 });
   try {
     const body = await readFile(`node_modules/swagger-ui-dist/${name}`);
-    const type = name.endsWith(".js") ? "text/javascript" : name.endsWith(".css") ? "text/css" : "application/octet-stream";
+    const type = name.endsWith(".js")
+      ? "text/javascript"
+      : name.endsWith(".css")
+        ? "text/css"
+        : "application/octet-stream";
     return new Response(body, { headers: { "Content-Type": type } });
   } catch {
     return new Response("not found", { status: 404 });

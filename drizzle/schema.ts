@@ -14,7 +14,9 @@ export const cities = sqliteTable(
     id: integer("id").primaryKey(),
     name: text("name").notNull(),
     code: text("code").notNull(),
-    stateId: integer("state_id").notNull().references(() => states.id),
+    stateId: integer("state_id")
+      .notNull()
+      .references(() => states.id),
   },
   (t) => [index("cities_state_idx").on(t.stateId)],
 );
@@ -25,7 +27,9 @@ export const areas = sqliteTable(
     id: integer("id").primaryKey(),
     name: text("name").notNull(),
     areaCode: text("area_code").notNull().default(""),
-    cityId: integer("city_id").notNull().references(() => cities.id),
+    cityId: integer("city_id")
+      .notNull()
+      .references(() => cities.id),
   },
   (t) => [index("areas_city_idx").on(t.cityId)],
 );
@@ -99,29 +103,31 @@ export const customers = sqliteTable(
     // Who made the row: POST /customers/create ("api") or an import ("import"). An import never
     // overwrites an "api" customer with another shop's record (README, Importing data). Rows that
     // existed before this column cannot be told apart and count as imported.
-    origin: text("origin", { enum: ["api", "import"] }).notNull().default("import"),
+    origin: text("origin", { enum: ["api", "import"] })
+      .notNull()
+      .default("import"),
   },
   // Unique so that two racing creates with one number cannot both succeed. The agent index serves
   // an agent-bound key's listing: its page and its total read that agent's customers only.
-  (t) => [uniqueIndex("customers_phone_key_uq").on(t.phoneKey), index("customers_salesagent_idx").on(t.salesagentId, t.id)],
+  (t) => [
+    uniqueIndex("customers_phone_key_uq").on(t.phoneKey),
+    index("customers_salesagent_idx").on(t.salesagentId, t.id),
+  ],
 );
 
-export const customerAddresses = sqliteTable(
-  "customer_addresses",
-  {
-    customerId: integer("customer_id")
-      .primaryKey()
-      .references(() => customers.id),
-    addressline1: text("addressline1").notNull(),
-    addressline2: text("addressline2").notNull().default(""),
-    areaId: integer("area_id")
-      .notNull()
-      .references(() => areas.id),
-    postalcodeId: integer("postalcode_id")
-      .notNull()
-      .references(() => postalCodes.id),
-  },
-);
+export const customerAddresses = sqliteTable("customer_addresses", {
+  customerId: integer("customer_id")
+    .primaryKey()
+    .references(() => customers.id),
+  addressline1: text("addressline1").notNull(),
+  addressline2: text("addressline2").notNull().default(""),
+  areaId: integer("area_id")
+    .notNull()
+    .references(() => areas.id),
+  postalcodeId: integer("postalcode_id")
+    .notNull()
+    .references(() => postalCodes.id),
+});
 
 export const orders = sqliteTable(
   "orders",
@@ -226,7 +232,10 @@ export const adminSigninFailures = sqliteTable(
     /** Milliseconds since the epoch. */
     at: integer("at").notNull(),
   },
-  (t) => [index("admin_signin_failures_address_at_idx").on(t.address, t.at), index("admin_signin_failures_at_idx").on(t.at)],
+  (t) => [
+    index("admin_signin_failures_address_at_idx").on(t.address, t.at),
+    index("admin_signin_failures_at_idx").on(t.at),
+  ],
 );
 
 // The service's own random secrets (src/admin/admin.service-secret.ts), made on first use, never from the
@@ -301,7 +310,9 @@ export const apiKeys = sqliteTable(
     uniqueIndex("api_keys_rolled_from_uq").on(t.rolledFrom),
     index("api_keys_created_idx").on(t.createdAt, t.id),
     // The job's scan reads only the marked keys, however many keys there are.
-    index("api_keys_copy_pending_idx").on(t.id).where(sql`${t.copyPending} = 1`),
+    index("api_keys_copy_pending_idx")
+      .on(t.id)
+      .where(sql`${t.copyPending} = 1`),
   ],
 );
 

@@ -49,7 +49,9 @@ const OPTIONS = {
 function usageModes(value: string | undefined): string[] {
   if (value === "none") return [];
   const modes = (value ?? "60,off").split(",").map((m) => m.trim());
-  for (const m of modes) if (m !== "off" && !/^\d{1,6}$/.test(m)) throw new UsageError(`--usage takes "off" or whole seconds, comma-separated, got "${m}"`);
+  for (const m of modes)
+    if (m !== "off" && !/^\d{1,6}$/.test(m))
+      throw new UsageError(`--usage takes "off" or whole seconds, comma-separated, got "${m}"`);
   if (new Set(modes).size !== modes.length) throw new UsageError(`--usage names a value twice: "${value}"`);
   return modes.map((m) => (m === "60" ? "" : m));
 }
@@ -114,7 +116,8 @@ runPerf(COMMAND, "bench", async (open) => {
   const { measureOrdersWalk, measureRowsRead, measureWalk } = await import("./bench/rows.ts");
   const started = new Date();
   const loadBefore = loadavg();
-  if (loadBefore[0]! > 2) step(`note: the 1-minute load average is ${loadBefore[0]!.toFixed(2)}; figures will be noisy`);
+  if (loadBefore[0]! > 2)
+    step(`note: the 1-minute load average is ${loadBefore[0]!.toFixed(2)}; figures will be noisy`);
   mkdirSync(CACHE_DIR, { recursive: true });
   const work = perf.dir;
   step(`working in ${work}`);
@@ -137,9 +140,18 @@ runPerf(COMMAND, "bench", async (open) => {
   step(`busiest customer: ${large.orders} orders (large), ${demo.orders} (demo); pincode ${large.pincode}`);
 
   const auth = (key: string) => ({ Authorization: `Bearer ${key}` });
-  const run = async (label: string, server: Server, path: string, headers?: Record<string, string>, request?: () => RequestParts): Promise<Figures> => {
+  const run = async (
+    label: string,
+    server: Server,
+    path: string,
+    headers?: Record<string, string>,
+    request?: () => RequestParts,
+  ): Promise<Figures> => {
     step(`${label}: ${opts.load.seconds} s ...`);
-    const figures = await measure({ label, url: `${server.url}${path}`, headers, request, cpuSeconds: server.cpuSeconds }, opts.load);
+    const figures = await measure(
+      { label, url: `${server.url}${path}`, headers, request, cpuSeconds: server.cpuSeconds },
+      opts.load,
+    );
     const cpu = figures.cpuMs === null ? "" : `, ${figures.cpuMs.toFixed(2)} CPU ms/request`;
     const failed = figures.failures ? `, ${figures.failures} FAILED` : "";
     step(`${label}: ${Math.round(figures.rps)} req/s, p50 ${figures.p50} ms, p99 ${figures.p99} ms${cpu}${failed}`);
@@ -156,7 +168,10 @@ runPerf(COMMAND, "bench", async (open) => {
       opts.usage.map(async (mode) => {
         const state = join(work, `usage-state-${mode || "60"}`);
         cpSync(largeState, state, { recursive: true });
-        usageServers.set(mode, await perf.serveApi(`api-usage-${mode || "60"}`, "dev", state, { USAGE_FLUSH_SECONDS: mode }));
+        usageServers.set(
+          mode,
+          await perf.serveApi(`api-usage-${mode || "60"}`, "dev", state, { USAGE_FLUSH_SECONDS: mode }),
+        );
       }),
     );
     step(`usage recording: ${opts.usage.map((m) => `${modeName(m)} at ${usageServers.get(m)!.url}`).join("; ")}`);
@@ -165,7 +180,10 @@ runPerf(COMMAND, "bench", async (open) => {
       opts.rounds,
       [
         { label: "GET /area (cached)", path: "/api/area" },
-        { label: "GET /fetch-salesagent-by-pincode (cached)", path: `/api/fetch-salesagent-by-pincode?pincode=${large.pincode}` },
+        {
+          label: "GET /fetch-salesagent-by-pincode (cached)",
+          path: `/api/fetch-salesagent-by-pincode?pincode=${large.pincode}`,
+        },
         { label: "GET /customers (10)", path: "/api/customers?count=10" },
         { label: `GET /orders (10 of ${large.orders})`, path: `/api/orders?phone_number=${large.phone}&count=10` },
         { label: "POST /customers/create (JSON)", path: "/api/customers/create", request: createRequests(template) },
@@ -183,8 +201,12 @@ runPerf(COMMAND, "bench", async (open) => {
       `# npm run bench -- --usage-only: ${started.toISOString()}`,
       "",
       `- Command: \`npm run bench -- --usage-only --usage ${opts.usage.map((m) => m || "60").join(",")} --duration ${opts.load.seconds} --rounds ${opts.rounds} --connections ${opts.load.connections} --warmup ${opts.load.warmupSeconds} --customers ${opts.customers} --orders ${opts.orders}\``,
-      `- Machine: ${cpus().length} × ${cpus()[0]?.model ?? "CPU"}, Node ${process.version}; load average (1/5/15 min) before ${loadBefore.map((x) => x.toFixed(2)).join(" / ")}, after ${loadavg().map((x) => x.toFixed(2)).join(" / ")}`,
-      ...(reloads.some((n) => n > 0) ? ["- **wrangler rebuilt the worker during the measurements (a source file changed): rerun on a quiet tree.**"] : []),
+      `- Machine: ${cpus().length} × ${cpus()[0]?.model ?? "CPU"}, Node ${process.version}; load average (1/5/15 min) before ${loadBefore.map((x) => x.toFixed(2)).join(" / ")}, after ${loadavg()
+        .map((x) => x.toFixed(2))
+        .join(" / ")}`,
+      ...(reloads.some((n) => n > 0)
+        ? ["- **wrangler rebuilt the worker during the measurements (a source file changed): rerun on a quiet tree.**"]
+        : []),
       "",
       ...usageMarkdown(usage),
     ].join("\n");
@@ -208,12 +230,17 @@ runPerf(COMMAND, "bench", async (open) => {
     { label: "GET /postalcodes (code)", path: `/api/postalcodes?code=${large.pincode}` },
     { label: "GET /salesagents (10)", path: "/api/salesagents?count=10" },
     { label: "GET /area (first, empty cache)", path: "/api/area" },
-    { label: "GET /fetch-salesagent-by-pincode (first, empty cache)", path: `/api/fetch-salesagent-by-pincode?pincode=${large.pincode}` },
-    ]);
+    {
+      label: "GET /fetch-salesagent-by-pincode (first, empty cache)",
+      path: `/api/fetch-salesagent-by-pincode?pincode=${large.pincode}`,
+    },
+  ]);
   const walk = await measureWalk(api.url, largeKey, 100);
   const ordersWalk = await measureOrdersWalk(api.url, largeKey, large.phone, 10);
   for (const r of rowsRead) step(`${r.label}: ${r.first} rows${r.next === null ? "" : `, its next page ${r.next}`}`);
-  step(`walk of ${walk.customers} customers (count 100): ${walk.byCursor} rows by next_page_url, ${walk.byPage} by page=N`);
+  step(
+    `walk of ${walk.customers} customers (count 100): ${walk.byCursor} rows by next_page_url, ${walk.byPage} by page=N`,
+  );
   step(
     `  seen twice ${walk.repeated}, missed ${walk.missed}, created mid-walk seen ${walk.createdMidWalkSeen} time(s), ` +
       `pages over 8 rows a customer + 10: ${walk.pagesOverBound}; count 10: first page ${walk.firstOf10} rows, deepest ${walk.deepestOf10}`,
@@ -239,9 +266,19 @@ runPerf(COMMAND, "bench", async (open) => {
     rows.push({ ...median, floor, target, ratios: rounds.map(ratioOf), floorRuns: rounds.map((r) => r.floorRun) });
   };
   await endpoint("GET /area (cached)", "/api/area", "constant", 0.8);
-  await endpoint("GET /fetch-salesagent-by-pincode (cached)", `/api/fetch-salesagent-by-pincode?pincode=${large.pincode}`, "constant", 0.8);
+  await endpoint(
+    "GET /fetch-salesagent-by-pincode (cached)",
+    `/api/fetch-salesagent-by-pincode?pincode=${large.pincode}`,
+    "constant",
+    0.8,
+  );
   await endpoint("GET /customers (10)", "/api/customers?count=10", "one query", 0.8);
-  await endpoint(`GET /orders (10 of ${large.orders})`, `/api/orders?phone_number=${large.phone}&count=10`, "one query", 0.8);
+  await endpoint(
+    `GET /orders (10 of ${large.orders})`,
+    `/api/orders?phone_number=${large.phone}&count=10`,
+    "one query",
+    0.8,
+  );
   await endpoint("GET /postalcodes (10)", "/api/postalcodes?count=10", "one query");
   await endpoint("GET /salesagents (10)", "/api/salesagents?count=10", "one query");
   const logged: Record<FloorName, Figures> = {
@@ -290,7 +327,10 @@ runPerf(COMMAND, "bench", async (open) => {
     loadBefore,
     loadAfter: loadavg(),
     dataset: `${opts.customers} customers, ${opts.orders} orders (${dataset.file})`,
-    imports: [`large: ${largeImport.summary} (command ${largeImport.seconds.toFixed(0)} s)`, `demo: ${demoImport.summary}`],
+    imports: [
+      `large: ${largeImport.summary} (command ${largeImport.seconds.toFixed(0)} s)`,
+      `demo: ${demoImport.summary}`,
+    ],
     options: opts.load,
     logged,
     rows,

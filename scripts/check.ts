@@ -1,4 +1,4 @@
-// npm run check: everything short of uploading (docs/development.md, Tests and checks). Type check, lint,
+// npm run check: everything short of uploading (docs/development.md, Tests and checks). Type check, lint, formatting,
 // the generated binding types up to date, a dry-run build of every Worker in both modes, the OpenAPI
 // lint when the project has one, and the documentation's links. Prints each step; exits 1 naming the step that failed.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -12,7 +12,7 @@ import { buildApi, buildDocs } from "./lib/workers.ts";
 const COMMAND: CommandLine = {
   invocation: "npm run check --",
   usage: `Usage: npm run check
-  Type check, lint, generated binding types up to date (wrangler types --check), a dry-run build of
+  Type check, lint, formatting (prettier --check), generated binding types up to date (wrangler types --check), a dry-run build of
   the API in test and live mode and of the docs Worker (into a temporary folder), the OpenAPI lint
   (npm run lint:openapi) if the project has one, then the documentation's links (npm run lint:docs).
   Needs no Cloudflare account.`,
@@ -22,7 +22,8 @@ const COMMAND: CommandLine = {
 function typegenCommand(): string[] {
   const scripts = (JSON.parse(readFileSync("package.json", "utf8")) as { scripts?: Record<string, string> }).scripts;
   const words = scripts?.["cf-typegen"]?.trim().split(/\s+/) ?? [];
-  if (words[0] !== "wrangler" || words[1] !== "types") throw new Error("package.json's cf-typegen script must be `wrangler types ...`");
+  if (words[0] !== "wrangler" || words[1] !== "types")
+    throw new Error("package.json's cf-typegen script must be `wrangler types ...`");
   return words;
 }
 
@@ -32,11 +33,18 @@ async function main(): Promise<void> {
     const report = await runSteps([
       { name: "type check", run: () => runChecked("npm", ["run", "typecheck"]).then(() => undefined) },
       { name: "lint", run: () => runChecked("npm", ["run", "lint"]).then(() => undefined) },
-      { name: "binding types up to date", run: () => runChecked("npx", [...typegenCommand(), "--check"]).then(() => undefined) },
+      { name: "formatting (prettier)", run: () => runChecked("npm", ["run", "format:check"]).then(() => undefined) },
+      {
+        name: "binding types up to date",
+        run: () => runChecked("npx", [...typegenCommand(), "--check"]).then(() => undefined),
+      },
       { name: "build the API, test mode (dry run)", run: () => buildApi("test", outdir) },
       { name: "build the API, live mode (dry run)", run: () => buildApi("live", outdir) },
       { name: "build the docs Worker, both modes (dry run)", run: () => buildDocs(outdir) },
-      { name: "OpenAPI lint (if present)", run: () => runChecked("npm", ["run", "lint:openapi", "--if-present"]).then(() => undefined) },
+      {
+        name: "OpenAPI lint (if present)",
+        run: () => runChecked("npm", ["run", "lint:openapi", "--if-present"]).then(() => undefined),
+      },
       { name: "documentation links", run: () => runChecked("npm", ["run", "lint:docs"]).then(() => undefined) },
     ]);
     console.log(`\ncheck passed: ${report.ran.length} steps`);

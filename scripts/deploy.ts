@@ -51,7 +51,13 @@ function plan(args: DeployArgs, workdir: string): Step[] {
   const { mode, dryRun } = args;
   let record: DeployRecord | undefined;
   if (args.setup) {
-    return [{ name: `setup: create the ${mode} mode's D1 database and KV namespaces, record their ids`, account: true, run: () => setUp(mode) }];
+    return [
+      {
+        name: `setup: create the ${mode} mode's D1 database and KV namespaces, record their ids`,
+        account: true,
+        run: () => setUp(mode),
+      },
+    ];
   }
   return [
     { name: "resource ids in wrangler.toml", run: async () => placeholderCheck(mode, dryRun) },
@@ -62,7 +68,11 @@ function plan(args: DeployArgs, workdir: string): Step[] {
       account: true,
       run: () => applyMigrations({ remote: true, environment: mode === "live" ? "live" : undefined }),
     },
-    { name: `deploy the docs Worker (${DOCS_CONFIG})`, account: true, run: () => wrangler(["deploy", "-c", DOCS_CONFIG]).then(() => undefined) },
+    {
+      name: `deploy the docs Worker (${DOCS_CONFIG})`,
+      account: true,
+      run: () => wrangler(["deploy", "-c", DOCS_CONFIG]).then(() => undefined),
+    },
     {
       name: `deploy the API, ${mode} mode`,
       account: true,
@@ -75,7 +85,10 @@ function plan(args: DeployArgs, workdir: string): Step[] {
       account: true,
       run: async () => {
         const url = args.url ?? deployedUrl(record);
-        if (!url) throw new Error("wrangler reported no workers.dev address for the API: pass the deployment's address with --url");
+        if (!url)
+          throw new Error(
+            "wrangler reported no workers.dev address for the API: pass the deployment's address with --url",
+          );
         const health = await smokeCheck(url, { mode, versionId: record?.versionId });
         console.log(`${url}/healthz: ${JSON.stringify(health)}`);
       },
@@ -95,7 +108,9 @@ async function main(): Promise<void> {
       console.log(`\nDry run passed: ${report.ran.length} steps done; skipped (they need the Cloudflare account):`);
       for (const name of report.skipped) console.log(`  - ${name}`);
     } else if (args.setup) {
-      console.log(`\nSet up ${args.mode} mode. Next: npx wrangler secret put ADMIN_TOKEN${flags}, then npm run deploy${flags ? ` --${flags}` : ""}.`);
+      console.log(
+        `\nSet up ${args.mode} mode. Next: npx wrangler secret put ADMIN_TOKEN${flags}, then npm run deploy${flags ? ` --${flags}` : ""}.`,
+      );
     } else {
       console.log(`\nDeployed ${args.mode} mode.`);
     }

@@ -2,7 +2,14 @@
 // (.json or .jsonl, docs/operations.md "Importing data") all or nothing, and purges the lookup cache.
 import { existsSync, statSync } from "node:fs";
 import type { ImportSummary } from "../src/import/importer.ts";
-import { type CommandLine, failureLine, parseCommandLine, PLATFORM_OPTIONS, platformOf, UsageError } from "./lib/cli.ts";
+import {
+  type CommandLine,
+  failureLine,
+  parseCommandLine,
+  PLATFORM_OPTIONS,
+  platformOf,
+  UsageError,
+} from "./lib/cli.ts";
 import { Progress } from "./lib/progress.ts";
 
 const COMMAND: CommandLine = {

@@ -12,7 +12,6 @@ import { parseCommandLine } from "./lib/cli.ts";
 import { run } from "./lib/processes.ts";
 import { redoclyLint, type LintResult } from "./lib/redocly.ts";
 
-
 /** Spectral's CLI script, run with this Node (22+) like Redocly's. */
 const SPECTRAL_CLI = createRequire(import.meta.url).resolve("@stoplight/spectral-cli/dist/index.js");
 const SPECTRAL_RULESET = join(import.meta.dirname, "../.spectral.yaml");
@@ -28,7 +27,15 @@ interface SpectralProblem {
 
 /** Spectral's report on `file`: errors and warnings fail, infos and hints are printed only. */
 async function spectralLint(file: string): Promise<LintResult> {
-  const args = [SPECTRAL_CLI, "lint", file, `--ruleset=${SPECTRAL_RULESET}`, "--format=json", "--quiet", "--fail-severity=hint"];
+  const args = [
+    SPECTRAL_CLI,
+    "lint",
+    file,
+    `--ruleset=${SPECTRAL_RULESET}`,
+    "--format=json",
+    "--quiet",
+    "--fail-severity=hint",
+  ];
   const { code, stdout, stderr } = await run(process.execPath, args);
   let report: SpectralProblem[];
   try {
@@ -36,7 +43,8 @@ async function spectralLint(file: string): Promise<LintResult> {
   } catch {
     throw new Error(`spectral lint exited ${code} without a report:\n${stderr}${stdout}`);
   }
-  const pointer = (path: (string | number)[]) => `#/${path.map((p) => String(p).replace(/~/g, "~0").replace(/\//g, "~1")).join("/")}`;
+  const pointer = (path: (string | number)[]) =>
+    `#/${path.map((p) => String(p).replace(/~/g, "~0").replace(/\//g, "~1")).join("/")}`;
   return {
     errors: report.filter((p) => p.severity === 0).length,
     warnings: report.filter((p) => p.severity === 1).length,
@@ -44,13 +52,17 @@ async function spectralLint(file: string): Promise<LintResult> {
   };
 }
 
-parseCommandLine(process.argv.slice(2), {
-  invocation: "npm run lint:openapi --",
-  usage: `Usage: npm run lint:openapi
+parseCommandLine(
+  process.argv.slice(2),
+  {
+    invocation: "npm run lint:openapi --",
+    usage: `Usage: npm run lint:openapi
   Lints the OpenAPI document (as /openapi.json serves it) with Redocly's recommended ruleset
   (redocly.yaml) and Spectral's spectral:oas (.spectral.yaml), prints each problem and the totals,
   and exits 1 on any error or warning.`,
-}, {});
+  },
+  {},
+);
 const dir = mkdtempSync(join(tmpdir(), "olk-openapi-"));
 try {
   const file = join(dir, "openapi.json");

@@ -58,7 +58,9 @@ async function main(): Promise<void> {
     const issued = await issueDemoKey(new KeyStore(platform.env.KEYS, platform.env.DB));
     demoKey = issued.secret;
     if (issued.copyPending) {
-      console.warn("Warning: the demo key's copy for authentication could not be written to the local KV: it may be refused. Start again for a new one.");
+      console.warn(
+        "Warning: the demo key's copy for authentication could not be written to the local KV: it may be refused. Start again for a new one.",
+      );
     }
     phone = await examplePhone(platform);
   } finally {

@@ -14,11 +14,19 @@ export interface BundleSize {
 }
 
 export async function bundleSize(outDir: string): Promise<BundleSize> {
-  const printed = await wrangler(["deploy", "--dry-run", "-c", API_CONFIG, ...apiEnvArgs("test"), "--outdir", outDir], { capture: true });
-  const files = readdirSync(outDir).filter((name) => /\.(m?js|wasm)$/.test(name)).map((name) => readFileSync(join(outDir, name)));
+  const printed = await wrangler(["deploy", "--dry-run", "-c", API_CONFIG, ...apiEnvArgs("test"), "--outdir", outDir], {
+    capture: true,
+  });
+  const files = readdirSync(outDir)
+    .filter((name) => /\.(m?js|wasm)$/.test(name))
+    .map((name) => readFileSync(join(outDir, name)));
   return {
     bytes: files.reduce((sum, content) => sum + content.length, 0),
     gzipBytes: files.reduce((sum, content) => sum + gzipSync(content).length, 0),
-    wranglerLine: printed.split("\n").find((line) => line.startsWith("Total Upload"))?.trim() ?? "",
+    wranglerLine:
+      printed
+        .split("\n")
+        .find((line) => line.startsWith("Total Upload"))
+        ?.trim() ?? "",
   };
 }

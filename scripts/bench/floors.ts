@@ -52,10 +52,12 @@ export default {
     if (floor === "/customers-page" || floor === "/orders-page") {
       const page = { count: 10, skip: 0 };
       const phoneKey = url.searchParams.get("phone") ?? "";
-      const statements = floor === "/customers-page" ? customersPageStatements(page) : ordersPageStatements({ phoneKey }, page);
+      const statements =
+        floor === "/customers-page" ? customersPageStatements(page) : ordersPageStatements({ phoneKey }, page);
       const results = await env.DB.batch(statements.map((q) => env.DB.prepare(q.sql).bind(...q.params)));
       // The page's own rows (customers; orders), so that a floor on the wrong data shows as failing.
-      if (!results[floor === "/customers-page" ? 1 : 2]?.results.length) return new Response("empty page", { status: 500 });
+      if (!results[floor === "/customers-page" ? 1 : 2]?.results.length)
+        return new Response("empty page", { status: 500 });
       if (logged) logLine(request, pathname, started, 1);
       return new Response(CONSTANT_BODY, { headers: { "Content-Type": "application/json" } });
     }

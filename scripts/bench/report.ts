@@ -61,22 +61,30 @@ const BUNDLE_TARGET_KIB = 150;
 const ms = (n: number) => num(n, n < 10 ? 1 : 0);
 const mark = (ok: boolean) => (ok ? "yes" : "**no**");
 const cpuText = (n: number | null) => (n === null ? "n/a" : n.toFixed(2));
-const cpuRatio = (floor: Figures, f: Figures) => (floor.cpuMs === null || f.cpuMs === null ? "n/a" : (floor.cpuMs / f.cpuMs).toFixed(2));
+const cpuRatio = (floor: Figures, f: Figures) =>
+  floor.cpuMs === null || f.cpuMs === null ? "n/a" : (floor.cpuMs / f.cpuMs).toFixed(2);
 
 /** Failed requests and a probe that was not answered 200, flagged after a label. */
 const problemsOf = (f: Figures) =>
-  (f.failures ? ` (**${num(f.failures)} failed**)` : "") + (f.status !== 200 ? ` (**probe answered ${f.status}**)` : "");
+  (f.failures ? ` (**${num(f.failures)} failed**)` : "") +
+  (f.status !== 200 ? ` (**probe answered ${f.status}**)` : "");
 
 function header(s: Summary): string[] {
   const load = (l: number[]) => l.map((x) => x.toFixed(2)).join(" / ");
   const lines = [`# npm run bench: ${s.started.toISOString()}`, ""];
   lines.push(`- Command: \`${s.command}\``);
-  lines.push(`- Machine: ${s.machine}; load average (1/5/15 min) before ${load(s.loadBefore)}, after ${load(s.loadAfter)}`);
+  lines.push(
+    `- Machine: ${s.machine}; load average (1/5/15 min) before ${load(s.loadBefore)}, after ${load(s.loadAfter)}`,
+  );
   if (Math.max(s.loadBefore[0]!, s.loadAfter[0]!) > 2) {
-    lines.push("- **The machine was busy (1-minute load above 2): the figures are lower and noisier than on a quiet machine.**");
+    lines.push(
+      "- **The machine was busy (1-minute load above 2): the figures are lower and noisier than on a quiet machine.**",
+    );
   }
   if (s.reloads > 0) {
-    lines.push(`- **wrangler rebuilt the worker ${s.reloads} time(s) during the measurements (a source file changed): rerun on a quiet tree.**`);
+    lines.push(
+      `- **wrangler rebuilt the worker ${s.reloads} time(s) during the measurements (a source file changed): rerun on a quiet tree.**`,
+    );
   }
   lines.push(`- Dataset: ${s.dataset}`);
   for (const line of s.imports) lines.push(`- ${line}`);
@@ -90,19 +98,34 @@ function header(s: Summary): string[] {
 }
 
 function floors(s: Summary): string[] {
-  const lines = ["## Floors", "", "| floor | req/s (each run) | mean req/s | mean CPU ms/request |", "|---|---|---|---|"];
-  for (const [name, floor] of [["constant JSON body", "constant"], ["one D1 `select 1`", "one query"]] as const) {
+  const lines = [
+    "## Floors",
+    "",
+    "| floor | req/s (each run) | mean req/s | mean CPU ms/request |",
+    "|---|---|---|---|",
+  ];
+  for (const [name, floor] of [
+    ["constant JSON body", "constant"],
+    ["one D1 `select 1`", "one query"],
+  ] as const) {
     const runs = s.rows.filter((r) => r.floor === floor).flatMap((r) => r.floorRuns);
     const cpu = runs.map((r) => r.cpuMs);
     const cpuMean = cpu.every((c): c is number => c !== null) ? mean(cpu) : null;
-    lines.push(`| ${name} | ${runs.map((r) => num(r.rps)).join(", ")} | ${num(mean(runs.map((r) => r.rps)))} | ${cpuText(cpuMean)} |`);
+    lines.push(
+      `| ${name} | ${runs.map((r) => num(r.rps)).join(", ")} | ${num(mean(runs.map((r) => r.rps)))} | ${cpuText(cpuMean)} |`,
+    );
   }
-  for (const [name, floor] of [["constant JSON body + one log line", "constant"], ["one D1 `select 1` + one log line", "one query"]] as const) {
+  for (const [name, floor] of [
+    ["constant JSON body + one log line", "constant"],
+    ["one D1 `select 1` + one log line", "one query"],
+  ] as const) {
     const f = s.logged[floor];
     lines.push(`| ${name} (for comparison) | ${num(f.rps)} | ${num(f.rps)} | ${cpuText(f.cpuMs)} |`);
   }
   const ceiling = (floor: FloorName) =>
-    (s.logged[floor].rps / mean(s.rows.filter((r) => r.floor === floor).flatMap((r) => r.floorRuns.map((f) => f.rps)))).toFixed(2);
+    (
+      s.logged[floor].rps / mean(s.rows.filter((r) => r.floor === floor).flatMap((r) => r.floorRuns.map((f) => f.rps)))
+    ).toFixed(2);
   lines.push(
     "",
     `The log line alone brings the constant floor to ${ceiling("constant")} of itself and the one-query floor to ${ceiling("one query")}: ` +

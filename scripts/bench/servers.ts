@@ -30,7 +30,17 @@ export function startFloors(run: PerfRun, dataState: string): Promise<Server> {
   const configPath = join(run.dir, "floors.wrangler.json");
   writeFileSync(configPath, `${JSON.stringify(config, null, 2)}\n`);
   const args = (port: number) => [
-    WRANGLER_BIN, "dev", "--config", configPath, "--ip", "127.0.0.1", "--port", String(port), "--persist-to", floorsState, "--show-interactive-dev-session=false",
+    WRANGLER_BIN,
+    "dev",
+    "--config",
+    configPath,
+    "--ip",
+    "127.0.0.1",
+    "--port",
+    String(port),
+    "--persist-to",
+    floorsState,
+    "--show-interactive-dev-session=false",
   ];
   return run.start("floors", process.execPath, args, () => wranglerEnv());
 }

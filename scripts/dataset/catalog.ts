@@ -11,4 +11,9 @@ export interface CatalogItem {
 
 /** products.json: [sku, name, list price in rupees, GST rate in percent] each. */
 const ITEMS = products as [sku: string, name: string, rupees: number, gst: number][];
-export const CATALOG: readonly CatalogItem[] = ITEMS.map(([sku, name, rupees, gstRate]) => ({ sku, name, pricePaise: rupees * 100, gstRate }));
+export const CATALOG: readonly CatalogItem[] = ITEMS.map(([sku, name, rupees, gstRate]) => ({
+  sku,
+  name,
+  pricePaise: rupees * 100,
+  gstRate,
+}));

@@ -15,7 +15,13 @@ export type Region = "north" | "west" | "south" | "east" | "punjab";
  * there are intra-state (CGST + SGST).
  */
 const GEOGRAPHY = data as {
-  states: { name: string; code: string; gst: string; region: Region; cities: { name: string; code: string; std: string; areas: [name: string, pincode: string][] }[] }[];
+  states: {
+    name: string;
+    code: string;
+    gst: string;
+    region: Region;
+    cities: { name: string; code: string; std: string; areas: [name: string, pincode: string][] }[];
+  }[];
   unservedPincode: string;
   homeStateCodes: string[];
 };
@@ -59,7 +65,13 @@ export function areaCode(name: string): string {
  */
 export function buildGeography(rng: Rng, minPostalCodes: number): Geography {
   const geo: Geography = {
-    states: [], cities: [], areas: [], postalCodes: [], places: [], servedPostalCodeIds: [], unservedPostalCodeId: 0,
+    states: [],
+    cities: [],
+    areas: [],
+    postalCodes: [],
+    places: [],
+    servedPostalCodeIds: [],
+    unservedPostalCodeId: 0,
   };
   const postalIdByCode = new Map<string, number>();
   const addPostalCode = (code: string): number => {
@@ -84,8 +96,14 @@ export function buildGeography(rng: Rng, minPostalCodes: number): Geography {
         const areaId = geo.areas.length + 1;
         geo.areas.push({ id: areaId, name, area_code: areaCode(name), city_id: cityId });
         const place: AreaPlace = {
-          areaId, name, cityName: city.name, std: city.std, stateCode: state.code, gstStateCode: state.gst,
-          region: state.region, postalCodeIds: [addPostalCode(pincode)],
+          areaId,
+          name,
+          cityName: city.name,
+          std: city.std,
+          stateCode: state.code,
+          gstStateCode: state.gst,
+          region: state.region,
+          postalCodeIds: [addPostalCode(pincode)],
         };
         geo.places.push(place);
         cityPlaces.push(place);
@@ -97,7 +115,7 @@ export function buildGeography(rng: Rng, minPostalCodes: number): Geography {
   geo.unservedPostalCodeId = addPostalCode(UNSERVED_PINCODE);
 
   const extraPostalCodes = Math.max(0, minPostalCodes - geo.postalCodes.length);
-  for (let added = 0; added < extraPostalCodes; ) {
+  for (let added = 0; added < extraPostalCodes;) {
     const cityIndex = rng.int(0, placesByCity.length - 1);
     const code = `${districtPrefixes[cityIndex]}${rng.digits(3)}`;
     if (postalIdByCode.has(code) || code === UNSERVED_PINCODE) continue;

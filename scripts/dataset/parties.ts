@@ -23,7 +23,8 @@ const DELIVERY_STREAM = 2;
 export function buildSalesForce(rng: Rng, geo: Geography, count: number): SalesForce {
   const served = geo.servedPostalCodeIds;
   const regionOf = new Map<number, Region>();
-  for (const place of geo.places) for (const id of place.postalCodeIds) if (!regionOf.has(id)) regionOf.set(id, place.region);
+  for (const place of geo.places)
+    for (const id of place.postalCodeIds) if (!regionOf.has(id)) regionOf.set(id, place.region);
   const agents: SalesAgentRecord[] = [];
   const agentsByPostalCode = new Map<number, number[]>();
   for (let a = 0; a < count; a++) {

@@ -4,8 +4,21 @@ import names from "./names.json" with { type: "json" };
 import { Rng } from "./prng.ts";
 
 /** names.json: first names and surnames by region, the words of company names, e-mail hosts (a word repeated is drawn more often). */
-const { firstNames: FIRST_NAMES, surnames: SURNAMES, blessings: BLESSINGS, trades: TRADES, legal: LEGAL, mailHosts: MAIL_HOSTS } =
-  names as { firstNames: Record<Region, string[]>; surnames: Record<Region, string[]>; blessings: string[]; trades: string[]; legal: string[]; mailHosts: string[] };
+const {
+  firstNames: FIRST_NAMES,
+  surnames: SURNAMES,
+  blessings: BLESSINGS,
+  trades: TRADES,
+  legal: LEGAL,
+  mailHosts: MAIL_HOSTS,
+} = names as {
+  firstNames: Record<Region, string[]>;
+  surnames: Record<Region, string[]>;
+  blessings: string[];
+  trades: string[];
+  legal: string[];
+  mailHosts: string[];
+};
 const REGIONS: readonly Region[] = ["north", "west", "south", "east", "punjab"];
 
 export interface Person {
@@ -37,8 +50,12 @@ export function companyName(rng: Rng, owner: Person, city: string): Company {
   else base = `${rng.pick(BLESSINGS)} ${rng.pick(TRADES)}`;
   const legal = shape === 1 || shape === 2 ? "" : rng.pick(LEGAL);
   const name = `${base}${legal}`;
-  const panEntity = legal === " Pvt Ltd" ? "C" : legal === " LLP" || legal === " & Co." || shape === 1 || shape === 2 ? "F" : "P";
-  const slug = base.toLowerCase().replace(/&/g, "and").replace(/[^a-z]/g, "");
+  const panEntity =
+    legal === " Pvt Ltd" ? "C" : legal === " LLP" || legal === " & Co." || shape === 1 || shape === 2 ? "F" : "P";
+  const slug = base
+    .toLowerCase()
+    .replace(/&/g, "and")
+    .replace(/[^a-z]/g, "");
   return { name, panEntity, slug };
 }
 
@@ -58,7 +75,13 @@ export function mobileNumber(index: number, stream = 0): string {
 /** The ways people write a mobile number; all normalize to the same ten digits. */
 export function writtenMobile(rng: Rng, digits: string): string {
   const form = rng.weighted([
-    ["plain", 70], ["spaced+91", 10], ["trunk0", 7], ["dashed+91", 5], ["91", 4], ["bracketed", 2], ["split", 2],
+    ["plain", 70],
+    ["spaced+91", 10],
+    ["trunk0", 7],
+    ["dashed+91", 5],
+    ["91", 4],
+    ["bracketed", 2],
+    ["split", 2],
   ] as const);
   return writeMobile(form, digits);
 }
@@ -70,13 +93,20 @@ export function writeMobile(
   const a = digits.slice(0, 5);
   const b = digits.slice(5);
   switch (form) {
-    case "plain": return digits;
-    case "spaced+91": return `+91 ${a} ${b}`;
-    case "trunk0": return `0${a} ${b}`;
-    case "dashed+91": return `+91-${a}-${b}`;
-    case "91": return `91${digits}`;
-    case "bracketed": return `(+91) ${a}-${b}`;
-    case "split": return `${a} ${b}`;
+    case "plain":
+      return digits;
+    case "spaced+91":
+      return `+91 ${a} ${b}`;
+    case "trunk0":
+      return `0${a} ${b}`;
+    case "dashed+91":
+      return `+91-${a}-${b}`;
+    case "91":
+      return `91${digits}`;
+    case "bracketed":
+      return `(+91) ${a}-${b}`;
+    case "split":
+      return `${a} ${b}`;
   }
 }
 
@@ -88,7 +118,12 @@ export function landline(rng: Rng, std: string): string {
 export function personalEmail(rng: Rng, person: Person): string {
   const first = person.firstName.toLowerCase();
   const last = person.lastName.toLowerCase();
-  const local = rng.pick([`${first}.${last}`, `${first}${last}`, `${first}${rng.int(1, 99)}`, `${first.charAt(0)}${last}${rng.int(70, 99)}`]);
+  const local = rng.pick([
+    `${first}.${last}`,
+    `${first}${last}`,
+    `${first}${rng.int(1, 99)}`,
+    `${first.charAt(0)}${last}${rng.int(70, 99)}`,
+  ]);
   return `${local}@${rng.pick(MAIL_HOSTS)}`;
 }
 

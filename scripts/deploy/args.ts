@@ -34,10 +34,19 @@ export interface DeployArgs {
 /** The parsed options' meaning; a value that makes no sense is a UsageError naming its option. */
 export function deployArgs(values: Values<typeof DEPLOY_OPTIONS>): DeployArgs {
   if (values.env !== undefined && values.env !== "live") {
-    throw new UsageError(`--env must be live (the one environment of wrangler.toml; leave it out for test mode), not '${values.env}'`);
+    throw new UsageError(
+      `--env must be live (the one environment of wrangler.toml; leave it out for test mode), not '${values.env}'`,
+    );
   }
   if (values.url !== undefined && !/^https?:\/\/[^/\s]+/.test(values.url)) {
-    throw new UsageError(`--url must be an http(s) address such as https://order-lookup.example.workers.dev, not '${values.url}'`);
+    throw new UsageError(
+      `--url must be an http(s) address such as https://order-lookup.example.workers.dev, not '${values.url}'`,
+    );
   }
-  return { mode: values.env === "live" ? "live" : "test", setup: values.setup ?? false, dryRun: values["dry-run"] ?? false, url: values.url };
+  return {
+    mode: values.env === "live" ? "live" : "test",
+    setup: values.setup ?? false,
+    dryRun: values["dry-run"] ?? false,
+    url: values.url,
+  };
 }

@@ -35,7 +35,12 @@ export function readResources(mode: Mode, configPath = API_CONFIG): { worker: st
       id: db.database_id,
     })),
     // The title that wrangler's own automatic provisioning would give: <worker>-<binding>.
-    ...(section.kv_namespaces ?? []).map((kv) => ({ kind: "kv" as const, binding: kv.binding, name: `${worker}-${slug(kv.binding)}`, id: kv.id })),
+    ...(section.kv_namespaces ?? []).map((kv) => ({
+      kind: "kv" as const,
+      binding: kv.binding,
+      name: `${worker}-${slug(kv.binding)}`,
+      id: kv.id,
+    })),
   ];
   return { worker, resources };
 }

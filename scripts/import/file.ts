@@ -18,7 +18,10 @@ export async function importFile(
 ): Promise<ImportSummary> {
   let bytesRead = 0;
   const records = readRecords(path, (n) => (bytesRead = n));
-  const summary = await importRecords(bindings.DB, onRecord ? tap(records, (r) => onRecord(r.type, bytesRead)) : records);
+  const summary = await importRecords(
+    bindings.DB,
+    onRecord ? tap(records, (r) => onRecord(r.type, bytesRead)) : records,
+  );
   // Only after the import succeeded: a failed one changed nothing, so the cached answers still hold.
   try {
     await purgeLookupCache(bindings.LOOKUP_CACHE);

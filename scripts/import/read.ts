@@ -38,7 +38,13 @@ async function* readJsonLines(path: string, onBytesRead: OnBytesRead): AsyncGene
     const type = (value as { type?: unknown } | null)?.type;
     if (!isRecordType(type)) {
       const field = value !== null && typeof value === "object" && !Array.isArray(value) ? "type" : undefined;
-      throw new ImportError(`must name one of the record types ${RECORD_TYPES.join(", ")}`, where, undefined, undefined, field);
+      throw new ImportError(
+        `must name one of the record types ${RECORD_TYPES.join(", ")}`,
+        where,
+        undefined,
+        undefined,
+        field,
+      );
     }
     yield { type, value, where };
   }

@@ -3,7 +3,12 @@
 // `npm run keys`; the node-side tests run it in-process on one local platform for a whole file.
 import type { AuditEntry } from "../../src/keys/keys.audit.ts";
 import type { CreatedKey, KeyRecord } from "../../src/keys/keys.record.ts";
-import { KeyStore, publicRecord, REVOCATION_BOUND_LOCAL_SECONDS, REVOCATION_BOUND_PRODUCTION_SECONDS } from "../../src/keys/keys.store.ts";
+import {
+  KeyStore,
+  publicRecord,
+  REVOCATION_BOUND_LOCAL_SECONDS,
+  REVOCATION_BOUND_PRODUCTION_SECONDS,
+} from "../../src/keys/keys.store.ts";
 import type { KeyWithUsage } from "../../src/keys/keys.usage-read.ts";
 import { KEY_ID_PATTERN } from "../../src/keys/keys.secret.ts";
 import { ApiError } from "../../src/platform/errors.ts";
@@ -73,9 +78,16 @@ async function run(cmd: Command, ctx: Context): Promise<void> {
         CLI,
       );
       if (cmd.mode !== ctx.deploymentMode) {
-        out.error(`Note: this key store's deployment runs in ${ctx.deploymentMode} mode; it will refuse this ${cmd.mode}-mode key.`);
+        out.error(
+          `Note: this key store's deployment runs in ${ctx.deploymentMode} mode; it will refuse this ${cmd.mode}-mode key.`,
+        );
       }
-      printNewKey(out, created, json, `Created ${cmd.mode}-mode key ${created.record.id} "${created.record.name}", ${expiry(created.record)}.`);
+      printNewKey(
+        out,
+        created,
+        json,
+        `Created ${cmd.mode}-mode key ${created.record.id} "${created.record.name}", ${expiry(created.record)}.`,
+      );
       if (created.copyPending) warnPending(out, created.record.id, "may be refused");
       return;
     }
@@ -83,7 +95,8 @@ async function run(cmd: Command, ctx: Context): Promise<void> {
       const rows = (await store.listWithUsage()).map((r) => listed(r, store));
       if (json) out.log(JSON.stringify(rows));
       else printTable(out, rows);
-      for (const row of rows) if (row.copy_pending) warnPending(out, row.id, "may be treated as before its last change");
+      for (const row of rows)
+        if (row.copy_pending) warnPending(out, row.id, "may be treated as before its last change");
       return;
     }
     case "audit": {
@@ -103,7 +116,8 @@ async function run(cmd: Command, ctx: Context): Promise<void> {
         `Rolled ${cmd.id} "${created.record.name}": the new key is ${created.record.id}; ` +
           `${cmd.id} ${cmd.grace === 0 ? "stopped working now" : `keeps working until ${old?.expires_at}`}.`,
       );
-      if (created.copyPending) warnPending(out, `${cmd.id} or ${created.record.id}`, "may be treated as before the roll");
+      if (created.copyPending)
+        warnPending(out, `${cmd.id} or ${created.record.id}`, "may be treated as before the roll");
       return;
     }
     case "revoke": {
@@ -111,9 +125,12 @@ async function run(cmd: Command, ctx: Context): Promise<void> {
       const changed = await store.revoke(cmd.id, CLI);
       if (!before || !changed) throw unknown(cmd.id);
       const { record: revoked, copyPending } = changed;
-      if (json) out.log(JSON.stringify({ ...publicRecord(revoked, store.stateOf(revoked)), copy_pending: copyPending }));
+      if (json)
+        out.log(JSON.stringify({ ...publicRecord(revoked, store.stateOf(revoked)), copy_pending: copyPending }));
       else {
-        const bound = ctx.remote ? `about ${REVOCATION_BOUND_PRODUCTION_SECONDS} s` : `${REVOCATION_BOUND_LOCAL_SECONDS} s`;
+        const bound = ctx.remote
+          ? `about ${REVOCATION_BOUND_PRODUCTION_SECONDS} s`
+          : `${REVOCATION_BOUND_LOCAL_SECONDS} s`;
         out.log(
           before.revoked_at
             ? `Key ${cmd.id} "${revoked.name}" was already revoked at ${revoked.revoked_at}; its copy for authentication was written again.`
@@ -171,7 +188,21 @@ function printTable(out: Output, rows: ReturnType<typeof listed>[]): void {
     out.log("No keys.");
     return;
   }
-  const header = ["ID", "NAME", "MODE", "PREFIX", "STATUS", "SCOPES", "AGENT", "CREATED", "EXPIRES", "REVOKED", "LAST USED", "24H", "7D"];
+  const header = [
+    "ID",
+    "NAME",
+    "MODE",
+    "PREFIX",
+    "STATUS",
+    "SCOPES",
+    "AGENT",
+    "CREATED",
+    "EXPIRES",
+    "REVOKED",
+    "LAST USED",
+    "24H",
+    "7D",
+  ];
   const lines = rows.map((r) => [
     r.id,
     r.name,
@@ -196,13 +227,28 @@ function printAudit(out: Output, entries: AuditEntry[]): void {
     return;
   }
   const header = ["AT", "ACTION", "KEY", "NEW KEY", "NAME", "MODE", "ACTOR", "SESSION"];
-  const lines = entries.map((e) => [e.at, e.action, e.key_id, e.new_key_id ?? "-", e.key_name, e.mode, e.actor, e.session_id ?? "-"]);
+  const lines = entries.map((e) => [
+    e.at,
+    e.action,
+    e.key_id,
+    e.new_key_id ?? "-",
+    e.key_name,
+    e.mode,
+    e.actor,
+    e.session_id ?? "-",
+  ]);
   printColumns(out, header, lines);
 }
 
 function printColumns(out: Output, header: string[], lines: string[][]): void {
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
-  for (const line of [header, ...lines]) out.log(line.map((cell, i) => cell.padEnd(widths[i]!)).join("  ").trimEnd());
+  for (const line of [header, ...lines])
+    out.log(
+      line
+        .map((cell, i) => cell.padEnd(widths[i]!))
+        .join("  ")
+        .trimEnd(),
+    );
 }
 
 function unknown(id: string): CommandError {
@@ -226,9 +272,13 @@ function failureLine(err: unknown): string {
   if (err instanceof UsageError) return usageErrorLine(err, KEYS_COMMAND_LINE);
   let message: string;
   if (err instanceof CommandError) message = err.message;
-  else if (err instanceof ApiError) message = err.options.fields?.[0] ? `${err.options.fields[0].field} ${err.options.fields[0].message}` : err.description;
+  else if (err instanceof ApiError)
+    message = err.options.fields?.[0]
+      ? `${err.options.fields[0].field} ${err.options.fields[0].message}`
+      : err.description;
   else message = oneLine(err);
   // A database without the key tables (the account's, before its migrations were applied).
-  if (/no such table/.test(message)) message += " (apply the migrations first: npm run db:migrate -- --remote [--env live])";
+  if (/no such table/.test(message))
+    message += " (apply the migrations first: npm run db:migrate -- --remote [--env live])";
   return `Error: ${message}`;
 }

@@ -11,7 +11,13 @@ export type ConfigSection = Record<string, unknown> & {
   name?: string;
   main?: string;
   vars?: Record<string, unknown>;
-  d1_databases?: { binding: string; database_name?: string; database_id?: string; migrations_dir?: string; remote?: boolean }[];
+  d1_databases?: {
+    binding: string;
+    database_name?: string;
+    database_id?: string;
+    migrations_dir?: string;
+    remote?: boolean;
+  }[];
   kv_namespaces?: { binding: string; id?: string; remote?: boolean }[];
   ratelimits?: { name?: string; simple?: { limit?: number } }[];
   assets?: { directory?: string };
@@ -33,7 +39,8 @@ export function writeConfigCopy(path: string, change: (section: ConfigSection) =
     for (const db of section.d1_databases ?? []) {
       if (typeof db.migrations_dir === "string") db.migrations_dir = resolve(root, db.migrations_dir);
     }
-    if (typeof section.assets?.directory === "string") section.assets.directory = resolve(root, section.assets.directory);
+    if (typeof section.assets?.directory === "string")
+      section.assets.directory = resolve(root, section.assets.directory);
   }
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, `${JSON.stringify(config, null, 2)}\n`);

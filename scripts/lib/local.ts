@@ -87,7 +87,9 @@ export function describeTarget({ remote = false, environment }: Target, config =
     section = { ...config, ...named };
   }
   const database = section.d1_databases?.[0]?.database_name ?? "(none)";
-  const where = remote ? `the account's D1 database ${database}` : `the local D1 database ${database} in ${PERSIST_DIR}`;
+  const where = remote
+    ? `the account's D1 database ${database}`
+    : `the local D1 database ${database} in ${PERSIST_DIR}`;
   return environment === undefined ? where : `${where} (--env ${environment})`;
 }
 

@@ -11,11 +11,24 @@ export interface MigrateOptions {
   quiet?: boolean;
 }
 
-export async function applyMigrations({ remote = false, environment, quiet = false }: MigrateOptions = {}): Promise<void> {
+export async function applyMigrations({
+  remote = false,
+  environment,
+  quiet = false,
+}: MigrateOptions = {}): Promise<void> {
   const target = remote ? ["--remote"] : ["--local", ...persistArgs()];
-  const args = ["wrangler", "d1", "migrations", "apply", "DB", ...target, ...(environment ? ["--env", environment] : [])];
+  const args = [
+    "wrangler",
+    "d1",
+    "migrations",
+    "apply",
+    "DB",
+    ...target,
+    ...(environment ? ["--env", environment] : []),
+  ];
   // run() sets CI=true: wrangler applies without asking for a confirmation on a terminal.
   const { code, stdout, stderr } = await run("npx", args, {}, quiet ? "capture" : "terminal");
   const output = `${stdout}${stderr}`.trim();
-  if (code !== 0) throw new Error(`applying the migrations failed (wrangler exited with ${code})${output ? `:\n${output}` : ""}`);
+  if (code !== 0)
+    throw new Error(`applying the migrations failed (wrangler exited with ${code})${output ? `:\n${output}` : ""}`);
 }

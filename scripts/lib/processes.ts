@@ -29,7 +29,11 @@ function spawnCommand(command: string, args: string[], env: NodeJS.ProcessEnv, o
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {
       env,
-      stdio: [output === "capture" ? "ignore" : "inherit", keep("stdout") ? "pipe" : "inherit", keep("stderr") ? "pipe" : "inherit"],
+      stdio: [
+        output === "capture" ? "ignore" : "inherit",
+        keep("stdout") ? "pipe" : "inherit",
+        keep("stderr") ? "pipe" : "inherit",
+      ],
     });
     let stdout = "";
     let stderr = "";
@@ -42,7 +46,12 @@ function spawnCommand(command: string, args: string[], env: NodeJS.ProcessEnv, o
     child.once("error", reject);
     child.once("close", (code, signal) => {
       process.removeListener("exit", stopChild);
-      resolve({ code: code ?? (signal && output !== "capture" ? 128 : 1), stdout, stderr, seconds: (Date.now() - started) / 1000 });
+      resolve({
+        code: code ?? (signal && output !== "capture" ? 128 : 1),
+        stdout,
+        stderr,
+        seconds: (Date.now() - started) / 1000,
+      });
     });
   });
 }
@@ -51,7 +60,12 @@ function spawnCommand(command: string, args: string[], env: NodeJS.ProcessEnv, o
  * Runs a command from the project root to completion and keeps its output (or, with "terminal",
  * shows it). CI=true (unless env says otherwise) keeps wrangler from asking questions on a terminal.
  */
-export async function run(command: string, args: string[], env: Record<string, string> = {}, output: "capture" | "terminal" = "capture"): Promise<CommandResult> {
+export async function run(
+  command: string,
+  args: string[],
+  env: Record<string, string> = {},
+  output: "capture" | "terminal" = "capture",
+): Promise<CommandResult> {
   return spawnCommand(command, args, { ...process.env, CI: "true", ...env }, output);
 }
 
@@ -252,7 +266,10 @@ function guard(pgid: number): void {
       for (const group of liveGroups) signalGroup(group, "SIGTERM");
     });
   }
-  const watchdog = spawn(process.execPath, ["-e", WATCHDOG, String(process.pid), String(pgid)], { stdio: "ignore", detached: true });
+  const watchdog = spawn(process.execPath, ["-e", WATCHDOG, String(process.pid), String(pgid)], {
+    stdio: "ignore",
+    detached: true,
+  });
   watchdog.unref();
 }
 
@@ -294,6 +311,11 @@ export async function spawnServer(command: string, args: string[], options: Serv
     }
   }
   await stop();
-  const why = child.exitCode !== null || child.signalCode !== null ? `exited (${child.exitCode ?? child.signalCode})` : `did not answer within ${timeout} ms`;
-  throw new Error(`${command} ${args.join(" ")} ${why}${options.logFile ? ` (see ${options.logFile})` : `:\n${output}`}`);
+  const why =
+    child.exitCode !== null || child.signalCode !== null
+      ? `exited (${child.exitCode ?? child.signalCode})`
+      : `did not answer within ${timeout} ms`;
+  throw new Error(
+    `${command} ${args.join(" ")} ${why}${options.logFile ? ` (see ${options.logFile})` : `:\n${output}`}`,
+  );
 }

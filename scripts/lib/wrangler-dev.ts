@@ -70,12 +70,22 @@ export function serveSettings(): ServeSettings {
  * Prints the banner (with the demo key and an example phone number, when `npm start` has them) and
  * serves until wrangler exits, then exits this process with wrangler's status.
  */
-export function serve({ rateLimit, admin }: ServeSettings, title: string, demo: { key: string; phone: string | null } | null): void {
+export function serve(
+  { rateLimit, admin }: ServeSettings,
+  title: string,
+  demo: { key: string; phone: string | null } | null,
+): void {
   const env = wranglerEnv(); // first: it may refuse a setting, before any file is written
   console.log(
     banner({
-      title, port: PORT, persistDir: PERSIST_DIR, adminToken: admin.token, adminTokenSource: admin.source, rateLimit,
-      demoKey: demo?.key ?? null, examplePhone: demo?.phone ?? null,
+      title,
+      port: PORT,
+      persistDir: PERSIST_DIR,
+      adminToken: admin.token,
+      adminTokenSource: admin.source,
+      rateLimit,
+      demoKey: demo?.key ?? null,
+      examplePhone: demo?.phone ?? null,
     }),
   );
   const config = configForRateLimit(rateLimit);
@@ -86,12 +96,17 @@ export function serve({ rateLimit, admin }: ServeSettings, title: string, demo: 
   envFiles.push("--env-file", secrets.path);
 
   const args = [
-    WRANGLER_BIN, "dev",
+    WRANGLER_BIN,
+    "dev",
     ...devConfigArgs(config),
-    "--ip", "127.0.0.1",
-    "--port", String(PORT),
-    "--persist-to", resolve(PERSIST_DIR),
-    "--var", `RATE_LIMIT_PER_MINUTE:${rateLimit}`,
+    "--ip",
+    "127.0.0.1",
+    "--port",
+    String(PORT),
+    "--persist-to",
+    resolve(PERSIST_DIR),
+    "--var",
+    `RATE_LIMIT_PER_MINUTE:${rateLimit}`,
     // The usage flush interval, when set ("off" for the benchmark's comparison); else wrangler.toml's.
     ...(process.env.USAGE_FLUSH_SECONDS ? ["--var", `USAGE_FLUSH_SECONDS:${process.env.USAGE_FLUSH_SECONDS}`] : []),
     ...envFiles,

@@ -6,7 +6,11 @@ import { dirname, join } from "node:path";
 import { API_CONFIG, DOCS_CONFIG } from "./workers.ts";
 
 /** The project's own wrangler, to run with this process's Node. */
-export const WRANGLER_BIN = join(dirname(createRequire(import.meta.url).resolve("wrangler/package.json")), "bin", "wrangler.js");
+export const WRANGLER_BIN = join(
+  dirname(createRequire(import.meta.url).resolve("wrangler/package.json")),
+  "bin",
+  "wrangler.js",
+);
 
 /** The configs of one `wrangler dev` session: the API's first (it takes the port), then the docs' (its ASSETS). */
 export function devConfigArgs(apiConfig = API_CONFIG): string[] {
@@ -26,7 +30,8 @@ export function devConfigArgs(apiConfig = API_CONFIG): string[] {
  */
 export function wranglerEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
   const inspect = env.INSPECT ?? "";
-  if (!["", "0", "1"].includes(inspect)) throw new Error(`INSPECT must be 1 (devtools inspector on) or 0, got "${inspect}"`);
+  if (!["", "0", "1"].includes(inspect))
+    throw new Error(`INSPECT must be 1 (devtools inspector on) or 0, got "${inspect}"`);
   const out: NodeJS.ProcessEnv = {
     ...env,
     // The service never reads request.cf: without this, every start tries to download it and,
@@ -37,4 +42,3 @@ export function wranglerEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.Proces
   else if (!out.VSCODE_INSPECTOR_OPTIONS) out.VSCODE_INSPECTOR_OPTIONS = "{}"; // wrangler tests it for truth
   return out;
 }
-

@@ -29,7 +29,7 @@ function apiGet(base: string, key: string): Get {
 /** Every row of a paged listing, following next_page_url. */
 async function listAll(get: Get, path: string, member: string): Promise<any[]> {
   const rows: any[] = [];
-  for (let next: string | null = `${path}?count=100`; next; ) {
+  for (let next: string | null = `${path}?count=100`; next;) {
     const page = await get(next);
     rows.push(...page.data[member]);
     const url: string | null = page.data.pagination.next_page_url;
@@ -55,7 +55,8 @@ export async function readCatalog(base: string, key: string): Promise<Catalog> {
     takenPhones: new Set(phones.map(normalizePhone)),
   };
   for (const [name, list] of Object.entries(catalog)) {
-    if (Array.isArray(list) && list.length === 0) throw new Error(`the dataset has no ${name}: the load mix needs some`);
+    if (Array.isArray(list) && list.length === 0)
+      throw new Error(`the dataset has no ${name}: the load mix needs some`);
   }
   return catalog;
 }
@@ -84,7 +85,10 @@ export async function checkCreates(
   before: Set<number>,
   tally: { createdIds: Set<number>; createsSent: Map<string, number | undefined> },
 ): Promise<CreateCheck> {
-  const listed = (await listAll(apiGet(base, key), "/api/customers", "customers")) as { id: number; contactperson_number: string }[];
+  const listed = (await listAll(apiGet(base, key), "/api/customers", "customers")) as {
+    id: number;
+    contactperson_number: string;
+  }[];
   const listedIds = new Set(listed.map((c) => c.id));
   const missing = [...tally.createdIds].filter((id) => !listedIds.has(id)).sort((a, b) => a - b);
   const unexplained: string[] = [];
@@ -92,10 +96,21 @@ export async function checkCreates(
   for (const customer of listed) {
     if (before.has(customer.id) || tally.createdIds.has(customer.id)) continue;
     const phone = normalizePhone(customer.contactperson_number);
-    if (!tally.createsSent.has(phone)) unexplained.push(`customer ${customer.id} (${phone}): no create of this run sent that number`);
+    if (!tally.createsSent.has(phone))
+      unexplained.push(`customer ${customer.id} (${phone}): no create of this run sent that number`);
     else if (tally.createsSent.get(phone) === undefined) written++;
-    else unexplained.push(`customer ${customer.id} (${phone}): its create was answered ${tally.createsSent.get(phone)}, yet it was written`);
+    else
+      unexplained.push(
+        `customer ${customer.id} (${phone}): its create was answered ${tally.createsSent.get(phone)}, yet it was written`,
+      );
   }
   const cutOffSent = [...tally.createsSent.values()].filter((status) => status === undefined).length;
-  return { listedBefore: before.size, listedAfter: listed.length, created: tally.createdIds.size, missing, cutOff: { sent: cutOffSent, written }, unexplained };
+  return {
+    listedBefore: before.size,
+    listedAfter: listed.length,
+    created: tally.createdIds.size,
+    missing,
+    cutOff: { sent: cutOffSent, written },
+    unexplained,
+  };
 }

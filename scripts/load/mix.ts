@@ -56,10 +56,13 @@ export function buildMix(catalog: Catalog, key: string, runId: string) {
       area_id: pick(catalog.areaIds),
       postalcode_id: pick(catalog.postalcodeIds),
       salesagent_id: pick(catalog.salesagentIds),
-      ...(random() < 0.3 ? { gst_treatment: "Registered", gstin: "27AAPFU0939F1ZV" } : { gst_treatment: "Unregistered" }),
+      ...(random() < 0.3
+        ? { gst_treatment: "Registered", gstin: "27AAPFU0939F1ZV" }
+        : { gst_treatment: "Unregistered" }),
     };
   };
-  const asParams = (c: Record<string, unknown>) => new URLSearchParams(Object.entries(c).map(([k, v]): [string, string] => [k, String(v)])).toString();
+  const asParams = (c: Record<string, unknown>) =>
+    new URLSearchParams(Object.entries(c).map(([k, v]): [string, string] => [k, String(v)])).toString();
 
   const endpoints: Endpoint[] = [
     {
@@ -67,38 +70,80 @@ export function buildMix(catalog: Catalog, key: string, runId: string) {
       weight: 24,
       build: () => {
         const dates = random() < 0.3 ? "&from_date=01-01-2025&to_date=31-12-2026" : "";
-        return { method: "GET", path: `${prefix()}/orders?phone_number=${encodeURIComponent(pick(catalog.phones))}&count=${pick([10, 25, 100])}${dates}` };
+        return {
+          method: "GET",
+          path: `${prefix()}/orders?phone_number=${encodeURIComponent(pick(catalog.phones))}&count=${pick([10, 25, 100])}${dates}`,
+        };
       },
     },
     {
       name: "GET /customers",
       weight: 12,
-      build: () => ({ method: "GET", path: `${prefix()}/customers?count=${pick([10, 25, 50, 100])}&page=${1 + Math.floor(random() * 4)}` }),
+      build: () => ({
+        method: "GET",
+        path: `${prefix()}/customers?count=${pick([10, 25, 50, 100])}&page=${1 + Math.floor(random() * 4)}`,
+      }),
     },
-    { name: "GET /fetch-salesagent-by-pincode", weight: 14, build: () => ({ method: "GET", path: `${prefix()}/fetch-salesagent-by-pincode?pincode=${pick(catalog.pincodes)}` }) },
+    {
+      name: "GET /fetch-salesagent-by-pincode",
+      weight: 14,
+      build: () => ({
+        method: "GET",
+        path: `${prefix()}/fetch-salesagent-by-pincode?pincode=${pick(catalog.pincodes)}`,
+      }),
+    },
     { name: "GET /area", weight: 6, build: () => ({ method: "GET", path: `${prefix()}/area` }) },
     { name: "GET /areas", weight: 4, build: () => ({ method: "GET", path: `${prefix()}/areas` }) },
     {
       name: "GET /postalcodes",
       weight: 6,
-      build: () => ({ method: "GET", path: random() < 0.5 ? `${prefix()}/postalcodes?code=${pick(catalog.pincodes)}` : `${prefix()}/postalcodes?count=50&page=${1 + Math.floor(random() * 3)}` }),
+      build: () => ({
+        method: "GET",
+        path:
+          random() < 0.5
+            ? `${prefix()}/postalcodes?code=${pick(catalog.pincodes)}`
+            : `${prefix()}/postalcodes?count=50&page=${1 + Math.floor(random() * 3)}`,
+      }),
     },
-    { name: "GET /salesagents", weight: 6, build: () => ({ method: "GET", path: `${prefix()}/salesagents?count=${pick([10, 100])}` }) },
+    {
+      name: "GET /salesagents",
+      weight: 6,
+      build: () => ({ method: "GET", path: `${prefix()}/salesagents?count=${pick([10, 100])}` }),
+    },
     {
       name: "POST /customers/create (JSON)",
       weight: 10,
       build: (): Built => {
         const replay = answeredKeyed.length > 0 && random() < 0.1 ? pick(answeredKeyed) : undefined;
         if (replay) {
-          return { method: "POST", path: "/api/customers/create", body: replay.body, mobile: replay.mobile, headers: { "Content-Type": "application/json", "Idempotency-Key": replay.key } };
+          return {
+            method: "POST",
+            path: "/api/customers/create",
+            body: replay.body,
+            mobile: replay.mobile,
+            headers: { "Content-Type": "application/json", "Idempotency-Key": replay.key },
+          };
         }
         const c = customer();
         const body = JSON.stringify(c);
         if (random() < 0.3) {
           const idem = `load-${runId}-${++keyCount}`;
-          return { method: "POST", path: "/api/customers/create", body, mobile: c.mobile_number, headers: { "Content-Type": "application/json", "Idempotency-Key": idem }, keyed: { key: idem, body } };
+          return {
+            method: "POST",
+            path: "/api/customers/create",
+            body,
+            mobile: c.mobile_number,
+            headers: { "Content-Type": "application/json", "Idempotency-Key": idem },
+            keyed: { key: idem, body },
+          };
         }
-        return { method: "POST", path: `${prefix()}/customers/create`, body, mobile: c.mobile_number, headers: { "Content-Type": "application/json" } };
+        return {
+          method: "POST",
+          path: `${prefix()}/customers/create`,
+          body,
+          mobile: c.mobile_number,
+          headers: { "Content-Type": "application/json" },
+        };
       },
     },
     {
@@ -114,12 +159,25 @@ export function buildMix(catalog: Catalog, key: string, runId: string) {
       weight: 2,
       build: () => {
         const c = customer();
-        return { method: "POST", path: "/customers/create", body: asParams(c), mobile: c.mobile_number, headers: { "Content-Type": "application/x-www-form-urlencoded" } };
+        return {
+          method: "POST",
+          path: "/customers/create",
+          body: asParams(c),
+          mobile: c.mobile_number,
+          headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        };
       },
     },
   ];
 
-  const tally: Tally = { byEndpoint: new Map(), createdIds: new Set(), created: 0, replayed: 0, createAnomalies: [], createsSent: new Map() };
+  const tally: Tally = {
+    byEndpoint: new Map(),
+    createdIds: new Set(),
+    created: 0,
+    replayed: 0,
+    createAnomalies: [],
+    createsSent: new Map(),
+  };
   const count = (name: string, status: number) => {
     const statuses = tally.byEndpoint.get(name) ?? new Map<number, number>();
     statuses.set(status, (statuses.get(status) ?? 0) + 1);
@@ -145,7 +203,13 @@ export function buildMix(catalog: Catalog, key: string, runId: string) {
       context.endpoint = endpoint.name;
       context.sent = built;
       if (built.mobile) tally.createsSent.set(built.mobile, tally.createsSent.get(built.mobile));
-      return { ...base, method: built.method, path: built.path, body: built.body, headers: { Authorization: `Bearer ${key}`, ...built.headers } };
+      return {
+        ...base,
+        method: built.method,
+        path: built.path,
+        body: built.body,
+        headers: { Authorization: `Bearer ${key}`, ...built.headers },
+      };
     },
     onResponse: (status, body, context, headers) => {
       const name = String(context.endpoint);
@@ -169,7 +233,10 @@ export function buildMix(catalog: Catalog, key: string, runId: string) {
       if (replayedHeader === "true") {
         tally.replayed++;
         const original = answeredKeyed.find((k) => k.key === sent.headers?.["Idempotency-Key"]);
-        if (!original || original.id !== id) tally.createAnomalies.push(`a replay of ${sent.headers?.["Idempotency-Key"]} named customer ${id}, not ${original?.id}`);
+        if (!original || original.id !== id)
+          tally.createAnomalies.push(
+            `a replay of ${sent.headers?.["Idempotency-Key"]} named customer ${id}, not ${original?.id}`,
+          );
       } else if (sent.keyed) {
         answeredKeyed.push({ ...sent.keyed, id, mobile: sent.mobile });
       }

@@ -10,7 +10,12 @@ export interface CannonRequest {
   /** Called before each send with the connection's own context; returns what to send. */
   setupRequest?: (request: CannonRequest, context: Record<string, unknown>) => CannonRequest;
   /** Called with each answer, with the same context. */
-  onResponse?: (status: number, body: string, context: Record<string, unknown>, headers: Record<string, string>) => void;
+  onResponse?: (
+    status: number,
+    body: string,
+    context: Record<string, unknown>,
+    headers: Record<string, string>,
+  ) => void;
 }
 
 export interface CannonOptions {
@@ -96,15 +101,24 @@ export async function measure(target: Target, options: LoadOptions): Promise<Fig
   const next = target.request;
   // A fresh request each time (a create needs a new mobile number), else autocannon's fixed GET.
   const requests = next
-    ? [{ setupRequest: (req: CannonRequest) => {
-        const parts = next();
-        return { ...req, ...parts, headers: { ...target.headers, ...parts.headers } };
-      } }]
+    ? [
+        {
+          setupRequest: (req: CannonRequest) => {
+            const parts = next();
+            return { ...req, ...parts, headers: { ...target.headers, ...parts.headers } };
+          },
+        },
+      ]
     : undefined;
-  const load = (duration: number) => cannon({ url: target.url, headers: target.headers, connections: options.connections, duration, requests });
+  const load = (duration: number) =>
+    cannon({ url: target.url, headers: target.headers, connections: options.connections, duration, requests });
   await load(options.warmupSeconds);
   const parts = next?.();
-  const probe = await fetch(target.url, { method: parts?.method, body: parts?.body, headers: { ...target.headers, ...parts?.headers } });
+  const probe = await fetch(target.url, {
+    method: parts?.method,
+    body: parts?.body,
+    headers: { ...target.headers, ...parts?.headers },
+  });
   await probe.arrayBuffer();
   const cpuBefore = target.cpuSeconds();
   const result = await load(options.seconds);
@@ -127,7 +141,8 @@ export async function measure(target: Target, options: LoadOptions): Promise<Fig
 export const mean = (list: number[]) => list.reduce((sum, n) => sum + n, 0) / list.length;
 export const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
 /** A figure for a report: thousands separated, `digits` decimals. */
-export const num = (n: number, digits = 0) => n.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
+export const num = (n: number, digits = 0) =>
+  n.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
 /** "1 D1 (57 rows) + 0 KV" from a Server-Timing header. */
 function workOf(header: string | null): string {

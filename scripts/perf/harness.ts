@@ -40,7 +40,13 @@ export class PerfRun {
   }
 
   /** Starts a server whose command listens on the PORT it is given, and waits until it answers. */
-  async start(name: string, command: string, args: (port: number) => string[], env: (port: number) => NodeJS.ProcessEnv, readyPath = "/"): Promise<Server> {
+  async start(
+    name: string,
+    command: string,
+    args: (port: number) => string[],
+    env: (port: number) => NodeJS.ProcessEnv,
+    readyPath = "/",
+  ): Promise<Server> {
     const port = await freePort();
     const logFile = join(this.dir, `${name}.log`);
     const read = () => {
@@ -52,7 +58,13 @@ export class PerfRun {
     };
     let server;
     try {
-      server = await spawnServer(command, args(port), { port, env: env(port), logFile, readyPath, readyTimeoutMs: 600_000 });
+      server = await spawnServer(command, args(port), {
+        port,
+        env: env(port),
+        logFile,
+        readyPath,
+        readyTimeoutMs: 600_000,
+      });
     } catch {
       throw new Error(`${name} did not start (see ${logFile}):\n${read().split("\n").slice(-30).join("\n")}`);
     }
@@ -79,7 +91,19 @@ export class PerfRun {
   serveApi(name: string, script: "start" | "dev", persistDir: string, env: NodeJS.ProcessEnv = {}): Promise<Server> {
     const args = script === "start" ? ["start"] : ["run", "dev"];
     // Any path answers (a 401 without a key); /api/area also waits for the worker itself.
-    return this.start(name, "npm", () => args, (port) => ({ PORT: String(port), PERSIST_DIR: persistDir, RATE_LIMIT_PER_MINUTE: "0", USAGE_FLUSH_SECONDS: "", ...env }), "/api/area");
+    return this.start(
+      name,
+      "npm",
+      () => args,
+      (port) => ({
+        PORT: String(port),
+        PERSIST_DIR: persistDir,
+        RATE_LIMIT_PER_MINUTE: "0",
+        USAGE_FLUSH_SECONDS: "",
+        ...env,
+      }),
+      "/api/area",
+    );
   }
 
   /** Stops every server; removes the folder unless the run failed or --keep asked to keep it. */
@@ -94,7 +118,11 @@ export class PerfRun {
  * Runs a harness command: its exit status is what `main` returns. A failure is one line (a usage
  * mistake with its pointer to --help), and an interrupt (SIGINT, SIGTERM) stops the servers first.
  */
-export function runPerf(command: CommandLine, label: "bench" | "load", main: (open: (keep?: boolean) => PerfRun) => Promise<number>): void {
+export function runPerf(
+  command: CommandLine,
+  label: "bench" | "load",
+  main: (open: (keep?: boolean) => PerfRun) => Promise<number>,
+): void {
   let perf: PerfRun | undefined;
   const open = (keep?: boolean) => (perf = new PerfRun(label, keep));
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
@@ -106,7 +134,11 @@ export function runPerf(command: CommandLine, label: "bench" | "load", main: (op
       process.exit(code);
     },
     async (err: unknown) => {
-      console.error(err instanceof UsageError ? failureLine(err, command) : `npm run ${label} failed: ${err instanceof Error ? err.message : String(err)}`);
+      console.error(
+        err instanceof UsageError
+          ? failureLine(err, command)
+          : `npm run ${label} failed: ${err instanceof Error ? err.message : String(err)}`,
+      );
       await perf?.finish(false);
       process.exit(1);
     },
@@ -115,9 +147,14 @@ export function runPerf(command: CommandLine, label: "bench" | "load", main: (op
 
 /** A test-mode key made with `npm run keys -- create --json` on a state folder: its secret. */
 export async function makeKey(persistDir: string, name: string): Promise<string> {
-  const result = await run("npm", ["run", "--silent", "keys", "--", "create", "--mode", "test", "--name", name, "--json"], { PERSIST_DIR: persistDir });
+  const result = await run(
+    "npm",
+    ["run", "--silent", "keys", "--", "create", "--mode", "test", "--name", name, "--json"],
+    { PERSIST_DIR: persistDir },
+  );
   const last = result.stdout.trim().split("\n").at(-1) ?? "";
-  if (result.code !== 0 || !last.startsWith("{")) throw new Error(`npm run keys -- create failed (exit ${result.code}):\n${result.stdout}\n${result.stderr}`.trim());
+  if (result.code !== 0 || !last.startsWith("{"))
+    throw new Error(`npm run keys -- create failed (exit ${result.code}):\n${result.stdout}\n${result.stderr}`.trim());
   return (JSON.parse(last) as { secret: string }).secret;
 }
 

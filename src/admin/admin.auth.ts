@@ -15,7 +15,9 @@ export const adminAuth = createMiddleware<AppEnv>(async (c, next) => {
   if (header !== undefined) {
     const given = bearerToken(header);
     if (given === null) {
-      throw errors.unauthenticated("Malformed Authorization header: send 'Authorization: Bearer <administrator token>'");
+      throw errors.unauthenticated(
+        "Malformed Authorization header: send 'Authorization: Bearer <administrator token>'",
+      );
     }
     const attempt = signInAttemptOf(c, "admin-api");
     // A bearer token is a sign-in: counted, and refused unchecked after too many failures.

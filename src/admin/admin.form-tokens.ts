@@ -22,7 +22,9 @@ export async function issueFormToken(db: Database, sessionId: string, nowMs = Da
   const token = randomBase62(43);
   await db.batch([
     db.delete(formTokens).where(lt(formTokens.expiresAt, nowMs - KEPT_AFTER_EXPIRY_MS)),
-    db.insert(formTokens).values({ tokenHash: await sha256Hex(token), form: "", sessionId, expiresAt: nowMs + FORM_TOKEN_TTL_MS }),
+    db
+      .insert(formTokens)
+      .values({ tokenHash: await sha256Hex(token), form: "", sessionId, expiresAt: nowMs + FORM_TOKEN_TTL_MS }),
   ]);
   return token;
 }

@@ -3,7 +3,14 @@
 import { ApiError, errors, type FieldError } from "../platform/errors.ts";
 import { checkNewKey, checkSeconds } from "../keys/keys.rules.ts";
 import { KEY_ID_PATTERN } from "../keys/keys.secret.ts";
-import { type AuditEntry, type KeyActor, type KeyRecord, type KeyStore, type KeyWithUsage, publicRecord } from "../keys/keys.store.ts";
+import {
+  type AuditEntry,
+  type KeyActor,
+  type KeyRecord,
+  type KeyStore,
+  type KeyWithUsage,
+  publicRecord,
+} from "../keys/keys.store.ts";
 
 /** `copy_pending`: docs/specification.md section 2, "The copy follows the record". */
 export type AdminKey = ReturnType<typeof publicRecord<KeyRecord>> & { copy_pending: boolean };
@@ -75,7 +82,11 @@ function unknownKey(id: string) {
 }
 
 /** Unknown fields are a 422 that also lists whatever the store's rules find wrong with the known ones. */
-function readFields<F extends string, T>(body: unknown, allowed: readonly F[], read: (fields: Partial<Record<F, unknown>>) => T): T {
+function readFields<F extends string, T>(
+  body: unknown,
+  allowed: readonly F[],
+  read: (fields: Partial<Record<F, unknown>>) => T,
+): T {
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
     throw errors.validation([{ field: "request", message: "must be a JSON object" }]);
   }

@@ -29,7 +29,9 @@ const audit = adminRoute({
 const salesagents = adminRoute({
   method: "get",
   path: "/admin/salesagents",
-  request: { query: z.object({ q: queryString().max(MAX_AGENT_QUERY_LENGTH, { error: AGENT_QUERY_RULE }).optional() }) },
+  request: {
+    query: z.object({ q: queryString().max(MAX_AGENT_QUERY_LENGTH, { error: AGENT_QUERY_RULE }).optional() }),
+  },
   responses: { 200: { description: "The sales agents found" } },
 });
 
@@ -66,7 +68,10 @@ const createHandler: RouteHandler<typeof create, AppEnv> = async (c) =>
   c.json({ data: await createKey(c.get("services").keys, await readJsonBody(c), ADMIN_API) }, 201);
 
 const rollHandler: RouteHandler<typeof roll, AppEnv> = async (c) =>
-  c.json({ data: await rollKey(c.get("services").keys, c.req.valid("param").id, await readJsonBody(c), ADMIN_API) }, 201);
+  c.json(
+    { data: await rollKey(c.get("services").keys, c.req.valid("param").id, await readJsonBody(c), ADMIN_API) },
+    201,
+  );
 
 const revokeHandler: RouteHandler<typeof revoke, AppEnv> = async (c) =>
   c.json({ data: await revokeKey(c.get("services").keys, c.req.valid("param").id, ADMIN_API) }, 200);

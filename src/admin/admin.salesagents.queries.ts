@@ -37,5 +37,9 @@ export function searchSalesAgents(db: Database, query: string, limit = AGENT_SEA
 
 export function salesAgentsByIds(db: Database, ids: readonly number[]): Promise<AgentRow[]> {
   if (ids.length === 0) return Promise.resolve([]);
-  return db.select(COLUMNS).from(salesAgents).where(inArray(salesAgents.id, [...ids])).orderBy(asc(salesAgents.id));
+  return db
+    .select(COLUMNS)
+    .from(salesAgents)
+    .where(inArray(salesAgents.id, [...ids]))
+    .orderBy(asc(salesAgents.id));
 }

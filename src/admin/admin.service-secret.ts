@@ -38,7 +38,10 @@ async function readOrMakeSecret(db: Database): Promise<string> {
       .insert(serviceSecrets)
       .values({ name: SESSION_SECRET_NAME, secret, createdAt: new Date().toISOString() })
       .onConflictDoNothing(),
-    db.select({ secret: serviceSecrets.secret }).from(serviceSecrets).where(eq(serviceSecrets.name, SESSION_SECRET_NAME)),
+    db
+      .select({ secret: serviceSecrets.secret })
+      .from(serviceSecrets)
+      .where(eq(serviceSecrets.name, SESSION_SECRET_NAME)),
   ]);
   const row = rows[0];
   if (!row) throw new Error("the session secret was not stored");
@@ -50,7 +53,12 @@ async function deriveKeys(secret: string): Promise<SessionKeys> {
   const material = await crypto.subtle.importKey("raw", encoder.encode(secret), "HKDF", false, ["deriveBits"]);
   const derive = (info: string) =>
     crypto.subtle.deriveBits(
-      { name: "HKDF", hash: "SHA-256", salt: encoder.encode("order-lookup admin dashboard"), info: encoder.encode(info) },
+      {
+        name: "HKDF",
+        hash: "SHA-256",
+        salt: encoder.encode("order-lookup admin dashboard"),
+        info: encoder.encode(info),
+      },
       material,
       256,
     );

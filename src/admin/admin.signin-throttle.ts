@@ -73,7 +73,9 @@ async function reserve(db: Database, address: string, nowMs: number): Promise<{ 
       )
       .bind(address, nowMs, since, SIGNIN_MAX_FAILURES),
     d1
-      .prepare("SELECT at FROM admin_signin_failures WHERE address = ?1 AND at > ?2 ORDER BY at DESC, id DESC LIMIT 1 OFFSET ?3")
+      .prepare(
+        "SELECT at FROM admin_signin_failures WHERE address = ?1 AND at > ?2 ORDER BY at DESC, id DESC LIMIT 1 OFFSET ?3",
+      )
       .bind(address, since, SIGNIN_MAX_FAILURES - 1),
   ])) as [D1Result, D1Result<{ id: number }>, D1Result<{ at: number }>];
   const id = reserved.results[0]?.id;

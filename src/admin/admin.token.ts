@@ -19,7 +19,11 @@ export function usableAdminToken(token: string | undefined, requestId: string): 
   return null;
 }
 
-export async function adminTokenMatches(configured: string | undefined, given: string, requestId: string): Promise<boolean> {
+export async function adminTokenMatches(
+  configured: string | undefined,
+  given: string,
+  requestId: string,
+): Promise<boolean> {
   const token = usableAdminToken(configured, requestId);
   if (token === null) return false;
   return textsEqualInConstantTime(token, given);

@@ -3,7 +3,18 @@ import { and, asc, eq, gt, gte, sql, type SQL } from "drizzle-orm";
 import { areas, cities, customerAddresses, customers, postalCodes, states } from "../../drizzle/schema.ts";
 import type { Database } from "../platform/db/database.ts";
 import type { Page } from "../platform/paging/pagination.ts";
-import { AFTER, type Compiler, compiled, limitWithin, PAGE, pageMode, type PageMode, pageStatements, pageValues, runPage } from "../platform/db/compiled.ts";
+import {
+  AFTER,
+  type Compiler,
+  compiled,
+  limitWithin,
+  PAGE,
+  pageMode,
+  type PageMode,
+  pageStatements,
+  pageValues,
+  runPage,
+} from "../platform/db/compiled.ts";
 import { addressColumns, as, customerColumns } from "../platform/db/columns.ts";
 import { agentCustomerCount, keptCount } from "../platform/db/totals.ts";
 
@@ -37,7 +48,13 @@ function customersPageQueries(db: Compiler, mode: PageMode, agent: boolean) {
   let from: SQL | undefined;
   if (mode === "seek") from = gt(customers.id, AFTER.id);
   if (mode === "offset") {
-    const firstId = db.select({ id: customers.id }).from(customers).where(ofAgent).orderBy(asc(customers.id)).limit(limitWithin(kept, 1)).offset(PAGE.offset);
+    const firstId = db
+      .select({ id: customers.id })
+      .from(customers)
+      .where(ofAgent)
+      .orderBy(asc(customers.id))
+      .limit(limitWithin(kept, 1))
+      .offset(PAGE.offset);
     from = gte(customers.id, firstId);
   }
   const rows = selectCustomersWithAddress(db, and(ofAgent, from)).orderBy(asc(customers.id)).limit(PAGE.limit);

@@ -44,7 +44,9 @@ export function toCustomerFields(row: CustomerRow): CustomerFields {
   };
 }
 
-export function toCustomer(row: CustomerRow & AddressRow & { status: string | null; approval: string | null }): Customer {
+export function toCustomer(
+  row: CustomerRow & AddressRow & { status: string | null; approval: string | null },
+): Customer {
   return {
     ...toCustomerFields(row),
     status: row.status as Customer["status"],

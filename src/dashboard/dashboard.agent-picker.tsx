@@ -16,9 +16,11 @@ export interface AgentPickerProps {
 }
 
 function pickerHint(query: string | undefined, found: number, limit: number): string {
-  if (query === undefined) return "No agent: the key sees every customer. Search above to bind it to one agent's customers.";
+  if (query === undefined)
+    return "No agent: the key sees every customer. Search above to bind it to one agent's customers.";
   const count = found === limit ? `The first ${limit}` : String(found);
-  if (query.trim() === "") return found === 0 ? "There are no sales agents." : `${count} sales agent${found === 1 ? "" : "s"}, by id.`;
+  if (query.trim() === "")
+    return found === 0 ? "There are no sales agents." : `${count} sales agent${found === 1 ? "" : "s"}, by id.`;
   if (found === 0) return `No sales agent matches “${query}”.`;
   return `${count} match${found === 1 ? "" : "es"} for “${query}”.`;
 }

@@ -162,9 +162,8 @@ export const KeysPage: FC<KeysPageProps> = (props) => {
             <div class="table-wrap" tabindex={0} role="region" aria-label="Keys table">
               <table>
                 <caption>
-                  Keys of both modes, newest first. Only a prefix of each key is kept for display. Requests are
-                  counted per key (within about a minute of their use), over the last 24 hours, 7 days and per day for 30
-                  days.
+                  Keys of both modes, newest first. Only a prefix of each key is kept for display. Requests are counted
+                  per key (within about a minute of their use), over the last 24 hours, 7 days and per day for 30 days.
                 </caption>
                 <thead>
                   <tr>
@@ -259,7 +258,12 @@ const CreateForm: FC<KeysPageProps> = ({ csrfToken, formToken, form, error, pick
           <div class="choices">
             {SCOPES.map((scope) => (
               <label class="choice">
-                <input type="checkbox" name="scopes" value={scope} checked={form?.scopes ? form.scopes.includes(scope) : true} />{" "}
+                <input
+                  type="checkbox"
+                  name="scopes"
+                  value={scope}
+                  checked={form?.scopes ? form.scopes.includes(scope) : true}
+                />{" "}
                 {SCOPE_HINTS[scope]}
               </label>
             ))}
@@ -277,7 +281,12 @@ const CreateForm: FC<KeysPageProps> = ({ csrfToken, formToken, form, error, pick
   );
 };
 
-const KeyRow: FC<{ item: AdminKeyWithUsage; agents: Map<number, AdminAgent>; csrfToken: string; formToken: string }> = ({ item, agents, csrfToken, formToken }) => {
+const KeyRow: FC<{
+  item: AdminKeyWithUsage;
+  agents: Map<number, AdminAgent>;
+  csrfToken: string;
+  formToken: string;
+}> = ({ item, agents, csrfToken, formToken }) => {
   const which = `${item.name} (${item.prefix})`;
   const agent = item.agent_id === null ? undefined : agents.get(item.agent_id);
   return (
@@ -382,7 +391,9 @@ const Status: FC<{ item: AdminKey }> = ({ item }) => {
         <>
           <br />
           <span class="status status-pending">copy pending</span>{" "}
-          <span class="hint">(authentication may not see this yet; written again within {COPY_JOB_INTERVAL_SECONDS / 60} minutes)</span>
+          <span class="hint">
+            (authentication may not see this yet; written again within {COPY_JOB_INTERVAL_SECONDS / 60} minutes)
+          </span>
         </>
       )}
     </>

@@ -22,7 +22,14 @@ import { DEFAULT_AUDIT_LIMIT } from "../keys/keys.audit.ts";
 import { signIn, signInAttemptOf } from "../admin/admin.signin-throttle.ts";
 import { type KeysPageProps, KeysPage, LoginPage, MessagePage } from "./dashboard.pages.tsx";
 import { adminTokenMatches } from "../admin/admin.token.ts";
-import { CSRF_FIELD, type Session, csrfTokenValid, endSession, readSession, startSession } from "../admin/admin.session.ts";
+import {
+  CSRF_FIELD,
+  type Session,
+  csrfTokenValid,
+  endSession,
+  readSession,
+  startSession,
+} from "../admin/admin.session.ts";
 
 type FormValue = string | File;
 type FormBody = Record<string, FormValue | FormValue[]>;
@@ -106,7 +113,9 @@ dashboardRoutes.get("/dashboard", async (c) => {
   c.set("session", session);
   return withErrorsShown(c, "The agents were not searched", undefined, async () => {
     const agents = await findAgents(c.get("services").db, query);
-    return renderKeys(c, session, { picker: { query, agents, focusFirst: agents.length > 0, limit: AGENT_SEARCH_LIMIT } });
+    return renderKeys(c, session, {
+      picker: { query, agents, focusFirst: agents.length > 0, limit: AGENT_SEARCH_LIMIT },
+    });
   });
 });
 
@@ -127,7 +136,10 @@ dashboardRoutes.post("/dashboard/login", checkOrigin, limitBody, async (c) => {
     throw err;
   }
   if (!matched) {
-    return c.html(<LoginPage nonce={nonceOf(c)} error="That is not the administrator token. Nobody was logged in." />, 401);
+    return c.html(
+      <LoginPage nonce={nonceOf(c)} error="That is not the administrator token. Nobody was logged in." />,
+      401,
+    );
   }
   await startSession(c);
   return c.redirect("/dashboard", 303);
@@ -173,13 +185,17 @@ const rollOnce = oneTimeForm((c) => outOfDate(c, NOT_ROLLED));
 dashboardRoutes.post("/dashboard/keys", checkOrigin, limitBody, requireSession, makeOnce, async (c) => {
   const values = createFormValues(c);
   return withErrorsShown(c, NOT_MADE, values, async () => {
-    const created = await createKey(c.get("services").keys, {
-      name: values.name,
-      mode: values.mode,
-      expires_in: values.expires_in === "" || values.expires_in === undefined ? null : number(values.expires_in),
-      scopes: values.scopes,
-      agent_id: values.agent_id === "" || values.agent_id === undefined ? null : number(values.agent_id),
-    }, dashboardActor(c));
+    const created = await createKey(
+      c.get("services").keys,
+      {
+        name: values.name,
+        mode: values.mode,
+        expires_in: values.expires_in === "" || values.expires_in === undefined ? null : number(values.expires_in),
+        scopes: values.scopes,
+        agent_id: values.agent_id === "" || values.agent_id === undefined ? null : number(values.agent_id),
+      },
+      dashboardActor(c),
+    );
     return renderKeys(c, c.get("session"), { newKey: { created }, notice: pendingNotice(created.copy_pending) });
   });
 });
@@ -188,9 +204,17 @@ dashboardRoutes.post("/dashboard/keys/:id/roll", checkOrigin, limitBody, require
   const grace = text(c.get("form").grace);
   return withErrorsShown(c, NOT_ROLLED, undefined, async () => {
     const store = c.get("services").keys;
-    const created = await rollKey(store, c.req.param("id"), { grace: grace === undefined ? undefined : number(grace) }, dashboardActor(c));
+    const created = await rollKey(
+      store,
+      c.req.param("id"),
+      { grace: grace === undefined ? undefined : number(grace) },
+      dashboardActor(c),
+    );
     const replaced = view(store, await findKey(store, c.req.param("id")), created.copy_pending);
-    return renderKeys(c, c.get("session"), { newKey: { created, replaced }, notice: pendingNotice(created.copy_pending) });
+    return renderKeys(c, c.get("session"), {
+      newKey: { created, replaced },
+      notice: pendingNotice(created.copy_pending),
+    });
   });
 });
 
@@ -330,7 +354,9 @@ function text(value: FormValue | FormValue[] | undefined): string | undefined {
 }
 
 function texts(value: FormValue | FormValue[] | undefined): string[] {
-  return (Array.isArray(value) ? value : value === undefined ? [] : [value]).filter((v): v is string => typeof v === "string");
+  return (Array.isArray(value) ? value : value === undefined ? [] : [value]).filter(
+    (v): v is string => typeof v === "string",
+  );
 }
 
 /** Form numbers are plain digits; anything else stays text so that validation names the rule. */

@@ -37,6 +37,9 @@ export const health = createRoute({
       },
       content: { "application/json": { schema: HealthSchema } },
     },
-    500: { description: "The deployment is misconfigured (its MODE is neither test nor live)", content: { "application/json": { schema: ErrorSchema } } },
+    500: {
+      description: "The deployment is misconfigured (its MODE is neither test nor live)",
+      content: { "application/json": { schema: ErrorSchema } },
+    },
   },
 });

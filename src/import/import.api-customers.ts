@@ -19,7 +19,9 @@ interface Clash {
 
 export async function findApiCustomerClash(db: D1Database): Promise<ImportError | null> {
   const { results } = await db
-    .prepare(`SELECT s.id AS id, s.src AS src, count(*) OVER () AS total ${CLASHES} ORDER BY s.rowid LIMIT ${SHOWN_IDS}`)
+    .prepare(
+      `SELECT s.id AS id, s.src AS src, count(*) OVER () AS total ${CLASHES} ORDER BY s.rowid LIMIT ${SHOWN_IDS}`,
+    )
     .all<Clash>();
   const first = results[0];
   if (!first) return null;
@@ -42,7 +44,9 @@ export async function findApiCustomerClash(db: D1Database): Promise<ImportError 
  * rolls the batch back, as SQLite has no other way to fail a batch on a condition outside a trigger.
  */
 export function apiCustomerGuard(db: D1Database): D1PreparedStatement {
-  return db.prepare(`SELECT CASE WHEN EXISTS (SELECT 1 ${CLASHES}) THEN abs(-9223372036854775807 - 1) END AS api_customer_guard`);
+  return db.prepare(
+    `SELECT CASE WHEN EXISTS (SELECT 1 ${CLASHES}) THEN abs(-9223372036854775807 - 1) END AS api_customer_guard`,
+  );
 }
 
 /** Whether a failed final batch was stopped by apiCustomerGuard (nothing else in it does arithmetic). */

@@ -106,7 +106,12 @@ const PARSERS: Record<RecordType, Parser> = {
     for (const postalCodeId of postalCodeIds) sink.row("sales_agent_postal_codes", { salesAgentId: id, postalCodeId });
   },
   delivery_agent(f, id, _where, _ref, sink) {
-    const row = { id, firstName: f.str("first_name"), lastName: f.str("last_name"), phoneNumber: f.str("phone_number") };
+    const row = {
+      id,
+      firstName: f.str("first_name"),
+      lastName: f.str("last_name"),
+      phoneNumber: f.str("phone_number"),
+    };
     sink.row("delivery_agents", row);
   },
   product(f, id, _where, _ref, sink) {
@@ -267,13 +272,15 @@ class Fields {
   dateTime(name: string): string {
     const v = this.str(name);
     const iso = toUtcIso(v);
-    if (iso === null) this.fail(this.path(name), `must be a date-time such as 2026-03-14T09:30:00Z, got ${JSON.stringify(v)}`);
+    if (iso === null)
+      this.fail(this.path(name), `must be a date-time such as 2026-03-14T09:30:00Z, got ${JSON.stringify(v)}`);
     return iso as string;
   }
 
   oneOf(name: string, allowed: ReadonlySet<string>): string {
     const v = this.str(name);
-    if (!allowed.has(v)) this.fail(this.path(name), `must be one of ${[...allowed].join(", ")}; got ${JSON.stringify(v)}`);
+    if (!allowed.has(v))
+      this.fail(this.path(name), `must be one of ${[...allowed].join(", ")}; got ${JSON.stringify(v)}`);
     return v;
   }
 
@@ -286,7 +293,8 @@ class Fields {
 
   ints(name: string): number[] {
     return this.array(name).map((v, i) => {
-      if (typeof v !== "number" || !Number.isSafeInteger(v)) this.fail(this.path(`${name}[${i}]`), "must be an integer");
+      if (typeof v !== "number" || !Number.isSafeInteger(v))
+        this.fail(this.path(`${name}[${i}]`), "must be an integer");
       return v as number;
     });
   }

@@ -36,7 +36,8 @@ export function checkActor(actor: KeyActor): { actor: KeyActorName; sessionId: s
     throw new TypeError(`a key change needs an actor: one of ${KEY_ACTORS.join(", ")}`);
   }
   const sessionId = actor.sessionId ?? null;
-  if (sessionId !== null && (typeof sessionId !== "string" || sessionId.length > 200)) throw new TypeError("bad session id");
+  if (sessionId !== null && (typeof sessionId !== "string" || sessionId.length > 200))
+    throw new TypeError("bad session id");
   return { actor: actor.actor, sessionId };
 }
 
@@ -53,19 +54,38 @@ const INSERT = "INSERT INTO key_audit (at, action, key_id, new_key_id, key_name,
 export function auditStatement(db: KeyDatabase, entry: AuditEntry, proofKeyId: string): D1PreparedStatement {
   return db
     .prepare(`${INSERT} SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8 WHERE EXISTS (SELECT 1 FROM api_keys WHERE id = ?9)`)
-    .bind(entry.at, entry.action, entry.key_id, entry.new_key_id, entry.key_name, entry.mode, entry.actor, entry.session_id, proofKeyId);
+    .bind(
+      entry.at,
+      entry.action,
+      entry.key_id,
+      entry.new_key_id,
+      entry.key_name,
+      entry.mode,
+      entry.actor,
+      entry.session_id,
+      proofKeyId,
+    );
 }
 
 /** Must run before the revoking UPDATE in the batch: it writes only while the key is not yet revoked. */
-export function revokeAuditStatement(db: KeyDatabase, id: string, at: string, actor: { actor: KeyActorName; sessionId: string | null }): D1PreparedStatement {
+export function revokeAuditStatement(
+  db: KeyDatabase,
+  id: string,
+  at: string,
+  actor: { actor: KeyActorName; sessionId: string | null },
+): D1PreparedStatement {
   return db
-    .prepare(`${INSERT} SELECT ?1, 'revoke', id, NULL, name, mode, ?2, ?3 FROM api_keys WHERE id = ?4 AND revoked_at IS NULL`)
+    .prepare(
+      `${INSERT} SELECT ?1, 'revoke', id, NULL, name, mode, ?2, ?3 FROM api_keys WHERE id = ?4 AND revoked_at IS NULL`,
+    )
     .bind(at, actor.actor, actor.sessionId, id);
 }
 
 export async function readAudit(db: KeyDatabase, limit: number): Promise<AuditEntry[]> {
   const { results } = await db
-    .prepare("SELECT at, action, key_id, new_key_id, key_name, mode, actor, session_id FROM key_audit ORDER BY at DESC, id DESC LIMIT ?1")
+    .prepare(
+      "SELECT at, action, key_id, new_key_id, key_name, mode, actor, session_id FROM key_audit ORDER BY at DESC, id DESC LIMIT ?1",
+    )
     .bind(limit)
     .all<AuditEntry>();
   return results.map((r) => ({

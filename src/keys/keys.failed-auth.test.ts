@@ -30,7 +30,10 @@ describe("the addresses tracked", () => {
     // Full: the next address drops "stale", the one whose latest failure is oldest.
     recordFailure("active", T0 + 2);
     recordFailure("one more", T0 + 3);
-    expect({ stale: lockedForSeconds("stale", T0 + 3), active: lockedForSeconds("active", T0 + 3) }).toEqual({ stale: null, active: 60 });
+    expect({ stale: lockedForSeconds("stale", T0 + 3), active: lockedForSeconds("active", T0 + 3) }).toEqual({
+      stale: null,
+      active: 60,
+    });
   });
 
   it("keep at most FAILED_AUTH_LIMIT times each, the newest: the lock ends when the oldest of those is a minute old", () => {
@@ -63,7 +66,11 @@ describe("the recently valid keys", () => {
     for (let i = 0; i < RECENTLY_VALID_KEYS; i++) rememberValid(`hash ${i}`, T0);
     expect(isRecentlyValid("hash 0", T0)).toBe(true); // used: now the most recent
     rememberValid("one more", T0);
-    expect({ first: isRecentlyValid("hash 0", T0), second: isRecentlyValid("hash 1", T0), newest: isRecentlyValid("one more", T0) }).toEqual({
+    expect({
+      first: isRecentlyValid("hash 0", T0),
+      second: isRecentlyValid("hash 1", T0),
+      newest: isRecentlyValid("one more", T0),
+    }).toEqual({
       first: true,
       second: false,
       newest: true,

@@ -5,8 +5,11 @@ import { type AuditEntry, auditStatement, type KeyActorName, revokeAuditStatemen
 import { scopesText, storedScopes } from "./keys.scopes.ts";
 import type { KeyDatabase, KeyRecord } from "./keys.record.ts";
 
-export const KEY_COLUMNS = "id, name, mode, prefix, hash, created_at, expires_at, revoked_at, rolled_from, replaced_by, scopes, agent_id";
-const PLACEHOLDERS = KEY_COLUMNS.split(", ").map((_, i) => `?${i + 1}`).join(", ");
+export const KEY_COLUMNS =
+  "id, name, mode, prefix, hash, created_at, expires_at, revoked_at, rolled_from, replaced_by, scopes, agent_id";
+const PLACEHOLDERS = KEY_COLUMNS.split(", ")
+  .map((_, i) => `?${i + 1}`)
+  .join(", ");
 const VERSIONED_COLUMNS = `${KEY_COLUMNS}, version, copy_pending`;
 const MARK = "version = version + 1, copy_pending = 1";
 
@@ -58,10 +61,29 @@ export function toRecord(row: KeyRow): KeyRecord {
 }
 
 function values(r: KeyRecord): unknown[] {
-  return [r.id, r.name, r.mode, r.prefix, r.hash, r.created_at, r.expires_at, r.revoked_at, r.replaces, r.replaced_by, scopesText(r.scopes), r.agent_id];
+  return [
+    r.id,
+    r.name,
+    r.mode,
+    r.prefix,
+    r.hash,
+    r.created_at,
+    r.expires_at,
+    r.revoked_at,
+    r.replaces,
+    r.replaced_by,
+    scopesText(r.scopes),
+    r.agent_id,
+  ];
 }
 
-function entryOf(action: "create" | "roll", record: KeyRecord, at: string, actor: Actor, next: KeyRecord | null): AuditEntry {
+function entryOf(
+  action: "create" | "roll",
+  record: KeyRecord,
+  at: string,
+  actor: Actor,
+  next: KeyRecord | null,
+): AuditEntry {
   return {
     at,
     action,
@@ -89,7 +111,9 @@ export class KeyRecords {
   }
 
   async list(): Promise<KeyRecord[]> {
-    const { results } = await this.db.prepare(`SELECT ${KEY_COLUMNS} FROM api_keys ORDER BY created_at, id`).all<KeyRow>();
+    const { results } = await this.db
+      .prepare(`SELECT ${KEY_COLUMNS} FROM api_keys ORDER BY created_at, id`)
+      .all<KeyRow>();
     return results.map(toRecord);
   }
 
@@ -172,7 +196,9 @@ export class KeyRecords {
    */
   async confirm(id: string, version: number): Promise<VersionedRecord | null> {
     const [, read] = await this.db.batch<VersionedRow>([
-      this.db.prepare("UPDATE api_keys SET copy_pending = 0 WHERE id = ?1 AND version = ?2 AND copy_pending = 1").bind(id, version),
+      this.db
+        .prepare("UPDATE api_keys SET copy_pending = 0 WHERE id = ?1 AND version = ?2 AND copy_pending = 1")
+        .bind(id, version),
       this.readStatement(id),
     ]);
     return toVersioned(read?.results[0]);

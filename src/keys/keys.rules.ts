@@ -34,7 +34,13 @@ export function checkSeconds(field: "expires_in" | "grace", value: unknown, min:
 }
 
 /** One 422 naming every broken field; whether the agent exists is checked by the key's insert. */
-export function checkNewKey(input: { name: unknown; mode: unknown; expiresInSeconds?: unknown; scopes?: unknown; agentId?: unknown }): {
+export function checkNewKey(input: {
+  name: unknown;
+  mode: unknown;
+  expiresInSeconds?: unknown;
+  scopes?: unknown;
+  agentId?: unknown;
+}): {
   name: string;
   mode: KeyMode;
   expiresInSeconds: number | null;

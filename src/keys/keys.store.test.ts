@@ -64,13 +64,17 @@ beforeEach(async () => {
 
 /** The api_keys rows, as stored. */
 async function d1Rows(): Promise<Record<string, unknown>[]> {
-  return (await env.DB.prepare("SELECT * FROM api_keys ORDER BY created_at, id").all<Record<string, unknown>>()).results;
+  return (await env.DB.prepare("SELECT * FROM api_keys ORDER BY created_at, id").all<Record<string, unknown>>())
+    .results;
 }
 
 describe("create", () => {
   it("stores the record in D1 and its copy under the hash in KV, never the secret", async () => {
     const { store } = storeAt();
-    const { record, secret } = await store.create({ name: "  warehouse app ", mode: "test", expiresInSeconds: 3600 }, CLI);
+    const { record, secret } = await store.create(
+      { name: "  warehouse app ", mode: "test", expiresInSeconds: 3600 },
+      CLI,
+    );
     const hash = await hashSecret(secret);
     expect(record).toEqual({
       id: expect.stringMatching(/^key_[0-9A-Za-z]{16}$/),
@@ -122,10 +126,26 @@ describe("create", () => {
       [{ name: "a\nb", mode: "test" }, "name", "must not contain control characters"],
       [{ name: undefined as unknown as string, mode: "test" }, "name", "is required"],
       [{ name: "n", mode: "prod" as "test" }, "mode", "must be one of test, live"],
-      [{ name: "n", mode: "test", expiresInSeconds: 0 }, "expires_in", "must be a whole number of seconds from 1 to 315360000"],
-      [{ name: "n", mode: "test", expiresInSeconds: -5 }, "expires_in", "must be a whole number of seconds from 1 to 315360000"],
-      [{ name: "n", mode: "test", expiresInSeconds: 1.5 }, "expires_in", "must be a whole number of seconds from 1 to 315360000"],
-      [{ name: "n", mode: "test", expiresInSeconds: 315_360_001 }, "expires_in", "must be a whole number of seconds from 1 to 315360000"],
+      [
+        { name: "n", mode: "test", expiresInSeconds: 0 },
+        "expires_in",
+        "must be a whole number of seconds from 1 to 315360000",
+      ],
+      [
+        { name: "n", mode: "test", expiresInSeconds: -5 },
+        "expires_in",
+        "must be a whole number of seconds from 1 to 315360000",
+      ],
+      [
+        { name: "n", mode: "test", expiresInSeconds: 1.5 },
+        "expires_in",
+        "must be a whole number of seconds from 1 to 315360000",
+      ],
+      [
+        { name: "n", mode: "test", expiresInSeconds: 315_360_001 },
+        "expires_in",
+        "must be a whole number of seconds from 1 to 315360000",
+      ],
     ];
     for (const [input, field, message] of cases) {
       const err = await apiError(() => store.create(input, CLI));
@@ -133,7 +153,9 @@ describe("create", () => {
     }
     expect((await env.KEYS.list()).keys).toEqual([]);
     expect(await d1Rows()).toEqual([]);
-    expect((await store.create({ name: "x".repeat(100), mode: "live", expiresInSeconds: 315_360_000 }, CLI)).record.name).toHaveLength(100);
+    expect(
+      (await store.create({ name: "x".repeat(100), mode: "live", expiresInSeconds: 315_360_000 }, CLI)).record.name,
+    ).toHaveLength(100);
   });
 });
 
@@ -182,7 +204,7 @@ describe("isolate cache", () => {
     return { known: answers.filter((a) => a).length, unknown: answers.filter((a) => a === null).length };
   }
 
-  it("keeps at most UNKNOWN_KEY_CACHE_SIZE \"no such key\" answers, for UNKNOWN_KEY_TTL_MS", () => {
+  it('keeps at most UNKNOWN_KEY_CACHE_SIZE "no such key" answers, for UNKNOWN_KEY_TTL_MS', () => {
     const hashes = names("h", UNKNOWN_KEY_CACHE_SIZE + 50);
     for (const h of hashes) rememberKey(h, null, T0);
     expect(held(hashes, T0)).toEqual({ known: 0, unknown: UNKNOWN_KEY_CACHE_SIZE });
@@ -208,7 +230,10 @@ describe("isolate cache", () => {
     // k0 is in steady use; k1 was read once, longest ago.
     expect(cachedKey("k0", T0 + 1)).toEqual(recordNo(0));
     rememberKey("new", recordNo(-1), T0 + 2);
-    expect(held([...names("k", ISOLATE_KEY_CACHE_SIZE), "new"], T0 + 2)).toEqual({ known: ISOLATE_KEY_CACHE_SIZE, unknown: 0 });
+    expect(held([...names("k", ISOLATE_KEY_CACHE_SIZE), "new"], T0 + 2)).toEqual({
+      known: ISOLATE_KEY_CACHE_SIZE,
+      unknown: 0,
+    });
     expect(cachedKey("k1", T0 + 3)).toBeUndefined();
     expect(cachedKey("k0", T0 + 3)).toEqual(recordNo(0));
     expect(cachedKey("k2", T0 + 3)).toEqual(recordNo(2));
@@ -259,7 +284,13 @@ describe("roll", () => {
     const { store, clock } = storeAt();
     const old = await store.create({ name: "pos", mode: "live" }, CLI);
     const rolled = await store.roll(old.record.id, 600, CLI);
-    expect(rolled!.record).toMatchObject({ name: "pos", mode: "live", replaces: old.record.id, replaced_by: null, expires_at: null });
+    expect(rolled!.record).toMatchObject({
+      name: "pos",
+      mode: "live",
+      replaces: old.record.id,
+      replaced_by: null,
+      expires_at: null,
+    });
     expect(rolled!.secret).toMatch(/^sk_live_/);
     const after = await store.get(old.record.id);
     expect(after).toEqual({ ...old.record, replaced_by: rolled!.record.id, expires_at: "2026-05-01T10:10:00.000Z" });
@@ -325,12 +356,17 @@ describe("roll", () => {
       const err = await apiError(() => store.roll(id, undefined, CLI));
       expect({ status: err.status, description: err.description }).toEqual({ status: 409, description });
     };
-    await expect409(rolled.record.id, `Key ${rolled.record.id} is already rolled (its replacement is ${next!.record.id}): only an active key can be rolled`);
+    await expect409(
+      rolled.record.id,
+      `Key ${rolled.record.id} is already rolled (its replacement is ${next!.record.id}): only an active key can be rolled`,
+    );
     await expect409(revoked.record.id, `Key ${revoked.record.id} is revoked: only an active key can be rolled`);
     await expect409(expired.record.id, `Key ${expired.record.id} is expired: only an active key can be rolled`);
     for (const grace of [-1, 0.5, 315_360_001]) {
       const err = await apiError(() => store.roll(next!.record.id, grace, CLI));
-      expect(err.options.fields).toEqual([{ field: "grace", message: "must be a whole number of seconds from 0 to 315360000" }]);
+      expect(err.options.fields).toEqual([
+        { field: "grace", message: "must be a whole number of seconds from 0 to 315360000" },
+      ]);
     }
     expect((await store.list()).map((r) => r.name).sort()).toEqual(["e", "r", "r", "v"]);
   });
@@ -352,7 +388,9 @@ describe("revoke", () => {
     const { store } = storeAt();
     const { record } = await store.create({ name: "a", mode: "test" }, CLI);
     // D1 says revoked, the copy that authentication reads says active: what a failed KV write leaves.
-    await env.DB.prepare("UPDATE api_keys SET revoked_at = ?1 WHERE id = ?2").bind("2026-05-01T09:59:00.000Z", record.id).run();
+    await env.DB.prepare("UPDATE api_keys SET revoked_at = ?1 WHERE id = ?2")
+      .bind("2026-05-01T09:59:00.000Z", record.id)
+      .run();
     const revoked = { ...record, revoked_at: "2026-05-01T09:59:00.000Z" };
     expect(await store.revoke(record.id, CLI)).toEqual({ record: revoked, copyPending: false });
     expect(await env.KEYS.get(`hash:${record.hash}`, "json")).toEqual(revoked);
@@ -366,7 +404,11 @@ describe("the pending mark of a copy", () => {
     const { record } = await store.create({ name: "a", mode: "test" }, CLI);
     expect(await records.confirm(record.id, 0)).toEqual({ record, version: 0, pending: false });
     const revoked = await records.revoke(record.id, "2026-05-01T10:00:00.000Z", { actor: "cli", sessionId: null });
-    expect(revoked).toEqual({ record: { ...record, revoked_at: "2026-05-01T10:00:00.000Z" }, version: 1, pending: true });
+    expect(revoked).toEqual({
+      record: { ...record, revoked_at: "2026-05-01T10:00:00.000Z" },
+      version: 1,
+      pending: true,
+    });
     // A writer that wrote the copy of version 0 (read before the revoke) leaves the revoke's mark.
     expect(await records.confirm(record.id, 0)).toEqual(revoked);
     await records.mark(record.id);
@@ -424,7 +466,11 @@ describe("records made before D1 held keys (KV only)", () => {
     expect(await store.findBySecret(a.secret)).toEqual(a.record);
     expect(await d1Rows()).toEqual([]);
     const fresh = await store.create({ name: "new", mode: "test" }, CLI);
-    expect(await store.list()).toEqual([a.record, b.record, fresh.record].sort((x, y) => x.created_at.localeCompare(y.created_at) || x.id.localeCompare(y.id)));
+    expect(await store.list()).toEqual(
+      [a.record, b.record, fresh.record].sort(
+        (x, y) => x.created_at.localeCompare(y.created_at) || x.id.localeCompare(y.id),
+      ),
+    );
     expect((await d1Rows()).map((r) => r.id).sort()).toEqual([a.record.id, b.record.id, fresh.record.id].sort());
     // The listing entries are gone; the authentication entries stay, so the keys keep working.
     expect((await env.KEYS.list({ prefix: "id:" })).keys).toEqual([]);
@@ -439,7 +485,10 @@ describe("records made before D1 held keys (KV only)", () => {
   it("are carried over by get, roll and revoke too, and a second carry-over changes nothing", async () => {
     const { store } = storeAt();
     const a = await legacyKey("three");
-    expect(await store.revoke(a.record.id, CLI)).toEqual({ record: { ...a.record, revoked_at: "2026-05-01T10:00:00.000Z" }, copyPending: false });
+    expect(await store.revoke(a.record.id, CLI)).toEqual({
+      record: { ...a.record, revoked_at: "2026-05-01T10:00:00.000Z" },
+      copyPending: false,
+    });
     const again = await legacyKey("three"); // the same listing entry written again (an old worker still running)
     expect(await store.get(again.record.id)).toEqual({ ...a.record, revoked_at: "2026-05-01T10:00:00.000Z" });
     expect(await d1Rows()).toHaveLength(1);

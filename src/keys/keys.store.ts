@@ -2,7 +2,14 @@
 // section 2). D1 holds the records; authentication reads only the KV copy "hash:<sha256 of secret>".
 import { errors } from "../platform/errors.ts";
 import { errorName, log } from "../platform/lib/log.ts";
-import { type AuditEntry, checkActor, checkAuditLimit, DEFAULT_AUDIT_LIMIT, type KeyActor, readAudit } from "./keys.audit.ts";
+import {
+  type AuditEntry,
+  checkActor,
+  checkAuditLimit,
+  DEFAULT_AUDIT_LIMIT,
+  type KeyActor,
+  readAudit,
+} from "./keys.audit.ts";
 import { fromCopy, type StoredCopy } from "./keys.copy.ts";
 import { drainCarriedOver, legacyRecords } from "./keys.legacy.ts";
 import { cachedKey, forgetKey, ISOLATE_KEY_TTL_MS, rememberKey } from "./keys.isolate-cache.ts";
@@ -63,7 +70,13 @@ export class KeyStore {
   }
 
   async create(
-    input: { name: string; mode: KeyMode; expiresInSeconds?: number | null; scopes?: readonly string[] | null; agentId?: number | null },
+    input: {
+      name: string;
+      mode: KeyMode;
+      expiresInSeconds?: number | null;
+      scopes?: readonly string[] | null;
+      agentId?: number | null;
+    },
     actor: KeyActor,
   ): Promise<CreatedKey> {
     const who = checkActor(actor);
@@ -73,7 +86,9 @@ export class KeyStore {
     const { record, secret } = await newKey({ name, mode, expiresAt, replaces: null, scopes, agentId }, now);
     const inserted = await this.records.insert(record, who);
     if (!inserted) {
-      throw errors.validation([{ field: "agent_id", message: `must be an existing sales agent's id: there is no sales agent ${agentId}` }]);
+      throw errors.validation([
+        { field: "agent_id", message: `must be an existing sales agent's id: there is no sales agent ${agentId}` },
+      ]);
     }
     const copy = await this.followRecord(inserted);
     return { record: inserted.record, secret, copyPending: copy !== "confirmed" };
@@ -87,7 +102,8 @@ export class KeyStore {
     if (cached !== undefined) return cached;
     const stored = await this.kv.get<StoredCopy>(`hash:${hash}`, { type: "json", cacheTtl: KV_KEY_CACHE_TTL_SECONDS });
     // The read is by hash already; the comparison guards against a record stored under the wrong key.
-    const found = stored && typeof stored.hash === "string" && digestsEqual(stored.hash, hash) ? fromCopy(stored) : null;
+    const found =
+      stored && typeof stored.hash === "string" && digestsEqual(stored.hash, hash) ? fromCopy(stored) : null;
     rememberKey(hash, found, nowMs, this.keyCacheTtlMs);
     return found;
   }
@@ -131,7 +147,14 @@ export class KeyStore {
     this.assertActive(old);
     const now = this.now();
     const { record, secret } = await newKey(
-      { name: old.name, mode: old.mode, expiresAt: old.expires_at, replaces: old.id, scopes: old.scopes, agentId: old.agent_id },
+      {
+        name: old.name,
+        mode: old.mode,
+        expiresAt: old.expires_at,
+        replaces: old.id,
+        scopes: old.scopes,
+        agentId: old.agent_id,
+      },
       now,
     );
     const graceEnd = new Date(now.getTime() + grace * 1000).toISOString();
@@ -218,7 +241,12 @@ export class KeyStore {
     return this.leavePending(id, "record_kept_changing", null, true);
   }
 
-  private async leavePending<R extends Exclude<CopyOutcome, "confirmed">>(id: string, reason: R, err: unknown, markAgain: boolean): Promise<R> {
+  private async leavePending<R extends Exclude<CopyOutcome, "confirmed">>(
+    id: string,
+    reason: R,
+    err: unknown,
+    markAgain: boolean,
+  ): Promise<R> {
     let marked = !markAgain;
     if (markAgain) {
       try {
@@ -228,7 +256,14 @@ export class KeyStore {
         // The change's own mark (or a newer one) may still be set; the warning below says it is not known.
       }
     }
-    log({ level: "warn", event: "key_copy_pending", key_id: id, reason, error: err === null ? null : errorName(err), marked });
+    log({
+      level: "warn",
+      event: "key_copy_pending",
+      key_id: id,
+      reason,
+      error: err === null ? null : errorName(err),
+      marked,
+    });
     return reason;
   }
 
@@ -242,7 +277,14 @@ export class KeyStore {
 }
 
 async function newKey(
-  fields: { name: string; mode: KeyMode; expiresAt: string | null; replaces: string | null; scopes: Scope[]; agentId: number | null },
+  fields: {
+    name: string;
+    mode: KeyMode;
+    expiresAt: string | null;
+    replaces: string | null;
+    scopes: Scope[];
+    agentId: number | null;
+  },
   now: Date,
 ): Promise<Omit<CreatedKey, "copyPending">> {
   const secret = newSecret(fields.mode);

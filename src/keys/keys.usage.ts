@@ -73,7 +73,9 @@ export async function writeUsage(db: KeyDatabase, usage: PendingUsage): Promise<
     "INSERT INTO key_usage (key_id, hour, requests) VALUES (?1, ?2, ?3) " +
       "ON CONFLICT(key_id, hour) DO UPDATE SET requests = requests + excluded.requests",
   );
-  const touch = db.prepare("UPDATE api_keys SET last_used_at = ?1 WHERE id = ?2 AND (last_used_at IS NULL OR last_used_at < ?1)");
+  const touch = db.prepare(
+    "UPDATE api_keys SET last_used_at = ?1 WHERE id = ?2 AND (last_used_at IS NULL OR last_used_at < ?1)",
+  );
   const statements: D1PreparedStatement[] = [];
   for (const [keyId, hours] of usage.counts) {
     for (const [hour, requests] of hours) statements.push(upsert.bind(keyId, hour, requests));

@@ -3,7 +3,10 @@
 // Deletes run this many at a time: quick, without a burst of thousands of calls at once.
 const PARALLEL_DELETES = 50;
 
-export async function purgeLookupCache(kv: KVNamespace, { pageSize = 1000 }: { pageSize?: number } = {}): Promise<number> {
+export async function purgeLookupCache(
+  kv: KVNamespace,
+  { pageSize = 1000 }: { pageSize?: number } = {},
+): Promise<number> {
   let deleted = 0;
   let cursor: string | undefined;
   do {

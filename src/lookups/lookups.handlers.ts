@@ -14,7 +14,12 @@ import { toArea, toPincodeSalesAgent, toPostalCode, toSalesAgent } from "./looku
 const CACHE_FORMAT = "v1";
 
 /** An answer that found nothing (a pincode nobody serves) is kept only in the isolate, never in KV. */
-async function cachedJson<T>(c: Context<AppEnv>, key: string, load: () => Promise<T>, found: (answer: T) => boolean = () => true) {
+async function cachedJson<T>(
+  c: Context<AppEnv>,
+  key: string,
+  load: () => Promise<T>,
+  found: (answer: T) => boolean = () => true,
+) {
   const { body, etag } = await c.get("services").cache.get(`${CACHE_FORMAT}:${key}`, async () => {
     const answer = await load();
     return { body: JSON.stringify(answer), negative: !found(answer) };
@@ -41,7 +46,9 @@ export const pincode: RouteHandler<typeof routes.pincode, AppEnv> = async (c) =>
 };
 
 const allAreas = (c: Context<AppEnv>) =>
-  cachedJson(c, "areas", async (): Promise<z.infer<typeof AreasAnswerSchema>> => ({ data: (await listAreas(c.get("services").db)).map(toArea) }));
+  cachedJson(c, "areas", async (): Promise<z.infer<typeof AreasAnswerSchema>> => ({
+    data: (await listAreas(c.get("services").db)).map(toArea),
+  }));
 
 // One handler for each path: the router takes a route's path (and so the client's) from its handler's type.
 export const areas: RouteHandler<typeof routes.areas, AppEnv> = allAreas;

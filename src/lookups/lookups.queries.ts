@@ -3,7 +3,18 @@ import { and, asc, count, eq, gt, sql, type SQL } from "drizzle-orm";
 import { areas, postalCodes, salesAgentPostalCodes, salesAgents } from "../../drizzle/schema.ts";
 import type { Database } from "../platform/db/database.ts";
 import type { Page } from "../platform/paging/pagination.ts";
-import { AFTER, type Compiler, compiled, limitWithin, PAGE, pageMode, type PageMode, pageStatements, pageValues, runPage } from "../platform/db/compiled.ts";
+import {
+  AFTER,
+  type Compiler,
+  compiled,
+  limitWithin,
+  PAGE,
+  pageMode,
+  type PageMode,
+  pageStatements,
+  pageValues,
+  runPage,
+} from "../platform/db/compiled.ts";
 import { keptCount, keptTotal } from "../platform/db/totals.ts";
 
 export function listAreas(db: Database) {
@@ -30,9 +41,16 @@ function postalCodesPageQueries(db: Compiler, byCode: boolean, mode: PageMode) {
   const byCodeWhere = byCode ? eq(postalCodes.code, sql.placeholder("code")) : undefined;
   const rowsWhere: SQL | undefined = mode === "seek" ? and(byCodeWhere, gt(postalCodes.id, AFTER.id)) : byCodeWhere;
   const limit = mode === "offset" && !byCode ? limitWithin(keptCount(db, "postal_codes"), PAGE.limit) : PAGE.limit;
-  const rows = db.select({ id: postalCodes.id, code: postalCodes.code }).from(postalCodes).where(rowsWhere).orderBy(asc(postalCodes.id)).limit(limit);
+  const rows = db
+    .select({ id: postalCodes.id, code: postalCodes.code })
+    .from(postalCodes)
+    .where(rowsWhere)
+    .orderBy(asc(postalCodes.id))
+    .limit(limit);
   return {
-    total: byCode ? db.select({ total: count() }).from(postalCodes).where(byCodeWhere).prepare() : keptTotal(db, "postal_codes"),
+    total: byCode
+      ? db.select({ total: count() }).from(postalCodes).where(byCodeWhere).prepare()
+      : keptTotal(db, "postal_codes"),
     rows: (mode === "offset" ? rows.offset(PAGE.offset) : rows).prepare(),
   };
 }
@@ -63,7 +81,10 @@ function salesAgentsPageQueries(db: Compiler, mode: PageMode) {
     .where(mode === "seek" ? gt(salesAgents.id, AFTER.id) : undefined)
     .orderBy(asc(salesAgents.id))
     .limit(mode === "offset" ? limitWithin(keptCount(db, "sales_agents"), PAGE.limit) : PAGE.limit);
-  return { total: keptTotal(db, "sales_agents"), rows: (mode === "offset" ? rows.offset(PAGE.offset) : rows).prepare() };
+  return {
+    total: keptTotal(db, "sales_agents"),
+    rows: (mode === "offset" ? rows.offset(PAGE.offset) : rows).prepare(),
+  };
 }
 
 const salesAgentsPage = {

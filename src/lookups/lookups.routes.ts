@@ -95,18 +95,17 @@ export const postalcodes = apiRoute({
   tags: ["Lookups"],
   operationId: "listPostalCodes",
   summary: "List postal codes",
-  description: "Postal codes by id, a page at a time; their ids are what POST /customers/create takes as postalcode_id.",
+  description:
+    "Postal codes by id, a page at a time; their ids are what POST /customers/create takes as postalcode_id.",
   request: {
     query: z
       .object({
-        code: pincodeParam
-          .optional()
-          .openapi({
-            param: { description: "Only the records of this 6-digit PIN code" },
-            example: "400069",
-            type: "string",
-            pattern: "^[1-9][0-9]{5}$",
-          }),
+        code: pincodeParam.optional().openapi({
+          param: { description: "Only the records of this 6-digit PIN code" },
+          example: "400069",
+          type: "string",
+          pattern: "^[1-9][0-9]{5}$",
+        }),
         ...pagingQuery,
       })
       .superRefine(skipOrPage, EVEN_AFTER_ERRORS),
@@ -136,7 +135,8 @@ export const salesagents = apiRoute({
   tags: ["Lookups"],
   operationId: "listSalesAgents",
   summary: "List sales agents",
-  description: "Sales agents by id, a page at a time; their ids are what POST /customers/create takes as salesagent_id.",
+  description:
+    "Sales agents by id, a page at a time; their ids are what POST /customers/create takes as salesagent_id.",
   request: { query: z.object(pagingQuery).superRefine(skipOrPage, EVEN_AFTER_ERRORS) },
   responses: {
     200: {

@@ -3,10 +3,14 @@
 import { z } from "@hono/zod-openapi";
 
 const areaExample = { id: 1, name: "Andheri East", city_id: 1 };
-export const AreaSchema = z.object({ id: z.number().int(), name: z.string(), city_id: z.number().int() }).openapi("Area", { example: areaExample });
+export const AreaSchema = z
+  .object({ id: z.number().int(), name: z.string(), city_id: z.number().int() })
+  .openapi("Area", { example: areaExample });
 
 const postalCodeExample = { id: 1, code: "400069" };
-export const PostalCodeSchema = z.object({ id: z.number().int(), code: z.string() }).openapi("PostalCode", { example: postalCodeExample });
+export const PostalCodeSchema = z
+  .object({ id: z.number().int(), code: z.string() })
+  .openapi("PostalCode", { example: postalCodeExample });
 
 const pincodeSalesAgentExample = { id: 5, first_name: "Rajesh", last_name: "Kulkarni", mobile: "9672310936" };
 export const PincodeSalesAgentSchema = z

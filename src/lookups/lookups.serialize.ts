@@ -12,7 +12,12 @@ export function toPostalCode(row: { id: number; code: string }): z.infer<typeof 
   return { id: row.id, code: row.code };
 }
 
-export function toPincodeSalesAgent(row: { id: number; firstName: string; lastName: string; mobileNumber: string }): z.infer<typeof PincodeSalesAgentSchema> {
+export function toPincodeSalesAgent(row: {
+  id: number;
+  firstName: string;
+  lastName: string;
+  mobileNumber: string;
+}): z.infer<typeof PincodeSalesAgentSchema> {
   return { id: row.id, first_name: row.firstName, last_name: row.lastName, mobile: row.mobileNumber };
 }
 
@@ -24,5 +29,12 @@ export function toSalesAgent(row: {
   avatar: string | null;
   email: string | null;
 }): z.infer<typeof OrderSalesAgentSchema> {
-  return { id: row.id, first_name: row.firstName, last_name: row.lastName, mobile_number: row.mobileNumber, avatar: row.avatar, email: row.email };
+  return {
+    id: row.id,
+    first_name: row.firstName,
+    last_name: row.lastName,
+    mobile_number: row.mobileNumber,
+    avatar: row.avatar,
+    email: row.email,
+  };
 }

@@ -44,7 +44,6 @@ const PAGE = `<!doctype html>
 </html>
 `;
 
-
 type DocsEnv = AppEnv & { Bindings: AppEnv["Bindings"] & { ASSETS?: Fetcher } };
 
 export const docsPage = new Hono<DocsEnv>();

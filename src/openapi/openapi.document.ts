@@ -59,9 +59,11 @@ export function registerComponents(app: OpenAPIHono<AppEnv>): void {
   registry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",
     scheme: "bearer",
-    description: "An API key, `sk_test_…` or `sk_live_…` (the deployment's mode), made on the dashboard or with `npm run keys`.",
+    description:
+      "An API key, `sk_test_…` or `sk_live_…` (the deployment's mode), made on the dashboard or with `npm run keys`.",
   });
-  for (const [name, header] of Object.entries(RESPONSE_HEADERS)) registry.registerComponent("headers", name, structuredClone(header));
+  for (const [name, header] of Object.entries(RESPONSE_HEADERS))
+    registry.registerComponent("headers", name, structuredClone(header));
 }
 
 type ResponseLike = { headers?: Record<string, unknown>; $ref?: string; description?: string; content?: unknown };
@@ -88,7 +90,13 @@ export function openApiDocument(app: OpenAPIHono<AppEnv>, origin: string): OpenA
   generated ??= decorate({
     ...app.getOpenAPI31Document({
       openapi: "3.1.0",
-      info: { title: "Order and customer lookup API", version, description: DESCRIPTION, contact: CONTACT, license: LICENSE },
+      info: {
+        title: "Order and customer lookup API",
+        version,
+        description: DESCRIPTION,
+        contact: CONTACT,
+        license: LICENSE,
+      },
       tags: TAGS,
     }),
     [ANY_PATH_RESPONSES]: anyPathResponses(),

@@ -13,7 +13,11 @@ export const list: RouteHandler<typeof routes.list, AppEnv> = async (c) => {
   // The filters as normalized: the same customer and dates however the request wrote them.
   // An agent-bound key finds the number among its agent's customers only; the cursor carries the agent.
   const agent = c.get("apiKey")!.agent_id;
-  const scope = listingScope("orders", { phone: q.phone_number, from: q.from_date ?? null, to: q.to_date ?? null }, agent);
+  const scope = listingScope(
+    "orders",
+    { phone: q.phone_number, from: q.from_date ?? null, to: q.to_date ?? null },
+    agent,
+  );
   const page = requestedPage(q, scope);
   const found = await findOrdersByPhone(
     c.get("services").db,
@@ -23,6 +27,14 @@ export const list: RouteHandler<typeof routes.list, AppEnv> = async (c) => {
   if (!found) throw errors.notFound("No customer has this phone number");
   const orders = toOrders(found);
   const carried = carriedParams((n) => c.req.query(n), ["count", "phone_number", "from_date", "to_date"]);
-  const pagination = paginationOf(c.req.url, page, found.total, carried, orders, (o) => ({ date: o.date, id: o.id }), scope);
+  const pagination = paginationOf(
+    c.req.url,
+    page,
+    found.total,
+    carried,
+    orders,
+    (o) => ({ date: o.date, id: o.id }),
+    scope,
+  );
   return c.json({ data: { orders, pagination } }, 200);
 };

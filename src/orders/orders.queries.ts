@@ -17,7 +17,17 @@ import {
 import type { Database } from "../platform/db/database.ts";
 import type { Page } from "../platform/paging/pagination.ts";
 import { selectCustomersWithAddress } from "../customers/customers.queries.ts";
-import { AFTER, type Compiler, compiled, limitWithin, PAGE, pageMode, type PageMode, pageValues, runBatch } from "../platform/db/compiled.ts";
+import {
+  AFTER,
+  type Compiler,
+  compiled,
+  limitWithin,
+  PAGE,
+  pageMode,
+  type PageMode,
+  pageValues,
+  runBatch,
+} from "../platform/db/compiled.ts";
 import { customerOrderCount } from "../platform/db/totals.ts";
 import { as } from "../platform/db/columns.ts";
 
@@ -112,12 +122,19 @@ function ordersPageQueries(db: Compiler, range: { from: boolean; to: boolean }, 
   return {
     customer: selectCustomersWithAddress(db, theCustomer).prepare(),
     total: (range.from || range.to ? db.select({ total: count() }).from(orders).where(where) : kept).prepare(),
-    page: pageRows(db, mode === "offset" ? ids.limit(limitWithin(kept, PAGE.limit)).offset(PAGE.offset) : ids.limit(PAGE.limit)).prepare(),
+    page: pageRows(
+      db,
+      mode === "offset" ? ids.limit(limitWithin(kept, PAGE.limit)).offset(PAGE.offset) : ids.limit(PAGE.limit),
+    ).prepare(),
   };
 }
 
 /** One kind's share of pageRows' union: prefixed so the kinds' keys do not collide; null in the others' rows. */
-function share<P extends string, T extends Record<string, SQLiteColumn | SQL.Aliased>>(prefix: P, columns: T, present: boolean) {
+function share<P extends string, T extends Record<string, SQLiteColumn | SQL.Aliased>>(
+  prefix: P,
+  columns: T,
+  present: boolean,
+) {
   return Object.fromEntries(
     Object.entries(columns).map(([key, column]) => {
       const value = present ? sql`${is(column, SQL.Aliased) ? column.sql : column}` : sql`null`;
@@ -187,7 +204,11 @@ function byRange(mode: PageMode, agent: boolean) {
     between: compiled((db) => ordersPageQueries(db, { from: true, to: true }, mode, agent)),
   };
 }
-const byMode = (agent: boolean) => ({ first: byRange("first", agent), offset: byRange("offset", agent), seek: byRange("seek", agent) });
+const byMode = (agent: boolean) => ({
+  first: byRange("first", agent),
+  offset: byRange("offset", agent),
+  seek: byRange("seek", agent),
+});
 const ordersPage = { all: byMode(false), agent: byMode(true) };
 
 /** Exported for `npm run bench`'s page floor too. */
@@ -195,7 +216,13 @@ export function ordersPageStatements(filter: OrderFilter, page: Page) {
   const agentId = filter.agentId ?? null;
   const range = filter.from ? (filter.to ? "between" : "from") : filter.to ? "to" : "all";
   const q = (agentId === null ? ordersPage.all : ordersPage.agent)[pageMode(page)][range]();
-  const values = { ...pageValues(page), phoneKey: filter.phoneKey, from: filter.from, to: filter.to, agentId: agentId ?? undefined };
+  const values = {
+    ...pageValues(page),
+    phoneKey: filter.phoneKey,
+    from: filter.from,
+    to: filter.to,
+    agentId: agentId ?? undefined,
+  };
   return [q.customer.bind(values), q.total.bind(values), q.page.bind(values)] as const;
 }
 

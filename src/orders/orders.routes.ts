@@ -39,8 +39,18 @@ const query = z
         example: "+91 98200 00001",
         type: "string",
       }),
-    from_date: apiDate.openapi({ param: { description: "First day, inclusive: dd-mm-yyyy or yyyy-mm-dd" }, example: "01-01-2026", type: "string", pattern: DATE_PATTERN }),
-    to_date: apiDate.openapi({ param: { description: "Last day, inclusive: dd-mm-yyyy or yyyy-mm-dd" }, example: "31-01-2026", type: "string", pattern: DATE_PATTERN }),
+    from_date: apiDate.openapi({
+      param: { description: "First day, inclusive: dd-mm-yyyy or yyyy-mm-dd" },
+      example: "01-01-2026",
+      type: "string",
+      pattern: DATE_PATTERN,
+    }),
+    to_date: apiDate.openapi({
+      param: { description: "Last day, inclusive: dd-mm-yyyy or yyyy-mm-dd" },
+      example: "31-01-2026",
+      type: "string",
+      pattern: DATE_PATTERN,
+    }),
     ...pagingQuery,
   })
   .superRefine(skipOrPage, EVEN_AFTER_ERRORS)
@@ -69,7 +79,9 @@ export const list = apiRoute({
         },
       },
     },
-    404: errorResponse("No customer has this phone number (for a key bound to a sales agent: none of that agent's customers)"),
+    404: errorResponse(
+      "No customer has this phone number (for a key bound to a sales agent: none of that agent's customers)",
+    ),
     ...commonErrorResponses,
   },
 });

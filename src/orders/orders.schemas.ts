@@ -88,7 +88,13 @@ export const OrderSchema = z
     billable_amount: z.number(),
     date: z.string().openapi({ format: "date" }),
     products: z.array(
-      z.object({ id: z.number().int(), sku: z.string(), name: z.string(), quantity: z.number().int(), price: z.number() }),
+      z.object({
+        id: z.number().int(),
+        sku: z.string(),
+        name: z.string(),
+        quantity: z.number().int(),
+        price: z.number(),
+      }),
     ),
     customer: OrderCustomerSchema,
     address: AddressOrEmptySchema,

@@ -20,7 +20,13 @@ export function toOrders(rows: OrdersPageRows): Order[] {
     return_total_amount: o.returnTotalAmount!,
     billable_amount: o.billableAmount!,
     date: o.date!,
-    products: (productsByOrder.get(o.id!) ?? []).map((p) => ({ id: p.id, sku: p.sku, name: p.name, quantity: p.quantity, price: p.price })),
+    products: (productsByOrder.get(o.id!) ?? []).map((p) => ({
+      id: p.id,
+      sku: p.sku,
+      name: p.name,
+      quantity: p.quantity,
+      price: p.price,
+    })),
     customer,
     address,
     salesagent:

@@ -85,9 +85,14 @@ export const errors = {
       headers: { "Retry-After": String(retryAfterSeconds) },
     }),
   authFailuresLimited: (retryAfterSeconds: number) =>
-    new ApiError(429, "RATE_LIMITED", "Too many requests with a missing or invalid API key from this address; retry later", {
-      headers: { "Retry-After": String(retryAfterSeconds) },
-    }),
+    new ApiError(
+      429,
+      "RATE_LIMITED",
+      "Too many requests with a missing or invalid API key from this address; retry later",
+      {
+        headers: { "Retry-After": String(retryAfterSeconds) },
+      },
+    ),
   signInLocked: (retryAfterSeconds: number) =>
     new ApiError(429, "RATE_LIMITED", "Too many failed sign-ins from this address; retry later", {
       headers: { "Retry-After": String(retryAfterSeconds) },
@@ -142,7 +147,10 @@ export function causeMessages(err: unknown): string {
 export function sourceOf(c: Context): string {
   const url = new URL(c.req.url);
   // The URL parser leaves a stray % and [ ] ^ | as sent; encoded, source is a valid URI for any path.
-  const path = url.pathname.replace(/%(?![0-9A-Fa-f]{2})|[[\]^|]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`);
+  const path = url.pathname.replace(
+    /%(?![0-9A-Fa-f]{2})|[[\]^|]/g,
+    (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
   return `${url.origin}${path}`;
 }
 
@@ -225,7 +233,11 @@ export const ErrorSchema = z
       source: z.string().url(),
       status_code: z.number().int(),
       fields: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
-      customer_id: z.number().int().optional().openapi({ description: "With a 409: the customer that has this number" }),
+      customer_id: z
+        .number()
+        .int()
+        .optional()
+        .openapi({ description: "With a 409: the customer that has this number" }),
     }),
   })
   .openapi("Error", { example: errorExample });
@@ -243,7 +255,12 @@ export const forbiddenResponse = (scope: string, path: string, description: stri
     "application/json": {
       schema: ErrorSchema,
       example: {
-        error: { code: "PERMISSION_ERROR" as const, description, source: `http://127.0.0.1:8787/api${path}`, status_code: 403 },
+        error: {
+          code: "PERMISSION_ERROR" as const,
+          description,
+          source: `http://127.0.0.1:8787/api${path}`,
+          status_code: 403,
+        },
       },
     },
   },
@@ -267,4 +284,3 @@ export const commonErrorResponses = {
   ...authErrorResponses,
   422: errorResponse("A parameter breaks its rule; `fields` lists every one"),
 } as const;
-

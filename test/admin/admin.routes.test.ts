@@ -21,18 +21,22 @@ beforeEach(async () => {
 });
 
 /** The admin router's routes, method and Hono path, once each (middleware entries left out). */
-const routes = [...new Set(adminRoutes.routes.filter((r) => r.method !== "ALL").map((r) => `${r.method} ${r.path}`))].map(
-  (route) => {
-    const [method, path] = route.split(" ") as [string, string];
-    return { method, path, url: path.replace(/:[^/]+/g, "key_0000000000000000") };
-  },
-);
+const routes = [
+  ...new Set(adminRoutes.routes.filter((r) => r.method !== "ALL").map((r) => `${r.method} ${r.path}`)),
+].map((route) => {
+  const [method, path] = route.split(" ") as [string, string];
+  return { method, path, url: path.replace(/:[^/]+/g, "key_0000000000000000") };
+});
 
 /** Each route, called with these headers (a POST with a valid body), answers this 401. */
 async function expectRefused(headers: Record<string, string>, description: string) {
   for (const { method, url } of routes) {
     const res = await call(url, { method, headers, body: method === "POST" ? { name: "x", mode: "test" } : undefined });
-    expect({ route: `${method} ${url}`, ...statusAndHeaders(res, "WWW-Authenticate", "Cache-Control"), body: res.body }).toEqual({
+    expect({
+      route: `${method} ${url}`,
+      ...statusAndHeaders(res, "WWW-Authenticate", "Cache-Control"),
+      body: res.body,
+    }).toEqual({
       route: `${method} ${url}`,
       status: 401,
       "WWW-Authenticate": "Bearer",
@@ -58,7 +62,9 @@ describe("every admin route", () => {
     const { record } = await makeKey({ name: "Kept" });
     await expectRefused({}, MISSING_ADMIN_CREDENTIALS);
     const keys = await call("/admin/keys", { headers: bearer(ADMIN) });
-    expect(keys.body.data.map((k: { id: string; revoked_at: string | null }) => [k.id, k.revoked_at])).toEqual([[record.id, null]]);
+    expect(keys.body.data.map((k: { id: string; revoked_at: string | null }) => [k.id, k.revoked_at])).toEqual([
+      [record.id, null],
+    ]);
   });
 
   it("refuses a wrong administrator token", async () => {
@@ -93,13 +99,22 @@ describe("admin paths and methods", () => {
       for (const headers of [{}, bearer(ADMIN)]) {
         const res = await call(path, { method, headers });
         expect(statusAndHeaders(res, "Allow")).toEqual({ status: 405, Allow: allow });
-        expect(res.body).toEqual(errorEnvelope(405, "METHOD_NOT_ALLOWED", `${method} is not allowed here; allowed: ${allow}`, path));
+        expect(res.body).toEqual(
+          errorEnvelope(405, "METHOD_NOT_ALLOWED", `${method} is not allowed here; allowed: ${allow}`, path),
+        );
       }
     }
   });
 
   it("answers 404 for a path no admin route serves, and has no /api alias", async () => {
-    for (const path of ["/api/admin/keys", "/api/admin/keys/key_0000000000000000/roll", "/admin/keys/", "/admin/keys/a/b/roll", "/admin/nope", "/admin"]) {
+    for (const path of [
+      "/api/admin/keys",
+      "/api/admin/keys/key_0000000000000000/roll",
+      "/admin/keys/",
+      "/admin/keys/a/b/roll",
+      "/admin/nope",
+      "/admin",
+    ]) {
       const res = await call(path, { headers: bearer(ADMIN) });
       expect(res.status).toBe(404);
       expect(res.body).toEqual(errorEnvelope(404, "NOT_FOUND", `No endpoint at ${path}`, path));
@@ -113,7 +128,9 @@ describe("admin paths and methods", () => {
     ] as const) {
       const res = await call(path, { headers: bearer(ADMIN) });
       expect(statusAndHeaders(res, "Cache-Control")).toEqual({ status: 422, "Cache-Control": "no-store" });
-      expect(res.body).toEqual(validationEnvelope(path.split("?")[0]!, [{ field, message: "must be given once, as a single value" }]));
+      expect(res.body).toEqual(
+        validationEnvelope(path.split("?")[0]!, [{ field, message: "must be given once, as a single value" }]),
+      );
     }
   });
 });

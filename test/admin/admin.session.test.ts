@@ -48,7 +48,9 @@ function logout(session: SignedIn): Promise<CallResult> {
  */
 async function opens(session: SignedIn, overrides?: Partial<Cloudflare.Env>): Promise<boolean> {
   const send = (path: string) =>
-    overrides ? callWithEnv(overrides, path, { headers: { Cookie: session.cookie } }) : call(path, { headers: { Cookie: session.cookie } });
+    overrides
+      ? callWithEnv(overrides, path, { headers: { Cookie: session.cookie } })
+      : call(path, { headers: { Cookie: session.cookie } });
   const [page, api] = await Promise.all([send("/dashboard"), send("/admin/keys")]);
   if (page.text.includes("<h1>API keys</h1>")) {
     expect({ page: page.status, api: api.status }).toEqual({ page: 200, api: 200 });
@@ -65,8 +67,12 @@ async function opens(session: SignedIn, overrides?: Partial<Cloudflare.Env>): Pr
 
 const mainOf = (res: CallResult) => /<main[^>]*>[\s\S]*<\/main>/.exec(res.text)?.[0];
 
-async function sessionRows(): Promise<{ id_hash: string; secret_name: string; created_at: number; expires_at: number }[]> {
-  const { results } = await env.DB.prepare("SELECT id_hash, secret_name, created_at, expires_at FROM admin_sessions ORDER BY created_at, id_hash").all<{
+async function sessionRows(): Promise<
+  { id_hash: string; secret_name: string; created_at: number; expires_at: number }[]
+> {
+  const { results } = await env.DB.prepare(
+    "SELECT id_hash, secret_name, created_at, expires_at FROM admin_sessions ORDER BY created_at, id_hash",
+  ).all<{
     id_hash: string;
     secret_name: string;
     created_at: number;
@@ -76,16 +82,23 @@ async function sessionRows(): Promise<{ id_hash: string; secret_name: string; cr
 }
 
 async function secretRows(): Promise<{ name: string; secret: string }[]> {
-  return (await env.DB.prepare("SELECT name, secret FROM service_secrets").all<{ name: string; secret: string }>()).results;
+  return (await env.DB.prepare("SELECT name, secret FROM service_secrets").all<{ name: string; secret: string }>())
+    .results;
 }
 
 async function hashOf(id: string): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(id)));
-  return btoa(String.fromCharCode(...digest)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return btoa(String.fromCharCode(...digest))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
 }
 
 beforeEach(async () => {
-  await env.DB.batch([env.DB.prepare("DELETE FROM admin_sessions"), env.DB.prepare("DELETE FROM admin_signin_failures")]);
+  await env.DB.batch([
+    env.DB.prepare("DELETE FROM admin_sessions"),
+    env.DB.prepare("DELETE FROM admin_signin_failures"),
+  ]);
 });
 
 afterEach(() => {
@@ -100,7 +113,9 @@ describe("dashboard sessions", () => {
     vi.setSystemTime(T);
     const session = await login();
     expect(session.id).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(await sessionRows()).toEqual([{ id_hash: await hashOf(session.id), secret_name: "admin-session", created_at: T, expires_at: T + 8 * HOUR }]);
+    expect(await sessionRows()).toEqual([
+      { id_hash: await hashOf(session.id), secret_name: "admin-session", created_at: T, expires_at: T + 8 * HOUR },
+    ]);
     const secrets = await secretRows();
     expect(secrets).toEqual([{ name: "admin-session", secret: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) }]);
     expect(JSON.stringify(await sessionRows())).not.toContain(session.id);
@@ -150,7 +165,9 @@ describe("dashboard sessions", () => {
     const fresh = await login();
     expect((await sessionRows()).map((r) => r.id_hash)).toEqual([await hashOf(fresh.id)]);
     // One more that expires, then a sign-out deletes it along with its own row.
-    await env.DB.prepare("INSERT INTO admin_sessions (id_hash, secret_name, created_at, expires_at) VALUES ('expired', 'admin-session', ?1, ?2)")
+    await env.DB.prepare(
+      "INSERT INTO admin_sessions (id_hash, secret_name, created_at, expires_at) VALUES ('expired', 'admin-session', ?1, ?2)",
+    )
       .bind(T, T + 8 * HOUR)
       .run();
     expect((await logout(fresh)).status).toBe(200);

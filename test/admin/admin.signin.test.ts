@@ -35,15 +35,27 @@ function login(ip: string, token: string, origin = BASE) {
 }
 
 async function failures(): Promise<{ address: string; at: number }[]> {
-  const { results } = await env.DB.prepare("SELECT address, at FROM admin_signin_failures ORDER BY at, id").all<{ address: string; at: number }>();
+  const { results } = await env.DB.prepare("SELECT address, at FROM admin_signin_failures ORDER BY at, id").all<{
+    address: string;
+    at: number;
+  }>();
   return results;
 }
 
 async function insertFailures(address: string, times: number[]) {
-  await env.DB.batch(times.map((at) => env.DB.prepare("INSERT INTO admin_signin_failures (address, at) VALUES (?, ?)").bind(address, at)));
+  await env.DB.batch(
+    times.map((at) =>
+      env.DB.prepare("INSERT INTO admin_signin_failures (address, at) VALUES (?, ?)").bind(address, at),
+    ),
+  );
 }
 
-const LOCKED = errorEnvelope(429, "RATE_LIMITED", "Too many failed sign-ins from this address; retry later", "/admin/keys");
+const LOCKED = errorEnvelope(
+  429,
+  "RATE_LIMITED",
+  "Too many failed sign-ins from this address; retry later",
+  "/admin/keys",
+);
 const INVALID = errorEnvelope(401, "AUTHENTICATION_ERROR", "Invalid administrator token", "/admin/keys");
 
 function expectLocked(res: CallResult, retryAfter: number) {
@@ -67,7 +79,9 @@ const mainOf = (res: CallResult) => /<main[^>]*>[\s\S]*<\/main>/.exec(res.text)?
 let lines: LogLine[];
 /** The failed sign-in lines, each written through console.warn (Workers Logs marks it a warning). */
 const signinWarnings = () =>
-  lines.filter((l) => l.text.includes('"admin_signin_failed"')).map((l) => ({ method: l.method, ...JSON.parse(l.text) }));
+  lines
+    .filter((l) => l.text.includes('"admin_signin_failed"'))
+    .map((l) => ({ method: l.method, ...JSON.parse(l.text) }));
 
 beforeEach(async () => {
   await env.DB.prepare("DELETE FROM admin_signin_failures").run();
@@ -106,7 +120,9 @@ describe("failed administrator sign-ins", () => {
   });
 
   it("hold under 30 simultaneous wrong sign-ins: 10 are checked, 20 get 429 unchecked; other addresses go on", async () => {
-    const attempts = Array.from({ length: 30 }, (_, i) => (i % 2 === 0 ? admin("198.51.100.30") : login("198.51.100.30", WRONG)));
+    const attempts = Array.from({ length: 30 }, (_, i) =>
+      i % 2 === 0 ? admin("198.51.100.30") : login("198.51.100.30", WRONG),
+    );
     const answers = await Promise.all(attempts);
 
     const checked = answers.filter((r) => r.status === 401);
@@ -118,7 +134,11 @@ describe("failed administrator sign-ins", () => {
       if (res.headers.get("Content-Type")?.startsWith("application/json")) {
         expectLocked(res, 600);
       } else {
-        expect({ retryAfter: res.headers.get("Retry-After"), main: mainOf(res), cookie: res.headers.get("Set-Cookie") }).toEqual({
+        expect({
+          retryAfter: res.headers.get("Retry-After"),
+          main: mainOf(res),
+          cookie: res.headers.get("Set-Cookie"),
+        }).toEqual({
           retryAfter: "600",
           main: lockedPage(600),
           cookie: null,
@@ -144,14 +164,19 @@ describe("failed administrator sign-ins", () => {
 
   it("count an attempt in flight as a failure: a right token while ten are reserved gets 429", async () => {
     // Ten reservations of attempts not finished yet (rows written, token not yet compared).
-    await insertFailures("198.51.100.50", Array.from({ length: 10 }, () => T0));
+    await insertFailures(
+      "198.51.100.50",
+      Array.from({ length: 10 }, () => T0),
+    );
     expectLocked(await admin("198.51.100.50", ADMIN), 600);
   });
 
   it("cost no D1 query once the isolate knows the address is locked, until it unlocks", async () => {
     const down = downD1();
     // An address not known to be locked is looked up: with D1 down, that is a 503.
-    const unknown = await callWithEnv({ DB: down }, "/admin/keys", { headers: { Authorization: `Bearer ${WRONG}`, "CF-Connecting-IP": "198.51.100.60" } });
+    const unknown = await callWithEnv({ DB: down }, "/admin/keys", {
+      headers: { Authorization: `Bearer ${WRONG}`, "CF-Connecting-IP": "198.51.100.60" },
+    });
     expect(unknown.status).toBe(503);
 
     for (let i = 0; i < 10; i++) expect((await admin("198.51.100.60")).status).toBe(401);
@@ -178,7 +203,13 @@ describe("failed administrator sign-ins", () => {
       type: page.headers.get("Content-Type"),
       cookie: page.headers.get("Set-Cookie"),
       main: mainOf(page),
-    }).toEqual({ status: 429, retryAfter: "600", type: "text/html; charset=UTF-8", cookie: null, main: lockedPage(600) });
+    }).toEqual({
+      status: 429,
+      retryAfter: "600",
+      type: "text/html; charset=UTF-8",
+      cookie: null,
+      main: lockedPage(600),
+    });
 
     // Another address, and requests without one (their own shared bucket), are not affected.
     expect((await admin("198.51.100.2", ADMIN)).status).toBe(200);
@@ -212,7 +243,10 @@ describe("failed administrator sign-ins", () => {
     await insertFailures("192.0.2.50", [T0 - WINDOW, ...Array.from({ length: 9 }, (_, i) => T0 - 1000 * (i + 1))]);
     expect((await admin("192.0.2.50", ADMIN)).status).toBe(200);
     // Ten inside the window, the oldest 9 min 35 s old: locked for 25 more seconds.
-    await insertFailures("192.0.2.51", [T0 - WINDOW + 25_000, ...Array.from({ length: 9 }, (_, i) => T0 - 1000 * (i + 1))]);
+    await insertFailures("192.0.2.51", [
+      T0 - WINDOW + 25_000,
+      ...Array.from({ length: 9 }, (_, i) => T0 - 1000 * (i + 1)),
+    ]);
     expectLocked(await admin("192.0.2.51", ADMIN), 25);
   });
 
@@ -221,8 +255,22 @@ describe("failed administrator sign-ins", () => {
     await admin("192.0.2.60");
     await login("192.0.2.60", WRONG);
     expect(signinWarnings()).toEqual([
-      { method: "warn", level: "warn", request_id: expect.any(String), event: "admin_signin_failed", via: "admin-api", address: "192.0.2.60" },
-      { method: "warn", level: "warn", request_id: expect.any(String), event: "admin_signin_failed", via: "dashboard", address: "192.0.2.60" },
+      {
+        method: "warn",
+        level: "warn",
+        request_id: expect.any(String),
+        event: "admin_signin_failed",
+        via: "admin-api",
+        address: "192.0.2.60",
+      },
+      {
+        method: "warn",
+        level: "warn",
+        request_id: expect.any(String),
+        event: "admin_signin_failed",
+        via: "dashboard",
+        address: "192.0.2.60",
+      },
     ]);
     expect(lines.map((l) => l.text).join("\n")).not.toContain(WRONG);
     expect(await failures()).toEqual([
@@ -243,12 +291,18 @@ describe("an administrator token shorter than 32 characters, or none", () => {
     ] as const) {
       lines.length = 0;
       const overrides = { ADMIN_TOKEN: configured as string };
-      const api = await callWithEnv(overrides, "/admin/keys", { headers: { Authorization: `Bearer ${SHORT}`, "CF-Connecting-IP": "192.0.2.90" } });
+      const api = await callWithEnv(overrides, "/admin/keys", {
+        headers: { Authorization: `Bearer ${SHORT}`, "CF-Connecting-IP": "192.0.2.90" },
+      });
       expect({ status: api.status, body: api.body }).toEqual({ status: 401, body: INVALID });
 
       const form = await callWithEnv(overrides, "/dashboard/login", {
         method: "POST",
-        headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: BASE, "CF-Connecting-IP": "192.0.2.90" },
+        headers: {
+          "Content-Type": "application/x-www-form-urlencoded",
+          Origin: BASE,
+          "CF-Connecting-IP": "192.0.2.90",
+        },
         body: new URLSearchParams({ token: SHORT }).toString(),
       });
       expect({ status: form.status, cookie: form.headers.get("Set-Cookie") }).toEqual({ status: 401, cookie: null });
@@ -260,7 +314,9 @@ describe("an administrator token shorter than 32 characters, or none", () => {
       expect({ status: page.status, main: mainOf(page) }).toEqual({ status: 200, main: mainOf(usual) });
       for (const res of [api, form, page]) expect(res.text).not.toContain("ADMIN_TOKEN");
 
-      const errorLines = lines.filter((l) => l.text.includes('"admin_token_unusable"')).map((l) => ({ method: l.method, ...JSON.parse(l.text) }));
+      const errorLines = lines
+        .filter((l) => l.text.includes('"admin_token_unusable"'))
+        .map((l) => ({ method: l.method, ...JSON.parse(l.text) }));
       expect(errorLines).toEqual([
         { method: "error", level: "error", request_id: expect.any(String), event: "admin_token_unusable", problem },
         { method: "error", level: "error", request_id: expect.any(String), event: "admin_token_unusable", problem },
@@ -283,7 +339,10 @@ describe("an administrator token shorter than 32 characters, or none", () => {
       body: missingAdminCredentials("/admin/keys"),
     });
     const page = await callWithEnv({ ADMIN_TOKEN: SHORT }, "/dashboard", { headers: { Cookie: cookie } });
-    expect({ status: page.status, main: mainOf(page) }).toEqual({ status: 200, main: mainOf(await call("/dashboard")) });
+    expect({ status: page.status, main: mainOf(page) }).toEqual({
+      status: 200,
+      main: mainOf(await call("/dashboard")),
+    });
     expect(lines.filter((l) => l.method === "error").map((l) => JSON.parse(l.text).problem)).toEqual([
       "ADMIN_TOKEN is shorter than 32 characters",
       "ADMIN_TOKEN is shorter than 32 characters",

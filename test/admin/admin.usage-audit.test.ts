@@ -85,7 +85,11 @@ beforeEach(async () => {
 
 describe("the admin API: scopes and agents", () => {
   it("makes a key with scopes and an agent; roll, list and revoke carry them", async () => {
-    const made = await call("/admin/keys", { method: "POST", headers: bearer, body: { name: "Field app", mode: "test", scopes: ["read"], agent_id: 1 } });
+    const made = await call("/admin/keys", {
+      method: "POST",
+      headers: bearer,
+      body: { name: "Field app", mode: "test", scopes: ["read"], agent_id: 1 },
+    });
     expect(made.status).toBe(201);
     expect(made.body).toEqual({
       data: {
@@ -105,7 +109,11 @@ describe("the admin API: scopes and agents", () => {
         secret: expect.stringMatching(/^sk_test_/),
       },
     });
-    const rolled = await call(`/admin/keys/${made.body.data.id}/roll`, { method: "POST", headers: bearer, body: { grace: 0 } });
+    const rolled = await call(`/admin/keys/${made.body.data.id}/roll`, {
+      method: "POST",
+      headers: bearer,
+      body: { grace: 0 },
+    });
     expect(rolled.body.data).toMatchObject({ scopes: ["read"], agent_id: 1, replaces: made.body.data.id });
     const revoked = await call(`/admin/keys/${rolled.body.data.id}/revoke`, { method: "POST", headers: bearer });
     expect(revoked.body.data).toMatchObject({ scopes: ["read"], agent_id: 1, status: "revoked" });
@@ -114,26 +122,46 @@ describe("the admin API: scopes and agents", () => {
       [["read"], 1],
       [["read"], 1],
     ]);
-    const plain = await call("/admin/keys", { method: "POST", headers: bearer, body: { name: "Plain", mode: "test", agent_id: null } });
+    const plain = await call("/admin/keys", {
+      method: "POST",
+      headers: bearer,
+      body: { name: "Plain", mode: "test", agent_id: null },
+    });
     expect(plain.body.data).toMatchObject({ scopes: ["read", "write"], agent_id: null });
   });
 
   it("answers 422 for an unknown scope or an unknown agent, making nothing", async () => {
     const path = "/admin/keys";
-    const scope = await call(path, { method: "POST", headers: bearer, body: { name: "x", mode: "test", scopes: ["read", "admin"] } });
+    const scope = await call(path, {
+      method: "POST",
+      headers: bearer,
+      body: { name: "x", mode: "test", scopes: ["read", "admin"] },
+    });
     expect(scope.status).toBe(422);
-    expect(scope.body).toEqual(validationEnvelope(path, [{ field: "scopes", message: "has 'admin' that is not a scope: use read, write" }]));
-    const none = await call(path, { method: "POST", headers: bearer, body: { name: "x", mode: "test", scopes: [], agent_id: "1" } });
+    expect(scope.body).toEqual(
+      validationEnvelope(path, [{ field: "scopes", message: "has 'admin' that is not a scope: use read, write" }]),
+    );
+    const none = await call(path, {
+      method: "POST",
+      headers: bearer,
+      body: { name: "x", mode: "test", scopes: [], agent_id: "1" },
+    });
     expect(none.body).toEqual(
       validationEnvelope(path, [
         { field: "scopes", message: "must name at least one scope: read, write" },
         { field: "agent_id", message: "must be a sales agent's id: a whole number from 1" },
       ]),
     );
-    const agent = await call(path, { method: "POST", headers: bearer, body: { name: "x", mode: "test", agent_id: 999 } });
+    const agent = await call(path, {
+      method: "POST",
+      headers: bearer,
+      body: { name: "x", mode: "test", agent_id: 999 },
+    });
     expect(agent.status).toBe(422);
     expect(agent.body).toEqual(
-      validationEnvelope(path, [{ field: "agent_id", message: "must be an existing sales agent's id: there is no sales agent 999" }]),
+      validationEnvelope(path, [
+        { field: "agent_id", message: "must be an existing sales agent's id: there is no sales agent 999" },
+      ]),
     );
     expect((await call(path, { headers: bearer })).body).toEqual({ data: [] });
     expect((await call("/admin/audit", { headers: bearer })).body).toEqual({ data: [] });
@@ -142,18 +170,28 @@ describe("the admin API: scopes and agents", () => {
 
 describe("the admin API: usage", () => {
   it("lists each key with last_used_at, requests_24h, requests_7d and requests_daily", async () => {
-    const made = (await call("/admin/keys", { method: "POST", headers: bearer, body: { name: "Busy", mode: "test" } })).body.data;
-    const idle = (await call("/admin/keys", { method: "POST", headers: bearer, body: { name: "Idle", mode: "test" } })).body.data;
+    const made = (await call("/admin/keys", { method: "POST", headers: bearer, body: { name: "Busy", mode: "test" } }))
+      .body.data;
+    const idle = (await call("/admin/keys", { method: "POST", headers: bearer, body: { name: "Idle", mode: "test" } }))
+      .body.data;
     for (let i = 0; i < 3; i++) expect((await call("/api/area", { key: made.secret })).status).toBe(200);
     const busy = await listedWithUsage(made.id, 3);
     const { secret: _secret, ...record } = made;
     const days = busy.requests_daily as { date: string; requests: number }[];
-    expect(busy).toEqual({ ...record, last_used_at: expect.stringMatching(MINUTE), requests_24h: 3, requests_7d: 3, requests_daily: days });
+    expect(busy).toEqual({
+      ...record,
+      last_used_at: expect.stringMatching(MINUTE),
+      requests_24h: 3,
+      requests_7d: 3,
+      requests_daily: days,
+    });
     expect(Date.now() - Date.parse(busy.last_used_at)).toBeLessThan(120_000);
     expect(days).toHaveLength(30);
     expect(days.at(-1)).toEqual({ date: today(), requests: 3 });
     expect(days.slice(0, -1).every((d) => d.requests === 0)).toBe(true);
-    expect(new Date(Date.parse(`${days[0]!.date}T00:00:00Z`) + 29 * 86_400_000).toISOString().slice(0, 10)).toBe(today());
+    expect(new Date(Date.parse(`${days[0]!.date}T00:00:00Z`) + 29 * 86_400_000).toISOString().slice(0, 10)).toBe(
+      today(),
+    );
     const { secret: _idleSecret, ...idleRecord } = idle;
     const listedIdle = (await call("/admin/keys", { headers: bearer })).body.data.find((k: any) => k.id === idle.id);
     expect(listedIdle).toEqual({
@@ -168,8 +206,15 @@ describe("the admin API: usage", () => {
 
 describe("GET /admin/audit", () => {
   it("gives the newest entries first, with actor admin-api and no session", async () => {
-    const made = (await call("/admin/keys", { method: "POST", headers: bearer, body: { name: "Audited", mode: "live", scopes: ["write"] } })).body.data;
-    const rolled = (await call(`/admin/keys/${made.id}/roll`, { method: "POST", headers: bearer, body: { grace: 60 } })).body.data;
+    const made = (
+      await call("/admin/keys", {
+        method: "POST",
+        headers: bearer,
+        body: { name: "Audited", mode: "live", scopes: ["write"] },
+      })
+    ).body.data;
+    const rolled = (await call(`/admin/keys/${made.id}/roll`, { method: "POST", headers: bearer, body: { grace: 60 } }))
+      .body.data;
     await call(`/admin/keys/${rolled.id}/revoke`, { method: "POST", headers: bearer });
     const res = await call("/admin/audit", { headers: bearer });
     expect(res.status).toBe(200);
@@ -183,7 +228,10 @@ describe("GET /admin/audit", () => {
       ],
     });
     expect(res.text).not.toContain(made.secret);
-    expect((await call("/admin/audit?limit=2", { headers: bearer })).body.data.map((e: any) => e.action)).toEqual(["revoke", "roll"]);
+    expect((await call("/admin/audit?limit=2", { headers: bearer })).body.data.map((e: any) => e.action)).toEqual([
+      "revoke",
+      "roll",
+    ]);
   });
 
   it("returns 50 by default; 422 for a bad limit, 405 for another method, 401 without the token", async () => {
@@ -200,14 +248,17 @@ describe("GET /admin/audit", () => {
     const post = await call("/admin/audit", { method: "POST", headers: bearer });
     expect(post.status).toBe(405);
     expect(post.headers.get("Allow")).toBe("GET, HEAD");
-    expect(post.body).toEqual(errorEnvelope(405, "METHOD_NOT_ALLOWED", "POST is not allowed here; allowed: GET, HEAD", "/admin/audit"));
+    expect(post.body).toEqual(
+      errorEnvelope(405, "METHOD_NOT_ALLOWED", "POST is not allowed here; allowed: GET, HEAD", "/admin/audit"),
+    );
     expect((await call("/admin/audit")).status).toBe(401);
   });
 });
 
 describe("GET /admin/salesagents", () => {
   it("finds agents by a part of the name or the mobile number", async () => {
-    const by = async (q: string) => (await call(`/admin/salesagents?q=${encodeURIComponent(q)}`, { headers: bearer })).body;
+    const by = async (q: string) =>
+      (await call(`/admin/salesagents?q=${encodeURIComponent(q)}`, { headers: bearer })).body;
     expect(await by("asha")).toEqual({ data: [ASHA] });
     expect(await by("a R")).toEqual({ data: [ASHA] });
     expect(await by("43210")).toEqual({ data: [ASHA] });
@@ -216,12 +267,16 @@ describe("GET /admin/salesagents", () => {
     expect(await by("_")).toEqual({ data: [] });
     expect((await by("")).data.length).toBeGreaterThanOrEqual(3);
     const long = await call(`/admin/salesagents?q=${"x".repeat(101)}`, { headers: bearer });
-    expect(long.body).toEqual(validationEnvelope("/admin/salesagents", [{ field: "q", message: "must be at most 100 characters" }]));
+    expect(long.body).toEqual(
+      validationEnvelope("/admin/salesagents", [{ field: "q", message: "must be at most 100 characters" }]),
+    );
   });
 
   it("gives at most 20, answers 405 for another method and 401 without the token", async () => {
-    const rows = Array.from({ length: 25 }, (_, i) => 
-      env.DB.prepare("INSERT INTO sales_agents (id, first_name, last_name, mobile_number) VALUES (?1, 'Many', ?2, ?3)").bind(1000 + i, `Agent${i}`, `70000${String(i).padStart(5, "0")}`),
+    const rows = Array.from({ length: 25 }, (_, i) =>
+      env.DB.prepare(
+        "INSERT INTO sales_agents (id, first_name, last_name, mobile_number) VALUES (?1, 'Many', ?2, ?3)",
+      ).bind(1000 + i, `Agent${i}`, `70000${String(i).padStart(5, "0")}`),
     );
     await env.DB.batch(rows);
     const res = await call("/admin/salesagents?q=many", { headers: bearer });
@@ -243,14 +298,18 @@ describe("the dashboard: make-key form, key table and audit panel", () => {
         '<label class="choice"><input type="checkbox" name="scopes" value="write" checked=""/> write: create customers</label></div></fieldset>',
     );
     expect(page.text).toContain('<label for="agent-q">Find a sales agent to bind the key to</label>');
-    expect(page.text).toContain('<input type="radio" name="agent_id" value="" checked="" aria-describedby="agent-hint"/> no agent');
+    expect(page.text).toContain(
+      '<input type="radio" name="agent_id" value="" checked="" aria-describedby="agent-hint"/> no agent',
+    );
     expect(page.text).not.toContain('name="agent_id" value="1"');
 
     const found = await call("/dashboard?agent_q=9876543", { headers: { Cookie: cookie } });
     expect(found.status).toBe(200);
     expect(found.text).toContain('value="9876543"');
     expect(found.text).toContain('<p class="hint" id="agent-hint">1 match for “9876543”.</p>');
-    expect(found.text).toContain('<input type="radio" name="agent_id" value="1" autofocus=""/> Asha Rao (9876543210), #1</label>');
+    expect(found.text).toContain(
+      '<input type="radio" name="agent_id" value="1" autofocus=""/> Asha Rao (9876543210), #1</label>',
+    );
     const none = await call("/dashboard?agent_q=nobody", { headers: { Cookie: cookie } });
     expect(none.text).toContain("No sales agent matches “nobody”.");
     const all = await call("/dashboard?agent_q=", { headers: { Cookie: cookie } });
@@ -268,15 +327,34 @@ describe("the dashboard: make-key form, key table and audit panel", () => {
     const { cookie, sessionId, csrf, once } = await login();
     const made = await call(
       "/dashboard/keys",
-      form([["csrf_token", csrf], ["form_token", once], ["name", "Asha's app"], ["mode", "test"], ["expires_in", ""], ["scopes", "read"], ["agent_id", "1"]], cookie),
+      form(
+        [
+          ["csrf_token", csrf],
+          ["form_token", once],
+          ["name", "Asha's app"],
+          ["mode", "test"],
+          ["expires_in", ""],
+          ["scopes", "read"],
+          ["agent_id", "1"],
+        ],
+        cookie,
+      ),
     );
     expect(made.status).toBe(200);
     const key = (await call("/admin/keys", { headers: bearer })).body.data[0];
     expect(key).toMatchObject({ name: "Asha's app", scopes: ["read"], agent_id: 1 });
-    expect(keyRowOf(made, key.id)).toContain(
-      `<td>read</td><td>Asha Rao<br/><span class="hint">#1</span></td>`,
+    expect(keyRowOf(made, key.id)).toContain(`<td>read</td><td>Asha Rao<br/><span class="hint">#1</span></td>`);
+    const rolled = await call(
+      `/dashboard/keys/${key.id}/roll`,
+      form(
+        [
+          ["csrf_token", csrf],
+          ["form_token", once],
+          ["grace", "0"],
+        ],
+        cookie,
+      ),
     );
-    const rolled = await call(`/dashboard/keys/${key.id}/roll`, form([["csrf_token", csrf], ["form_token", once], ["grace", "0"]], cookie));
     expect(rolled.status).toBe(200);
     const fresh = (await call("/admin/keys", { headers: bearer })).body.data.find((k: any) => k.replaces === key.id);
     expect(fresh).toMatchObject({ scopes: ["read"], agent_id: 1 });
@@ -306,18 +384,42 @@ describe("the dashboard: make-key form, key table and audit panel", () => {
     const { cookie, csrf, once } = await login();
     const res = await call(
       "/dashboard/keys",
-      form([["csrf_token", csrf], ["form_token", once], ["name", "No scopes"], ["mode", "test"], ["agent_id", "2"]], cookie),
+      form(
+        [
+          ["csrf_token", csrf],
+          ["form_token", once],
+          ["name", "No scopes"],
+          ["mode", "test"],
+          ["agent_id", "2"],
+        ],
+        cookie,
+      ),
     );
     expect(res.status).toBe(422);
     expect(res.text).toContain("The key was not made: scopes must name at least one scope: read, write.");
     expect(res.text).toContain('<input type="checkbox" name="scopes" value="read"/>');
-    expect(res.text).toContain('<input type="radio" name="agent_id" value="2" checked=""/> Vikram Shetty (9876500002), #2');
+    expect(res.text).toContain(
+      '<input type="radio" name="agent_id" value="2" checked=""/> Vikram Shetty (9876500002), #2',
+    );
     const unknown = await call(
       "/dashboard/keys",
-      form([["csrf_token", csrf], ["form_token", tokensOf(res).once], ["name", "Ghost"], ["mode", "test"], ["scopes", "read"], ["scopes", "write"], ["agent_id", "999"]], cookie),
+      form(
+        [
+          ["csrf_token", csrf],
+          ["form_token", tokensOf(res).once],
+          ["name", "Ghost"],
+          ["mode", "test"],
+          ["scopes", "read"],
+          ["scopes", "write"],
+          ["agent_id", "999"],
+        ],
+        cookie,
+      ),
     );
     expect(unknown.status).toBe(422);
-    expect(unknown.text).toContain("The key was not made: agent_id must be an existing sales agent&#39;s id: there is no sales agent 999.");
+    expect(unknown.text).toContain(
+      "The key was not made: agent_id must be an existing sales agent&#39;s id: there is no sales agent 999.",
+    );
     expect((await call("/admin/keys", { headers: bearer })).body).toEqual({ data: [] });
   });
 
@@ -332,11 +434,17 @@ describe("the dashboard: make-key form, key table and audit panel", () => {
     expect(row).toContain('<td class="num">4</td><td class="num">4</td>');
     const days = listed.requests_daily as { date: string; requests: number }[];
     const label = `Requests per day, ${days[0]!.date} to ${today()}: 4 requests in total, most on ${today()} (4)`;
-    expect(row).toContain(`<svg class="chart" role="img" aria-label="${label}" width="119" height="28" viewBox="0 0 119 28">`);
+    expect(row).toContain(
+      `<svg class="chart" role="img" aria-label="${label}" width="119" height="28" viewBox="0 0 119 28">`,
+    );
     expect(row).toContain(`<title>${days.map((d) => `${d.date}: ${d.requests}`).join("\n")}</title>`);
     expect(row.match(/<rect /g)).toHaveLength(30);
-    expect(row).toContain(`<rect x="116" y="1" width="3" height="26" class="chart-bar"><title>${today()}: 4 requests</title></rect>`);
-    expect(row).toContain(`<rect x="0" y="27" width="3" height="0" class="chart-bar"><title>${days[0]!.date}: 0 requests</title></rect>`);
+    expect(row).toContain(
+      `<rect x="116" y="1" width="3" height="26" class="chart-bar"><title>${today()}: 4 requests</title></rect>`,
+    );
+    expect(row).toContain(
+      `<rect x="0" y="27" width="3" height="0" class="chart-bar"><title>${days[0]!.date}: 0 requests</title></rect>`,
+    );
   });
 
   it("shows the newest 50 audit entries, newest first", async () => {
@@ -347,9 +455,9 @@ describe("the dashboard: make-key form, key table and audit panel", () => {
     expect(page.text).toContain("<caption>The newest 50 key changes, newest first.</caption>");
     const rows = auditRowsOf(page);
     expect(rows).toHaveLength(50);
-    expect(rows.map((r) => /<td>create<\/td><td><code>[^<]+<\/code><\/td><td>–<\/td><td>([^<]+)<\/td>/.exec(r)?.[1])).toEqual(
-      Array.from({ length: 50 }, (_, i) => `key ${54 - i}`),
-    );
+    expect(
+      rows.map((r) => /<td>create<\/td><td><code>[^<]+<\/code><\/td><td>–<\/td><td>([^<]+)<\/td>/.exec(r)?.[1]),
+    ).toEqual(Array.from({ length: 50 }, (_, i) => `key ${54 - i}`));
     expect(rows.every((r) => r.includes("<td>cli</td><td>–</td>"))).toBe(true);
   });
 });

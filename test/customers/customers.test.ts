@@ -58,7 +58,14 @@ describe("GET /customers", () => {
     expect(res.body.data.customers.map((c: { id: number }) => c.id)).toEqual(range(11, 17));
     // Page 3 of 7 starts after customer 14, inside this page (rows 11 to 17): as offset paging has it.
     expect(res.body.data.pagination).toEqual(
-      expectedPagination(PATH, { query: "count=7", current: 2, last: 4, total: 25, perPage: 7, cursor: cursor(7, 3, 14) }),
+      expectedPagination(PATH, {
+        query: "count=7",
+        current: 2,
+        last: 4,
+        total: 25,
+        perPage: 7,
+        cursor: cursor(7, 3, 14),
+      }),
     );
   });
 

@@ -30,13 +30,20 @@ interface Session {
 /** Logs in through the form: a 303 to the page, with the session cookie. */
 async function login(): Promise<Session> {
   const res = await send("/dashboard/login", { token: ADMIN });
-  expect(statusAndHeaders(res, "Location", "Cache-Control")).toEqual({ status: 303, Location: "/dashboard", "Cache-Control": "no-store" });
+  expect(statusAndHeaders(res, "Location", "Cache-Control")).toEqual({
+    status: 303,
+    Location: "/dashboard",
+    "Cache-Control": "no-store",
+  });
   const cookie = setCookies(res)[0]!.split(";")[0]!;
   return { cookie, id: await auditSessionId(cookie) };
 }
 
 /** Shows the key list to the session: the page, its CSRF token and its one-time form token. */
-async function page(session: Session, path = "/dashboard"): Promise<{ res: CallResult; csrf: string; formToken: string }> {
+async function page(
+  session: Session,
+  path = "/dashboard",
+): Promise<{ res: CallResult; csrf: string; formToken: string }> {
   const res = await call(path, { headers: { Cookie: session.cookie } });
   return { res, ...tokensOf(res) };
 }
@@ -95,10 +102,21 @@ describe("the make-key form", () => {
   it("sent twice makes one key: the second answer is a 303 to the key list, with no secret", async () => {
     const session = await login();
     const { csrf, formToken } = await page(session);
-    const fields = { csrf_token: csrf, form_token: formToken, name: "Till 4", mode: "test", expires_in: "", scopes: "read" };
+    const fields = {
+      csrf_token: csrf,
+      form_token: formToken,
+      name: "Till 4",
+      mode: "test",
+      expires_in: "",
+      scopes: "read",
+    };
 
     const made = await send("/dashboard/keys", fields, session);
-    expect(statusAndHeaders(made, "Cache-Control", "Location")).toEqual({ status: 200, "Cache-Control": "no-store", Location: null });
+    expect(statusAndHeaders(made, "Cache-Control", "Location")).toEqual({
+      status: 200,
+      "Cache-Control": "no-store",
+      Location: null,
+    });
     const secret = SECRET.exec(made.text)![0];
     expect(made.text).toContain(`<input id="new-secret" type="text" readonly="" value="${secret}"`);
     // The answer's own forms carry a new token.
@@ -111,7 +129,15 @@ describe("the make-key form", () => {
     expect(others).toEqual([]);
     expect(key).toMatchObject({ name: "Till 4", scopes: ["read"], prefix: `${secret.slice(0, 12)}…` });
     expect(await audit()).toEqual([
-      { at: ISO, action: "create", key_id: key.id, new_key_id: null, key_name: "Till 4", mode: "test", ...dashboard(session) },
+      {
+        at: ISO,
+        action: "create",
+        key_id: key.id,
+        new_key_id: null,
+        key_name: "Till 4",
+        mode: "test",
+        ...dashboard(session),
+      },
     ]);
     // Where it leads: the key list, saying why, without the secret.
     const list = await call(ALREADY_SENT, { headers: { Cookie: session.cookie } });
@@ -175,8 +201,25 @@ describe("the roll form", () => {
     const fresh = all[1];
     expect(fresh.prefix).toBe(`${secret.slice(0, 12)}…`);
     expect(await audit()).toEqual([
-      { at: ISO, action: "roll", key_id: old.record.id, new_key_id: fresh.id, key_name: "Reports", mode: "test", ...dashboard(session) },
-      { at: ISO, action: "create", key_id: old.record.id, new_key_id: null, key_name: "Reports", mode: "test", actor: "cli", session_id: null },
+      {
+        at: ISO,
+        action: "roll",
+        key_id: old.record.id,
+        new_key_id: fresh.id,
+        key_name: "Reports",
+        mode: "test",
+        ...dashboard(session),
+      },
+      {
+        at: ISO,
+        action: "create",
+        key_id: old.record.id,
+        new_key_id: null,
+        key_name: "Reports",
+        mode: "test",
+        actor: "cli",
+        session_id: null,
+      },
     ]);
   });
 
@@ -187,7 +230,9 @@ describe("the roll form", () => {
     const base = { csrf_token: csrf, form_token: formToken };
     expect((await send(`/dashboard/keys/${a.record.id}/roll`, { ...base, grace: "0" }, session)).status).toBe(200);
     expect((await send(`/dashboard/keys/${b.record.id}/roll`, { ...base, grace: "0" }, session)).status).toBe(200);
-    expect((await send("/dashboard/keys", { ...base, name: "C", mode: "test", scopes: "read" }, session)).status).toBe(200);
+    expect((await send("/dashboard/keys", { ...base, name: "C", mode: "test", scopes: "read" }, session)).status).toBe(
+      200,
+    );
     for (const path of [`/dashboard/keys/${a.record.id}/roll`, `/dashboard/keys/${b.record.id}/roll`]) {
       expectAlreadySent(await send(path, { ...base, grace: "0" }, session));
     }
@@ -251,13 +296,15 @@ describe("plain POST/Redirect/GET", () => {
     const session = await login();
     const { csrf } = await page(session);
     const res = await send("/dashboard/logout", { csrf_token: csrf }, session);
-    expect({ ...statusAndHeaders(res, "Location", "Cache-Control"), cookies: setCookies(res), text: res.text }).toEqual({
-      status: 303,
-      Location: "/dashboard",
-      "Cache-Control": "no-store",
-      cookies: ["__Host-olk_admin=; Max-Age=0; Path=/; HttpOnly; Secure; SameSite=Strict"],
-      text: "",
-    });
+    expect({ ...statusAndHeaders(res, "Location", "Cache-Control"), cookies: setCookies(res), text: res.text }).toEqual(
+      {
+        status: 303,
+        Location: "/dashboard",
+        "Cache-Control": "no-store",
+        cookies: ["__Host-olk_admin=; Max-Age=0; Path=/; HttpOnly; Secure; SameSite=Strict"],
+        text: "",
+      },
+    );
   });
 });
 
@@ -280,7 +327,11 @@ describe("tokens that do not let a form through", () => {
     expect(await audit()).toEqual([expect.objectContaining({ action: "create", actor: "cli" })]);
 
     const ownCsrf = (await page(owner)).csrf;
-    const made = await send("/dashboard/keys", { csrf_token: ownCsrf, form_token: formToken, name: "Own", mode: "test", scopes: "read" }, owner);
+    const made = await send(
+      "/dashboard/keys",
+      { csrf_token: ownCsrf, form_token: formToken, name: "Own", mode: "test", scopes: "read" },
+      owner,
+    );
     expect(made.status).toBe(200);
     expect((await keys()).map((k) => k.name)).toEqual(["Shared", "Own"]);
   });
@@ -293,7 +344,14 @@ describe("tokens that do not let a form through", () => {
     const { csrf, formToken } = await page(session);
     vi.setSystemTime(start + HOUR + 1000);
 
-    const fields = { csrf_token: csrf, form_token: formToken, name: "Late", mode: "live", expires_in: "86400", scopes: "write" };
+    const fields = {
+      csrf_token: csrf,
+      form_token: formToken,
+      name: "Late",
+      mode: "live",
+      expires_in: "86400",
+      scopes: "write",
+    };
     const late = await send("/dashboard/keys", fields, session);
     expect(statusAndHeaders(late, "Cache-Control")).toEqual({ status: 409, "Cache-Control": "no-store" });
     expect(alertOf(late)).toBe(
@@ -307,7 +365,11 @@ describe("tokens that do not let a form through", () => {
     const renewed = tokensOf(late).formToken;
     expect(renewed).not.toBe(formToken);
 
-    const lateRoll = await send(`/dashboard/keys/${record.id}/roll`, { csrf_token: csrf, form_token: formToken, grace: "0" }, session);
+    const lateRoll = await send(
+      `/dashboard/keys/${record.id}/roll`,
+      { csrf_token: csrf, form_token: formToken, grace: "0" },
+      session,
+    );
     expect(lateRoll.status).toBe(409);
     expect(alertOf(lateRoll)).toBe(
       "The key was not rolled: the form was out of date (a form can be sent for an hour after its page was shown). " +
@@ -354,9 +416,17 @@ describe("the tokens' storage", () => {
     const start = Date.now();
     const session = await login();
     const { csrf, formToken } = await page(session);
-    await send("/dashboard/keys", { csrf_token: csrf, form_token: formToken, name: "Stored", mode: "test", scopes: "read" }, session);
+    await send(
+      "/dashboard/keys",
+      { csrf_token: csrf, form_token: formToken, name: "Stored", mode: "test", scopes: "read" },
+      session,
+    );
     const rows = async () =>
-      (await env.DB.prepare("SELECT token_hash, form, session_id, expires_at FROM form_tokens ORDER BY form, token_hash").all()).results;
+      (
+        await env.DB.prepare(
+          "SELECT token_hash, form, session_id, expires_at FROM form_tokens ORDER BY form, token_hash",
+        ).all()
+      ).results;
     const hash = await sha256Hex(formToken);
     const stored = await rows();
     // The answer's page issued one more token; no row holds a token itself.
@@ -371,6 +441,8 @@ describe("the tokens' storage", () => {
     vi.setSystemTime(start + 9 * HOUR + 1000);
     const later = await login();
     await page(later);
-    expect(await rows()).toEqual([{ token_hash: expect.any(String), form: "", session_id: later.id, expires_at: start + 10 * HOUR + 1000 }]);
+    expect(await rows()).toEqual([
+      { token_hash: expect.any(String), form: "", session_id: later.id, expires_at: start + 10 * HOUR + 1000 },
+    ]);
   });
 });

@@ -71,7 +71,9 @@ describe("GET /dashboard before login", () => {
   it("shows a heading and the administrator token field, nothing else", async () => {
     const res = await call("/dashboard");
     expect(statusAndHeaders(res, "Content-Type", "Cache-Control")).toEqual({
-      status: 200, "Content-Type": "text/html; charset=UTF-8", "Cache-Control": "no-store",
+      status: 200,
+      "Content-Type": "text/html; charset=UTF-8",
+      "Cache-Control": "no-store",
     });
     expect(mainOf(res)).toBe(
       '<main class="login"><h1>API key dashboard</h1><form method="post" action="/dashboard/login">' +
@@ -167,7 +169,9 @@ describe("the logged-in page", () => {
     const page = res.text;
     expect(page).toContain("<h1>API keys</h1>");
     for (const { record } of [test, live]) {
-      expect(page).toContain(`<th scope="row">${record.name}</th><td>${record.mode}</td><td><code>${record.prefix}</code>`);
+      expect(page).toContain(
+        `<th scope="row">${record.name}</th><td>${record.mode}</td><td><code>${record.prefix}</code>`,
+      );
       expect(page).toContain(`<span class="hint">${record.id}</span>`);
       expect(page).toContain(`<time datetime="${record.created_at}">`);
     }
@@ -180,11 +184,14 @@ describe("the logged-in page", () => {
     expect(page).toContain("<legend>Mode</legend>");
     expect(page).toContain('<label for="key-expiry">Expires</label>');
     expect(page).toContain('<button type="submit">Make key</button>');
-    expect(page).toContain(
-      `Roll<span class="vh"> key ${live.record.name} (${live.record.prefix})</span></button>`,
-    );
+    expect(page).toContain(`Roll<span class="vh"> key ${live.record.name} (${live.record.prefix})</span></button>`);
     expect(page).toContain(`Revoke<span class="vh"> key ${test.record.name} (${test.record.prefix})</span></button>`);
-    for (const grace of ['value="0">now', 'value="3600">in 1 hour', 'value="86400" selected="">in 24 hours', 'value="604800">in 7 days']) {
+    for (const grace of [
+      'value="0">now',
+      'value="3600">in 1 hour',
+      'value="86400" selected="">in 24 hours',
+      'value="604800">in 7 days',
+    ]) {
       expect(page).toContain(grace);
     }
     expect(page).toContain(
@@ -211,12 +218,7 @@ describe("the logged-in page", () => {
     const [name, value] = cookie.split("=") as [string, string];
     const [id, signature] = value.split(".") as [string, string];
     const otherId = `${id.slice(0, -1)}${id.endsWith("A") ? "B" : "A"}`;
-    const forged = [
-      `${name}=${otherId}.${signature}`,
-      `olk_admin=${value}`,
-      `${name}=${id}`,
-      `${name}=${secret}`,
-    ];
+    const forged = [`${name}=${otherId}.${signature}`, `olk_admin=${value}`, `${name}=${id}`, `${name}=${secret}`];
     for (const c of forged) {
       const res = await call("/dashboard", { headers: { Cookie: c } });
       expect(res.text).toContain("<h1>API key dashboard</h1>");
@@ -236,13 +238,16 @@ describe("the dashboard's forms", () => {
     const tokens = await pageTokens(cookie);
     const res = await call(
       "/dashboard/keys",
-      form({ ...tokens, name: "Warehouse scanner", mode: "test", expires_in: "604800", scopes: "read" }, { Cookie: cookie }),
+      form(
+        { ...tokens, name: "Warehouse scanner", mode: "test", expires_in: "604800", scopes: "read" },
+        { Cookie: cookie },
+      ),
     );
     expect(statusAndHeaders(res, "Cache-Control")).toEqual({ status: 200, "Cache-Control": "no-store" });
     expect(setCookies(res)).toEqual([]);
     const secret = SECRET.exec(res.text)?.[0];
     expect(secret).toBeDefined();
-    expect(res.text).toContain("<h2 id=\"new-key-heading\">New test-mode key “Warehouse scanner”: copy it now</h2>");
+    expect(res.text).toContain('<h2 id="new-key-heading">New test-mode key “Warehouse scanner”: copy it now</h2>');
     expect(res.text).toContain(`<input id="new-secret" type="text" readonly="" value="${secret}"`);
     expect(res.text).toContain('<button type="button" id="copy-secret" hidden="">Copy key</button>');
     const nonce = /'nonce-([^']+)'/.exec(res.headers.get("Content-Security-Policy")!)![1];
@@ -260,7 +265,10 @@ describe("the dashboard's forms", () => {
     const cookie = await login();
     const tokens = await pageTokens(cookie);
     const before = await call("/admin/keys", { headers: bearer(ADMIN) });
-    const res = await call("/dashboard/keys", form({ ...tokens, name: "   ", mode: "prod", expires_in: "soon", scopes: "write" }, { Cookie: cookie }));
+    const res = await call(
+      "/dashboard/keys",
+      form({ ...tokens, name: "   ", mode: "prod", expires_in: "soon", scopes: "write" }, { Cookie: cookie }),
+    );
     expect(res.status).toBe(422);
     expect(res.text).toContain(
       '<div class="alert" role="alert"><p>The key was not made: name must not be empty; mode must be one of test, live; ' +
@@ -274,7 +282,10 @@ describe("the dashboard's forms", () => {
     const old = await makeKey({ name: "Reports" });
     const cookie = await login();
     const tokens = await pageTokens(cookie);
-    const rolled = await call(`/dashboard/keys/${old.record.id}/roll`, form({ ...tokens, grace: "3600" }, { Cookie: cookie }));
+    const rolled = await call(
+      `/dashboard/keys/${old.record.id}/roll`,
+      form({ ...tokens, grace: "3600" }, { Cookie: cookie }),
+    );
     expect(rolled.status).toBe(200);
     const secret = SECRET.exec(rolled.text)![0];
     expect(secret).not.toBe(old.secret);
@@ -285,7 +296,10 @@ describe("the dashboard's forms", () => {
 
     const list = (await call("/admin/keys", { headers: bearer(ADMIN) })).body.data as any[];
     const fresh = list.find((k) => k.replaces === old.record.id);
-    const revoked = await call(`/dashboard/keys/${fresh.id}/revoke`, form({ csrf_token: tokens.csrf_token }, { Cookie: cookie }));
+    const revoked = await call(
+      `/dashboard/keys/${fresh.id}/revoke`,
+      form({ csrf_token: tokens.csrf_token }, { Cookie: cookie }),
+    );
     expect(statusAndHeaders(revoked, "Location")).toEqual({ status: 303, Location: `/dashboard?revoked=${fresh.id}` });
     const shown = await call(`/dashboard?revoked=${fresh.id}`, { headers: { Cookie: cookie } });
     expect(shown.text).toContain(
@@ -297,14 +311,22 @@ describe("the dashboard's forms", () => {
   it("shows an unknown key or a refused roll as an error on the page", async () => {
     const cookie = await login();
     const tokens = await pageTokens(cookie);
-    const unknown = await call("/dashboard/keys/key_0000000000000000/revoke", form({ csrf_token: tokens.csrf_token }, { Cookie: cookie }));
+    const unknown = await call(
+      "/dashboard/keys/key_0000000000000000/revoke",
+      form({ csrf_token: tokens.csrf_token }, { Cookie: cookie }),
+    );
     expect(unknown.status).toBe(404);
     expect(unknown.text).toContain("The key was not revoked: No key with id key_0000000000000000.");
     const { record } = await makeKey();
     await call(`/admin/keys/${record.id}/revoke`, { method: "POST", headers: bearer(ADMIN) });
-    const refused = await call(`/dashboard/keys/${record.id}/roll`, form({ ...tokens, grace: "0" }, { Cookie: cookie }));
+    const refused = await call(
+      `/dashboard/keys/${record.id}/roll`,
+      form({ ...tokens, grace: "0" }, { Cookie: cookie }),
+    );
     expect(refused.status).toBe(409);
-    expect(refused.text).toContain(`The key was not rolled: Key ${record.id} is revoked: only an active key can be rolled.`);
+    expect(refused.text).toContain(
+      `The key was not rolled: Key ${record.id} is revoked: only an active key can be rolled.`,
+    );
   });
 
   it("refuses forms without the session's CSRF token or from another origin, changing nothing", async () => {
@@ -327,7 +349,10 @@ describe("the dashboard's forms", () => {
     expect((await call("/api/customers", { key: secret })).status).toBe(200);
     // A token from another session does not fit this one.
     const other = await login();
-    const res = await call("/dashboard/keys", form({ csrf_token: await csrfToken(other), name: "x", mode: "test" }, { Cookie: cookie }));
+    const res = await call(
+      "/dashboard/keys",
+      form({ csrf_token: await csrfToken(other), name: "x", mode: "test" }, { Cookie: cookie }),
+    );
     expect(res.status).toBe(403);
   });
 
@@ -359,7 +384,10 @@ describe("the dashboard's forms", () => {
     const anonymous = await call("/dashboard");
     const page = await call("/dashboard", { headers: { Cookie: cookie } });
     expect({ status: page.status, main: mainOf(page) }).toEqual({ status: 200, main: mainOf(anonymous) });
-    const made = await call("/dashboard/keys", form({ csrf_token: csrf, name: "After logout", mode: "test" }, { Cookie: cookie }));
+    const made = await call(
+      "/dashboard/keys",
+      form({ csrf_token: csrf, name: "After logout", mode: "test" }, { Cookie: cookie }),
+    );
     expect(made.status).toBe(401);
     expect(mainOf(made)).toContain("Your session has ended: log in again. Nothing was changed.");
     const api = await call("/admin/keys", { headers: { Cookie: cookie } });
@@ -367,9 +395,15 @@ describe("the dashboard's forms", () => {
       status: 401,
       body: missingAdminCredentials("/admin/keys"),
     });
-    const write = await call("/admin/keys", { method: "POST", headers: { Cookie: cookie, "X-CSRF-Token": csrf }, body: { name: "x", mode: "test" } });
+    const write = await call("/admin/keys", {
+      method: "POST",
+      headers: { Cookie: cookie, "X-CSRF-Token": csrf },
+      body: { name: "x", mode: "test" },
+    });
     expect(write.status).toBe(401);
-    expect((await call("/admin/keys", { headers: bearer(ADMIN) })).body.data.map((k: any) => k.name)).not.toContain("After logout");
+    expect((await call("/admin/keys", { headers: bearer(ADMIN) })).body.data.map((k: any) => k.name)).not.toContain(
+      "After logout",
+    );
   });
 });
 
@@ -382,12 +416,19 @@ describe("the JSON admin API", () => {
       [{}, MISSING_ADMIN_CREDENTIALS],
       [bearer("not-the-admin-token"), "Invalid administrator token"],
       [bearer(secret), "API keys do not open the admin API: use the administrator token"],
-      [{ Authorization: `Basic ${ADMIN}` }, "Malformed Authorization header: send 'Authorization: Bearer <administrator token>'"],
+      [
+        { Authorization: `Basic ${ADMIN}` },
+        "Malformed Authorization header: send 'Authorization: Bearer <administrator token>'",
+      ],
       [{ Authorization: `Bearer  ${ADMIN}` }, "Invalid administrator token"],
     ];
     for (const [headers, description] of cases) {
       for (const method of ["GET", "POST"]) {
-        const res = await call(path, { method, headers, body: method === "POST" ? { name: "x", mode: "test" } : undefined });
+        const res = await call(path, {
+          method,
+          headers,
+          body: method === "POST" ? { name: "x", mode: "test" } : undefined,
+        });
         expect(statusAndHeaders(res, "WWW-Authenticate")).toEqual({ status: 401, "WWW-Authenticate": "Bearer" });
         expect(res.body).toEqual(errorEnvelope(401, "AUTHENTICATION_ERROR", description, path));
       }
@@ -399,11 +440,17 @@ describe("the JSON admin API", () => {
     expect(unread.body).toEqual(errorEnvelope(401, "AUTHENTICATION_ERROR", cases[0]![1], rollPath));
     const res = await call(rollPath, { method: "DELETE", body: "{" });
     expect(statusAndHeaders(res, "Allow")).toEqual({ status: 405, Allow: "POST" });
-    expect(res.body).toEqual(errorEnvelope(405, "METHOD_NOT_ALLOWED", "DELETE is not allowed here; allowed: POST", rollPath));
+    expect(res.body).toEqual(
+      errorEnvelope(405, "METHOD_NOT_ALLOWED", "DELETE is not allowed here; allowed: POST", rollPath),
+    );
   });
 
   it("creates, lists, rolls and revokes keys with the bearer administrator token", async () => {
-    const created = await call(path, { method: "POST", headers: bearer(ADMIN), body: { name: "ERP export", mode: "test" } });
+    const created = await call(path, {
+      method: "POST",
+      headers: bearer(ADMIN),
+      body: { name: "ERP export", mode: "test" },
+    });
     expect(created.status).toBe(201);
     expect(created.headers.get("Cache-Control")).toBe("no-store");
     const key = created.body.data;
@@ -463,12 +510,19 @@ describe("the JSON admin API", () => {
     const again = await call(`${path}/${key.id}/roll`, { method: "POST", headers: bearer(ADMIN), body: {} });
     expect(again.status).toBe(409);
     expect(again.body).toEqual(
-      errorEnvelope(409, "CONFLICT", `Key ${key.id} is expired: only an active key can be rolled`, `${path}/${key.id}/roll`),
+      errorEnvelope(
+        409,
+        "CONFLICT",
+        `Key ${key.id} is expired: only an active key can be rolled`,
+        `${path}/${key.id}/roll`,
+      ),
     );
 
     const graced = await call(`${path}/${rolled.body.data.id}/roll`, { method: "POST", headers: bearer(ADMIN) });
     expect(graced.status).toBe(201);
-    const inGrace = (await call(path, { headers: bearer(ADMIN) })).body.data.find((k: any) => k.id === rolled.body.data.id);
+    const inGrace = (await call(path, { headers: bearer(ADMIN) })).body.data.find(
+      (k: any) => k.id === rolled.body.data.id,
+    );
     expect(inGrace.status).toBe("grace");
     expect(Date.parse(inGrace.expires_at) - Date.now()).toBeGreaterThan(86_400_000 - 60_000);
     expect((await call("/api/customers", { key: rolled.body.data.secret })).status).toBe(200);
@@ -535,19 +589,35 @@ describe("the JSON admin API", () => {
     for (const grace of [-1, 1.5, "0", 315_360_001]) {
       const roll = await call(`${path}/${record.id}/roll`, { method: "POST", headers: bearer(ADMIN), body: { grace } });
       expect(roll.status).toBe(422);
-      expect(roll.body.error.fields).toEqual([{ field: "grace", message: "must be a whole number of seconds from 0 to 315360000" }]);
+      expect(roll.body.error.fields).toEqual([
+        { field: "grace", message: "must be a whole number of seconds from 0 to 315360000" },
+      ]);
     }
   });
 
   it("answers 400 for a body that is not JSON, 413 for one too large, 405 for another method", async () => {
-    const bad = await call(path, { method: "POST", headers: { ...bearer(ADMIN), "Content-Type": "application/json" }, body: "{" });
+    const bad = await call(path, {
+      method: "POST",
+      headers: { ...bearer(ADMIN), "Content-Type": "application/json" },
+      body: "{",
+    });
     expect(bad.body).toEqual(errorEnvelope(400, "BAD_REQUEST", "The body is not valid JSON", path));
-    const form = await call(path, { method: "POST", headers: { ...bearer(ADMIN), "Content-Type": FORM }, body: "name=x&mode=test" });
+    const form = await call(path, {
+      method: "POST",
+      headers: { ...bearer(ADMIN), "Content-Type": FORM },
+      body: "name=x&mode=test",
+    });
     expect(form.body).toEqual(
       errorEnvelope(400, "BAD_REQUEST", "Send the body as JSON, with 'Content-Type: application/json'", path),
     );
-    const big = await call(path, { method: "POST", headers: bearer(ADMIN), body: { name: "x".repeat(17_000), mode: "test" } });
-    expect(big.body).toEqual(errorEnvelope(413, "PAYLOAD_TOO_LARGE", "The request body is larger than 16384 bytes", path));
+    const big = await call(path, {
+      method: "POST",
+      headers: bearer(ADMIN),
+      body: { name: "x".repeat(17_000), mode: "test" },
+    });
+    expect(big.body).toEqual(
+      errorEnvelope(413, "PAYLOAD_TOO_LARGE", "The request body is larger than 16384 bytes", path),
+    );
     const del = await call(path, { method: "DELETE", headers: bearer(ADMIN) });
     expect(del.status).toBe(405);
     expect(del.headers.get("Allow")).toBe("GET, HEAD, POST");
@@ -568,7 +638,11 @@ describe("the JSON admin API", () => {
       const res = await call(path, { method: "POST", headers, body: { name: "x", mode: "test" } });
       expect(res.body).toEqual(errorEnvelope(401, "AUTHENTICATION_ERROR", csrfDescription, path));
     }
-    const made = await call(path, { method: "POST", headers: { Cookie: cookie, "X-CSRF-Token": csrf }, body: { name: "From the page", mode: "test" } });
+    const made = await call(path, {
+      method: "POST",
+      headers: { Cookie: cookie, "X-CSRF-Token": csrf },
+      body: { name: "From the page", mode: "test" },
+    });
     expect(made.status).toBe(201);
     expect(made.body.data.name).toBe("From the page");
     expect((await call(path, { headers: bearer(ADMIN) })).body.data.map((k: any) => k.name)).toContain("From the page");
@@ -590,7 +664,12 @@ describe("the administrator token and API keys stay apart", () => {
     const res = await call("/admin/keys", { key: secret });
     expect(res.status).toBe(401);
     expect(res.body).toEqual(
-      errorEnvelope(401, "AUTHENTICATION_ERROR", "API keys do not open the admin API: use the administrator token", "/admin/keys"),
+      errorEnvelope(
+        401,
+        "AUTHENTICATION_ERROR",
+        "API keys do not open the admin API: use the administrator token",
+        "/admin/keys",
+      ),
     );
   });
 });

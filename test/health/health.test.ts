@@ -14,7 +14,9 @@ function healthHeaders(requestId: string) {
     "cache-control": "no-store",
     "content-security-policy": "default-src 'none'; frame-ancestors 'none'",
     "content-type": "application/json",
-    "server-timing": expect.stringMatching(/^d1;dur=[\d.]+;desc="0 round trips",d1rows;desc="0 rows read",kv;dur=[\d.]+;desc="0 reads",total;dur=[\d.]+;desc="total"$/),
+    "server-timing": expect.stringMatching(
+      /^d1;dur=[\d.]+;desc="0 round trips",d1rows;desc="0 rows read",kv;dur=[\d.]+;desc="0 reads",total;dur=[\d.]+;desc="total"$/,
+    ),
     "strict-transport-security": "max-age=15552000; includeSubDomains",
     vary: "Origin",
     "x-content-type-options": "nosniff",
@@ -53,7 +55,11 @@ describe("GET /healthz", () => {
 
   it("answers the same with a key, a wrong key or a broken header: it needs none and checks none", async () => {
     const { secret } = await makeKey({ name: "healthz" });
-    for (const headers of [{ Authorization: `Bearer ${secret}` }, { Authorization: "Bearer sk_test_nope" }, { Authorization: "Basic x" }]) {
+    for (const headers of [
+      { Authorization: `Bearer ${secret}` },
+      { Authorization: "Bearer sk_test_nope" },
+      { Authorization: "Basic x" },
+    ]) {
       const res = await call("/healthz", { headers });
       expect(res.status).toBe(200);
       expect(res.body.mode).toBe("test");
@@ -64,7 +70,9 @@ describe("GET /healthz", () => {
   it("fails with a 500 envelope, not a 200, when the deployment's MODE is broken", async () => {
     const res = await callWithEnv({ MODE: "staging" }, "/healthz");
     expect(res.status).toBe(500);
-    expect(res.body).toEqual(errorEnvelope(500, "INTERNAL_ERROR", "The service failed to answer this request", "/healthz"));
+    expect(res.body).toEqual(
+      errorEnvelope(500, "INTERNAL_ERROR", "The service failed to answer this request", "/healthz"),
+    );
   });
 
   it("answers only GET and HEAD", async () => {

@@ -8,7 +8,9 @@ export const listBound = (items: number) => 8 * items + 10;
 
 /** How many statuses these orders have; the answer carries the last one only. */
 async function statusesOf(ids: number[]): Promise<number> {
-  const row = await env.DB.prepare("SELECT count(*) AS n FROM order_statuses WHERE order_id IN (SELECT value FROM json_each(?))")
+  const row = await env.DB.prepare(
+    "SELECT count(*) AS n FROM order_statuses WHERE order_id IN (SELECT value FROM json_each(?))",
+  )
     .bind(JSON.stringify(ids))
     .first<{ n: number }>();
   return row!.n;

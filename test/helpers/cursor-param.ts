@@ -6,6 +6,13 @@ import { encodeCursor, type Listing, type Scope, type SortKey } from "../../src/
  * `&cursor=<the cursor to page `page` of this listing, after the row with this sort key>`; `agent`
  * is the sales agent of an agent-bound key's listing (customers, orders).
  */
-export function cursorParam(listing: Listing, scope: Scope, count: number, page: number, after: SortKey, agent: number | null = null): string {
+export function cursorParam(
+  listing: Listing,
+  scope: Scope,
+  count: number,
+  page: number,
+  after: SortKey,
+  agent: number | null = null,
+): string {
   return `&cursor=${encodeCursor({ listing, scope, count, agent, page, after })}`;
 }

@@ -22,7 +22,8 @@ class Gates {
   private wake: (() => void) | null = null;
 
   async pass(side: number, label: string): Promise<void> {
-    if (this.waiting.has(side)) throw new Error(`writer ${side} made two gated calls at once: its steps have no single order`);
+    if (this.waiting.has(side))
+      throw new Error(`writer ${side} made two gated calls at once: its steps have no single order`);
     await new Promise<void>((go) => {
       this.waiting.set(side, { label, go });
       this.notify();
@@ -36,7 +37,8 @@ class Gates {
 
   /** Resolves once every writer is waiting at a gate or finished; the writers waiting, by side. */
   async settled(sides: number): Promise<number[]> {
-    const ready = () => Array.from({ length: sides }, (_, i) => i).every((i) => this.waiting.has(i) || this.finished.has(i));
+    const ready = () =>
+      Array.from({ length: sides }, (_, i) => i).every((i) => this.waiting.has(i) || this.finished.has(i));
     while (!ready()) await new Promise<void>((wake) => (this.wake = wake));
     return [...this.waiting.keys()].sort();
   }
@@ -132,7 +134,10 @@ async function runOnce<T>(writers: Writer<T>[], choices: number[]) {
   const gates = new Gates();
   const runs = writers.map((w, side) =>
     w
-      .run({ DB: gatedD1(env.DB, (label) => gates.pass(side, label)), KEYS: gatedKV(env.KEYS, (label) => gates.pass(side, label)) })
+      .run({
+        DB: gatedD1(env.DB, (label) => gates.pass(side, label)),
+        KEYS: gatedKV(env.KEYS, (label) => gates.pass(side, label)),
+      })
       .finally(() => gates.finish(side)),
   );
   // A writer that fails still finishes; its failure is reported after the schedule ran out.
@@ -177,7 +182,9 @@ export async function forEveryInterleaving<S, T>(
     try {
       await check(state, { results, steps });
     } catch (err) {
-      throw new Error(`interleaving ${JSON.stringify(steps)}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+      throw new Error(`interleaving ${JSON.stringify(steps)}: ${err instanceof Error ? err.message : String(err)}`, {
+        cause: err,
+      });
     }
     // Every other choice at each point past the prefix is an interleaving of its own.
     for (let k = prefix.length; k < taken.length; k++) {

@@ -14,7 +14,8 @@ export function auditSessionId(cookie: string): Promise<string> {
 }
 
 /** The admin API's 401 to a request without credentials (also to an ended session's cookie). */
-export const MISSING_ADMIN_CREDENTIALS = "Missing credentials: send 'Authorization: Bearer <administrator token>' or log in at /dashboard";
+export const MISSING_ADMIN_CREDENTIALS =
+  "Missing credentials: send 'Authorization: Bearer <administrator token>' or log in at /dashboard";
 
 /** That 401's whole body for `path`. */
 export function missingAdminCredentials(path: string) {

@@ -88,18 +88,30 @@ describe("customers created through the API", () => {
       (e: unknown) => e,
     );
     expect(err).toBeInstanceOf(ImportError);
-    expect((err as ImportError).message).toMatch(/^customer 3 at customers\[0\], field id: customer 3 of the database was created through the API/);
+    expect((err as ImportError).message).toMatch(
+      /^customer 3 at customers\[0\], field id: customer 3 of the database was created through the API/,
+    );
     // Nothing of the file was written; the API's customer is there as the API made it.
     const after = await snapshot();
-    expect({ ...after, customers: after.customers!.filter((c) => c.id !== 3), customer_addresses: after.customer_addresses!.filter((a) => a.customer_id !== 3) }).toEqual(before);
-    expect(after.customers!.find((c) => c.id === 3)).toMatchObject({ company_name: "Sharma Kirana", phone_key: "9876543219", origin: "api" });
+    expect({
+      ...after,
+      customers: after.customers!.filter((c) => c.id !== 3),
+      customer_addresses: after.customer_addresses!.filter((a) => a.customer_id !== 3),
+    }).toEqual(before);
+    expect(after.customers!.find((c) => c.id === 3)).toMatchObject({
+      company_name: "Sharma Kirana",
+      phone_key: "9876543219",
+      origin: "api",
+    });
     expect(await stagingTables()).toEqual([]);
   });
 
   it("are replaced by the file's record when its number normalizes to the same 10 digits (the same shop)", async () => {
     const id = await createThroughApi("98765 43219", "Sharma Kirana");
     await importDataset(env.DB, { customers: [upstream(id, "+91 98765-43219")] });
-    const row = await env.DB.prepare("SELECT company_name, contactperson_number, phone_key, origin FROM customers WHERE id = ?")
+    const row = await env.DB.prepare(
+      "SELECT company_name, contactperson_number, phone_key, origin FROM customers WHERE id = ?",
+    )
       .bind(id)
       .first();
     expect(row).toEqual({
@@ -110,7 +122,8 @@ describe("customers created through the API", () => {
     });
     // Now an imported customer: a later file may change it like any other.
     await importDataset(env.DB, { customers: [upstream(id, "9811100003")] });
-    expect((await env.DB.prepare("SELECT phone_key FROM customers WHERE id = ?").bind(id).first())?.phone_key).toBe("9811100003");
+    expect((await env.DB.prepare("SELECT phone_key FROM customers WHERE id = ?").bind(id).first())?.phone_key).toBe(
+      "9811100003",
+    );
   });
 });
-

@@ -84,9 +84,19 @@ export function base(): Dataset {
     products: dataset.products.slice(0, 2),
     customers: [
       { ...mehta!, customer_code: null, address: { ...mehta!.address!, addressline2: "" } },
-      { ...khan!, contactperson_number: "022-2345 6789", gstin: null, customer_code: "C-2", status: "Inactive", approval: "pending" },
+      {
+        ...khan!,
+        contactperson_number: "022-2345 6789",
+        gstin: null,
+        customer_code: "C-2",
+        status: "Inactive",
+        approval: "pending",
+      },
     ],
-    orders: [order(1), order(2, { customer_id: 2, salesagent_id: null, deliveryagent_id: 1, statuses: [], invoices: [] })],
+    orders: [
+      order(1),
+      order(2, { customer_id: 2, salesagent_id: null, deliveryagent_id: 1, statuses: [], invoices: [] }),
+    ],
   }) as Dataset;
 }
 
@@ -118,7 +128,6 @@ export async function expectRejected(attempt: () => Promise<unknown>, expected: 
   expect(await stagingTables()).toEqual([]);
   return e;
 }
-
 
 /** importDataset(data) is rejected as `expected` says, and changes nothing. */
 export function rejects(data: Dataset, expected: Expected): Promise<ImportError> {

@@ -2,7 +2,13 @@
 // record and the field, and changes nothing.
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
-import { importDataset, importRecords, type Dataset, type OrderRecord, type RawRecord } from "../../src/import/importer.ts";
+import {
+  importDataset,
+  importRecords,
+  type Dataset,
+  type OrderRecord,
+  type RawRecord,
+} from "../../src/import/importer.ts";
 import { base, emptyTables, expectRejected, order, rejects } from "./import.helpers.ts";
 
 beforeEach(emptyTables);
@@ -16,7 +22,13 @@ describe("a bad record rejects the whole import and changes nothing", () => {
   it("names a missing field", async () => {
     const data = base();
     delete (data.customers![1] as Partial<(typeof data.customers & {})[number]>).company_name;
-    const e = await rejects(data, { type: "customer", id: 2, where: "customers[1]", field: "company_name", problem: "missing" });
+    const e = await rejects(data, {
+      type: "customer",
+      id: 2,
+      where: "customers[1]",
+      field: "company_name",
+      problem: "missing",
+    });
     expect(e.message).toBe("customer 2 at customers[1], field company_name: missing");
   });
 
@@ -27,8 +39,18 @@ describe("a bad record rejects the whole import and changes nothing", () => {
   });
 
   it.each([
-    ["a string quantity", { items: [{ product_id: 1, quantity: "5", price: 1 }] }, "items[0].quantity", "must be an integer"],
-    ["a fractional quantity", { items: [{ product_id: 1, quantity: 1.5, price: 1 }] }, "items[0].quantity", "must be an integer"],
+    [
+      "a string quantity",
+      { items: [{ product_id: 1, quantity: "5", price: 1 }] },
+      "items[0].quantity",
+      "must be an integer",
+    ],
+    [
+      "a fractional quantity",
+      { items: [{ product_id: 1, quantity: 1.5, price: 1 }] },
+      "items[0].quantity",
+      "must be an integer",
+    ],
     ["a string amount", { billable_amount: "1200.50" }, "billable_amount", "must be a number"],
     ["a numeric order_no", { order_no: 7 }, "order_no", "must be a string"],
     ["items that are not an array", { items: {} }, "items", "must be an array"],
@@ -47,8 +69,20 @@ describe("a bad record rejects the whole import and changes nothing", () => {
   });
 
   it.each([
-    ["an order's customer", "orders", { customer_id: 99 }, "customer_id", "no customer 99 earlier in the file or in the database"],
-    ["an item's product", "orders", { items: [{ product_id: 7, quantity: 1, price: 1 }] }, "items[0].product_id", /no product 7/],
+    [
+      "an order's customer",
+      "orders",
+      { customer_id: 99 },
+      "customer_id",
+      "no customer 99 earlier in the file or in the database",
+    ],
+    [
+      "an item's product",
+      "orders",
+      { items: [{ product_id: 7, quantity: 1, price: 1 }] },
+      "items[0].product_id",
+      /no product 7/,
+    ],
     ["an order's delivery agent", "orders", { deliveryagent_id: 5 }, "deliveryagent_id", /no delivery_agent 5/],
     ["a customer's sales agent", "customers", { salesagent_id: 8 }, "salesagent_id", /no sales_agent 8/],
     [
@@ -69,23 +103,44 @@ describe("a bad record rejects the whole import and changes nothing", () => {
   it("names a broken reference in a sales agent's pincodes and a city's state", async () => {
     const data = base();
     data.sales_agents![0]!.postalcode_ids = [1, 9];
-    await rejects(data, { type: "sales_agent", id: 1, where: "sales_agents[0]", field: "postalcode_ids[1]", problem: /no postal_code 9/ });
-    await rejects({ cities: [{ id: 5, name: "X", code: "X", state_id: 3 }] }, {
-      type: "city",
-      id: 5,
-      where: "cities[0]",
-      field: "state_id",
-      problem: /no state 3/,
+    await rejects(data, {
+      type: "sales_agent",
+      id: 1,
+      where: "sales_agents[0]",
+      field: "postalcode_ids[1]",
+      problem: /no postal_code 9/,
     });
+    await rejects(
+      { cities: [{ id: 5, name: "X", code: "X", state_id: 3 }] },
+      {
+        type: "city",
+        id: 5,
+        where: "cities[0]",
+        field: "state_id",
+        problem: /no state 3/,
+      },
+    );
   });
 
   it("names a duplicate id in the file, of a record or of an invoice", async () => {
     const data = base();
     data.customers!.push({ ...data.customers![0]!, contactperson_number: "9000000000" });
-    await rejects(data, { type: "customer", id: 1, where: "customers[2]", field: "id", problem: "another customer in the file has id 1" });
+    await rejects(data, {
+      type: "customer",
+      id: 1,
+      where: "customers[2]",
+      field: "id",
+      problem: "another customer in the file has id 1",
+    });
     const twice = base();
     twice.orders![1]!.invoices = [{ ...order(1).invoices![0]!, invoice_number: "INV-other" }];
-    await rejects(twice, { type: "order", id: 2, where: "orders[1]", field: "invoices[0].id", problem: "another invoice in the file has id 10" });
+    await rejects(twice, {
+      type: "order",
+      id: 2,
+      where: "orders[1]",
+      field: "invoices[0].id",
+      problem: "another invoice in the file has id 10",
+    });
   });
 
   it("names two customers of the file whose numbers normalize alike, with both ids", async () => {
@@ -106,14 +161,23 @@ describe("a bad record rejects the whole import and changes nothing", () => {
   it("names a duplicate order_no, in the file or against the database", async () => {
     const data = base();
     data.orders![1]!.order_no = "SO-1";
-    await rejects(data, { type: "order", id: 2, where: "orders[1]", field: "order_no", problem: '"SO-1" is also the order_no of order 1' });
-    await rejects({ orders: [order(3, { order_no: "SO-2" })] }, {
+    await rejects(data, {
       type: "order",
-      id: 3,
-      where: "orders[0]",
+      id: 2,
+      where: "orders[1]",
       field: "order_no",
-      problem: '"SO-2" is also the order_no of order 2 in the database',
+      problem: '"SO-1" is also the order_no of order 1',
     });
+    await rejects(
+      { orders: [order(3, { order_no: "SO-2" })] },
+      {
+        type: "order",
+        id: 3,
+        where: "orders[0]",
+        field: "order_no",
+        problem: '"SO-2" is also the order_no of order 2 in the database',
+      },
+    );
   });
 
   it("names a duplicate invoice_number, in the file or against the database", async () => {
@@ -128,17 +192,25 @@ describe("a bad record rejects the whole import and changes nothing", () => {
     });
     const other = order(3);
     other.invoices = [order(3).invoices![0]!, { ...order(3).invoices![0]!, id: 31, invoice_number: "INV-1" }];
-    await rejects({ orders: [other] }, {
-      type: "order",
-      id: 3,
-      where: "orders[0]",
-      field: "invoices[1].invoice_number",
-      problem: '"INV-1" is also the invoice_number of invoice 10 in the database',
-    });
+    await rejects(
+      { orders: [other] },
+      {
+        type: "order",
+        id: 3,
+        where: "orders[0]",
+        field: "invoices[1].invoice_number",
+        problem: '"INV-1" is also the invoice_number of invoice 10 in the database',
+      },
+    );
   });
 
   it.each([
-    ["an order date that does not exist", { date: "2026-02-30" }, "date", 'must be a date yyyy-mm-dd, got "2026-02-30"'],
+    [
+      "an order date that does not exist",
+      { date: "2026-02-30" },
+      "date",
+      'must be a date yyyy-mm-dd, got "2026-02-30"',
+    ],
     ["an order date in another format", { date: "14-03-2026" }, "date", /must be a date yyyy-mm-dd/],
     [
       "an invoice due date",
@@ -147,7 +219,12 @@ describe("a bad record rejects the whole import and changes nothing", () => {
       /must be a date yyyy-mm-dd/,
     ],
     ["a status time", { statuses: [{ name: "Placed", at: "yesterday" }] }, "statuses[0].at", /must be a date-time/],
-    ["a status time of a day that does not exist", { statuses: [{ name: "Placed", at: "2026-02-30T10:00:00Z" }] }, "statuses[0].at", /must be a date-time/],
+    [
+      "a status time of a day that does not exist",
+      { statuses: [{ name: "Placed", at: "2026-02-30T10:00:00Z" }] },
+      "statuses[0].at",
+      /must be a date-time/,
+    ],
   ] as const)("names a bad date: %s", async (_name, overrides, field, problem) => {
     const data = base();
     data.orders![1] = { ...data.orders![1]!, ...(overrides as Partial<OrderRecord>) };
@@ -178,7 +255,12 @@ describe("a bad record rejects the whole import and changes nothing", () => {
       { type: "state", value: { id: 7, code: "GA", name: "Goa" }, where: "line 1" },
       { type: "city", value: { id: 7, name: "Panaji", code: "PNJ", state_id: 8 }, where: "line 2" },
     ];
-    const e = await expectRejected(() => importRecords(env.DB, records), { type: "city", id: 7, where: "line 2", field: "state_id" });
+    const e = await expectRejected(() => importRecords(env.DB, records), {
+      type: "city",
+      id: 7,
+      where: "line 2",
+      field: "state_id",
+    });
     expect(e.message).toBe("city 7 at line 2, field state_id: no state 8 earlier in the file or in the database");
   });
 
@@ -186,14 +268,25 @@ describe("a bad record rejects the whole import and changes nothing", () => {
     const data = base();
     data.orders = Array.from({ length: 6000 }, (_, i) => order(i + 1));
     data.orders[5999]!.items[0]!.price = Number.NaN;
-    await rejects(data, { type: "order", id: 6000, where: "orders[5999]", field: "items[0].price", problem: "must be a number" });
+    await rejects(data, {
+      type: "order",
+      id: 6000,
+      where: "orders[5999]",
+      field: "items[0].price",
+      problem: "must be a number",
+    });
   });
 
   it("rejects a duplicate found only after the whole file was staged", async () => {
     const data = base();
     data.orders = Array.from({ length: 6000 }, (_, i) => order(i + 1));
     data.orders[5999]!.order_no = "SO-17";
-    await rejects(data, { type: "order", id: 6000, where: "orders[5999]", field: "order_no", problem: '"SO-17" is also the order_no of order 17' });
+    await rejects(data, {
+      type: "order",
+      id: 6000,
+      where: "orders[5999]",
+      field: "order_no",
+      problem: '"SO-17" is also the order_no of order 17',
+    });
   });
 });
-

@@ -43,7 +43,9 @@ describe("a valid dataset", () => {
       { customer_id: 1, addressline1: "Shop 4, Sai Plaza", addressline2: "", area_id: 1, postalcode_id: 1 },
     ]);
     // Order rows are the file's records without their lists; invoices carry their order's id.
-    expect(db.orders).toEqual(base().orders!.map(({ items: _items, statuses: _statuses, invoices: _invoices, ...row }) => row));
+    expect(db.orders).toEqual(
+      base().orders!.map(({ items: _items, statuses: _statuses, invoices: _invoices, ...row }) => row),
+    );
     expect(db.order_items).toEqual([
       { order_id: 1, line_no: 1, product_id: 1, quantity: 5, price: 250.1 },
       { order_id: 1, line_no: 2, product_id: 2, quantity: 1, price: 0 },
@@ -140,7 +142,11 @@ describe("a valid dataset", () => {
       ],
       orders: [
         order(1, { order_no: "SO-2", invoices: [{ ...order(1).invoices![0]!, invoice_number: "INV-X" }] }),
-        order(2, { customer_id: 2, order_no: "SO-1", invoices: [{ ...order(1).invoices![0]!, id: 20, invoice_number: "INV-1" }] }),
+        order(2, {
+          customer_id: 2,
+          order_no: "SO-1",
+          invoices: [{ ...order(1).invoices![0]!, id: 20, invoice_number: "INV-1" }],
+        }),
       ],
     });
     const db = await snapshot();
@@ -160,8 +166,15 @@ describe("a valid dataset", () => {
 
   it("takes left-out nullable fields as null, an address [] as none, and left-out defaults as their defaults", async () => {
     const data = base();
-    const { email: _e, company_phone: _p, gstin: _g, customer_code: _c, address: _a, salesagent_id: _s, ...bare } =
-      data.customers![1]!;
+    const {
+      email: _e,
+      company_phone: _p,
+      gstin: _g,
+      customer_code: _c,
+      address: _a,
+      salesagent_id: _s,
+      ...bare
+    } = data.customers![1]!;
     data.customers![1] = bare;
     const { area_code: _ac, ...area } = data.areas![0]!;
     data.areas![0] = area;
@@ -170,7 +183,13 @@ describe("a valid dataset", () => {
     data.orders![1] = orderBare;
     await importDataset(env.DB, data);
     const db = await snapshot();
-    expect(db.customers![1]).toMatchObject({ email: null, company_phone: null, gstin: null, customer_code: null, salesagent_id: null });
+    expect(db.customers![1]).toMatchObject({
+      email: null,
+      company_phone: null,
+      gstin: null,
+      customer_code: null,
+      salesagent_id: null,
+    });
     expect(db.customer_addresses).toEqual([]);
     expect(db.areas).toEqual([{ id: 1, name: "Andheri East", area_code: "", city_id: 1 }]);
     expect(db.orders![1]).toMatchObject({ deliveryagent_id: null });

@@ -86,14 +86,20 @@ describe("GET /customers with an agent-bound key", () => {
   it("another agent's key sees its own book: agent 2, customer 3 alone", async () => {
     const res = await ok("/api/customers", agent2);
     expect(res.body).toEqual({
-      data: { customers: [expectedCustomer(3)], pagination: expectedPagination(CUSTOMERS, { current: 1, last: 1, total: 1 }) },
+      data: {
+        customers: [expectedCustomer(3)],
+        pagination: expectedPagination(CUSTOMERS, { current: 1, last: 1, total: 1 }),
+      },
     });
   });
 
   it("a page past the agent's end is empty, with the agent's pagination", async () => {
     const res = await ok("/api/customers?count=10&page=4", agent1);
     expect(res.body).toEqual({
-      data: { customers: [], pagination: expectedPagination(CUSTOMERS, { query: "count=10", current: 4, last: 3, total: 23 }) },
+      data: {
+        customers: [],
+        pagination: expectedPagination(CUSTOMERS, { query: "count=10", current: 4, last: 3, total: 23 }),
+      },
     });
   });
 
@@ -105,7 +111,9 @@ describe("GET /customers with an agent-bound key", () => {
   it("refuses a cursor made for no agent, or for another agent: 422 on cursor", async () => {
     const fromUnbound = (await ok("/api/customers?count=2", unbound)).body.data.pagination.next_page_url;
     const fromAgent1 = (await ok("/api/customers?count=2", agent1)).body.data.pagination.next_page_url;
-    const refused = validationEnvelope("/api/customers", [{ field: "cursor", message: "is for another sales agent: follow next_page_url as given" }]);
+    const refused = validationEnvelope("/api/customers", [
+      { field: "cursor", message: "is for another sales agent: follow next_page_url as given" },
+    ]);
     for (const [url, key] of [
       [fromUnbound, agent1],
       [fromAgent1, agent2],
@@ -159,7 +167,9 @@ describe("GET /orders with an agent-bound key", () => {
     const refused = await call(office.body.data.pagination.next_page_url, { key: agent1 });
     expect(refused.status).toBe(422);
     expect(refused.body).toEqual(
-      validationEnvelope("/api/orders", [{ field: "cursor", message: "is for another sales agent: follow next_page_url as given" }]),
+      validationEnvelope("/api/orders", [
+        { field: "cursor", message: "is for another sales agent: follow next_page_url as given" },
+      ]),
     );
   });
 });
@@ -179,7 +189,9 @@ describe("the lookups with an agent-bound key", () => {
 
 describe("POST /customers/create with an agent-bound key", () => {
   const agentOf = async (id: number) =>
-    (await env.DB.prepare("SELECT salesagent_id AS agent FROM customers WHERE id = ?").bind(id).first<{ agent: number }>())!.agent;
+    (await env.DB.prepare("SELECT salesagent_id AS agent FROM customers WHERE id = ?")
+      .bind(id)
+      .first<{ agent: number }>())!.agent;
 
   it("without salesagent_id: 201, the customer is the key's agent's (in its book, not in another's)", async () => {
     const { salesagent_id: _left, ...body } = createBody(freshMobile(), { company_name: "Left Out Traders" });
@@ -202,14 +214,23 @@ describe("POST /customers/create with an agent-bound key", () => {
   });
 
   it("with another agent's salesagent_id (existing or not): 422 on salesagent_id, nothing created", async () => {
-    const message = "must be 1, the sales agent this API key is bound to (or be left out): the key creates customers for its own agent only";
+    const message =
+      "must be 1, the sales agent this API key is bound to (or be left out): the key creates customers for its own agent only";
     for (const other of [2, 99]) {
-      const res = await call(CREATE, { key: agent1, method: "POST", body: createBody(freshMobile(), { salesagent_id: other }) });
+      const res = await call(CREATE, {
+        key: agent1,
+        method: "POST",
+        body: createBody(freshMobile(), { salesagent_id: other }),
+      });
       expect(res.status).toBe(422);
       expect(res.body).toEqual(validationEnvelope(CREATE, [{ field: "salesagent_id", message }]));
     }
     // Listed with the other broken parameters, in the published order.
-    const res = await call(CREATE, { key: agent1, method: "POST", body: createBody(freshMobile(), { area_id: "x", salesagent_id: 2 }) });
+    const res = await call(CREATE, {
+      key: agent1,
+      method: "POST",
+      body: createBody(freshMobile(), { area_id: "x", salesagent_id: 2 }),
+    });
     expect(res.body).toEqual(
       validationEnvelope(CREATE, [
         { field: "area_id", message: "must be a positive integer" },
@@ -226,14 +247,25 @@ describe("POST /customers/create with an agent-bound key", () => {
   });
 
   it("the number of another agent's customer (or of no agent's): 409 that does not name the customer", async () => {
-    const hidden = errorEnvelope(409, "CONFLICT", "A customer with this mobile number exists, in another sales agent's book", CREATE);
+    const hidden = errorEnvelope(
+      409,
+      "CONFLICT",
+      "A customer with this mobile number exists, in another sales agent's book",
+      CREATE,
+    );
     for (const number of ["98200 00003", "+91 98200 00002"]) {
       const res = await call(CREATE, { key: agent1, method: "POST", body: createBody(number) });
       expect({ status: res.status, body: res.body }).toEqual({ status: 409, body: hidden });
     }
     // Its own agent's key, and an unbound key, are told which customer it is.
-    const named = errorEnvelope(409, "CONFLICT", "A customer with this mobile number exists: customer 3", CREATE, { customer_id: 3 });
-    const own = await call(CREATE, { key: agent2, method: "POST", body: createBody("9820000003", { salesagent_id: 2 }) });
+    const named = errorEnvelope(409, "CONFLICT", "A customer with this mobile number exists: customer 3", CREATE, {
+      customer_id: 3,
+    });
+    const own = await call(CREATE, {
+      key: agent2,
+      method: "POST",
+      body: createBody("9820000003", { salesagent_id: 2 }),
+    });
     expect({ status: own.status, body: own.body }).toEqual({ status: 409, body: named });
     const office = await call(CREATE, { key: unbound, method: "POST", body: createBody("9820000003") });
     expect({ status: office.status, body: office.body }).toEqual({ status: 409, body: named });
@@ -243,7 +275,9 @@ describe("POST /customers/create with an agent-bound key", () => {
     const res = await call(CREATE, { key: agent1, method: "POST", body: createBody("9700000004") });
     expect({ status: res.status, body: res.body }).toEqual({
       status: 409,
-      body: errorEnvelope(409, "CONFLICT", "A customer with this mobile number exists: customer 4", CREATE, { customer_id: 4 }),
+      body: errorEnvelope(409, "CONFLICT", "A customer with this mobile number exists: customer 4", CREATE, {
+        customer_id: 4,
+      }),
     });
   });
 
@@ -253,17 +287,31 @@ describe("POST /customers/create with an agent-bound key", () => {
     const headers = { "Idempotency-Key": `agent-${number}` };
     const first = await call(CREATE, { key: agent1, method: "POST", body: leftOut, headers });
     expect(first.status).toBe(201);
-    const again = await call(CREATE, { key: agent1, method: "POST", body: createBody(number, { salesagent_id: 1 }), headers });
+    const again = await call(CREATE, {
+      key: agent1,
+      method: "POST",
+      body: createBody(number, { salesagent_id: 1 }),
+      headers,
+    });
     expect(again.status).toBe(201);
     expect(again.headers.get("Idempotent-Replayed")).toBe("true");
     expect(again.text).toBe(first.text);
   });
 
   it("a read-only agent key cannot create: 403", async () => {
-    const res = await call(CREATE, { key: agent3, method: "POST", body: createBody(freshMobile(), { salesagent_id: 3 }) });
+    const res = await call(CREATE, {
+      key: agent3,
+      method: "POST",
+      body: createBody(freshMobile(), { salesagent_id: 3 }),
+    });
     expect(res.status).toBe(403);
     expect(res.body).toEqual(
-      errorEnvelope(403, "PERMISSION_ERROR", "This API key lacks the 'write' scope, which POST /customers/create needs", CREATE),
+      errorEnvelope(
+        403,
+        "PERMISSION_ERROR",
+        "This API key lacks the 'write' scope, which POST /customers/create needs",
+        CREATE,
+      ),
     );
   });
 });

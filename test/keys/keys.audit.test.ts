@@ -42,13 +42,40 @@ describe("the store writes an entry for every change, naming its actor", () => {
     for (const actor of actors) {
       const session = actor.sessionId ?? null;
       const made = await store.create({ name: `by ${actor.actor}`, mode: "test" }, actor);
-      expected.push({ at: new Date(clock.ms).toISOString(), action: "create", key_id: made.record.id, new_key_id: null, key_name: `by ${actor.actor}`, mode: "test", actor: actor.actor, session_id: session });
+      expected.push({
+        at: new Date(clock.ms).toISOString(),
+        action: "create",
+        key_id: made.record.id,
+        new_key_id: null,
+        key_name: `by ${actor.actor}`,
+        mode: "test",
+        actor: actor.actor,
+        session_id: session,
+      });
       clock.ms += 1000;
       const rolled = await store.roll(made.record.id, 60, actor);
-      expected.push({ at: new Date(clock.ms).toISOString(), action: "roll", key_id: made.record.id, new_key_id: rolled!.record.id, key_name: `by ${actor.actor}`, mode: "test", actor: actor.actor, session_id: session });
+      expected.push({
+        at: new Date(clock.ms).toISOString(),
+        action: "roll",
+        key_id: made.record.id,
+        new_key_id: rolled!.record.id,
+        key_name: `by ${actor.actor}`,
+        mode: "test",
+        actor: actor.actor,
+        session_id: session,
+      });
       clock.ms += 1000;
       await store.revoke(rolled!.record.id, actor);
-      expected.push({ at: new Date(clock.ms).toISOString(), action: "revoke", key_id: rolled!.record.id, new_key_id: null, key_name: `by ${actor.actor}`, mode: "test", actor: actor.actor, session_id: session });
+      expected.push({
+        at: new Date(clock.ms).toISOString(),
+        action: "revoke",
+        key_id: rolled!.record.id,
+        new_key_id: null,
+        key_name: `by ${actor.actor}`,
+        mode: "test",
+        actor: actor.actor,
+        session_id: session,
+      });
       clock.ms += 1000;
       secrets.push(made.secret, rolled!.secret);
     }
@@ -76,7 +103,10 @@ describe("the store writes an entry for every change, naming its actor", () => {
   it("two simultaneous rolls: one new key and one roll entry", async () => {
     const { store } = storeAt();
     const { record } = await store.create({ name: "twice", mode: "test" }, { actor: "cli" });
-    const outcomes = await Promise.allSettled([store.roll(record.id, 60, { actor: "cli" }), store.roll(record.id, 60, { actor: "admin-api" })]);
+    const outcomes = await Promise.allSettled([
+      store.roll(record.id, 60, { actor: "cli" }),
+      store.roll(record.id, 60, { actor: "admin-api" }),
+    ]);
     expect(outcomes.map((o) => o.status).sort()).toEqual(["fulfilled", "rejected"]);
     expect(await count("api_keys")).toBe(2);
     expect((await store.audit()).map((e) => e.action)).toEqual(["roll", "create"]);
@@ -84,15 +114,22 @@ describe("the store writes an entry for every change, naming its actor", () => {
 
   it("refuses a change without a known actor before writing anything", async () => {
     const { store } = storeAt();
-    await expect(store.create({ name: "x", mode: "test" }, { actor: "nobody" } as unknown as KeyActor)).rejects.toThrow(TypeError);
+    await expect(store.create({ name: "x", mode: "test" }, { actor: "nobody" } as unknown as KeyActor)).rejects.toThrow(
+      TypeError,
+    );
     expect([await count("api_keys"), await count("key_audit")]).toEqual([0, 0]);
   });
 
   it("a limit outside 1 to 10000 is a 422 on limit", async () => {
     const { store } = storeAt();
     for (const limit of [0, -1, 1.5, 10_001]) {
-      const err = await store.audit(limit).then(() => null, (e: unknown) => e);
-      expect((err as ApiError).options.fields).toEqual([{ field: "limit", message: "must be a whole number from 1 to 10000" }]);
+      const err = await store.audit(limit).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect((err as ApiError).options.fields).toEqual([
+        { field: "limit", message: "must be a whole number from 1 to 10000" },
+      ]);
     }
   });
 });
@@ -119,13 +156,44 @@ describe("a failed batch writes neither the change nor its entry", () => {
 describe("the admin API's changes are entries of actor admin-api", () => {
   it("create, roll, revoke", async () => {
     const made = await call("/admin/keys", { method: "POST", headers: ADMIN, body: { name: "pos", mode: "test" } });
-    const rolled = await call(`/admin/keys/${made.body.data.id}/roll`, { method: "POST", headers: ADMIN, body: { grace: 0 } });
+    const rolled = await call(`/admin/keys/${made.body.data.id}/roll`, {
+      method: "POST",
+      headers: ADMIN,
+      body: { grace: 0 },
+    });
     await call(`/admin/keys/${rolled.body.data.id}/revoke`, { method: "POST", headers: ADMIN });
     const entries = await storeAt().store.audit();
     expect(entries).toEqual([
-      { at: expect.any(String), action: "revoke", key_id: rolled.body.data.id, new_key_id: null, key_name: "pos", mode: "test", actor: "admin-api", session_id: null },
-      { at: expect.any(String), action: "roll", key_id: made.body.data.id, new_key_id: rolled.body.data.id, key_name: "pos", mode: "test", actor: "admin-api", session_id: null },
-      { at: made.body.data.created_at, action: "create", key_id: made.body.data.id, new_key_id: null, key_name: "pos", mode: "test", actor: "admin-api", session_id: null },
+      {
+        at: expect.any(String),
+        action: "revoke",
+        key_id: rolled.body.data.id,
+        new_key_id: null,
+        key_name: "pos",
+        mode: "test",
+        actor: "admin-api",
+        session_id: null,
+      },
+      {
+        at: expect.any(String),
+        action: "roll",
+        key_id: made.body.data.id,
+        new_key_id: rolled.body.data.id,
+        key_name: "pos",
+        mode: "test",
+        actor: "admin-api",
+        session_id: null,
+      },
+      {
+        at: made.body.data.created_at,
+        action: "create",
+        key_id: made.body.data.id,
+        new_key_id: null,
+        key_name: "pos",
+        mode: "test",
+        actor: "admin-api",
+        session_id: null,
+      },
     ]);
   });
 });

@@ -28,7 +28,9 @@ interface StoredRow {
 }
 
 async function stored(id: string): Promise<StoredRow> {
-  const row = await env.DB.prepare("SELECT * FROM api_keys WHERE id = ?1").bind(id).first<KeyRow & { version: number; copy_pending: number }>();
+  const row = await env.DB.prepare("SELECT * FROM api_keys WHERE id = ?1")
+    .bind(id)
+    .first<KeyRow & { version: number; copy_pending: number }>();
   if (!row) throw new Error(`no api_keys row ${id}`);
   return { record: toRecord(row), version: row.version, copy_pending: row.copy_pending };
 }
@@ -40,11 +42,16 @@ async function copyOf(record: KeyRecord): Promise<unknown> {
 /** What GET /api/area answers a key with this record, by the rules of section 2 (no data loaded: an empty list). */
 function answerFor(record: KeyRecord): { status: number; body: unknown } {
   const now = new Date().toISOString();
-  const refused = (description: string) => ({ status: 401, body: errorEnvelope(401, "AUTHENTICATION_ERROR", description, "/api/area") });
+  const refused = (description: string) => ({
+    status: 401,
+    body: errorEnvelope(401, "AUTHENTICATION_ERROR", description, "/api/area"),
+  });
   if (record.revoked_at && record.revoked_at <= now) return refused("Invalid API key: the key has been revoked");
   if (record.expires_at && record.expires_at <= now) {
     return refused(
-      record.replaced_by ? "Invalid API key: the key was rolled and its grace period has ended; use its replacement" : "Invalid API key: the key has expired",
+      record.replaced_by
+        ? "Invalid API key: the key was rolled and its grace period has ended; use its replacement"
+        : "Invalid API key: the key has expired",
     );
   }
   return { status: 200, body: { data: [] } };
@@ -91,17 +98,26 @@ describe("a roll and a revoke of one key, interleaved every way", () => {
       (key): { name: string; run: (b: { DB: D1Database; KEYS: KVNamespace }) => Promise<CallResult> }[] => [
         {
           name: "roll",
-          run: (bindings) => callWithEnv(bindings, `/admin/keys/${key.record.id}/roll`, { method: "POST", headers: ADMIN, body: { grace: GRACE } }),
+          run: (bindings) =>
+            callWithEnv(bindings, `/admin/keys/${key.record.id}/roll`, {
+              method: "POST",
+              headers: ADMIN,
+              body: { grace: GRACE },
+            }),
         },
         {
           name: "revoke",
-          run: (bindings) => callWithEnv(bindings, `/admin/keys/${key.record.id}/revoke`, { method: "POST", headers: ADMIN }),
+          run: (bindings) =>
+            callWithEnv(bindings, `/admin/keys/${key.record.id}/revoke`, { method: "POST", headers: ADMIN }),
         },
       ],
       async (key, { results: [roll, revoke], steps }) => {
         const old = await stored(key.record.id);
         // The revoke always stands, and answers the record as D1 has it, its copy confirmed.
-        expect({ status: revoke!.status, body: revoke!.body }).toEqual({ status: 200, body: { data: shown(old.record, "revoked", false) } });
+        expect({ status: revoke!.status, body: revoke!.body }).toEqual({
+          status: 200,
+          body: { data: shown(old.record, "revoked", false) },
+        });
         expect(old.record.revoked_at).toEqual(ISO);
         const rows = [old];
         if (roll!.status === 201) {
@@ -115,7 +131,12 @@ describe("a roll and a revoke of one key, interleaved every way", () => {
           const path = `/admin/keys/${key.record.id}/roll`;
           expect({ status: roll!.status, body: roll!.body }).toEqual({
             status: 409,
-            body: errorEnvelope(409, "CONFLICT", `Key ${key.record.id} is revoked: only an active key can be rolled`, path),
+            body: errorEnvelope(
+              409,
+              "CONFLICT",
+              `Key ${key.record.id} is revoked: only an active key can be rolled`,
+              path,
+            ),
           });
         }
         for (const row of rows) {
@@ -149,18 +170,38 @@ describe("a KV write that fails after D1 committed", () => {
     const res = await callWithEnv({ KEYS: kv }, `/admin/keys/${record.id}/revoke`, { method: "POST", headers: ADMIN });
     expectNoLeak(res.text);
     const after = await stored(record.id);
-    expect({ status: res.status, body: res.body }).toEqual({ status: 200, body: { data: shown(after.record, "revoked", true) } });
+    expect({ status: res.status, body: res.body }).toEqual({
+      status: 200,
+      body: { data: shown(after.record, "revoked", true) },
+    });
     expect(after).toEqual({ record: { ...record, revoked_at: ISO }, version: 2, copy_pending: 1 });
     expect(kv.refused).toBe(1);
-    expect(lines.filter((l) => l.text.includes("key_copy_pending")).map((l) => [l.method, JSON.parse(l.text)])).toEqual([
-      ["warn", { level: "warn", event: "key_copy_pending", key_id: record.id, reason: "kv_write_failed", error: "Error", marked: true }],
-    ]);
+    expect(lines.filter((l) => l.text.includes("key_copy_pending")).map((l) => [l.method, JSON.parse(l.text)])).toEqual(
+      [
+        [
+          "warn",
+          {
+            level: "warn",
+            event: "key_copy_pending",
+            key_id: record.id,
+            reason: "kv_write_failed",
+            error: "Error",
+            marked: true,
+          },
+        ],
+      ],
+    );
     // D1 and KV disagree, and the mark says so: the copy still lets the key in.
     expect(await copyOf(record)).toEqual(record);
     clearIsolateKeyCache();
     expect((await call("/api/area", { key: secret })).status).toBe(200);
-    const listed = (await call("/admin/keys", { headers: ADMIN })).body.data.find((k: { id: string }) => k.id === record.id);
-    expect({ status: listed.status, copy_pending: listed.copy_pending }).toEqual({ status: "revoked", copy_pending: true });
+    const listed = (await call("/admin/keys", { headers: ADMIN })).body.data.find(
+      (k: { id: string }) => k.id === record.id,
+    );
+    expect({ status: listed.status, copy_pending: listed.copy_pending }).toEqual({
+      status: "revoked",
+      copy_pending: true,
+    });
 
     // The daily job does not touch copies; the 5-minute job leaves the mark while KV still refuses.
     await runJob(DAILY_RETENTION_CRON);
@@ -183,7 +224,10 @@ describe("a KV write that fails after D1 committed", () => {
     expect(healed.copy_pending).toBe(0);
     expect(await copyOf(record)).toEqual(healed.record);
     expect(lines.map((l) => [l.method, JSON.parse(l.text)])).toEqual([
-      ["log", { level: "info", event: "key_copies", cron: PENDING_COPIES_CRON, copies_rewritten: 1, copies_still_pending: 0 }],
+      [
+        "log",
+        { level: "info", event: "key_copies", cron: PENDING_COPIES_CRON, copies_rewritten: 1, copies_still_pending: 0 },
+      ],
     ]);
     await expectAuthenticatesAsRecorded(secret, record.id);
     expect(answerFor(healed.record).status).toBe(401);
@@ -197,12 +241,18 @@ describe("a KV write that fails after D1 committed", () => {
     const { record, secret } = await makeKey({ name: "twice" });
     const kv = failingPutKV();
     captureConsole();
-    const first = await callWithEnv({ KEYS: kv }, `/admin/keys/${record.id}/revoke`, { method: "POST", headers: ADMIN });
+    const first = await callWithEnv({ KEYS: kv }, `/admin/keys/${record.id}/revoke`, {
+      method: "POST",
+      headers: ADMIN,
+    });
     expect(first.body.data.copy_pending).toBe(true);
     const entries = await auditCount();
     const again = await call(`/admin/keys/${record.id}/revoke`, { method: "POST", headers: ADMIN });
     const after = await stored(record.id);
-    expect({ status: again.status, body: again.body }).toEqual({ status: 200, body: { data: { ...first.body.data, copy_pending: false } } });
+    expect({ status: again.status, body: again.body }).toEqual({
+      status: 200,
+      body: { data: { ...first.body.data, copy_pending: false } },
+    });
     expect(after.record.revoked_at).toBe(first.body.data.revoked_at);
     expect([after.copy_pending, await auditCount()]).toEqual([0, entries]);
     expect(await copyOf(record)).toEqual(after.record);
@@ -212,11 +262,17 @@ describe("a KV write that fails after D1 committed", () => {
   it("a create and a roll still answer their secret, say pending, and work once the job wrote the copies", async () => {
     const kv = failingPutKV();
     captureConsole();
-    const made = await callWithEnv({ KEYS: kv }, "/admin/keys", { method: "POST", headers: ADMIN, body: { name: "new phone", mode: "test" } });
+    const made = await callWithEnv({ KEYS: kv }, "/admin/keys", {
+      method: "POST",
+      headers: ADMIN,
+      body: { name: "new phone", mode: "test" },
+    });
     const created = await stored(made.body.data.id);
     expect({ status: made.status, body: made.body }).toEqual({
       status: 201,
-      body: { data: { ...shown(created.record, "active", true), secret: expect.stringMatching(/^sk_test_[0-9A-Za-z]{43}$/) } },
+      body: {
+        data: { ...shown(created.record, "active", true), secret: expect.stringMatching(/^sk_test_[0-9A-Za-z]{43}$/) },
+      },
     });
     expect(created.copy_pending).toBe(1);
     // No copy yet: the key is unknown to authentication until the job writes it.
@@ -228,7 +284,11 @@ describe("a KV write that fails after D1 committed", () => {
     });
 
     const old = await makeKey({ name: "rolled at once" });
-    const rolled = await callWithEnv({ KEYS: kv }, `/admin/keys/${old.record.id}/roll`, { method: "POST", headers: ADMIN, body: { grace: 0 } });
+    const rolled = await callWithEnv({ KEYS: kv }, `/admin/keys/${old.record.id}/roll`, {
+      method: "POST",
+      headers: ADMIN,
+      body: { grace: 0 },
+    });
     const next = await stored(rolled.body.data.id);
     const oldAfter = await stored(old.record.id);
     expect({ status: rolled.status, body: rolled.body }).toEqual({
@@ -248,7 +308,11 @@ describe("a KV write that fails after D1 committed", () => {
       [old.secret, old.record.id],
     ] as const) {
       const row = await stored(id);
-      expect({ id, copy_pending: row.copy_pending, copy: await copyOf(row.record) }).toEqual({ id, copy_pending: 0, copy: row.record });
+      expect({ id, copy_pending: row.copy_pending, copy: await copyOf(row.record) }).toEqual({
+        id,
+        copy_pending: 0,
+        copy: row.record,
+      });
       await expectAuthenticatesAsRecorded(secret, id);
     }
     expect([answerFor((await stored(old.record.id)).record).status, answerFor(next.record).status]).toEqual([401, 200]);
@@ -259,7 +323,11 @@ describe("a KV write that fails after D1 committed", () => {
     const lines = captureConsole();
     const made: { id: string; secret: string }[] = [];
     for (const name of ["a", "b", "c"]) {
-      const res = await callWithEnv({ KEYS: kv }, "/admin/keys", { method: "POST", headers: ADMIN, body: { name, mode: "test" } });
+      const res = await callWithEnv({ KEYS: kv }, "/admin/keys", {
+        method: "POST",
+        headers: ADMIN,
+        body: { name, mode: "test" },
+      });
       expect(res.body.data.copy_pending).toBe(true);
       made.push(res.body.data);
     }
@@ -288,7 +356,9 @@ describe("a KV write that fails after D1 committed", () => {
           return async (...args: Parameters<KVNamespace["put"]>) => {
             await target.put(...args);
             puts++;
-            await env.DB.prepare("UPDATE api_keys SET version = version + 1, copy_pending = 1 WHERE id = ?1").bind(record.id).run();
+            await env.DB.prepare("UPDATE api_keys SET version = version + 1, copy_pending = 1 WHERE id = ?1")
+              .bind(record.id)
+              .run();
           };
         }
         const value = Reflect.get(target, prop, target);
@@ -296,14 +366,25 @@ describe("a KV write that fails after D1 committed", () => {
       },
     });
     const lines = captureConsole();
-    const res = await callWithEnv({ KEYS: changing }, `/admin/keys/${record.id}/revoke`, { method: "POST", headers: ADMIN });
-    expect({ status: res.status, copy_pending: res.body.data.copy_pending }).toEqual({ status: 200, copy_pending: true });
+    const res = await callWithEnv({ KEYS: changing }, `/admin/keys/${record.id}/revoke`, {
+      method: "POST",
+      headers: ADMIN,
+    });
+    expect({ status: res.status, copy_pending: res.body.data.copy_pending }).toEqual({
+      status: 200,
+      copy_pending: true,
+    });
     expect(puts).toBe(COPY_WRITE_ROUNDS);
-    expect(lines.filter((l) => l.text.includes("key_copy_pending")).map((l) => JSON.parse(l.text).reason)).toEqual(["record_kept_changing"]);
+    expect(lines.filter((l) => l.text.includes("key_copy_pending")).map((l) => JSON.parse(l.text).reason)).toEqual([
+      "record_kept_changing",
+    ]);
     expect((await stored(record.id)).copy_pending).toBe(1);
     await runJob(PENDING_COPIES_CRON);
     const after = await stored(record.id);
-    expect({ copy_pending: after.copy_pending, copy: await copyOf(record) }).toEqual({ copy_pending: 0, copy: after.record });
+    expect({ copy_pending: after.copy_pending, copy: await copyOf(record) }).toEqual({
+      copy_pending: 0,
+      copy: after.record,
+    });
     await expectAuthenticatesAsRecorded(secret, record.id);
   });
 
@@ -322,10 +403,18 @@ describe("a KV write that fails after D1 committed", () => {
       },
     });
     const lines = captureConsole();
-    const res = await callWithEnv({ DB: refusing }, `/admin/keys/${record.id}/revoke`, { method: "POST", headers: ADMIN });
+    const res = await callWithEnv({ DB: refusing }, `/admin/keys/${record.id}/revoke`, {
+      method: "POST",
+      headers: ADMIN,
+    });
     expectNoLeak(res.text);
-    expect({ status: res.status, copy_pending: res.body.data.copy_pending }).toEqual({ status: 200, copy_pending: true });
-    expect(lines.filter((l) => l.text.includes("key_copy_pending")).map((l) => JSON.parse(l.text).reason)).toEqual(["confirm_failed"]);
+    expect({ status: res.status, copy_pending: res.body.data.copy_pending }).toEqual({
+      status: 200,
+      copy_pending: true,
+    });
+    expect(lines.filter((l) => l.text.includes("key_copy_pending")).map((l) => JSON.parse(l.text).reason)).toEqual([
+      "confirm_failed",
+    ]);
     // The copy was written (the key is refused already); only its confirmation is missing.
     await expectAuthenticatesAsRecorded(secret, record.id);
     expect((await stored(record.id)).copy_pending).toBe(1);
@@ -336,7 +425,9 @@ describe("a KV write that fails after D1 committed", () => {
   it("a cron that no job answers to fails the run and says so", async () => {
     const lines = captureConsole();
     await expect(runJob("0 * * * *")).rejects.toThrow('no job for the cron "0 * * * *"');
-    expect(lines.map((l) => [l.method, JSON.parse(l.text)])).toEqual([["error", { level: "error", event: "scheduled_failed", cron: "0 * * * *", error: "Error" }]]);
+    expect(lines.map((l) => [l.method, JSON.parse(l.text)])).toEqual([
+      ["error", { level: "error", event: "scheduled_failed", cron: "0 * * * *", error: "Error" }],
+    ]);
   });
 });
 
@@ -387,7 +478,8 @@ describe("the dashboard and a pending copy", () => {
     '<p class="notice" role="status">The change is saved, but the copy that authentication reads could not be written yet: until it is, ' +
     "authentication may still treat the key as it did before the change. It is written again within 5 minutes (in production, plus up to " +
     "60 seconds of KV&#39;s propagation); revoking a key writes its copy again at once.</p>";
-  const revokeButton = (record: KeyRecord) => `Revoke<span class="vh"> key ${record.name} (${record.prefix})</span></button>`;
+  const revokeButton = (record: KeyRecord) =>
+    `Revoke<span class="vh"> key ${record.name} (${record.prefix})</span></button>`;
 
   it("shows the key as pending with a notice, offers Revoke while it may still authenticate, and a second revoke writes the copy", async () => {
     const { record, secret } = await makeKey({ name: "Van 7" });
@@ -397,7 +489,11 @@ describe("the dashboard and a pending copy", () => {
     const { csrf } = await page(cookie);
     captureConsole();
     const kv = failingPutKV();
-    const revoked = await callWithEnv({ KEYS: kv }, `/dashboard/keys/${record.id}/revoke`, form({ csrf_token: csrf }, cookie));
+    const revoked = await callWithEnv(
+      { KEYS: kv },
+      `/dashboard/keys/${record.id}/revoke`,
+      form({ csrf_token: csrf }, cookie),
+    );
     expect(await revokedPage(revoked, cookie)).toContain(NOTICE);
 
     const { text } = await page(cookie);
@@ -429,7 +525,11 @@ describe("the dashboard and a pending copy", () => {
     const { csrf, once } = await page(cookie);
     captureConsole();
     const kv = failingPutKV();
-    const rolled = await callWithEnv({ KEYS: kv }, `/dashboard/keys/${old.record.id}/roll`, form({ csrf_token: csrf, form_token: once, grace: "0" }, cookie));
+    const rolled = await callWithEnv(
+      { KEYS: kv },
+      `/dashboard/keys/${old.record.id}/roll`,
+      form({ csrf_token: csrf, form_token: once, grace: "0" }, cookie),
+    );
     // The one answer that shows the new secret: the POST's own.
     expect(rolled.status).toBe(200);
     const answer = rolled.text;

@@ -37,7 +37,9 @@ async function createKey(body: Record<string, unknown>) {
 }
 
 async function rows() {
-  return (await env.DB.prepare("SELECT id, rolled_from, replaced_by, expires_at FROM api_keys ORDER BY created_at, id").all()).results;
+  return (
+    await env.DB.prepare("SELECT id, rolled_from, replaced_by, expires_at FROM api_keys ORDER BY created_at, id").all()
+  ).results;
 }
 
 beforeEach(async () => {
@@ -71,7 +73,11 @@ describe("rolling through the admin API", () => {
       ),
     );
     // One new key in the record, and the old one replaced by it alone.
-    const listed = (await call(path, { headers: ADMIN })).body.data as { id: string; replaces: string | null; replaced_by: string | null }[];
+    const listed = (await call(path, { headers: ADMIN })).body.data as {
+      id: string;
+      replaces: string | null;
+      replaced_by: string | null;
+    }[];
     expect(listed.map((k) => [k.id, k.replaces, k.replaced_by]).sort()).toEqual(
       [
         [key.id, null, won.body.data.id],
@@ -109,7 +115,9 @@ describe("rolling through the admin API", () => {
     clearIsolateKeyCache();
     const expired = await call("/api/area", { key: rolled.body.data.secret });
     expect(expired.status).toBe(401);
-    expect(expired.body).toEqual(errorEnvelope(401, "AUTHENTICATION_ERROR", "Invalid API key: the key has expired", "/api/area"));
+    expect(expired.body).toEqual(
+      errorEnvelope(401, "AUTHENTICATION_ERROR", "Invalid API key: the key has expired", "/api/area"),
+    );
   });
 });
 
@@ -117,7 +125,11 @@ describe("keys from the KV-only layout", () => {
   it("keep authenticating, are carried over into D1 by the admin API, and are managed from then on", async () => {
     const secret = `sk_test_${"K".repeat(43)}`;
     // Written before scopes and agents existed: the copy has neither member.
-    const record = await preScopesRecord(secret, { id: "key_LegacyLegacy0001", name: "made before D1", prefix: "sk_test_KKKK…" });
+    const record = await preScopesRecord(secret, {
+      id: "key_LegacyLegacy0001",
+      name: "made before D1",
+      prefix: "sk_test_KKKK…",
+    });
     await env.KEYS.put(`hash:${record.hash}`, JSON.stringify(record));
     await env.KEYS.put(`id:${record.id}`, record.hash, { metadata: record });
 
@@ -132,7 +144,9 @@ describe("keys from the KV-only layout", () => {
       requests_7d: expect.any(Number),
       requests_daily: expect.any(Array),
     };
-    expect(listed.body).toEqual({ data: [{ ...shown, scopes: ["read", "write"], agent_id: null, status: "active", copy_pending: false, ...usage }] });
+    expect(listed.body).toEqual({
+      data: [{ ...shown, scopes: ["read", "write"], agent_id: null, status: "active", copy_pending: false, ...usage }],
+    });
     expect(await rows()).toEqual([{ id: record.id, rolled_from: null, replaced_by: null, expires_at: null }]);
     expect((await env.KEYS.list({ prefix: "id:" })).keys).toEqual([]);
     // Still authenticating after the carry-over (a fresh isolate reads the same KV entry).
@@ -142,7 +156,9 @@ describe("keys from the KV-only layout", () => {
     const revoked = await call(`${path}/${record.id}/revoke`, { method: "POST", headers: ADMIN });
     expect(revoked.status).toBe(200);
     const refused = await call("/api/area", { key: secret });
-    expect(refused.body).toEqual(errorEnvelope(401, "AUTHENTICATION_ERROR", "Invalid API key: the key has been revoked", "/api/area"));
+    expect(refused.body).toEqual(
+      errorEnvelope(401, "AUTHENTICATION_ERROR", "Invalid API key: the key has been revoked", "/api/area"),
+    );
   });
 });
 
@@ -151,7 +167,9 @@ describe("revocation", () => {
     const key = await createKey({ name: "Ops", mode: "test" });
     expect((await call("/api/area", { key: key.secret })).status).toBe(200);
     // Another process (the command line) revokes: D1, then the KV copy; this isolate still trusts what it read.
-    await env.DB.prepare("UPDATE api_keys SET revoked_at = ?1 WHERE id = ?2").bind(new Date().toISOString(), key.id).run();
+    await env.DB.prepare("UPDATE api_keys SET revoked_at = ?1 WHERE id = ?2")
+      .bind(new Date().toISOString(), key.id)
+      .run();
     const copy = await env.KEYS.get<KeyRecord>(`hash:${await hashSecret(key.secret)}`, "json");
     await env.KEYS.put(`hash:${copy!.hash}`, JSON.stringify({ ...copy, revoked_at: new Date().toISOString() }));
     expect((await call("/api/area", { key: key.secret })).status).toBe(200);
@@ -166,7 +184,9 @@ describe("scopes and a sales agent on a key", () => {
   const CLI = { actor: "cli" } as const;
 
   async function addAgent(id: number) {
-    await env.DB.prepare("INSERT OR IGNORE INTO sales_agents (id, first_name, last_name, mobile_number) VALUES (?1, 'Asha', 'Rao', '9876543210')")
+    await env.DB.prepare(
+      "INSERT OR IGNORE INTO sales_agents (id, first_name, last_name, mobile_number) VALUES (?1, 'Asha', 'Rao', '9876543210')",
+    )
       .bind(id)
       .run();
   }
@@ -177,7 +197,10 @@ describe("scopes and a sales agent on a key", () => {
 
   it("are kept in D1 and in the KV copy that authentication reads, scopes normalized to read,write", async () => {
     await addAgent(7);
-    const { record, secret } = await store().create({ name: "field app", mode: "test", scopes: ["write", "read", "write"], agentId: 7 }, CLI);
+    const { record, secret } = await store().create(
+      { name: "field app", mode: "test", scopes: ["write", "read", "write"], agentId: 7 },
+      CLI,
+    );
     expect([record.scopes, record.agent_id]).toEqual([["read", "write"], 7]);
     expect(await d1Key(record.id)).toEqual({ scopes: "read,write", agent_id: 7, expires_at: null });
     const copy = await env.KEYS.get<KeyRecord>(`hash:${await hashSecret(secret)}`, "json");
@@ -204,9 +227,15 @@ describe("scopes and a sales agent on a key", () => {
     for (const [extra, field, message] of cases) {
       const err = await store()
         .create({ name: "x", mode: "test", ...extra } as Parameters<KeyStore["create"]>[0], CLI)
-        .then(() => null, (e: unknown) => e);
+        .then(
+          () => null,
+          (e: unknown) => e,
+        );
       expect({ extra, isApiError: err instanceof ApiError }).toEqual({ extra, isApiError: true });
-      expect({ status: (err as ApiError).status, fields: (err as ApiError).options.fields }).toEqual({ status: 422, fields: [{ field, message }] });
+      expect({ status: (err as ApiError).status, fields: (err as ApiError).options.fields }).toEqual({
+        status: 422,
+        fields: [{ field, message }],
+      });
     }
     expect((await env.DB.prepare("SELECT count(*) AS n FROM api_keys").first())?.n).toBe(0);
     expect((await env.DB.prepare("SELECT count(*) AS n FROM key_audit").first())?.n).toBe(0);
@@ -215,7 +244,11 @@ describe("scopes and a sales agent on a key", () => {
 
   it("a KV copy written before scopes and agents reads as both scopes and no agent, and keeps working", async () => {
     const secret = `sk_test_${"Q".repeat(43)}`;
-    const old = await preScopesRecord(secret, { id: "key_OldShapeOldShape", name: "before scopes", prefix: "sk_test_QQQQ…" });
+    const old = await preScopesRecord(secret, {
+      id: "key_OldShapeOldShape",
+      name: "before scopes",
+      prefix: "sk_test_QQQQ…",
+    });
     await env.KEYS.put(`hash:${old.hash}`, JSON.stringify(old));
     expect(await store().findBySecret(secret)).toEqual({ ...old, scopes: ["read", "write"], agent_id: null });
     expect((await call("/api/area", { key: secret })).status).toBe(200);
@@ -224,9 +257,19 @@ describe("scopes and a sales agent on a key", () => {
 
   it("rolling keeps name, mode, scopes, agent and expiry (in D1 and the KV copy)", async () => {
     await addAgent(8);
-    const old = await store().create({ name: "van 8", mode: "test", scopes: ["read"], agentId: 8, expiresInSeconds: 7200 }, CLI);
+    const old = await store().create(
+      { name: "van 8", mode: "test", scopes: ["read"], agentId: 8, expiresInSeconds: 7200 },
+      CLI,
+    );
     const rolled = await store().roll(old.record.id, 60, CLI);
-    expect(rolled!.record).toMatchObject({ name: "van 8", mode: "test", scopes: ["read"], agent_id: 8, expires_at: old.record.expires_at, replaces: old.record.id });
+    expect(rolled!.record).toMatchObject({
+      name: "van 8",
+      mode: "test",
+      scopes: ["read"],
+      agent_id: 8,
+      expires_at: old.record.expires_at,
+      replaces: old.record.id,
+    });
     expect(await d1Key(rolled!.record.id)).toEqual({ scopes: "read", agent_id: 8, expires_at: old.record.expires_at });
     const copy = await env.KEYS.get<KeyRecord>(`hash:${await hashSecret(rolled!.secret)}`, "json");
     expect(copy).toEqual(rolled!.record);

@@ -16,7 +16,11 @@ import { captureConsole } from "../helpers/logs.ts";
 import { workOf } from "../helpers/timing-header.ts";
 
 async function usageRows(keyId: string): Promise<{ hour: number; requests: number }[]> {
-  return (await env.DB.prepare("SELECT hour, requests FROM key_usage WHERE key_id = ?1 ORDER BY hour").bind(keyId).all<{ hour: number; requests: number }>()).results;
+  return (
+    await env.DB.prepare("SELECT hour, requests FROM key_usage WHERE key_id = ?1 ORDER BY hour")
+      .bind(keyId)
+      .all<{ hour: number; requests: number }>()
+  ).results;
 }
 
 async function written(keyId: string): Promise<number> {
@@ -64,10 +68,17 @@ describe("with a flush interval of 0 (the tests' setting): written after every r
     await expectWritten(other.record.id, 1);
     expect(usageRecorder.unwritten).toBe(0);
     const listed = (await new KeyStore(env.KEYS, env.DB).listWithUsage()).find((k) => k.id === record.id)!;
-    const lastUsed = (await env.DB.prepare("SELECT last_used_at FROM api_keys WHERE id = ?1").bind(record.id).first<{ last_used_at: string }>())!.last_used_at;
+    const lastUsed = (await env.DB.prepare("SELECT last_used_at FROM api_keys WHERE id = ?1")
+      .bind(record.id)
+      .first<{ last_used_at: string }>())!.last_used_at;
     expect(lastUsed).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:00Z$/);
     expect(Date.now() - Date.parse(lastUsed)).toBeLessThan(120_000);
-    expect({ last_used_at: listed.last_used_at, requests_24h: listed.requests_24h, requests_7d: listed.requests_7d, today: listed.daily.at(-1)!.requests }).toEqual({
+    expect({
+      last_used_at: listed.last_used_at,
+      requests_24h: listed.requests_24h,
+      requests_7d: listed.requests_7d,
+      today: listed.daily.at(-1)!.requests,
+    }).toEqual({
       last_used_at: lastUsed,
       requests_24h: 7,
       requests_7d: 7,
@@ -133,7 +144,11 @@ describe("reading the usage", () => {
       [h - 29 * 24 - 10, 32], // 2026-05-02: the series' first day
       [h - 30 * 24 - 10, 64], // 2026-05-01: outside the series
     ];
-    await env.DB.batch(rows.map(([hour, n]) => env.DB.prepare("INSERT INTO key_usage (key_id, hour, requests) VALUES (?1, ?2, ?3)").bind(record.id, hour, n)));
+    await env.DB.batch(
+      rows.map(([hour, n]) =>
+        env.DB.prepare("INSERT INTO key_usage (key_id, hour, requests) VALUES (?1, ?2, ?3)").bind(record.id, hour, n),
+      ),
+    );
     await env.DB.prepare("UPDATE api_keys SET last_used_at = ?1 WHERE id = ?2").bind(toMinute(now), record.id).run();
     const [listed] = await new KeyStore(env.KEYS, env.DB, () => new Date(now)).listWithUsage();
     expect(listed!.last_used_at).toBe("2026-05-31T10:30:00Z");
@@ -148,8 +163,15 @@ describe("reading the usage", () => {
     expect(listed!.daily.reduce((sum, d) => sum + d.requests, 0)).toBe(1 + 2 + 4 + 8 + 16 + 32);
     // A key never used: zeros and null.
     const fresh = await makeKey({ name: "unused" });
-    const unused = (await new KeyStore(env.KEYS, env.DB, () => new Date(now)).listWithUsage()).find((k) => k.id === fresh.record.id)!;
-    expect([unused.last_used_at, unused.requests_24h, unused.requests_7d, unused.daily.every((d) => d.requests === 0)]).toEqual([null, 0, 0, true]);
+    const unused = (await new KeyStore(env.KEYS, env.DB, () => new Date(now)).listWithUsage()).find(
+      (k) => k.id === fresh.record.id,
+    )!;
+    expect([
+      unused.last_used_at,
+      unused.requests_24h,
+      unused.requests_7d,
+      unused.daily.every((d) => d.requests === 0),
+    ]).toEqual([null, 0, 0, true]);
   });
 });
 
@@ -160,9 +182,13 @@ describe("retention (the daily cron trigger)", () => {
     const day = 86_400_000;
     await env.DB.batch([
       env.DB.prepare("DELETE FROM key_audit"),
-      ...[h - 720, h - 719, h].map((hour) => env.DB.prepare("INSERT INTO key_usage (key_id, hour, requests) VALUES ('key_r', ?1, 1)").bind(hour)),
+      ...[h - 720, h - 719, h].map((hour) =>
+        env.DB.prepare("INSERT INTO key_usage (key_id, hour, requests) VALUES ('key_r', ?1, 1)").bind(hour),
+      ),
       ...[now - 400 * day - 1, now - 400 * day, now].map((at) =>
-        env.DB.prepare("INSERT INTO key_audit (at, action, key_id, key_name, mode, actor) VALUES (?1, 'create', 'key_r', 'r', 'test', 'cli')").bind(new Date(at).toISOString()),
+        env.DB.prepare(
+          "INSERT INTO key_audit (at, action, key_id, key_name, mode, actor) VALUES (?1, 'create', 'key_r', 'r', 'test', 'cli')",
+        ).bind(new Date(at).toISOString()),
       ),
     ]);
     const lines = captureConsole();
@@ -171,7 +197,10 @@ describe("retention (the daily cron trigger)", () => {
     await waitOnExecutionContext(ctx);
     expect((await usageRows("key_r")).map((r) => r.hour)).toEqual([h - 719, h]);
     const audit = await env.DB.prepare("SELECT at FROM key_audit ORDER BY at").all<{ at: string }>();
-    expect(audit.results.map((r) => r.at)).toEqual([new Date(now - 400 * day).toISOString(), new Date(now).toISOString()]);
+    expect(audit.results.map((r) => r.at)).toEqual([
+      new Date(now - 400 * day).toISOString(),
+      new Date(now).toISOString(),
+    ]);
     expect(lines.map((l) => [l.method, JSON.parse(l.text)])).toEqual([
       ["log", { event: "key_retention", cron: "17 3 * * *", usage_rows_deleted: 1, audit_rows_deleted: 1 }],
     ]);

@@ -113,9 +113,7 @@ describe("a hit", () => {
     // Cold and empty, D1 is needed: unreachable, the lookup is a 503 (so the fault below is real).
     const failed = await callWith({ DB: downD1() }, path, { key });
     expect(failed.status).toBe(503);
-    expect(failed.body).toEqual(
-      errorEnvelope(503, "SERVICE_UNAVAILABLE", expect.any(String), path.split("?")[0]!),
-    );
+    expect(failed.body).toEqual(errorEnvelope(503, "SERVICE_UNAVAILABLE", expect.any(String), path.split("?")[0]!));
 
     const filled = await callWith({}, path, { key });
     expect(filled.status).toBe(200);
@@ -123,7 +121,11 @@ describe("a hit", () => {
     clearIsolateTier();
     const fromKv = await callWith({ DB: downD1() }, path, { key });
     for (const hit of [fromIsolate, fromKv]) {
-      expect({ status: hit.status, text: hit.text, d1: workOf(hit).d1 }).toEqual({ status: 200, text: filled.text, d1: 0 });
+      expect({ status: hit.status, text: hit.text, d1: workOf(hit).d1 }).toEqual({
+        status: 200,
+        text: filled.text,
+        d1: 0,
+      });
     }
   });
 });
@@ -176,7 +178,10 @@ describe("a miss", () => {
       // A new isolate asks D1 again, and gets the same bytes.
       clearIsolateTier();
       const fresh = await callWith({ LOOKUP_CACHE: puts.kv }, path, { key });
-      expect({ text: fresh.text, etag: fresh.headers.get("ETag") }).toEqual({ text: first.text, etag: first.headers.get("ETag") });
+      expect({ text: fresh.text, etag: fresh.headers.get("ETag") }).toEqual({
+        text: first.text,
+        etag: first.headers.get("ETag"),
+      });
       expect(puts.keys).toEqual([]);
     }
   });
@@ -194,7 +199,11 @@ describe("a miss", () => {
           .slice(i, i + 50)
           // Past the key's rate limit otherwise; the limit is not what this test is about.
           .map((pincode) =>
-            callWith({ LOOKUP_CACHE: puts.kv, RATE_LIMIT_PER_MINUTE: "0" }, `/fetch-salesagent-by-pincode?pincode=${pincode}`, { key }),
+            callWith(
+              { LOOKUP_CACHE: puts.kv, RATE_LIMIT_PER_MINUTE: "0" },
+              `/fetch-salesagent-by-pincode?pincode=${pincode}`,
+              { key },
+            ),
           ),
       );
       answers.forEach((res, j) =>
@@ -222,7 +231,10 @@ describe("a miss", () => {
     });
     const res = await callWith({ LOOKUP_CACHE: failing }, "/api/fetch-salesagent-by-pincode?pincode=560034", { key });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ data: [{ id: 2, first_name: "Vikram", last_name: "Shetty", mobile: "9876500002" }], message: "" });
+    expect(res.body).toEqual({
+      data: [{ id: 2, first_name: "Vikram", last_name: "Shetty", mobile: "9876500002" }],
+      message: "",
+    });
     expect(await env.LOOKUP_CACHE.get("v1:pincode:560034")).toBeNull();
   });
 });
@@ -254,7 +266,11 @@ describe("every tier serves the same answer", () => {
     }
 
     // 304 from each tier: the isolate, KV, and a fresh answer from D1.
-    for (const prepare of [() => undefined, () => clearIsolateTier(), () => env.LOOKUP_CACHE.delete(entry).then(clearIsolateTier)]) {
+    for (const prepare of [
+      () => undefined,
+      () => clearIsolateTier(),
+      () => env.LOOKUP_CACHE.delete(entry).then(clearIsolateTier),
+    ]) {
       await prepare();
       const notModified = await callWith({}, path, { key, headers: { "If-None-Match": etag } });
       expect({ status: notModified.status, text: notModified.text, etag: notModified.headers.get("ETag") }).toEqual({
@@ -277,12 +293,23 @@ describe("after an import", () => {
     const areasBefore = await call("/api/area", { key });
     const pincodeBefore = await call("/api/fetch-salesagent-by-pincode?pincode=400050", { key });
     expect(areasBefore.body).toEqual(AREAS);
-    expect(pincodeBefore.body).toEqual({ data: [{ id: 1, first_name: "Asha", last_name: "Rao", mobile: "9876543210" }], message: "" });
+    expect(pincodeBefore.body).toEqual({
+      data: [{ id: 1, first_name: "Asha", last_name: "Rao", mobile: "9876543210" }],
+      message: "",
+    });
 
     await importDataset(env.DB, {
       areas: [{ id: 3, name: "Bandra (West)", area_code: "BW", city_id: 1 }],
       sales_agents: [
-        { id: 4, first_name: "Neel", last_name: "Desai", mobile_number: "9876500004", email: null, avatar: null, postalcode_ids: [3] },
+        {
+          id: 4,
+          first_name: "Neel",
+          last_name: "Desai",
+          mobile_number: "9876500004",
+          email: null,
+          avatar: null,
+          postalcode_ids: [3],
+        },
       ],
     });
     expect(await purgeLookupCache(env.LOOKUP_CACHE)).toBeGreaterThanOrEqual(2);
@@ -295,7 +322,9 @@ describe("after an import", () => {
 
     vi.setSystemTime(t0 + ISOLATE_TTL_MS);
     const areasAfter = await call("/api/area", { key });
-    expect(areasAfter.body).toEqual({ data: [AREAS.data[0], AREAS.data[1], { id: 3, name: "Bandra (West)", city_id: 1 }] });
+    expect(areasAfter.body).toEqual({
+      data: [AREAS.data[0], AREAS.data[1], { id: 3, name: "Bandra (West)", city_id: 1 }],
+    });
     expect(areasAfter.headers.get("ETag")).not.toBe(areasBefore.headers.get("ETag"));
     const pincodeAfter = await call("/api/fetch-salesagent-by-pincode?pincode=400050", { key });
     expect(pincodeAfter.body).toEqual({

@@ -129,12 +129,18 @@ describe("GET /postalcodes", () => {
     const res = await call("/api/postalcodes?code=12&count=0", { key });
     expect(res.status).toBe(422);
     expect(res.body).toEqual(
-      errorEnvelope(422, "VALIDATION_ERROR", `code ${PINCODE_RULE}; count must be an integer between 1 and 100`, "/api/postalcodes", {
-        fields: [
-          { field: "code", message: PINCODE_RULE },
-          { field: "count", message: "must be an integer between 1 and 100" },
-        ],
-      }),
+      errorEnvelope(
+        422,
+        "VALIDATION_ERROR",
+        `code ${PINCODE_RULE}; count must be an integer between 1 and 100`,
+        "/api/postalcodes",
+        {
+          fields: [
+            { field: "code", message: PINCODE_RULE },
+            { field: "count", message: "must be an integer between 1 and 100" },
+          ],
+        },
+      ),
     );
   });
 });

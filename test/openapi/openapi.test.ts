@@ -27,7 +27,9 @@ describe("GET /openapi.json", () => {
   it("answers without a key: an OpenAPI 3.1 document of the eight API paths and the health check, each once", async () => {
     const res = await call("/openapi.json");
     expect(statusAndHeaders(res, "Content-Type", "Cache-Control")).toEqual({
-      status: 200, "Content-Type": "application/json", "Cache-Control": "no-cache",
+      status: 200,
+      "Content-Type": "application/json",
+      "Cache-Control": "no-cache",
     });
     expect(res.body.openapi).toBe("3.1.0");
     expect(res.body.info).toEqual({
@@ -51,19 +53,27 @@ describe("GET /openapi.json", () => {
     expect(body.components.securitySchemes).toEqual({
       bearerAuth: { type: "http", scheme: "bearer", description: expect.stringContaining("sk_test_") },
     });
-    for (const [path, item] of Object.entries<Record<string, { security?: unknown; responses: Record<string, unknown> }>>(body.paths)) {
+    for (const [path, item] of Object.entries<
+      Record<string, { security?: unknown; responses: Record<string, unknown> }>
+    >(body.paths)) {
       if (path === "/api/healthz") continue;
       for (const [method, operation] of Object.entries(item)) {
         expect(operation.security, `${method} ${path}`).toEqual([{ bearerAuth: [] }]);
-        expect(Object.keys(operation.responses), `${method} ${path}`).toEqual(expect.arrayContaining(["401", "429", "500", "503"]));
+        expect(Object.keys(operation.responses), `${method} ${path}`).toEqual(
+          expect.arrayContaining(["401", "429", "500", "503"]),
+        );
       }
     }
     const health = body.paths["/api/healthz"];
     expect(Object.keys(health)).toEqual(["get"]);
     expect(health.get.security).toEqual([]);
     expect(Object.keys(health.get.responses)).toEqual(["200", "500"]);
-    expect(health.get.responses["200"].content["application/json"].schema).toEqual({ $ref: "#/components/schemas/Health" });
-    expect(health.get.responses["500"].content["application/json"].schema).toEqual({ $ref: "#/components/schemas/Error" });
+    expect(health.get.responses["200"].content["application/json"].schema).toEqual({
+      $ref: "#/components/schemas/Health",
+    });
+    expect(health.get.responses["500"].content["application/json"].schema).toEqual({
+      $ref: "#/components/schemas/Error",
+    });
   });
 
   it("gives every operation the operationId that generated clients name their methods after", async () => {
@@ -89,9 +99,20 @@ describe("GET /openapi.json", () => {
     const statuses = (path: string, method = "get") => Object.keys(body.paths[path][method].responses);
     expect(statuses("/api/orders")).toEqual(["200", "401", "403", "404", "422", "429", "500", "503"]);
     expect(statuses("/api/area")).toEqual(["200", "304", "401", "403", "429", "500", "503"]);
-    expect(statuses("/api/fetch-salesagent-by-pincode")).toEqual(["200", "304", "401", "403", "422", "429", "500", "503"]);
+    expect(statuses("/api/fetch-salesagent-by-pincode")).toEqual([
+      "200",
+      "304",
+      "401",
+      "403",
+      "422",
+      "429",
+      "500",
+      "503",
+    ]);
     // Every API route documents the 403 of a key without its scope, with an example naming it.
-    for (const [path, methods] of Object.entries(body.paths as Record<string, Record<string, { responses: Record<string, any> }>>)) {
+    for (const [path, methods] of Object.entries(
+      body.paths as Record<string, Record<string, { responses: Record<string, any> }>>,
+    )) {
       if (path.endsWith("/healthz")) continue;
       for (const [method, operation] of Object.entries(methods)) {
         const scope = method === "get" ? "read" : "write";
@@ -147,7 +168,14 @@ describe("GET /docs", () => {
     expect(res.headers.get("Content-Security-Policy")).toContain("script-src 'self'");
     expect(res.text).not.toMatch(/https?:|\/\/[a-z]/i);
     const references = [...res.text.matchAll(/(?:src|href)="([^"]*)"/g)].map((m) => m[1]);
-    expect(references).toEqual(["data:,", "/docs/swagger-ui.css", "/docs/theme.css", "/openapi.json", "/docs/swagger-ui-bundle.js", "/docs/init.js"]);
+    expect(references).toEqual([
+      "data:,",
+      "/docs/swagger-ui.css",
+      "/docs/theme.css",
+      "/openapi.json",
+      "/docs/swagger-ui-bundle.js",
+      "/docs/init.js",
+    ]);
   });
 
   it("serves the page's script and stylesheet from the installed package", async () => {
@@ -170,14 +198,23 @@ describe("GET /docs", () => {
 
   it("starts Swagger UI on /openapi.json with the outside validator off", async () => {
     const res = await call("/docs/init.js");
-    expect(statusAndHeaders(res, "Content-Type")).toEqual({ status: 200, "Content-Type": "text/javascript; charset=utf-8" });
+    expect(statusAndHeaders(res, "Content-Type")).toEqual({
+      status: 200,
+      "Content-Type": "text/javascript; charset=utf-8",
+    });
     expect(res.text).toContain('url: "/openapi.json"');
     expect(res.text).toContain("validatorUrl: null");
     expect(res.text).toContain("plugins: [accessible]");
   });
 
   it("reaches no other file of the package", async () => {
-    for (const path of ["/docs/index.html", "/docs/package.json", "/docs/swagger-ui.js.map", "/swagger-ui-bundle.js", "/index.html"]) {
+    for (const path of [
+      "/docs/index.html",
+      "/docs/package.json",
+      "/docs/swagger-ui.js.map",
+      "/swagger-ui-bundle.js",
+      "/index.html",
+    ]) {
       const res = await call(path);
       expect(res.status, path).toBe(404);
       expect(res.body).toEqual(errorEnvelope(404, "NOT_FOUND", `No endpoint at ${path}`, path));
@@ -189,7 +226,13 @@ describe("the contract check inside call()", () => {
   /** A real answer, checked once by call(), as an exchange that a test can then spoil. */
   async function exchange(path: string, options: Parameters<typeof call>[1] = { key }): Promise<Exchange> {
     const res = await call(path, options);
-    return { method: options?.method ?? "GET", url: `${BASE}${path}`, status: res.status, headers: new Headers(res.headers), text: res.text };
+    return {
+      method: options?.method ?? "GET",
+      url: `${BASE}${path}`,
+      status: res.status,
+      headers: new Headers(res.headers),
+      text: res.text,
+    };
   }
   const withBody = (ex: Exchange, edit: (body: any) => void): Exchange => {
     const body = JSON.parse(ex.text);
@@ -201,10 +244,18 @@ describe("the contract check inside call()", () => {
     const contract = await loadContract();
     const areas = await exchange("/api/areas");
     expect(() => contract.check(areas)).not.toThrow();
-    expect(() => contract.check(withBody(areas, (b) => (b.data[0].extra = 1)))).toThrow(/body\/data\/0: Property "extra" does not match additional properties schema/);
-    expect(() => contract.check(withBody(areas, (b) => delete b.data[0].city_id))).toThrow(/body\/data\/0: Instance does not have required property "city_id"/);
-    expect(() => contract.check(withBody(areas, (b) => (b.data[0].city_id = "1")))).toThrow(/body\/data\/0\/city_id: Instance type "string" is invalid. Expected "integer"/);
-    expect(() => contract.check(withBody(areas, (b) => (b.data = {})))).toThrow(/body\/data: Instance type "object" is invalid. Expected "array"/);
+    expect(() => contract.check(withBody(areas, (b) => (b.data[0].extra = 1)))).toThrow(
+      /body\/data\/0: Property "extra" does not match additional properties schema/,
+    );
+    expect(() => contract.check(withBody(areas, (b) => delete b.data[0].city_id))).toThrow(
+      /body\/data\/0: Instance does not have required property "city_id"/,
+    );
+    expect(() => contract.check(withBody(areas, (b) => (b.data[0].city_id = "1")))).toThrow(
+      /body\/data\/0\/city_id: Instance type "string" is invalid. Expected "integer"/,
+    );
+    expect(() => contract.check(withBody(areas, (b) => (b.data = {})))).toThrow(
+      /body\/data: Instance type "object" is invalid. Expected "array"/,
+    );
   });
 
   it("takes [] for 'none' in an address or a sales agent, and nothing else that is an array", async () => {
@@ -213,18 +264,28 @@ describe("the contract check inside call()", () => {
     const noAddress = JSON.parse(customers.text).data.customers.find((c: { id: number }) => c.id === 2);
     expect(noAddress.address).toEqual([]);
     expect(() => contract.check(withBody(customers, (b) => (b.data.customers[1].address = [{}])))).toThrow(/address/);
-    expect(() => contract.check(withBody(customers, (b) => (b.data.customers[0].address.area.city.state.id = null)))).toThrow(/state\/id/);
+    expect(() =>
+      contract.check(withBody(customers, (b) => (b.data.customers[0].address.area.city.state.id = null))),
+    ).toThrow(/state\/id/);
     const orders = await exchange("/api/orders?phone_number=9820000001");
     expect(() => contract.check(withBody(orders, (b) => (b.data.orders[0].salesagent = [])))).not.toThrow();
-    expect(() => contract.check(withBody(orders, (b) => (b.data.orders[0].salesagent = ["Asha"])))).toThrow(/salesagent/);
+    expect(() => contract.check(withBody(orders, (b) => (b.data.orders[0].salesagent = ["Asha"])))).toThrow(
+      /salesagent/,
+    );
   });
 
   it("fails a status, a path or a method that the document does not give", async () => {
     const contract = await loadContract();
     const areas = await exchange("/api/areas");
-    expect(() => contract.check({ ...areas, status: 418 })).toThrow(/status 418 is not documented for GET \/api\/areas; documented: 200, 304, 401, 403, 429, 500, 503/);
-    expect(() => contract.check({ ...areas, url: `${BASE}/api/areas/1` })).toThrow(/the path \/api\/areas\/1 is not in the document/);
-    expect(() => contract.check({ ...areas, method: "PUT" })).toThrow(/PUT is not documented for \/api\/areas \(only 405 may answer\)/);
+    expect(() => contract.check({ ...areas, status: 418 })).toThrow(
+      /status 418 is not documented for GET \/api\/areas; documented: 200, 304, 401, 403, 429, 500, 503/,
+    );
+    expect(() => contract.check({ ...areas, url: `${BASE}/api/areas/1` })).toThrow(
+      /the path \/api\/areas\/1 is not in the document/,
+    );
+    expect(() => contract.check({ ...areas, method: "PUT" })).toThrow(
+      /PUT is not documented for \/api\/areas \(only 405 may answer\)/,
+    );
   });
 
   it("fails an answer without a header that the document requires", async () => {
@@ -238,9 +299,13 @@ describe("the contract check inside call()", () => {
     expect(unauthenticated.status).toBe(401);
     const noChallenge = new Headers(unauthenticated.headers);
     noChallenge.delete("WWW-Authenticate");
-    expect(() => contract.check({ ...unauthenticated, headers: noChallenge })).toThrow(/required header WWW-Authenticate is missing/);
+    expect(() => contract.check({ ...unauthenticated, headers: noChallenge })).toThrow(
+      /required header WWW-Authenticate is missing/,
+    );
     noChallenge.set("WWW-Authenticate", "Basic");
-    expect(() => contract.check({ ...unauthenticated, headers: noChallenge })).toThrow(/header WWW-Authenticate "Basic"/);
+    expect(() => contract.check({ ...unauthenticated, headers: noChallenge })).toThrow(
+      /header WWW-Authenticate "Basic"/,
+    );
 
     const wrongMethod = await exchange("/api/areas", { key, method: "DELETE" });
     expect(wrongMethod.status).toBe(405);

@@ -39,7 +39,18 @@ describe("GET /orders", () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       data: {
-        orders: [order102, order101, order103, older(112), older(111), older(110), older(109), older(108), older(107), older(106)],
+        orders: [
+          order102,
+          order101,
+          order103,
+          older(112),
+          older(111),
+          older(110),
+          older(109),
+          older(108),
+          older(107),
+          older(106),
+        ],
         pagination: pagination("phone_number=9820000001", 1, 2, 12, 10, {
           scope: customer1Scope,
           after: { date: "2026-01-12", id: 106 },
@@ -81,9 +92,7 @@ describe("GET /orders", () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       data: {
-        orders: [
-          expectedOrder(150),
-        ],
+        orders: [expectedOrder(150)],
         pagination: pagination("phone_number=9820000002", 1, 1, 1),
       },
     });
@@ -118,9 +127,18 @@ describe("GET /orders", () => {
 
   it.each([
     ["", [{ field: "phone_number", message: "is required" }]],
-    ["phone_number=12345", [{ field: "phone_number", message: "must be a 10-digit phone number (a +91 or 0 prefix is allowed)" }]],
-    ["phone_number=98200000011", [{ field: "phone_number", message: "must be a 10-digit phone number (a +91 or 0 prefix is allowed)" }]],
-    ["phone_number=98200abcde", [{ field: "phone_number", message: "must be a 10-digit phone number (a +91 or 0 prefix is allowed)" }]],
+    [
+      "phone_number=12345",
+      [{ field: "phone_number", message: "must be a 10-digit phone number (a +91 or 0 prefix is allowed)" }],
+    ],
+    [
+      "phone_number=98200000011",
+      [{ field: "phone_number", message: "must be a 10-digit phone number (a +91 or 0 prefix is allowed)" }],
+    ],
+    [
+      "phone_number=98200abcde",
+      [{ field: "phone_number", message: "must be a 10-digit phone number (a +91 or 0 prefix is allowed)" }],
+    ],
     [
       "phone_number=9820000001&from_date=31-02-2026",
       [{ field: "from_date", message: "must be a real date written dd-mm-yyyy (or yyyy-mm-dd)" }],

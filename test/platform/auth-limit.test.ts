@@ -127,7 +127,8 @@ describe("failed authentication from one address", () => {
       vi.setSystemTime(T0 + i * 100);
       const secret = newSecret("test");
       if (i < FAILED_AUTH_LIMIT) expect401(await from(A, PATH, { key: secret }), UNKNOWN, 1);
-      else await expectLimited(() => from(A, PATH, { key: secret }), Math.ceil((FAILED_AUTH_WINDOW_MS - i * 100) / 1000));
+      else
+        await expectLimited(() => from(A, PATH, { key: secret }), Math.ceil((FAILED_AUTH_WINDOW_MS - i * 100) / 1000));
     }
     expect(limitWarnings()).toEqual([
       { level: "warn", request_id: expect.any(String), event: "auth_failure_limit_reached", address: A },
@@ -177,7 +178,10 @@ describe("failed authentication from one address", () => {
     const live = newSecret("live");
     const kinds: [CallOptions, string][] = [
       [{}, "Missing credentials: send the header 'Authorization: Bearer <API key>'"],
-      [{ headers: { Authorization: "Token abc" } }, "Malformed Authorization header: it must be the word Bearer, one space and the API key"],
+      [
+        { headers: { Authorization: "Token abc" } },
+        "Malformed Authorization header: it must be the word Bearer, one space and the API key",
+      ],
       [
         { headers: { Authorization: "Bearer sk_test_short" } },
         "Malformed API key: the header must be 'Bearer', one space and the key (sk_test_ or sk_live_ and its characters), with no other whitespace",
@@ -189,9 +193,14 @@ describe("failed authentication from one address", () => {
     for (let i = 0; i < 250; i++) {
       const [options, description] = kinds[i % kinds.length]!;
       const res = await from(A, PATH, options);
-      expect({ i, status: res.status, body: res.body }).toEqual({ i, status: 401, body: errorEnvelope(401, "AUTHENTICATION_ERROR", description, PATH) });
+      expect({ i, status: res.status, body: res.body }).toEqual({
+        i,
+        status: 401,
+        body: errorEnvelope(401, "AUTHENTICATION_ERROR", description, PATH),
+      });
     }
-    for (let i = 0; i < 49; i++) expect401(await from(A, PATH, { key: expiring.secret }), "Invalid API key: the key has expired", i === 0 ? 1 : 0);
+    for (let i = 0; i < 49; i++)
+      expect401(await from(A, PATH, { key: expiring.secret }), "Invalid API key: the key has expired", i === 0 ? 1 : 0);
     expect401(await from(A, PATH, { key: newSecret("test") }), UNKNOWN, 1);
     await expectLimited(() => from(A), 60);
     await expectLimited(() => from(A, PATH, { key: live }), 60);
@@ -225,7 +234,11 @@ describe("a locked address", () => {
       const method = route.method.toUpperCase();
       for (const url of [`${API_PREFIX}${concrete(route.path)}`, concrete(route.path)]) {
         const body = method === "POST" ? "{not json" : undefined;
-        await expectLimited(() => from(A, `${url}?count=0&unknown=1`, { method, body, key: newSecret("test") }), 60, url);
+        await expectLimited(
+          () => from(A, `${url}?count=0&unknown=1`, { method, body, key: newSecret("test") }),
+          60,
+          url,
+        );
       }
     }
     // GET /healthz takes no key: not limited.

@@ -4,7 +4,12 @@ import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import app from "../../src/index.ts";
 import { hashSecret, newSecret } from "../../src/keys/keys.secret.ts";
-import { ISOLATE_KEY_CACHE_SIZE, ISOLATE_KEY_TTL_MS, keyCacheTtlMs, UNKNOWN_KEY_CACHE_SIZE } from "../../src/keys/keys.isolate-cache.ts";
+import {
+  ISOLATE_KEY_CACHE_SIZE,
+  ISOLATE_KEY_TTL_MS,
+  keyCacheTtlMs,
+  UNKNOWN_KEY_CACHE_SIZE,
+} from "../../src/keys/keys.isolate-cache.ts";
 import { KeyStore } from "../../src/keys/keys.store.ts";
 import { parseAuthorization } from "../../src/platform/middleware/auth.ts";
 import { API_PREFIX, apiRoutes, publicRoutes } from "../../src/api.ts";
@@ -71,7 +76,15 @@ describe("the Authorization header", () => {
 
   it("must use the Bearer scheme", async () => {
     const { secret } = await makeKey();
-    for (const header of ["Basic dXNlcjpwYXNzd29yZA==", `Basic ${secret}`, `Token ${secret}`, `Bearer: ${secret}`, `Bearers ${secret}`, secret, "Bearer"]) {
+    for (const header of [
+      "Basic dXNlcjpwYXNzd29yZA==",
+      `Basic ${secret}`,
+      `Token ${secret}`,
+      `Bearer: ${secret}`,
+      `Bearers ${secret}`,
+      secret,
+      "Bearer",
+    ]) {
       const res = await withHeader(header);
       expect401(res, WHY.scheme, PATH, [secret]);
       expect(kvReads(res)).toBe(0);
@@ -128,7 +141,8 @@ describe("the Authorization header", () => {
       [`Bearer sk_prod_${secret.slice(8)}`, "malformed"],
       ["", "missing"],
     ];
-    for (const [header, failure] of cases) expect({ header, parsed: parseAuthorization(header) }).toEqual({ header, parsed: { failure } });
+    for (const [header, failure] of cases)
+      expect({ header, parsed: parseAuthorization(header) }).toEqual({ header, parsed: { failure } });
     // What call() and any fetch client do to such a header before it leaves: the worker cannot see
     // it, which is why e2e/keys-cli.test.ts sends these bytes on a raw socket to wrangler dev.
     expect(new Headers({ Authorization: ` Bearer ${secret}\t` }).get("Authorization")).toBe(`Bearer ${secret}`);
@@ -170,7 +184,9 @@ describe("the key", () => {
     // Each hundred from its own address, under the limit on failed authentication per address.
     for (let i = 0; i < flood.length; i += 100) {
       const headers = { "CF-Connecting-IP": `198.51.100.${i / 100}` };
-      const answers = await Promise.all(flood.slice(i, i + 100).map((unknown) => call(PATH, { key: unknown, headers })));
+      const answers = await Promise.all(
+        flood.slice(i, i + 100).map((unknown) => call(PATH, { key: unknown, headers })),
+      );
       for (const res of answers) {
         expect({ status: res.status, body: res.body, kv: kvReads(res) }).toEqual({
           status: 401,
@@ -186,7 +202,10 @@ describe("the key", () => {
     // The "no such key" answers are bounded too, and hold fewer than the flood's batches after the
     // first: the newest unknown key is answered from the cache, the oldest was dropped (a KV read).
     expect(UNKNOWN_KEY_CACHE_SIZE).toBeLessThan(flood.length - 100);
-    for (const [unknown, kv] of [[flood.at(-1)!, 0], [flood[0]!, 1]] as const) {
+    for (const [unknown, kv] of [
+      [flood.at(-1)!, 0],
+      [flood[0]!, 1],
+    ] as const) {
       const res = await call(PATH, { key: unknown });
       expect({ status: res.status, body: res.body, kv: kvReads(res) }).toEqual({
         status: 401,
@@ -208,7 +227,10 @@ describe("the key", () => {
   it("is refused when its stored record is of the other mode", async () => {
     // A test-mode secret whose record says live: only tampering makes one; still refused.
     const secret = newSecret("test");
-    const { record } = await new KeyStore(env.KEYS, env.DB).create({ name: "tampered", mode: "live" }, { actor: "cli" });
+    const { record } = await new KeyStore(env.KEYS, env.DB).create(
+      { name: "tampered", mode: "live" },
+      { actor: "cli" },
+    );
     const hash = await hashSecret(secret);
     await env.KEYS.put(`hash:${hash}`, JSON.stringify({ ...record, hash }));
     expect401(await call(PATH, { key: secret }), WHY.liveKey, PATH, [secret]);
@@ -322,7 +344,9 @@ describe("revocation by another process (the command line, another isolate)", ()
     expect401(await callWithEnv({ KEY_CACHE_SECONDS: "3600" }, PATH, { key: secret }), WHY.revoked, PATH, [secret]);
     // Whole seconds from 0 to 10; anything else is the default.
     const values = ["0", "1", "10", "11", "3600", "-1", "1.5", " 1", "", "ten", undefined];
-    expect(values.map(keyCacheTtlMs)).toEqual([0, 1000, 10_000, 10_000, 10_000, 10_000, 10_000, 10_000, 10_000, 10_000, 10_000]);
+    expect(values.map(keyCacheTtlMs)).toEqual([
+      0, 1000, 10_000, 10_000, 10_000, 10_000, 10_000, 10_000, 10_000, 10_000, 10_000,
+    ]);
   });
 });
 
@@ -395,7 +419,10 @@ describe("every route", () => {
     const outsideApi = [/^\/openapi\.json$/, /^\/docs(\/|$)/, /^\/dashboard(\/|$)/, /^\/admin(\/|$)/];
     // The public routes (GET /healthz) answer without a key; they read no data (test/health/health.test.ts).
     const open = new Set(
-      publicRoutes.flatMap(({ route }) => [`${route.method.toUpperCase()} ${API_PREFIX}${route.path}`, `${route.method.toUpperCase()} ${route.path}`]),
+      publicRoutes.flatMap(({ route }) => [
+        `${route.method.toUpperCase()} ${API_PREFIX}${route.path}`,
+        `${route.method.toUpperCase()} ${route.path}`,
+      ]),
     );
     const api = new Set(
       routes.flatMap(({ method, path }) => {

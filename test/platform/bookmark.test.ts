@@ -67,14 +67,17 @@ describe("a value without a bookmark's shape", () => {
 describe("a well-shaped bookmark that D1 refuses", () => {
   const refusedBookmark = "00000001-00000002-00004e2b-0123456789abcdef0123456789abcdef";
 
-  it.each(["open", "query"] as const)("refused at %s: read once more without it, 200 with the same answer", async (when) => {
-    await call(PATH, { key });
-    const d1 = refusingBookmarksD1(when);
-    const res = await callWithEnv({ DB: d1 }, PATH, { key, headers: { "X-D1-Bookmark": refusedBookmark } });
-    expect(answerOf(res)).toEqual(PLAIN_ANSWER());
-    expect(res.text).not.toContain(BOOKMARK_FAULT);
-    expect(d1.constraints).toEqual([refusedBookmark, "first-unconstrained"]);
-  });
+  it.each(["open", "query"] as const)(
+    "refused at %s: read once more without it, 200 with the same answer",
+    async (when) => {
+      await call(PATH, { key });
+      const d1 = refusingBookmarksD1(when);
+      const res = await callWithEnv({ DB: d1 }, PATH, { key, headers: { "X-D1-Bookmark": refusedBookmark } });
+      expect(answerOf(res)).toEqual(PLAIN_ANSWER());
+      expect(res.text).not.toContain(BOOKMARK_FAULT);
+      expect(d1.constraints).toEqual([refusedBookmark, "first-unconstrained"]);
+    },
+  );
 
   it.each(["/api/orders?phone_number=9820000001", "/api/postalcodes?code=400069", "/api/salesagents"])(
     "%s: never a 5xx, the same answer as without it",
@@ -82,7 +85,10 @@ describe("a well-shaped bookmark that D1 refuses", () => {
       clearIsolateCaches();
       const without = await call(path, { key });
       clearIsolateCaches();
-      const res = await callWithEnv({ DB: refusingBookmarksD1("query") }, path, { key, headers: { "X-D1-Bookmark": refusedBookmark } });
+      const res = await callWithEnv({ DB: refusingBookmarksD1("query") }, path, {
+        key,
+        headers: { "X-D1-Bookmark": refusedBookmark },
+      });
       expect({ status: res.status, text: res.text }).toEqual({ status: 200, text: without.text });
     },
   );

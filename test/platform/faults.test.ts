@@ -45,7 +45,11 @@ function expectUnavailable(res: CallResult, url: string, what: "database" | "key
   expectNoLeak(res.text);
 }
 
-const NEW_CUSTOMER = createBody("9811122233", { company_name: "Fault Line Traders", contactpersons_name: "Imran Q", address: "7 Ring Road" });
+const NEW_CUSTOMER = createBody("9811122233", {
+  company_name: "Fault Line Traders",
+  contactpersons_name: "Imran Q",
+  address: "7 Ring Road",
+});
 
 /** Every endpoint that reads or writes D1, as [url, options]. */
 const D1_ENDPOINTS: [string, CallOptions][] = [
@@ -72,7 +76,12 @@ async function rowCounts() {
 
 describe("KV lookup cache down", () => {
   it("answers lookups from D1: the same status, bytes, ETag and caching rule", async () => {
-    for (const url of ["/api/area", "/areas", "/api/fetch-salesagent-by-pincode?pincode=400069", "/fetch-salesagent-by-pincode?pincode=110001"]) {
+    for (const url of [
+      "/api/area",
+      "/areas",
+      "/api/fetch-salesagent-by-pincode?pincode=400069",
+      "/fetch-salesagent-by-pincode?pincode=110001",
+    ]) {
       await coldCaches();
       const healthy = await call(url, { key });
       expect([url, healthy.status]).toEqual([url, 200]);
@@ -126,7 +135,9 @@ describe("key store down", () => {
   it("still refuses what needs no lookup: a missing or malformed key is 401", async () => {
     const missing = await callWithEnv({ KEYS: downKV() }, "/api/customers");
     expect(missing.status).toBe(401);
-    const malformed = await callWithEnv({ KEYS: downKV() }, "/api/customers", { headers: { Authorization: "Bearer  two-spaces" } });
+    const malformed = await callWithEnv({ KEYS: downKV() }, "/api/customers", {
+      headers: { Authorization: "Bearer  two-spaces" },
+    });
     expect(malformed.status).toBe(401);
   });
 
@@ -160,12 +171,19 @@ describe("D1 down", () => {
     expect(errorLines.length).toBe(D1_ENDPOINTS.length);
     // The error's name (and its cause's), never its message: driver messages carry SQL.
     for (const { method, line } of errorLines) {
-      expect(line).toEqual({ level: "error", request_id: expect.any(String), status: 503, error: expect.stringContaining("DependencyError") });
+      expect(line).toEqual({
+        level: "error",
+        request_id: expect.any(String),
+        status: 503,
+        error: expect.stringContaining("DependencyError"),
+      });
       expect(method).toBe("error");
     }
     // Each 503's request line is an error line too.
     const requestLines = parsed.filter(({ line }) => "duration_ms" in line);
-    expect(requestLines.map(({ method, line }) => [method, line.status])).toEqual(D1_ENDPOINTS.map(() => ["error", 503]));
+    expect(requestLines.map(({ method, line }) => [method, line.status])).toEqual(
+      D1_ENDPOINTS.map(() => ["error", 503]),
+    );
     const all = lines.map((l) => l.text).join("\n");
     expectNoLeak(all);
     expect(all).not.toContain(D1_FAULT);
@@ -183,7 +201,11 @@ describe("D1 down", () => {
   });
 
   it("answers 503 when both D1 and the lookup cache are down", async () => {
-    const res = await callWithEnv({ DB: downD1(), LOOKUP_CACHE: downKV() }, "/api/fetch-salesagent-by-pincode?pincode=400050", { key });
+    const res = await callWithEnv(
+      { DB: downD1(), LOOKUP_CACHE: downKV() },
+      "/api/fetch-salesagent-by-pincode?pincode=400050",
+      { key },
+    );
     expectUnavailable(res, "/api/fetch-salesagent-by-pincode?pincode=400050", "database");
   });
 
@@ -203,12 +225,19 @@ describe("a failure inside the create batch", () => {
     const headers = { "Idempotency-Key": "batch-fault-1" };
     const body = { ...NEW_CUSTOMER, mobile_number: "+91 98111 22244" };
     // Usage recording off: its write, on the same failing D1, would be a second failed write batch.
-    const res = await callWithEnv({ DB: db, USAGE_FLUSH_SECONDS: "off" }, "/api/customers/create", { method: "POST", key, body, headers });
+    const res = await callWithEnv({ DB: db, USAGE_FLUSH_SECONDS: "off" }, "/api/customers/create", {
+      method: "POST",
+      key,
+      body,
+      headers,
+    });
     // The write batch did run (it is the one that failed) and D1 rolled it back.
     expect(db.writeBatchesFailed).toBe(1);
     expectUnavailable(res, "/api/customers/create", "database");
     expect(await rowCounts()).toEqual(before);
-    expect(await env.DB.prepare("select count(*) n from customers where phone_key = ?").bind("9811122244").first()).toEqual({ n: 0 });
+    expect(
+      await env.DB.prepare("select count(*) n from customers where phone_key = ?").bind("9811122244").first(),
+    ).toEqual({ n: 0 });
     const orders = await call("/api/orders?phone_number=9811122244", { key });
     expect(orders.status).toBe(404);
 
@@ -221,7 +250,11 @@ describe("a failure inside the create batch", () => {
   it("writes nothing without an Idempotency-Key either", async () => {
     const before = await rowCounts();
     const db = failingWriteBatchD1();
-    const res = await callWithEnv({ DB: db, USAGE_FLUSH_SECONDS: "off" }, "/customers/create", { method: "POST", key, body: { ...NEW_CUSTOMER, mobile_number: "9811122255" } });
+    const res = await callWithEnv({ DB: db, USAGE_FLUSH_SECONDS: "off" }, "/customers/create", {
+      method: "POST",
+      key,
+      body: { ...NEW_CUSTOMER, mobile_number: "9811122255" },
+    });
     expect(db.writeBatchesFailed).toBe(1);
     expectUnavailable(res, "/customers/create", "database");
     expect(await rowCounts()).toEqual(before);
@@ -242,7 +275,9 @@ describe("rate limiter down", () => {
         method: "warn",
         line: { level: "warn", request_id: "limiter-down", event: "rate_limiter_unavailable", error: "Error" },
       });
-      const denied = await callWithEnv({ RATE_LIMITER: downRateLimiter() }, "/api/customers?count=1", { key: `${key}x` });
+      const denied = await callWithEnv({ RATE_LIMITER: downRateLimiter() }, "/api/customers?count=1", {
+        key: `${key}x`,
+      });
       expect(denied.status).toBe(401);
     } finally {
       vi.restoreAllMocks();

@@ -59,9 +59,47 @@ const NUMERIC_EDGES = [
   "٣", // Arabic-Indic digit
   "00000000000000000001",
 ];
-const ODD = ["", " ", "\u0000", "a\u0000b", "null", "undefined", "true", "[]", "{}", "__proto__", "constructor", "😀🇮🇳", "\u202Eevil", "ß", "İ", "\r\n", "<script>alert(1)</script>", "${jndi:x}"];
-const DATES = ["31-02-2026", "2026-02-30", "29-02-2024", "01-13-2026", "2026-1-1", "01/01/2026", "99-99-9999", "0000-00-00", "31-12-9999"];
-const PHONES = ["+91 98200 00001", "098200 00002", "9820000003", "(982) 000-0001", "+9198200000011", "91 9820000001", "+91-98200.00001", "0091 98200 00001"];
+const ODD = [
+  "",
+  " ",
+  "\u0000",
+  "a\u0000b",
+  "null",
+  "undefined",
+  "true",
+  "[]",
+  "{}",
+  "__proto__",
+  "constructor",
+  "😀🇮🇳",
+  "\u202Eevil",
+  "ß",
+  "İ",
+  "\r\n",
+  "<script>alert(1)</script>",
+  "${jndi:x}",
+];
+const DATES = [
+  "31-02-2026",
+  "2026-02-30",
+  "29-02-2024",
+  "01-13-2026",
+  "2026-1-1",
+  "01/01/2026",
+  "99-99-9999",
+  "0000-00-00",
+  "31-12-9999",
+];
+const PHONES = [
+  "+91 98200 00001",
+  "098200 00002",
+  "9820000003",
+  "(982) 000-0001",
+  "+9198200000011",
+  "91 9820000001",
+  "+91-98200.00001",
+  "0091 98200 00001",
+];
 
 /** A string that a client, a fuzzer or an attacker might send. */
 const hostileString = fc.oneof(
@@ -73,7 +111,25 @@ const hostileString = fc.oneof(
 );
 
 /** Raw bytes for a query string: what encodeURIComponent would never make. */
-const RAW_QUERY_FRAGMENTS = ["%", "%zz", "%E0%A4", "%ED%A0%80", "%C0%AF", "%00", "%FF%FE", "+", "%2B", "&", "=", "==", "%26", "%3D", "#frag", ";", "%0D%0A"];
+const RAW_QUERY_FRAGMENTS = [
+  "%",
+  "%zz",
+  "%E0%A4",
+  "%ED%A0%80",
+  "%C0%AF",
+  "%00",
+  "%FF%FE",
+  "+",
+  "%2B",
+  "&",
+  "=",
+  "==",
+  "%26",
+  "%3D",
+  "#frag",
+  ";",
+  "%0D%0A",
+];
 
 type QueryValue = { raw: string } | string;
 const queryValue: fc.Arbitrary<QueryValue> = fc.oneof(
@@ -97,12 +153,23 @@ function encode(value: string): string {
 function queryOf(names: readonly string[]): fc.Arbitrary<string> {
   const name = fc.oneof(
     { weight: 6, arbitrary: fc.constantFrom(...names) },
-    { weight: 1, arbitrary: fc.constantFrom("__proto__", "constructor", "prototype", `${names[0]}[]`, `${names[0]}[0]`, "", "a".repeat(300)) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        "__proto__",
+        "constructor",
+        "prototype",
+        `${names[0]}[]`,
+        `${names[0]}[0]`,
+        "",
+        "a".repeat(300),
+      ),
+    },
     { weight: 1, arbitrary: fc.string({ maxLength: 10 }) },
   );
-  return fc.array(fc.tuple(name, queryValue), { maxLength: 8 }).map((pairs) =>
-    pairs.map(([n, v]) => `${encode(n)}=${typeof v === "string" ? encode(v) : v.raw}`).join("&"),
-  );
+  return fc
+    .array(fc.tuple(name, queryValue), { maxLength: 8 })
+    .map((pairs) => pairs.map(([n, v]) => `${encode(n)}=${typeof v === "string" ? encode(v) : v.raw}`).join("&"));
 }
 
 // ---- the property ---------------------------------------------------------------------------
@@ -170,7 +237,8 @@ describe("query parameters of every GET endpoint", () => {
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...PHONES), dates, async (phone, params) => {
         const query = new URLSearchParams({ phone_number: phone });
-        for (const [name, value] of Object.entries(params)) query.append(name, value.replace(/[\uD800-\uDFFF]/g, "\uFFFD"));
+        for (const [name, value] of Object.entries(params))
+          query.append(name, value.replace(/[\uD800-\uDFFF]/g, "\uFFFD"));
         await send(`/api/orders?${query}`);
       }),
       { numRuns: RUNS },
@@ -191,7 +259,14 @@ describe("hand-made cursors", () => {
         fc.integer({ min: 2, max: 999_999_999_999_999 }),
         fc.integer({ min: 1, max: 100 }),
         async (key_, page, count) => {
-          const customers = encodeCursor({ listing: "customers", scope: {}, count, agent: null, page, after: { id: key_.id } });
+          const customers = encodeCursor({
+            listing: "customers",
+            scope: {},
+            count,
+            agent: null,
+            page,
+            after: { id: key_.id },
+          });
           await send(`/api/customers?count=${count}&cursor=${customers}`);
           const scope = { phone: "9820000001", from: null, to: null };
           const orders = encodeCursor({ listing: "orders", scope, count, agent: null, page, after: key_ });
@@ -207,13 +282,29 @@ describe("headers", () => {
   // What a header can carry: no control characters but tab; beyond ASCII, workerd warns on each
   // value (it sends UTF-8), so those characters become "?".
   const headerValue = hostileString.map((s) =>
-    [...s].map((ch) => { const code = ch.codePointAt(0)!; return (code < 0x20 && code !== 0x09) || code === 0x7f ? "" : code > 0x7e ? "?" : ch; }).join(""),
+    [...s]
+      .map((ch) => {
+        const code = ch.codePointAt(0)!;
+        return (code < 0x20 && code !== 0x09) || code === 0x7f ? "" : code > 0x7e ? "?" : ch;
+      })
+      .join(""),
   );
 
   it("any Authorization header is 401 unless it is a valid key, never 5xx", async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.oneof(headerValue, headerValue.map((s) => `Bearer ${s}`), headerValue.map((s) => `Bearer sk_test_${s}`), fc.constantFrom(`bearer  ${key}`, `Bearer\t${key}`, `Basic ${key}`, `Bearer ${key}\u000b`, `Bearer ${key.toUpperCase()}`)),
+        fc.oneof(
+          headerValue,
+          headerValue.map((s) => `Bearer ${s}`),
+          headerValue.map((s) => `Bearer sk_test_${s}`),
+          fc.constantFrom(
+            `bearer  ${key}`,
+            `Bearer\t${key}`,
+            `Basic ${key}`,
+            `Bearer ${key}\u000b`,
+            `Bearer ${key.toUpperCase()}`,
+          ),
+        ),
         async (authorization) => {
           const res = await callWithEnv(UNLIMITED, "/api/customers", { headers: { Authorization: authorization } });
           expectWellFormed(res, `Authorization: ${authorization}`);
@@ -227,7 +318,10 @@ describe("headers", () => {
   it("hostile X-Request-Id, X-D1-Bookmark, If-None-Match and Idempotency-Key never give a 5xx", async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.record({ id: headerValue, bookmark: headerValue, etag: headerValue, idem: headerValue }, { requiredKeys: [] }),
+        fc.record(
+          { id: headerValue, bookmark: headerValue, etag: headerValue, idem: headerValue },
+          { requiredKeys: [] },
+        ),
         fc.constantFrom("/api/customers", "/api/area", "/api/orders?phone_number=9820000001", "/api/customers/create"),
         async (h, path) => {
           const headers: Record<string, string> = {};
@@ -247,7 +341,24 @@ describe("headers", () => {
 describe("paths and methods", () => {
   it("any path and method is answered in the envelope, never 5xx", async () => {
     const segment = fc.oneof(
-      fc.constantFrom("api", "customers", "orders", "create", "area", "areas", "..", ".", "%2e%2e", "%00", "%", "%zz", "[x]", "a|b^c", "openapi.json", "__proto__"),
+      fc.constantFrom(
+        "api",
+        "customers",
+        "orders",
+        "create",
+        "area",
+        "areas",
+        "..",
+        ".",
+        "%2e%2e",
+        "%00",
+        "%",
+        "%zz",
+        "[x]",
+        "a|b^c",
+        "openapi.json",
+        "__proto__",
+      ),
       fc.string({ maxLength: 12 }).map(encode),
     );
     await fc.assert(
@@ -256,7 +367,10 @@ describe("paths and methods", () => {
         fc.constantFrom("GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"),
         async (segments, method) => {
           const path = `/${segments.join("/")}`;
-          await send(path, { method, body: method === "POST" || method === "PUT" || method === "PATCH" ? "{}" : undefined });
+          await send(path, {
+            method,
+            body: method === "POST" || method === "PUT" || method === "PATCH" ? "{}" : undefined,
+          });
         },
       ),
       { numRuns: RUNS * 2 },
@@ -290,10 +404,24 @@ const { mobile_number: _fuzzed, ...VALID }: Record<string, unknown> = createBody
 /** A JSON value for a body member: scalars of every type, arrays and objects where scalars go. */
 const jsonMember: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 4, arbitrary: hostileString },
-  { weight: 2, arbitrary: fc.oneof(fc.integer(), fc.double(), fc.constantFrom(0, -1, 1.5, 2 ** 53, Number.MAX_VALUE, -Number.MAX_VALUE, 1e-300)) },
+  {
+    weight: 2,
+    arbitrary: fc.oneof(
+      fc.integer(),
+      fc.double(),
+      fc.constantFrom(0, -1, 1.5, 2 ** 53, Number.MAX_VALUE, -Number.MAX_VALUE, 1e-300),
+    ),
+  },
   { weight: 1, arbitrary: fc.constantFrom(true, false, null) },
   { weight: 1, arbitrary: fc.array(fc.oneof(hostileString, fc.integer()), { maxLength: 3 }) },
-  { weight: 1, arbitrary: fc.dictionary(fc.constantFrom("a", "__proto__", "constructor", "toString"), fc.oneof(hostileString, fc.integer()), { maxKeys: 3 }) },
+  {
+    weight: 1,
+    arbitrary: fc.dictionary(
+      fc.constantFrom("a", "__proto__", "constructor", "toString"),
+      fc.oneof(hostileString, fc.integer()),
+      { maxKeys: 3 },
+    ),
+  },
 );
 
 /** Raw JSON number literals that JSON.stringify never writes. */
@@ -305,8 +433,14 @@ const createBodyText = fc
     base: fc.subarray([...Object.keys(VALID)]),
     hostile: fc.array(
       fc.tuple(
-        fc.oneof(fc.constantFrom(...CREATE_NAMES), fc.constantFrom("__proto__", "constructor", "prototype", "hasOwnProperty", "mobile_number")),
-        fc.oneof({ weight: 5, arbitrary: jsonMember.map((v) => JSON.stringify(v) ?? "null") }, { weight: 1, arbitrary: fc.constantFrom(...RAW_NUMBERS) }),
+        fc.oneof(
+          fc.constantFrom(...CREATE_NAMES),
+          fc.constantFrom("__proto__", "constructor", "prototype", "hasOwnProperty", "mobile_number"),
+        ),
+        fc.oneof(
+          { weight: 5, arbitrary: jsonMember.map((v) => JSON.stringify(v) ?? "null") },
+          { weight: 1, arbitrary: fc.constantFrom(...RAW_NUMBERS) },
+        ),
       ),
       { maxLength: 5 },
     ),
@@ -326,7 +460,11 @@ describe("POST /customers/create", () => {
   it("JSON bodies with hostile members: never 5xx, every error the envelope, a 201 is a whole customer", async () => {
     await fc.assert(
       fc.asyncProperty(createBodyText, async (text) => {
-        const res = await send("/api/customers/create", { method: "POST", body: text, headers: { "Content-Type": "application/json" } });
+        const res = await send("/api/customers/create", {
+          method: "POST",
+          body: text,
+          headers: { "Content-Type": "application/json" },
+        });
         if (res.status === 201) {
           created.push(res.body.data.id);
           expect(res.body.data).toMatchObject({ status: "Active", approval: "accepted" });
@@ -398,11 +536,15 @@ describe("POST /customers/create", () => {
 
   it("a body over 16 KiB is 413, whatever it holds", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 16 * 1024 + 1, max: 64 * 1024 }), fc.constantFrom("application/json", "application/x-www-form-urlencoded", "text/plain"), async (size, type) => {
-        const body = `{"company_name":"${"x".repeat(size)}"}`;
-        const res = await send("/api/customers/create", { method: "POST", body, headers: { "Content-Type": type } });
-        expect(res.status).toBe(413);
-      }),
+      fc.asyncProperty(
+        fc.integer({ min: 16 * 1024 + 1, max: 64 * 1024 }),
+        fc.constantFrom("application/json", "application/x-www-form-urlencoded", "text/plain"),
+        async (size, type) => {
+          const body = `{"company_name":"${"x".repeat(size)}"}`;
+          const res = await send("/api/customers/create", { method: "POST", body, headers: { "Content-Type": type } });
+          expect(res.status).toBe(413);
+        },
+      ),
       { numRuns: 8 },
     );
   });

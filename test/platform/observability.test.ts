@@ -150,7 +150,10 @@ describe("log levels: the console method of each line", () => {
 
   /** [console method, the line's status or event] for each line of one request. */
   const levels = (requestId: string) =>
-    jsonLinesOf(written, requestId).map(({ method, line }) => [method, "duration_ms" in line ? line.status : line.event ?? line.error]);
+    jsonLinesOf(written, requestId).map(({ method, line }) => [
+      method,
+      "duration_ms" in line ? line.status : (line.event ?? line.error),
+    ]);
 
   it("writes the request line of a 2xx, 3xx or 4xx with console.log", async () => {
     const cases = [
@@ -169,7 +172,10 @@ describe("log levels: the console method of each line", () => {
   });
 
   it("writes a 5xx's request line and its error line with console.error, never console.log", async () => {
-    const unexpected = await callWithEnv({ DB: garbageD1() }, "/api/customers", { key, headers: { "X-Request-Id": "lvl-500" } });
+    const unexpected = await callWithEnv({ DB: garbageD1() }, "/api/customers", {
+      key,
+      headers: { "X-Request-Id": "lvl-500" },
+    });
     expect(unexpected.status).toBe(500);
     expect(levels("lvl-500")).toEqual([
       ["error", expect.any(String)],
@@ -181,7 +187,9 @@ describe("log levels: the console method of each line", () => {
       ["error", expect.stringContaining("DependencyError")],
       ["error", 503],
     ]);
-    const misconfigured = await callWithEnv({ MODE: "staging" }, "/api/healthz", { headers: { "X-Request-Id": "lvl-mode" } });
+    const misconfigured = await callWithEnv({ MODE: "staging" }, "/api/healthz", {
+      headers: { "X-Request-Id": "lvl-mode" },
+    });
     expect(misconfigured.status).toBe(500);
     expect(jsonLinesOf(written, "lvl-mode")).toEqual([
       { method: "error", line: { level: "error", request_id: "lvl-mode", error: "MODE must be 'test' or 'live'" } },
@@ -191,7 +199,10 @@ describe("log levels: the console method of each line", () => {
   });
 
   it("writes a warning with console.warn, and the request it came with stays info", async () => {
-    const res = await callWithEnv({ RATE_LIMITER: downRateLimiter() }, "/api/customers?count=1", { key, headers: { "X-Request-Id": "lvl-warn" } });
+    const res = await callWithEnv({ RATE_LIMITER: downRateLimiter() }, "/api/customers?count=1", {
+      key,
+      headers: { "X-Request-Id": "lvl-warn" },
+    });
     expect(res.status).toBe(200);
     expect(levels("lvl-warn")).toEqual([
       ["warn", "rate_limiter_unavailable"],
@@ -229,7 +240,8 @@ describe("secure headers", () => {
       ["/openapi.json", {}],
     ] as const) {
       const res = await call(path, options);
-      for (const [name, value] of Object.entries(api)) expect([path, name, res.headers.get(name)]).toEqual([path, name, value]);
+      for (const [name, value] of Object.entries(api))
+        expect([path, name, res.headers.get(name)]).toEqual([path, name, value]);
       for (const name of pageOnly) expect([path, name, res.headers.get(name)]).toEqual([path, name, null]);
       expect(res.headers.get("x-powered-by")).toBeNull();
     }
@@ -238,7 +250,11 @@ describe("secure headers", () => {
   it("are hono's whole default set on /docs, with the page's own Content-Security-Policy", async () => {
     const res = await call("/docs");
     expect(res.status).toBe(200);
-    expect(Object.fromEntries([...pageOnly, "x-frame-options", "x-content-type-options"].map((n) => [n, res.headers.get(n)]))).toEqual({
+    expect(
+      Object.fromEntries(
+        [...pageOnly, "x-frame-options", "x-content-type-options"].map((n) => [n, res.headers.get(n)]),
+      ),
+    ).toEqual({
       "referrer-policy": "no-referrer",
       "cross-origin-resource-policy": "same-origin",
       "cross-origin-opener-policy": "same-origin",
@@ -329,7 +345,12 @@ describe("Cache-Control of authenticated answers", () => {
     const res = await call("/api/areas");
     expect(res.status).toBe(401);
     expect(res.body).toEqual(
-      errorEnvelope(401, "AUTHENTICATION_ERROR", "Missing credentials: send the header 'Authorization: Bearer <API key>'", "/api/areas"),
+      errorEnvelope(
+        401,
+        "AUTHENTICATION_ERROR",
+        "Missing credentials: send the header 'Authorization: Bearer <API key>'",
+        "/api/areas",
+      ),
     );
     expect(res.headers.get("WWW-Authenticate")).toBe("Bearer");
   });

@@ -74,48 +74,60 @@ describe("customers", () => {
     expect(rowsReadOf(await get("/api/customers?count=1"))).toBeLessThanOrEqual(listBound(1));
   });
 
-  it("walks every customer by next_page_url (count 100): each once, a customer created mid-walk too, each page within bounds", async () => {
-    const first = await get("/api/customers?count=100");
-    const firstRows = rowsReadOf(first);
-    expect(firstRows).toBeLessThanOrEqual(listBound(100));
-    const seen = new Map<number, number>();
-    const count = (ids: number[]) => ids.forEach((id) => seen.set(id, (seen.get(id) ?? 0) + 1));
-    count(first.body.data.customers.map((c: { id: number }) => c.id));
-    let created: number | undefined;
-    let pages = 1;
-    for (let url: string | null = first.body.data.pagination.next_page_url; url !== null; pages++) {
-      const res = await get(url);
-      const ids = res.body.data.customers.map((c: { id: number }) => c.id);
-      count(ids);
-      const rows = rowsReadOf(res);
-      expect({ url, rows }).toEqual({ url, rows: expect.any(Number) });
-      expect(rows).toBeLessThanOrEqual(Math.min(listBound(ids.length), 1.25 * firstRows + 20));
-      if (pages === 10) {
-        const made = await call("/api/customers/create", {
-          key,
-          method: "POST",
-          body: createBody("9400000001", { company_name: "Mid Walk", contactpersons_name: "M", address: "1 Walk Road" }),
-        });
-        expect(made.status).toBe(201);
-        created = made.body.data.id;
+  it(
+    "walks every customer by next_page_url (count 100): each once, a customer created mid-walk too, each page within bounds",
+    async () => {
+      const first = await get("/api/customers?count=100");
+      const firstRows = rowsReadOf(first);
+      expect(firstRows).toBeLessThanOrEqual(listBound(100));
+      const seen = new Map<number, number>();
+      const count = (ids: number[]) => ids.forEach((id) => seen.set(id, (seen.get(id) ?? 0) + 1));
+      count(first.body.data.customers.map((c: { id: number }) => c.id));
+      let created: number | undefined;
+      let pages = 1;
+      for (let url: string | null = first.body.data.pagination.next_page_url; url !== null; pages++) {
+        const res = await get(url);
+        const ids = res.body.data.customers.map((c: { id: number }) => c.id);
+        count(ids);
+        const rows = rowsReadOf(res);
+        expect({ url, rows }).toEqual({ url, rows: expect.any(Number) });
+        expect(rows).toBeLessThanOrEqual(Math.min(listBound(ids.length), 1.25 * firstRows + 20));
+        if (pages === 10) {
+          const made = await call("/api/customers/create", {
+            key,
+            method: "POST",
+            body: createBody("9400000001", {
+              company_name: "Mid Walk",
+              contactpersons_name: "M",
+              address: "1 Walk Road",
+            }),
+          });
+          expect(made.status).toBe(201);
+          created = made.body.data.id;
+        }
+        url = res.body.data.pagination.next_page_url;
       }
-      url = res.body.data.pagination.next_page_url;
-    }
-    const all = Array.from({ length: 25 + CUSTOMERS }, (_, i) => i + 1).concat(created!);
-    expect([...seen.keys()].sort((a, b) => a - b)).toEqual(all);
-    expect([...seen.values()].every((n) => n === 1)).toBe(true);
-    expect(pages).toBe(31);
-  }, WALK_TIMEOUT_MS);
+      const all = Array.from({ length: 25 + CUSTOMERS }, (_, i) => i + 1).concat(created!);
+      expect([...seen.keys()].sort((a, b) => a - b)).toEqual(all);
+      expect([...seen.values()].every((n) => n === 1)).toBe(true);
+      expect(pages).toBe(31);
+    },
+    WALK_TIMEOUT_MS,
+  );
 
-  it("a deep page by page=N reads the index entries before it and its own rows; the same page by its cursor its own alone", async () => {
-    const deep = await get("/api/customers?count=10&page=300");
-    expect(rowsReadOf(deep)).toBeGreaterThan(2990);
-    expect(rowsReadOf(deep)).toBeLessThanOrEqual(2990 + listBound(10));
-    const before = await get("/api/customers?count=10&page=299");
-    const viaCursor = await get(before.body.data.pagination.next_page_url);
-    expect(viaCursor.body).toEqual(deep.body);
-    expect(rowsReadOf(viaCursor)).toBeLessThanOrEqual(90);
-  }, WALK_TIMEOUT_MS);
+  it(
+    "a deep page by page=N reads the index entries before it and its own rows; the same page by its cursor its own alone",
+    async () => {
+      const deep = await get("/api/customers?count=10&page=300");
+      expect(rowsReadOf(deep)).toBeGreaterThan(2990);
+      expect(rowsReadOf(deep)).toBeLessThanOrEqual(2990 + listBound(10));
+      const before = await get("/api/customers?count=10&page=299");
+      const viaCursor = await get(before.body.data.pagination.next_page_url);
+      expect(viaCursor.body).toEqual(deep.body);
+      expect(rowsReadOf(viaCursor)).toBeLessThanOrEqual(90);
+    },
+    WALK_TIMEOUT_MS,
+  );
 });
 
 describe("postal codes and sales agents", () => {
@@ -126,9 +138,11 @@ describe("postal codes and sales agents", () => {
       const firstRows = rowsReadOf(first);
       const member = path.includes("postal") ? "postalcodes" : "salesagents";
       expect(firstRows).toBeLessThanOrEqual(listBound(first.body.data[member].length));
-      for (let url: string | null = first.body.data.pagination.next_page_url; url !== null; ) {
+      for (let url: string | null = first.body.data.pagination.next_page_url; url !== null;) {
         const res = await get(url);
-        expect(rowsReadOf(res)).toBeLessThanOrEqual(Math.min(listBound(res.body.data[member].length), 1.25 * firstRows + 20));
+        expect(rowsReadOf(res)).toBeLessThanOrEqual(
+          Math.min(listBound(res.body.data[member].length), 1.25 * firstRows + 20),
+        );
         url = res.body.data.pagination.next_page_url;
       }
     },
@@ -140,30 +154,39 @@ describe("orders", () => {
   // Without dates the total is kept; with a date, a page may read the orders within the dates once more.
   it.each([
     [`/api/orders?phone_number=${BULK_PHONE}&count=25`, null],
-    [`/api/orders?phone_number=${BULK_PHONE}&count=100&from_date=2024-03-01&to_date=2024-06-30`, "date BETWEEN '2024-03-01' AND '2024-06-30'"],
+    [
+      `/api/orders?phone_number=${BULK_PHONE}&count=100&from_date=2024-03-01&to_date=2024-06-30`,
+      "date BETWEEN '2024-03-01' AND '2024-06-30'",
+    ],
     [`/api/orders?phone_number=${BULK_PHONE}&count=1&from_date=2024-08-01`, "date >= '2024-08-01'"],
-  ])("%s: walked by next_page_url, every page within its bound, each order once", async (path, dates) => {
-    const first = await get(path);
-    const total = first.body.data.pagination.total as number;
-    const real = await env.DB.prepare(`SELECT count(*) AS n FROM orders WHERE customer_id = 26 AND ${dates ?? "1 = 1"}`).first<{ n: number }>();
-    expect(total).toBe(real!.n);
-    const withinDates = dates === null ? 0 : total;
-    const firstRows = rowsReadOf(first);
-    expect(firstRows).toBeLessThanOrEqual((await ordersBound(first)) + withinDates);
-    const seen = new Set<number>(first.body.data.orders.map((o: { id: number }) => o.id));
-    for (let url: string | null = first.body.data.pagination.next_page_url; url !== null; ) {
-      const res = await get(url);
-      const rows = rowsReadOf(res);
-      expect(rows).toBeLessThanOrEqual((await ordersBound(res)) + withinDates);
-      expect(rows).toBeLessThanOrEqual(1.25 * firstRows + 20);
-      for (const o of res.body.data.orders as { id: number }[]) {
-        expect(seen.has(o.id)).toBe(false);
-        seen.add(o.id);
+  ])(
+    "%s: walked by next_page_url, every page within its bound, each order once",
+    async (path, dates) => {
+      const first = await get(path);
+      const total = first.body.data.pagination.total as number;
+      const real = await env.DB.prepare(
+        `SELECT count(*) AS n FROM orders WHERE customer_id = 26 AND ${dates ?? "1 = 1"}`,
+      ).first<{ n: number }>();
+      expect(total).toBe(real!.n);
+      const withinDates = dates === null ? 0 : total;
+      const firstRows = rowsReadOf(first);
+      expect(firstRows).toBeLessThanOrEqual((await ordersBound(first)) + withinDates);
+      const seen = new Set<number>(first.body.data.orders.map((o: { id: number }) => o.id));
+      for (let url: string | null = first.body.data.pagination.next_page_url; url !== null;) {
+        const res = await get(url);
+        const rows = rowsReadOf(res);
+        expect(rows).toBeLessThanOrEqual((await ordersBound(res)) + withinDates);
+        expect(rows).toBeLessThanOrEqual(1.25 * firstRows + 20);
+        for (const o of res.body.data.orders as { id: number }[]) {
+          expect(seen.has(o.id)).toBe(false);
+          seen.add(o.id);
+        }
+        url = res.body.data.pagination.next_page_url;
       }
-      url = res.body.data.pagination.next_page_url;
-    }
-    expect(seen.size).toBe(total);
-  }, WALK_TIMEOUT_MS);
+      expect(seen.size).toBe(total);
+    },
+    WALK_TIMEOUT_MS,
+  );
 });
 
 describe("query plans", () => {
@@ -177,7 +200,9 @@ describe("query plans", () => {
 
   it("seek the customers page by primary key and read the total from row_counts", async () => {
     const [total, rows] = customersPageStatements({ count: 10, skip: 2990, after: { id: 2990 } });
-    expect(await plan(total)).toEqual([expect.stringMatching(/^SEARCH row_counts USING INDEX sqlite_autoindex_row_counts_1 \(name=\?\)$/)]);
+    expect(await plan(total)).toEqual([
+      expect.stringMatching(/^SEARCH row_counts USING INDEX sqlite_autoindex_row_counts_1 \(name=\?\)$/),
+    ]);
     expect((await plan(rows))[0]).toMatch(/^SEARCH customers USING INTEGER PRIMARY KEY \(rowid>\?\)$/);
   });
 
@@ -186,10 +211,15 @@ describe("query plans", () => {
     // With both dates, the seek's upper bound is the smaller of to_date and the cursor's date.
     [{ from: "2024-03-01", to: "2024-06-30" }, "customer_id=? AND date>? AND date<?"],
   ])("seek an orders page in orders_customer_date_idx, from the cursor's date on (dates %o)", async (dates, range) => {
-    const statements = ordersPageStatements({ phoneKey: BULK_PHONE, ...dates }, { count: 10, skip: 10, after: { date: "2024-05-01", id: 1200 } });
+    const statements = ordersPageStatements(
+      { phoneKey: BULK_PHONE, ...dates },
+      { count: 10, skip: 10, after: { date: "2024-05-01", id: 1200 } },
+    );
     for (const statement of statements) {
       const details = await plan(statement);
-      expect(details.filter((d) => /^SCAN (orders|customers|order_items|order_statuses|invoices)\b/.test(d))).toEqual([]);
+      expect(details.filter((d) => /^SCAN (orders|customers|order_items|order_statuses|invoices)\b/.test(d))).toEqual(
+        [],
+      );
     }
     // The page's ids: walked in the index's order from the cursor's date on, nothing sorted; each
     // id's order, lines and invoices looked up by it.

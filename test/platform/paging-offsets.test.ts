@@ -78,7 +78,11 @@ describe("customers by offset", () => {
     expect(res.body).toEqual({
       data: {
         customers: [],
-        pagination: expectedPagination(`${BASE}/api/customers`, { current: 10_001, last: Math.ceil(total / 10), total }),
+        pagination: expectedPagination(`${BASE}/api/customers`, {
+          current: 10_001,
+          last: Math.ceil(total / 10),
+          total,
+        }),
       },
     });
     // The kept total, and that total once more to see that the page is past it; no customer.
@@ -92,7 +96,9 @@ describe("customers by offset", () => {
     "%s: skip=4900 and page=491 read at most the 4,900 skipped index entries plus the page's bound, and answer what the cursor does",
     async (_, secret, firstId) => {
       const expected = await viaCursor("/api/customers?count=10", 491, secret());
-      expect(expected.body.data.customers.map((c: { id: number }) => c.id)).toEqual(Array.from({ length: 10 }, (_, i) => firstId + i));
+      expect(expected.body.data.customers.map((c: { id: number }) => c.id)).toEqual(
+        Array.from({ length: 10 }, (_, i) => firstId + i),
+      );
       for (const path of ["/api/customers?count=10&skip=4900", "/api/customers?count=10&page=491"]) {
         const res = await get(path, secret());
         expect({ path, body: res.body }).toEqual({ path, body: expected.body });
@@ -123,41 +129,50 @@ describe("customers by offset", () => {
       "SEARCH customers USING INDEX customers_salesagent_idx (salesagent_id=? AND id>?)",
       "SEARCH agent_customer_counts USING INTEGER PRIMARY KEY (rowid=?)",
     ],
-  ])("%s by offset: the page's first id is skipped to in the listing's own index alone; only the page is joined", async (_, agentId, skips, page, kept) => {
-    const [, rows] = customersPageStatements({ count: 10, skip: 4900 }, agentId);
-    expect(await planOf(rows)).toEqual([
-      page,
-      "SCALAR SUBQUERY 2",
-      "  SCALAR SUBQUERY 1",
-      `    ${kept}`,
-      `  ${skips}`,
-      "SEARCH customer_addresses USING INTEGER PRIMARY KEY (rowid=?) LEFT-JOIN",
-      "SEARCH areas USING INTEGER PRIMARY KEY (rowid=?) LEFT-JOIN",
-      "SEARCH cities USING INTEGER PRIMARY KEY (rowid=?) LEFT-JOIN",
-      "SEARCH states USING INTEGER PRIMARY KEY (rowid=?) LEFT-JOIN",
-      "SEARCH postal_codes USING INTEGER PRIMARY KEY (rowid=?) LEFT-JOIN",
-    ]);
-  });
+  ])(
+    "%s by offset: the page's first id is skipped to in the listing's own index alone; only the page is joined",
+    async (_, agentId, skips, page, kept) => {
+      const [, rows] = customersPageStatements({ count: 10, skip: 4900 }, agentId);
+      expect(await planOf(rows)).toEqual([
+        page,
+        "SCALAR SUBQUERY 2",
+        "  SCALAR SUBQUERY 1",
+        `    ${kept}`,
+        `  ${skips}`,
+        "SEARCH customer_addresses USING INTEGER PRIMARY KEY (rowid=?) LEFT-JOIN",
+        "SEARCH areas USING INTEGER PRIMARY KEY (rowid=?) LEFT-JOIN",
+        "SEARCH cities USING INTEGER PRIMARY KEY (rowid=?) LEFT-JOIN",
+        "SEARCH states USING INTEGER PRIMARY KEY (rowid=?) LEFT-JOIN",
+        "SEARCH postal_codes USING INTEGER PRIMARY KEY (rowid=?) LEFT-JOIN",
+      ]);
+    },
+  );
 });
 
 describe("postal codes and sales agents by offset", () => {
   it.each([
     ["/api/postalcodes", "postalcodes", 5 + POSTAL_CODES],
     ["/api/salesagents", "salesagents", 3 + SALES_AGENTS],
-  ])("%s: skip past the total is the empty page from the kept total (2 rows); a deep page reads its skip plus its bound", async (path, member, total) => {
-    const past = await get(`${path}?skip=100000`);
-    expect(past.body).toEqual({
-      data: { [member]: [], pagination: expectedPagination(`${BASE}${path}`, { current: 10_001, last: Math.ceil(total / 10), total }) },
-    });
-    expect(rowsReadOf(past)).toBe(2);
-    // The last full page of 100.
-    const page = Math.floor(total / 100);
-    const expected = await viaCursor(`${path}?count=100`, page);
-    const deep = await get(`${path}?count=100&page=${page}`);
-    expect(deep.body).toEqual(expected.body);
-    expect(deep.body.data[member]).toHaveLength(100);
-    expect(rowsReadOf(deep)).toBeLessThanOrEqual((page - 1) * 100 + listBound(100));
-  });
+  ])(
+    "%s: skip past the total is the empty page from the kept total (2 rows); a deep page reads its skip plus its bound",
+    async (path, member, total) => {
+      const past = await get(`${path}?skip=100000`);
+      expect(past.body).toEqual({
+        data: {
+          [member]: [],
+          pagination: expectedPagination(`${BASE}${path}`, { current: 10_001, last: Math.ceil(total / 10), total }),
+        },
+      });
+      expect(rowsReadOf(past)).toBe(2);
+      // The last full page of 100.
+      const page = Math.floor(total / 100);
+      const expected = await viaCursor(`${path}?count=100`, page);
+      const deep = await get(`${path}?count=100&page=${page}`);
+      expect(deep.body).toEqual(expected.body);
+      expect(deep.body.data[member]).toHaveLength(100);
+      expect(rowsReadOf(deep)).toBeLessThanOrEqual((page - 1) * 100 + listBound(100));
+    },
+  );
 });
 
 describe("orders", () => {
@@ -166,7 +181,11 @@ describe("orders", () => {
     const quiet = await get(`/api/orders?phone_number=${QUIET_PHONE}`);
     expect([busy.body.data.pagination.total, quiet.body.data.pagination.total]).toEqual([BUSY_ORDERS, 20]);
     // generate.ts gives both pages the same lines, statuses and invoices per order (seen: lines, invoices).
-    const shape = (res: CallResult) => res.body.data.orders.map((o: { products: unknown[]; invoices: unknown[] }) => [o.products.length, o.invoices.length]);
+    const shape = (res: CallResult) =>
+      res.body.data.orders.map((o: { products: unknown[]; invoices: unknown[] }) => [
+        o.products.length,
+        o.invoices.length,
+      ]);
     expect(shape(busy)).toEqual(shape(quiet));
     expect(rowsReadOf(busy)).toBe(rowsReadOf(quiet));
     expect(rowsReadOf(busy)).toBeLessThanOrEqual(await ordersBound(busy));
@@ -191,7 +210,12 @@ describe("orders", () => {
     const busy = await get(`/api/orders?phone_number=${BUSY_PHONE}&skip=5000`);
     expect(busy.body.data).toEqual({
       orders: [],
-      pagination: expectedPagination(`${BASE}/api/orders`, { query: `phone_number=${BUSY_PHONE}`, current: 501, last: 500, total: BUSY_ORDERS }),
+      pagination: expectedPagination(`${BASE}/api/orders`, {
+        query: `phone_number=${BUSY_PHONE}`,
+        current: 501,
+        last: 500,
+        total: BUSY_ORDERS,
+      }),
     });
     const quiet = await get(`/api/orders?phone_number=${QUIET_PHONE}&skip=20`);
     expect(quiet.body.data.orders).toEqual([]);

@@ -22,7 +22,7 @@ interface Listed {
 /** Every page of a listing, from `first` on by next_page_url: each page's ids and pagination. */
 async function walk(first: string, member: string) {
   const pages: { ids: number[]; pagination: Record<string, unknown> }[] = [];
-  for (let url: string | null = first; url !== null; ) {
+  for (let url: string | null = first; url !== null;) {
     const res: CallResult = await call(url, { key });
     expect(res.status).toBe(200);
     pages.push({ ids: res.body.data[member].map((row: Listed) => row.id), pagination: res.body.data.pagination });
@@ -53,21 +53,25 @@ describe("following next_page_url", () => {
     ["/api/postalcodes?count=2", "postalcodes", 3],
     ["/api/postalcodes?count=1&code=400069", "postalcodes", 2],
     ["/api/salesagents?count=1", "salesagents", 3],
-  ])("%s gives the rows of page=1..N, each next_page_url with a cursor and the same page number", async (first, member, pageCount) => {
-    const pages = await walk(first, member);
-    expect(pages.map((p) => p.ids)).toEqual(await byPage(first, member, pageCount));
-    for (const [i, page] of pages.entries()) {
-      expect(page.pagination.current_page).toBe(i + 1);
-      const next = page.pagination.next_page_url as string | null;
-      if (i === pages.length - 1) expect(next).toBeNull();
-      else expect(next).toMatch(new RegExp(`&page=${i + 2}&cursor=[A-Za-z0-9_-]+$`));
-      // The other links stay plain page links.
-      for (const link of ["first_page_url", "prev_page_url", "last_page_url"]) {
-        expect(String(page.pagination[link])).not.toContain("cursor=");
+  ])(
+    "%s gives the rows of page=1..N, each next_page_url with a cursor and the same page number",
+    async (first, member, pageCount) => {
+      const pages = await walk(first, member);
+      expect(pages.map((p) => p.ids)).toEqual(await byPage(first, member, pageCount));
+      for (const [i, page] of pages.entries()) {
+        expect(page.pagination.current_page).toBe(i + 1);
+        const next = page.pagination.next_page_url as string | null;
+        if (i === pages.length - 1) expect(next).toBeNull();
+        else expect(next).toMatch(new RegExp(`&page=${i + 2}&cursor=[A-Za-z0-9_-]+$`));
+        // The other links stay plain page links.
+        for (const link of ["first_page_url", "prev_page_url", "last_page_url"]) {
+          expect(String(page.pagination[link])).not.toContain("cursor=");
+        }
       }
-    }
-    // Up to 50 requests: more than vitest's default 5 s on a busy machine.
-  }, 60_000);
+      // Up to 50 requests: more than vitest's default 5 s on a busy machine.
+    },
+    60_000,
+  );
 
   it("answers a cursor page with the same body as page=N, its own next_page_url carrying the next cursor", async () => {
     const first = await call("/api/customers?count=10", { key });
@@ -87,9 +91,12 @@ describe("following next_page_url", () => {
     // The same listing however the number and date were written: the same cursor.
     expect(cursorOf(a.body.data.pagination.next_page_url)).toBe(cursorOf(b.body.data.pagination.next_page_url));
     // And it serves the other's request.
-    const crossed = await call(`/api/orders?phone_number=9820000001&count=2&from_date=2026-01-01&cursor=${cursorOf(a.body.data.pagination.next_page_url)}`, {
-      key,
-    });
+    const crossed = await call(
+      `/api/orders?phone_number=9820000001&count=2&from_date=2026-01-01&cursor=${cursorOf(a.body.data.pagination.next_page_url)}`,
+      {
+        key,
+      },
+    );
     expect(crossed.body.data.orders.map((o: Listed) => o.id)).toEqual([103, 112]);
   });
 });
@@ -100,14 +107,24 @@ describe("a cursor that does not belong to the request", () => {
   it.each([
     ["another listing", "/api/salesagents?count=2", "/api/customers?count=2", "is for another listing"],
     ["another count", "/api/customers?count=2", "/api/customers?count=3", "is for another count"],
-    ["another phone", "/api/orders?phone_number=9820000001&count=2", "/api/orders?phone_number=9820000002&count=2", "is for other filters than this request's"],
+    [
+      "another phone",
+      "/api/orders?phone_number=9820000001&count=2",
+      "/api/orders?phone_number=9820000002&count=2",
+      "is for other filters than this request's",
+    ],
     [
       "another date range",
       "/api/orders?phone_number=9820000001&count=2",
       "/api/orders?phone_number=9820000001&count=2&to_date=31-03-2026",
       "is for other filters than this request's",
     ],
-    ["another postal code filter", "/api/postalcodes?count=1&code=400069", "/api/postalcodes?count=1", "is for other filters than this request's"],
+    [
+      "another postal code filter",
+      "/api/postalcodes?count=1&code=400069",
+      "/api/postalcodes?count=1",
+      "is for other filters than this request's",
+    ],
     ["another page", "/api/customers?count=2", "/api/customers?count=2&page=3", "leads to page 2, not page 3"],
   ])("is a 422 on cursor: %s", async (_, from, to, message) => {
     const cursor = await next(from);
@@ -115,7 +132,11 @@ describe("a cursor that does not belong to the request", () => {
     const res = await call(`${to}&cursor=${cursor}`, { key });
     const description = `${message}: follow next_page_url as given`;
     expect(res.status).toBe(422);
-    expect(res.body).toEqual(errorEnvelope(422, "VALIDATION_ERROR", `cursor ${description}`, path, { fields: [{ field: "cursor", message: description }] }));
+    expect(res.body).toEqual(
+      errorEnvelope(422, "VALIDATION_ERROR", `cursor ${description}`, path, {
+        fields: [{ field: "cursor", message: description }],
+      }),
+    );
   });
 
   it("is a 422 on cursor for another key's agent", async () => {
@@ -123,18 +144,30 @@ describe("a cursor that does not belong to the request", () => {
     const res = await call(`/api/customers?count=2&cursor=${cursor}`, { key });
     const description = "is for another sales agent: follow next_page_url as given";
     expect(res.status).toBe(422);
-    expect(res.body).toEqual(errorEnvelope(422, "VALIDATION_ERROR", `cursor ${description}`, "/api/customers", { fields: [{ field: "cursor", message: description }] }));
+    expect(res.body).toEqual(
+      errorEnvelope(422, "VALIDATION_ERROR", `cursor ${description}`, "/api/customers", {
+        fields: [{ field: "cursor", message: description }],
+      }),
+    );
   });
 
-  it.each([["garbage", "not-a-cursor"], ["base64 of something else", btoa("hello")], ["a repeated cursor", "abc&cursor=abc"]])(
-    "is a 422 on cursor when it does not decode: %s",
-    async (what, value) => {
-      const res = await call(`/api/customers?cursor=${value}`, { key });
-      const message = what === "a repeated cursor" ? "must be given once, as a single value" : "is not a cursor of this service: follow next_page_url as given";
-      expect(res.status).toBe(422);
-      expect(res.body).toEqual(errorEnvelope(422, "VALIDATION_ERROR", `cursor ${message}`, "/api/customers", { fields: [{ field: "cursor", message }] }));
-    },
-  );
+  it.each([
+    ["garbage", "not-a-cursor"],
+    ["base64 of something else", btoa("hello")],
+    ["a repeated cursor", "abc&cursor=abc"],
+  ])("is a 422 on cursor when it does not decode: %s", async (what, value) => {
+    const res = await call(`/api/customers?cursor=${value}`, { key });
+    const message =
+      what === "a repeated cursor"
+        ? "must be given once, as a single value"
+        : "is not a cursor of this service: follow next_page_url as given";
+    expect(res.status).toBe(422);
+    expect(res.body).toEqual(
+      errorEnvelope(422, "VALIDATION_ERROR", `cursor ${message}`, "/api/customers", {
+        fields: [{ field: "cursor", message }],
+      }),
+    );
+  });
 
   it("is a 422 with skip, listed with every other broken parameter", async () => {
     const cursor = await next("/api/customers?count=2");
@@ -144,9 +177,7 @@ describe("a cursor that does not belong to the request", () => {
       { field: "skip", message: "cannot be combined with cursor" },
     ];
     expect(res.status).toBe(422);
-    expect(res.body).toEqual(
-      validationEnvelope("/api/customers", fields),
-    );
+    expect(res.body).toEqual(validationEnvelope("/api/customers", fields));
   });
 });
 

@@ -12,9 +12,15 @@ import { makeKey } from "../helpers/api-keys.ts";
 
 const LIMIT = 600;
 const CHEAP = "/api/customers?count=0";
-const CHEAP_422 = errorEnvelope(422, "VALIDATION_ERROR", "count must be an integer between 1 and 100", "/api/customers", {
-  fields: [{ field: "count", message: "must be an integer between 1 and 100" }],
-});
+const CHEAP_422 = errorEnvelope(
+  422,
+  "VALIDATION_ERROR",
+  "count must be an integer between 1 and 100",
+  "/api/customers",
+  {
+    fields: [{ field: "count", message: "must be an integer between 1 and 100" }],
+  },
+);
 
 /** The binding's windows are aligned to the wall-clock minute: a counter restarts at each one. */
 const minute = () => Math.floor(Date.now() / 60_000);

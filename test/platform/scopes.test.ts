@@ -27,7 +27,12 @@ const GETS = [
 const pathOf = (url: string) => url.split("?")[0]!;
 
 function forbidden(scope: "read" | "write", endpoint: string, path: string) {
-  return errorEnvelope(403, "PERMISSION_ERROR", `This API key lacks the '${scope}' scope, which ${endpoint} needs`, path);
+  return errorEnvelope(
+    403,
+    "PERMISSION_ERROR",
+    `This API key lacks the '${scope}' scope, which ${endpoint} needs`,
+    path,
+  );
 }
 
 function expectForbidden(res: CallResult, scope: "read" | "write", endpoint: string, path: string) {
@@ -123,13 +128,18 @@ describe("a key with both scopes (and a key made without naming any)", () => {
     expect(created.status).toBe(201);
     const broken = await call(CREATE, { key: both, method: "POST", body: createBody(freshMobile(), { area_id: "x" }) });
     expect(broken.status).toBe(422);
-    expect(broken.body).toEqual(validationEnvelope(CREATE, [{ field: "area_id", message: "must be a positive integer" }]));
+    expect(broken.body).toEqual(
+      validationEnvelope(CREATE, [{ field: "area_id", message: "must be a positive integer" }]),
+    );
   });
 });
 
 describe("order of the checks: 429 (failed authentication from the address), 401, 429, 403, then the endpoint's own", () => {
   it("an invalid key is a 401 whatever it asks for (no 403)", async () => {
-    for (const [method, url] of [["POST", CREATE], ["GET", "/api/customers"]] as const) {
+    for (const [method, url] of [
+      ["POST", CREATE],
+      ["GET", "/api/customers"],
+    ] as const) {
       const res = await call(url, { key: `${readOnly}x`, method, body: method === "POST" ? {} : undefined });
       expect(res.status).toBe(401);
       expect(res.body).toEqual(errorEnvelope(401, "AUTHENTICATION_ERROR", "Invalid API key: no such key", url));
@@ -142,7 +152,12 @@ describe("order of the checks: 429 (failed authentication from the address), 401
     const failures = await Promise.all(Array.from({ length: 300 }, () => callWithEnv({}, "/api/area", { headers })));
     expect(failures.map((r) => r.status)).toEqual(Array<number>(300).fill(401));
 
-    const limited = errorEnvelope(429, "RATE_LIMITED", "Too many requests with a missing or invalid API key from this address; retry later", CREATE);
+    const limited = errorEnvelope(
+      429,
+      "RATE_LIMITED",
+      "Too many requests with a missing or invalid API key from this address; retry later",
+      CREATE,
+    );
     for (const key of [`${readOnly}x`, writeOnly, undefined]) {
       const res = await call(CREATE, { key, method: "POST", body: {}, headers });
       expect({ status: res.status, body: res.body, wwwAuthenticate: res.headers.get("WWW-Authenticate") }).toEqual({
@@ -177,7 +192,9 @@ describe("order of the checks: 429 (failed authentication from the address), 401
         const start = minute();
         const statuses: Record<number, number> = {};
         for (let sent = 0; sent < LIMIT; sent += 50) {
-          const batch = await Promise.all(Array.from({ length: 50 }, () => callWithEnv({}, "/api/customers?count=0", { key: secret })));
+          const batch = await Promise.all(
+            Array.from({ length: 50 }, () => callWithEnv({}, "/api/customers?count=0", { key: secret })),
+          );
           for (const r of batch) statuses[r.status] = (statuses[r.status] ?? 0) + 1;
         }
         const probe = await call("/api/customers", { key: secret });
@@ -185,7 +202,9 @@ describe("order of the checks: 429 (failed authentication from the address), 401
         expect(statuses).toEqual({ 403: LIMIT });
         expect(probe.status).toBe(429);
         expect(probe.headers.get("Retry-After")).toBe("60");
-        expect(probe.body).toEqual(errorEnvelope(429, "RATE_LIMITED", "Too many requests for this key; retry later", "/api/customers"));
+        expect(probe.body).toEqual(
+          errorEnvelope(429, "RATE_LIMITED", "Too many requests for this key; retry later", "/api/customers"),
+        );
         return;
       }
       throw new Error("three bursts in a row straddled a minute boundary");

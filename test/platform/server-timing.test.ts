@@ -156,7 +156,10 @@ describe("lookups through the cache tiers", () => {
     const warm = await expectWork(path, { key }, 200, { d1: 0, kv: 0 });
     expect([fromKv.text, warm.text]).toEqual([empty.text, empty.text]);
 
-    const notModified = await expectWork(path, { key, headers: { "If-None-Match": empty.headers.get("ETag")! } }, 304, { d1: 0, kv: 0 });
+    const notModified = await expectWork(path, { key, headers: { "If-None-Match": empty.headers.get("ETag")! } }, 304, {
+      d1: 0,
+      kv: 0,
+    });
     expect(notModified.text).toBe("");
   });
 
@@ -169,7 +172,10 @@ describe("lookups through the cache tiers", () => {
     clearIsolateTier();
     const cold = await expectWork(path, { key }, 200, { d1: 1, kv: 1 });
     expect([warm.text, cold.text]).toEqual([empty.text, empty.text]);
-    const notModified = await expectWork(path, { key, headers: { "If-None-Match": empty.headers.get("ETag")! } }, 304, { d1: 0, kv: 0 });
+    const notModified = await expectWork(path, { key, headers: { "If-None-Match": empty.headers.get("ETag")! } }, 304, {
+      d1: 0,
+      kv: 0,
+    });
     expect(notModified.text).toBe("");
     expect(await env.LOOKUP_CACHE.get("v1:pincode:999999")).toBeNull();
   });
@@ -245,16 +251,27 @@ describe("POST /customers/create", () => {
 
   it("creates in two round trips: the lookup batch and the write batch", async () => {
     await warmKey();
-    await expectWork("/api/customers/create", { key, method: "POST", body: params("9700099901") }, 201, { d1: 2, kv: 0 });
+    await expectWork("/api/customers/create", { key, method: "POST", body: params("9700099901") }, 201, {
+      d1: 2,
+      kv: 0,
+    });
   });
 
   it("refuses a taken number or an unknown reference after the lookup batch alone", async () => {
     await warmKey();
-    await expectWork("/api/customers/create", { key, method: "POST", body: params("+91 98200 00001") }, 409, { d1: 1, kv: 0 });
-    await expectWork("/customers/create", { key, method: "POST", body: { ...params("9700099902"), area_id: 999 } }, 422, {
+    await expectWork("/api/customers/create", { key, method: "POST", body: params("+91 98200 00001") }, 409, {
       d1: 1,
       kv: 0,
     });
+    await expectWork(
+      "/customers/create",
+      { key, method: "POST", body: { ...params("9700099902"), area_id: 999 } },
+      422,
+      {
+        d1: 1,
+        kv: 0,
+      },
+    );
   });
 });
 

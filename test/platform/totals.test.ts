@@ -26,7 +26,9 @@ async function realCount(table: "customers" | "postal_codes" | "sales_agents"): 
 /** The three listings' totals as the API answers them. */
 async function totals() {
   const [customers, postalcodes, salesagents] = await Promise.all(
-    ["/api/customers?count=1", "/api/postalcodes?count=1", "/api/salesagents?count=1"].map((path) => call(path, { key })),
+    ["/api/customers?count=1", "/api/postalcodes?count=1", "/api/salesagents?count=1"].map((path) =>
+      call(path, { key }),
+    ),
   );
   return {
     customers: customers!.body.data.pagination.total as number,
@@ -36,7 +38,11 @@ async function totals() {
 }
 
 async function realCounts() {
-  return { customers: await realCount("customers"), postal_codes: await realCount("postal_codes"), sales_agents: await realCount("sales_agents") };
+  return {
+    customers: await realCount("customers"),
+    postal_codes: await realCount("postal_codes"),
+    sales_agents: await realCount("sales_agents"),
+  };
 }
 
 const newCustomer = (mobile: string) => ({
@@ -60,7 +66,9 @@ describe("kept totals", () => {
     const mobiles = ["9600000001", "9600000002", "9600000003", "9600000004", "9600000005", "9600000006"];
     // Each number twice: exactly one of each pair wins, the other gets 409 and must not be counted.
     const answers = await Promise.all(
-      [...mobiles, ...mobiles].map((mobile) => call("/api/customers/create", { key, method: "POST", body: newCustomer(mobile) })),
+      [...mobiles, ...mobiles].map((mobile) =>
+        call("/api/customers/create", { key, method: "POST", body: newCustomer(mobile) }),
+      ),
     );
     expect(answers.map((a) => a.status).sort()).toEqual([...Array(6).fill(201), ...Array(6).fill(409)]);
     const after = await totals();
@@ -71,7 +79,17 @@ describe("kept totals", () => {
   it("stay exact through an import of new rows, and through the same import again (upserts add nothing)", async () => {
     const file = {
       postal_codes: [{ id: 90, code: "400001" }],
-      sales_agents: [{ id: 90, first_name: "Nita", last_name: "Shah", mobile_number: "9876500090", email: null, avatar: null, postalcode_ids: [90] }],
+      sales_agents: [
+        {
+          id: 90,
+          first_name: "Nita",
+          last_name: "Shah",
+          mobile_number: "9876500090",
+          email: null,
+          avatar: null,
+          postalcode_ids: [90],
+        },
+      ],
       customers: [
         customerRecord(900, {
           contact_person_name: "Imported",
@@ -116,7 +134,9 @@ async function countsAgainstKept() {
   return {
     real: {
       orders: await all("SELECT customer_id AS id, count(*) AS n FROM orders GROUP BY customer_id ORDER BY 1"),
-      customers: await all("SELECT salesagent_id AS id, count(*) AS n FROM customers WHERE salesagent_id IS NOT NULL GROUP BY 1 ORDER BY 1"),
+      customers: await all(
+        "SELECT salesagent_id AS id, count(*) AS n FROM customers WHERE salesagent_id IS NOT NULL GROUP BY 1 ORDER BY 1",
+      ),
     },
     kept: {
       orders: await all("SELECT customer_id AS id, n FROM customer_order_counts WHERE n > 0 ORDER BY 1"),
@@ -130,15 +150,23 @@ describe("a customer's kept count of orders (the orders total without dates)", (
   const importOrders = (orders: ReturnType<typeof order>[]) => importDataset(env.DB, { orders } as Dataset);
 
   it("is exact after an import of new orders, a move of one to another customer, the same import again, and a delete", async () => {
-    expect([await ordersTotal("9820000001"), await ordersTotal("9700000004"), await ordersTotal("9700000005")]).toEqual([12, 0, 0]);
-    await importOrders([order(900, { customer_id: 4 }), order(901, { customer_id: 4 }), order(902, { customer_id: 4 })]);
+    expect([await ordersTotal("9820000001"), await ordersTotal("9700000004"), await ordersTotal("9700000005")]).toEqual(
+      [12, 0, 0],
+    );
+    await importOrders([
+      order(900, { customer_id: 4 }),
+      order(901, { customer_id: 4 }),
+      order(902, { customer_id: 4 }),
+    ]);
     expect([await ordersTotal("9700000004"), await ordersTotal("9700000005")]).toEqual([3, 0]);
     await importOrders([order(901, { customer_id: 5 })]);
     expect([await ordersTotal("9700000004"), await ordersTotal("9700000005")]).toEqual([2, 1]);
     await importOrders([order(901, { customer_id: 5 })]);
     expect([await ordersTotal("9700000004"), await ordersTotal("9700000005")]).toEqual([2, 1]);
     await env.DB.batch(
-      ["order_items", "order_statuses", "invoices"].map((t) => env.DB.prepare(`DELETE FROM ${t} WHERE order_id = 900`)).concat(env.DB.prepare("DELETE FROM orders WHERE id = 900")),
+      ["order_items", "order_statuses", "invoices"]
+        .map((t) => env.DB.prepare(`DELETE FROM ${t} WHERE order_id = 900`))
+        .concat(env.DB.prepare("DELETE FROM orders WHERE id = 900")),
     );
     expect([await ordersTotal("9700000004"), await ordersTotal("9700000005")]).toEqual([1, 1]);
     const { real, kept } = await countsAgainstKept();
@@ -158,7 +186,11 @@ describe("an agent's kept count of customers (an agent-bound key's customers tot
     const agent2 = (await makeKey({ agentId: 2 })).secret;
     const before = [await agentTotal(agent1), await agentTotal(agent2)];
     for (const mobile of ["9600000101", "9600000102"]) {
-      const made = await call("/api/customers/create", { key: agent2, method: "POST", body: createBody(mobile, { salesagent_id: 2 }) });
+      const made = await call("/api/customers/create", {
+        key: agent2,
+        method: "POST",
+        body: createBody(mobile, { salesagent_id: 2 }),
+      });
       expect(made.status).toBe(201);
     }
     expect([await agentTotal(agent1), await agentTotal(agent2)]).toEqual([before[0], before[1]! + 2]);

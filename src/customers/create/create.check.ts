@@ -31,7 +31,8 @@ export function checkParams(raw: RawParams, sender: Sender): Checked {
 
 export function unknownReferences(valid: Partial<NewCustomer>, refs: References): FieldError[] {
   const out: FieldError[] = [];
-  if (valid.areaId !== undefined && !refs.area) out.push({ field: "area_id", message: "names no area: no area has this id" });
+  if (valid.areaId !== undefined && !refs.area)
+    out.push({ field: "area_id", message: "names no area: no area has this id" });
   if (valid.postalcodeId !== undefined && !refs.postalcode) {
     out.push({ field: "postalcode_id", message: "names no postal code: no postal code has this id" });
   }

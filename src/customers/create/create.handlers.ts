@@ -24,6 +24,9 @@ export const create: RouteHandler<typeof routes.create, AppEnv> = async (c) => {
 // Byte for byte the text c.json sent for a CreatedAnswer (create.serialize.ts keeps the two the same);
 // stored text has no type of its own, so this is where it is given the 201's.
 function replay(c: Context<AppEnv>, stored: FirstAnswer) {
-  const res = c.body(stored.body, stored.status as 201, { "Content-Type": "application/json", [REPLAYED_HEADER]: "true" });
+  const res = c.body(stored.body, stored.status as 201, {
+    "Content-Type": "application/json",
+    [REPLAYED_HEADER]: "true",
+  });
   return res as Response as Response & TypedResponse<JSONParsed<CreatedAnswer>, 201, "json">;
 }

@@ -100,7 +100,9 @@ export function salesAgentId<const F extends string>(doc: Doc & { field: F; exam
       if (raw === undefined) return { value: bound };
       const verdict = plain.check(raw, earlier);
       if ("value" in verdict && verdict.value !== bound) {
-        return problem(`must be ${bound}, the sales agent this API key is bound to (or be left out): the key creates customers for its own agent only`);
+        return problem(
+          `must be ${bound}, the sales agent this API key is bound to (or be left out): the key creates customers for its own agent only`,
+        );
       }
       return verdict;
     },
@@ -116,7 +118,8 @@ export function gstTreatment<const F extends string>(doc: Doc & { field: F; exam
     check(raw: unknown, _earlier: Earlier): Verdict<GstTreatment> {
       if (raw === undefined) return problem("is required");
       if (raw instanceof Repeated) return problem(ONCE);
-      const canonical = typeof raw === "string" ? GST_TREATMENTS.find((t) => t.toLowerCase() === raw.trim().toLowerCase()) : undefined;
+      const canonical =
+        typeof raw === "string" ? GST_TREATMENTS.find((t) => t.toLowerCase() === raw.trim().toLowerCase()) : undefined;
       return canonical === undefined ? problem("must be Registered or Unregistered") : { value: canonical };
     },
   };

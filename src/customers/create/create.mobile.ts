@@ -18,8 +18,11 @@ export function checkMobile(given: string): MobileCheck {
   if ([...number].length > MAX_MOBILE_LENGTH) return { problem: `must be at most ${MAX_MOBILE_LENGTH} characters` };
   const phoneKey = normalizePhone(number);
   if (!isTenDigits(phoneKey)) {
-    return { problem: "must be a 10-digit mobile number (spaces, hyphens, dots, brackets and a +91 or 0 prefix are allowed)" };
+    return {
+      problem: "must be a 10-digit mobile number (spaces, hyphens, dots, brackets and a +91 or 0 prefix are allowed)",
+    };
   }
-  if (!isIndianMobile(phoneKey)) return { problem: "must be an Indian mobile number: its 10 digits start with 6, 7, 8 or 9" };
+  if (!isIndianMobile(phoneKey))
+    return { problem: "must be an Indian mobile number: its 10 digits start with 6, 7, 8 or 9" };
   return { number, phoneKey };
 }

@@ -11,7 +11,13 @@ export const createQuery = z.object(
   Object.fromEntries(
     PARAM_NAMES.map((name) => {
       const { description, example, queryType } = PARAMS[name];
-      return [name, z.unknown().optional().openapi({ ...queryType, example, param: { description: `${description} ${SOURCES}` } })];
+      return [
+        name,
+        z
+          .unknown()
+          .optional()
+          .openapi({ ...queryType, example, param: { description: `${description} ${SOURCES}` } }),
+      ];
     }),
   ) as Record<ParamName, z.ZodOptional<z.ZodUnknown>>,
 );

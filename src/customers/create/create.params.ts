@@ -25,7 +25,11 @@ export const PARAMS = {
     example: "12 MG Road",
   }),
   area_id: id({ field: "areaId", description: "Required. An existing area's id (GET /area).", example: 1 }),
-  postalcode_id: id({ field: "postalcodeId", description: "Required. An existing postal code's id (GET /postalcodes).", example: 1 }),
+  postalcode_id: id({
+    field: "postalcodeId",
+    description: "Required. An existing postal code's id (GET /postalcodes).",
+    example: 1,
+  }),
   gst_treatment: gstTreatment({
     field: "gstTreatment",
     description: "Required. Registered or Unregistered, in any letter case; served in this form.",

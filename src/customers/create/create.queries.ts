@@ -49,8 +49,14 @@ function selectArea(db: Database, id: number | undefined) {
 function referenceStatements(db: Database, ids: { areaId?: number; postalcodeId?: number; salesagentId?: number }) {
   return [
     selectArea(db, ids.areaId),
-    db.select({ id: postalCodes.id, code: postalCodes.code }).from(postalCodes).where(eq(postalCodes.id, sql`${ids.postalcodeId ?? null}`)),
-    db.select({ id: salesAgents.id }).from(salesAgents).where(eq(salesAgents.id, sql`${ids.salesagentId ?? null}`)),
+    db
+      .select({ id: postalCodes.id, code: postalCodes.code })
+      .from(postalCodes)
+      .where(eq(postalCodes.id, sql`${ids.postalcodeId ?? null}`)),
+    db
+      .select({ id: salesAgents.id })
+      .from(salesAgents)
+      .where(eq(salesAgents.id, sql`${ids.salesagentId ?? null}`)),
   ] as const;
 }
 
@@ -60,8 +66,14 @@ export async function readForCreate(
 ): Promise<LookupRows> {
   const [areaRows, postalRows, agentRows, customerRows, idempotencyRows] = await db.batch([
     ...referenceStatements(db, q),
-    db.select({ id: customers.id, salesagentId: customers.salesagentId }).from(customers).where(eq(customers.phoneKey, sql`${q.phoneKey ?? null}`)),
-    db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, sql`${q.idempotencyKey ?? null}`)),
+    db
+      .select({ id: customers.id, salesagentId: customers.salesagentId })
+      .from(customers)
+      .where(eq(customers.phoneKey, sql`${q.phoneKey ?? null}`)),
+    db
+      .select()
+      .from(idempotencyKeys)
+      .where(eq(idempotencyKeys.key, sql`${q.idempotencyKey ?? null}`)),
   ]);
   return {
     area: areaRows[0] ?? null,
@@ -99,7 +111,11 @@ export type WriteOutcome =
 
 // All of it or none of it. A unique or foreign key failure rolls the batch back and comes back as an
 // outcome with the rows that explain it (one more round trip), never as a fault.
-export async function writeCustomer(db: Database, rows: CustomerInsertRows, idem?: IdempotencyInsert): Promise<WriteOutcome> {
+export async function writeCustomer(
+  db: Database,
+  rows: CustomerInsertRows,
+  idem?: IdempotencyInsert,
+): Promise<WriteOutcome> {
   const phoneKey = rows.customer.phoneKey;
   const newId = sql`(select ${customers.id} from ${customers} where ${customers.phoneKey} = ${phoneKey})`;
   const writes = [
@@ -115,7 +131,9 @@ export async function writeCustomer(db: Database, rows: CustomerInsertRows, idem
           // Every stale record, this key's included: keeps the table to about a day of keyed creates.
           db.delete(idempotencyKeys).where(lte(idempotencyKeys.createdAt, idem.staleAtOrBefore)),
           // Before the customer: a concurrent duplicate must fail on the key, not on the phone number.
-          db.insert(idempotencyKeys).values({ key: idem.key, requestHash: idem.requestHash, status: 201, body: "", createdAt: idem.createdAt }),
+          db
+            .insert(idempotencyKeys)
+            .values({ key: idem.key, requestHash: idem.requestHash, status: 201, body: "", createdAt: idem.createdAt }),
           ...writes,
           db
             .update(idempotencyKeys)
@@ -142,9 +160,16 @@ export async function writeCustomer(db: Database, rows: CustomerInsertRows, idem
       // Which of the three went away between the lookup and the write.
       const { customer, address } = rows;
       const [areaRows, postalRows, agentRows] = await db.batch(
-        referenceStatements(db, { areaId: address.areaId, postalcodeId: address.postalcodeId, salesagentId: customer.salesagentId }),
+        referenceStatements(db, {
+          areaId: address.areaId,
+          postalcodeId: address.postalcodeId,
+          salesagentId: customer.salesagentId,
+        }),
       );
-      return { kind: "reference-gone", references: { area: areaRows[0] ?? null, postalcode: postalRows[0] ?? null, salesAgent: agentRows[0] ?? null } };
+      return {
+        kind: "reference-gone",
+        references: { area: areaRows[0] ?? null, postalcode: postalRows[0] ?? null, salesAgent: agentRows[0] ?? null },
+      };
     }
     throw err;
   }

@@ -7,7 +7,14 @@ import { errors } from "../../platform/errors.ts";
 import { answerText, createdAnswer, storedAnswerAroundId, type CreatedAnswer } from "./create.serialize.ts";
 import { checkParams, inRequestOrder, isComplete, unknownReferences } from "./create.check.ts";
 import { firstAnswer, foundIn, references, type ExistingCustomer, type FirstAnswer } from "./create.found.ts";
-import { IDEMPOTENCY_HEADER, isFresh, readIdempotencyKey, REPLAY_WINDOW_MS, requestHash, storedKey } from "./create.idempotency.ts";
+import {
+  IDEMPOTENCY_HEADER,
+  isFresh,
+  readIdempotencyKey,
+  REPLAY_WINDOW_MS,
+  requestHash,
+  storedKey,
+} from "./create.idempotency.ts";
 import { gatherParams } from "./create.request.ts";
 import { storedRows } from "./create.rows.ts";
 
@@ -88,7 +95,9 @@ function phoneTaken(existing: ExistingCustomer, keyAgentId: number | null) {
   if (keyAgentId !== null && existing.salesagentId !== keyAgentId) {
     return errors.conflict("A customer with this mobile number exists, in another sales agent's book");
   }
-  return errors.conflict(`A customer with this mobile number exists: customer ${existing.id}`, { customer_id: existing.id });
+  return errors.conflict(`A customer with this mobile number exists: customer ${existing.id}`, {
+    customer_id: existing.id,
+  });
 }
 
 function keyReused() {

@@ -14,9 +14,18 @@ import { as } from "./columns.ts";
 const db = drizzle(env.DB) as Database;
 
 const citiesOfState = compiled((c) => ({
-  total: c.select({ total: count() }).from(cities).where(eq(cities.stateId, sql.placeholder("state"))).prepare(),
+  total: c
+    .select({ total: count() })
+    .from(cities)
+    .where(eq(cities.stateId, sql.placeholder("state")))
+    .prepare(),
   rows: c
-    .select({ id: as(cities.id, "ci_id"), name: as(cities.name, "ci_name"), stateId: cities.stateId, stateName: as(states.name, "st_name") })
+    .select({
+      id: as(cities.id, "ci_id"),
+      name: as(cities.name, "ci_name"),
+      stateId: cities.stateId,
+      stateName: as(states.name, "st_name"),
+    })
     .from(cities)
     .innerJoin(states, eq(states.id, cities.stateId))
     .where(eq(cities.stateId, sql.placeholder("state")))
@@ -27,7 +36,11 @@ const citiesOfState = compiled((c) => ({
 
 // Two columns named "id": D1 returns one key for both.
 const collapsing = compiled((c) => ({
-  rows: c.select({ cityId: cities.id, stateId: states.id }).from(cities).innerJoin(states, eq(states.id, cities.stateId)).prepare(),
+  rows: c
+    .select({ cityId: cities.id, stateId: states.id })
+    .from(cities)
+    .innerJoin(states, eq(states.id, cities.stateId))
+    .prepare(),
 }));
 
 // The cities table seen through columns whose drizzle types decode what D1 returns.
@@ -57,13 +70,23 @@ beforeAll(async () => {
 
 describe("compiled queries", () => {
   it("map rows exactly as drizzle's query builder does, with each call's values", async () => {
-    for (const [state, limit] of [[1, 10], [1, 1], [2, 10], [3, 10]] as const) {
+    for (const [state, limit] of [
+      [1, 10],
+      [1, 1],
+      [2, 10],
+      [3, 10],
+    ] as const) {
       const q = citiesOfState();
       const [total, rows] = await runBatch(db, [q.total.bind({ state }), q.rows.bind({ state, count: limit })]);
       const [expectedTotal, expectedRows] = await db.batch([
         db.select({ total: count() }).from(cities).where(eq(cities.stateId, state)),
         db
-          .select({ id: as(cities.id, "ci_id"), name: as(cities.name, "ci_name"), stateId: cities.stateId, stateName: as(states.name, "st_name") })
+          .select({
+            id: as(cities.id, "ci_id"),
+            name: as(cities.name, "ci_name"),
+            stateId: cities.stateId,
+            stateName: as(states.name, "st_name"),
+          })
           .from(cities)
           .innerJoin(states, eq(states.id, cities.stateId))
           .where(eq(cities.stateId, state))

@@ -53,7 +53,8 @@ function flatRowMapper(prepared: Prepared): ((rows: Record<string, unknown>[]) =
     rows.map((row) => {
       const values = Object.values(row);
       // Two result columns of one name collapse into one key: a query bug that must not pass silently.
-      if (values.length !== keys.length) throw new Error(`a row has ${values.length} columns, the query selects ${keys.length}`);
+      if (values.length !== keys.length)
+        throw new Error(`a row has ${values.length} columns, the query selects ${keys.length}`);
       const out: Record<string, unknown> = {};
       for (let i = 0; i < keys.length; i++) {
         const value = values[i];
@@ -71,7 +72,9 @@ function decoderOf(field: unknown): Decode | null {
     if (field.mapFromDriverValue === Column.prototype.mapFromDriverValue) return null;
     return (value) => field.mapFromDriverValue(value);
   }
-  const sql = (is(field, SQL) ? field : is(field, SQL.Aliased) ? field.sql : null) as { decoder?: typeof noopDecoder } | null;
+  const sql = (is(field, SQL) ? field : is(field, SQL.Aliased) ? field.sql : null) as {
+    decoder?: typeof noopDecoder;
+  } | null;
   const decoder = sql?.decoder;
   if (!decoder || decoder === noopDecoder) return null;
   return (value) => decoder.mapFromDriverValue(value);
@@ -79,7 +82,9 @@ function decoderOf(field: unknown): Decode | null {
 
 // Queries built together (they may share subqueries), compiled at their first use in the isolate:
 // cold starts do not pay for the ones that no request needs.
-export function compiled<S extends Record<string, Prepared>>(build: (db: Compiler) => S): () => { [K in keyof S]: CompiledQuery<RowsOf<S[K]>> } {
+export function compiled<S extends Record<string, Prepared>>(
+  build: (db: Compiler) => S,
+): () => { [K in keyof S]: CompiledQuery<RowsOf<S[K]>> } {
   let queries: { [K in keyof S]: CompiledQuery<RowsOf<S[K]>> } | undefined;
   return () =>
     (queries ??= Object.fromEntries(
@@ -113,13 +118,23 @@ export function pageMode(page: Page): PageMode {
 
 export function pageValues(page: Page): Values {
   const after = page.after;
-  return { count: page.count, skip: page.skip, afterId: after?.id, afterDate: after && "date" in after ? after.date : undefined };
+  return {
+    count: page.count,
+    skip: page.skip,
+    afterId: after?.id,
+    afterDate: after && "date" in after ? after.date : undefined,
+  };
 }
 
-type RowsOfAll<T extends readonly Bound<unknown>[]> = { -readonly [K in keyof T]: T[K] extends Bound<infer R> ? R : never };
+type RowsOfAll<T extends readonly Bound<unknown>[]> = {
+  -readonly [K in keyof T]: T[K] extends Bound<infer R> ? R : never;
+};
 
 /** One D1 round trip, on the request's (metered) database. */
-export async function runBatch<const T extends readonly Bound<unknown>[]>(db: Database, queries: T): Promise<RowsOfAll<T>> {
+export async function runBatch<const T extends readonly Bound<unknown>[]>(
+  db: Database,
+  queries: T,
+): Promise<RowsOfAll<T>> {
   const client = db.$client;
   const results = await client.batch(queries.map((q) => client.prepare(q.sql).bind(...q.params)));
   return queries.map((q, i) => q.map(results[i]!)) as RowsOfAll<T>;

@@ -17,10 +17,16 @@ export function keptTotal(db: Compiler, table: CountedTable) {
 
 /** No row when the agent has none. */
 export function agentCustomerCount(db: Compiler, agentId: Placeholder) {
-  return db.select({ total: agentCustomerCounts.n }).from(agentCustomerCounts).where(eq(agentCustomerCounts.agentId, agentId));
+  return db
+    .select({ total: agentCustomerCounts.n })
+    .from(agentCustomerCounts)
+    .where(eq(agentCustomerCounts.agentId, agentId));
 }
 
 /** No row when the customer has none. */
 export function customerOrderCount(db: Compiler, customerId: SQL) {
-  return db.select({ total: customerOrderCounts.n }).from(customerOrderCounts).where(eq(customerOrderCounts.customerId, customerId));
+  return db
+    .select({ total: customerOrderCounts.n })
+    .from(customerOrderCounts)
+    .where(eq(customerOrderCounts.customerId, customerId));
 }

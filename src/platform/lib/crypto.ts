@@ -21,7 +21,9 @@ export async function sha256Hex(text: string, bytes?: number): Promise<string> {
 }
 
 /** Workers' constant-time comparison (not in the DOM's SubtleCrypto, which the node-side checks also see). */
-type TimingSafeSubtle = { timingSafeEqual(a: ArrayBufferView | ArrayBuffer, b: ArrayBufferView | ArrayBuffer): boolean };
+type TimingSafeSubtle = {
+  timingSafeEqual(a: ArrayBufferView | ArrayBuffer, b: ArrayBufferView | ArrayBuffer): boolean;
+};
 
 /** Both are hashed first, so that not even their lengths leak. */
 export async function textsEqualInConstantTime(a: string, b: string): Promise<boolean> {

@@ -3,7 +3,14 @@ import { gstinCheckCharacter, gstinProblem } from "./gstin.ts";
 
 // Published GSTINs whose check character an independent implementation of the mod-36 rule confirms,
 // and the lowest and highest state codes with a correct check character.
-const VALID = ["27AAPFU0939F1ZV", "29AAGCB7383J1Z4", "24AAACC1206D1ZM", "19AAACI1681G1ZM", "01AAPFU0939F1Z9", "38AAPFU0939F1ZS"];
+const VALID = [
+  "27AAPFU0939F1ZV",
+  "29AAGCB7383J1Z4",
+  "24AAACC1206D1ZM",
+  "19AAACI1681G1ZM",
+  "01AAPFU0939F1Z9",
+  "38AAPFU0939F1ZS",
+];
 
 describe("GSTIN", () => {
   it.each(VALID)("accepts %s", (gstin) => {

@@ -6,7 +6,13 @@ import type { AppEnv } from "../env.ts";
 import { bearerToken } from "../lib/bearer.ts";
 import { ApiError, errors } from "../errors.ts";
 import { log } from "../lib/log.ts";
-import { failureBucket, isRecentlyValid, lockedForSeconds, recordFailure, rememberValid } from "../../keys/keys.failed-auth.ts";
+import {
+  failureBucket,
+  isRecentlyValid,
+  lockedForSeconds,
+  recordFailure,
+  rememberValid,
+} from "../../keys/keys.failed-auth.ts";
 import type { KeyRecord } from "../../keys/keys.record.ts";
 import { hashSecret, isKeyMode, KEY_PATTERN, type KeyMode } from "../../keys/keys.secret.ts";
 import type { KeyStore } from "../../keys/keys.store.ts";
@@ -34,7 +40,9 @@ function wrongMode(keyMode: KeyMode, deploymentMode: KeyMode): ApiError {
   );
 }
 
-export function parseAuthorization(header: string | undefined | null): { secret: string; mode: KeyMode } | { failure: AuthFailure } {
+export function parseAuthorization(
+  header: string | undefined | null,
+): { secret: string; mode: KeyMode } | { failure: AuthFailure } {
   if (header === undefined || header === null || header === "") return { failure: "missing" };
   const secret = bearerToken(header);
   if (secret === null) return { failure: "scheme" };
@@ -78,7 +86,11 @@ export const auth = createMiddleware<AppEnv>(async (c, next) => {
   await next();
 });
 
-async function authenticate(keys: KeyStore, parsed: ReturnType<typeof parseAuthorization>, mode: KeyMode): Promise<KeyRecord | ApiError> {
+async function authenticate(
+  keys: KeyStore,
+  parsed: ReturnType<typeof parseAuthorization>,
+  mode: KeyMode,
+): Promise<KeyRecord | ApiError> {
   if ("failure" in parsed) return authError(parsed.failure);
   if (parsed.mode !== mode) return wrongMode(parsed.mode, mode);
   const record = await keys.findBySecret(parsed.secret);

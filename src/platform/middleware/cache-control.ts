@@ -9,7 +9,9 @@ const KEEPS_PRIVATE = /(?:^|,)\s*(?:private|no-store)\s*(?:,|$)/i;
 export const cacheControl = createMiddleware<AppEnv>(async (c, next) => {
   await next();
   const credentialed =
-    c.get("apiKey") !== undefined || c.req.header("Authorization") !== undefined || c.req.header("Cookie") !== undefined;
+    c.get("apiKey") !== undefined ||
+    c.req.header("Authorization") !== undefined ||
+    c.req.header("Cookie") !== undefined;
   if (!credentialed) return;
   const own = c.res.headers.get("Cache-Control");
   if (own && KEEPS_PRIVATE.test(own)) return;

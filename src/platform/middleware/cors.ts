@@ -5,7 +5,13 @@ import { cors } from "hono/cors";
 import type { AppEnv } from "../env.ts";
 
 const crossOrigin = cors({
-  origin: (origin, c) => ((c.env.CORS_ORIGINS ?? "").split(",").map((o: string) => o.trim()).includes(origin) ? origin : null),
+  origin: (origin, c) =>
+    (c.env.CORS_ORIGINS ?? "")
+      .split(",")
+      .map((o: string) => o.trim())
+      .includes(origin)
+      ? origin
+      : null,
   exposeHeaders: ["X-Request-Id", "Server-Timing", "ETag", "Retry-After", "Idempotent-Replayed", "X-D1-Bookmark"],
 });
 

@@ -24,4 +24,3 @@ export const rateLimit = createMiddleware<AppEnv>(async (c, next) => {
   }
   await next();
 });
-

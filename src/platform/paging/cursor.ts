@@ -50,7 +50,15 @@ interface Wire {
 
 export function encodeCursor(cursor: Cursor): string {
   const k: Wire["k"] = "date" in cursor.after ? [cursor.after.date, cursor.after.id] : [cursor.after.id];
-  const wire: Wire = { v: VERSION, l: cursor.listing, s: cursor.scope, n: cursor.count, a: cursor.agent, p: cursor.page, k };
+  const wire: Wire = {
+    v: VERSION,
+    l: cursor.listing,
+    s: cursor.scope,
+    n: cursor.count,
+    a: cursor.agent,
+    p: cursor.page,
+    k,
+  };
   return toBase64Url(JSON.stringify(wire));
 }
 
@@ -78,7 +86,8 @@ export function cursorMismatch(cursor: Cursor, request: CursorRequest): string |
   if (!sameScope(cursor.scope, request.scope)) return "is for other filters than this request's";
   if (cursor.count !== request.count) return "is for another count";
   if (cursor.agent !== request.agent) return "is for another sales agent";
-  if (request.page !== undefined && cursor.page !== request.page) return `leads to page ${cursor.page}, not page ${request.page}`;
+  if (request.page !== undefined && cursor.page !== request.page)
+    return `leads to page ${cursor.page}, not page ${request.page}`;
   return null;
 }
 

@@ -2,7 +2,15 @@
 // for (page, skip or cursor) and its answer's pagination object.
 import { type CursorRequest, type SortKey, cursorMismatch, decodeCursor, encodeCursor } from "./cursor.ts";
 import { errors } from "../errors.ts";
-import { buildPagination, DEFAULT_COUNT, lastRowBeforeNextPage, type Page, type Pagination, toCursorPage, toPage } from "./pagination.ts";
+import {
+  buildPagination,
+  DEFAULT_COUNT,
+  lastRowBeforeNextPage,
+  type Page,
+  type Pagination,
+  toCursorPage,
+  toPage,
+} from "./pagination.ts";
 import { NOT_A_CURSOR } from "./query-params.ts";
 
 /** Validated: the schema has already refused skip with cursor. */
@@ -17,7 +25,11 @@ export interface PagingQuery {
 export type ListingScope = Omit<CursorRequest, "count" | "page">;
 
 /** `agent`: the key's agent where the listing is restricted to it, so no cursor crosses agents' books. */
-export function listingScope(listing: ListingScope["listing"], filters: ListingScope["scope"] = {}, agent: number | null = null): ListingScope {
+export function listingScope(
+  listing: ListingScope["listing"],
+  filters: ListingScope["scope"] = {},
+  agent: number | null = null,
+): ListingScope {
   return { listing, scope: filters, agent };
 }
 

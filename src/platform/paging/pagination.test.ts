@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { expectedPagination } from "../../../test/fixtures/expected-pagination.ts";
-import { buildPagination, carriedParams, DEFAULT_COUNT, lastRowBeforeNextPage, MAX_COUNT, toCursorPage, toPage } from "./pagination.ts";
+import {
+  buildPagination,
+  carriedParams,
+  DEFAULT_COUNT,
+  lastRowBeforeNextPage,
+  MAX_COUNT,
+  toCursorPage,
+  toPage,
+} from "./pagination.ts";
 
 const URL_ = "http://127.0.0.1:8787/api/customers?count=10&skip=20&other=x";
 const PATH = "http://127.0.0.1:8787/api/customers";
@@ -32,26 +40,38 @@ describe("buildPagination", () => {
 
   // Whole objects: which page links exist follows from the page and the total.
   it.each([
-    ["has no previous page on the first page and no next page on the last", { count: 10, skip: 0 }, 10, { current: 1, last: 1, total: 10 }],
+    [
+      "has no previous page on the first page and no next page on the last",
+      { count: 10, skip: 0 },
+      10,
+      { current: 1, last: 1, total: 10 },
+    ],
     ["gives last_page 1 for an empty listing", { count: 10, skip: 0 }, 0, { current: 1, last: 1, total: 0 }],
-    ["serves a page past the end with the same object: no next page, a previous one", { count: 10, skip: 100 }, 15, { current: 11, last: 2, total: 15 }],
-    ["takes current_page = floor(skip / count) + 1 for a skip between pages", { count: 10, skip: 15 }, 100, { current: 2, last: 10, total: 100 }],
+    [
+      "serves a page past the end with the same object: no next page, a previous one",
+      { count: 10, skip: 100 },
+      15,
+      { current: 11, last: 2, total: 15 },
+    ],
+    [
+      "takes current_page = floor(skip / count) + 1 for a skip between pages",
+      { count: 10, skip: 15 },
+      100,
+      { current: 2, last: 10, total: 100 },
+    ],
   ])("%s", (_name, page, total, expected) => {
     expect(buildPagination(PATH, page, total, [])).toEqual(expectedPagination(PATH, expected));
   });
 
   it("carries the other parameters in order, encoded, before page", () => {
-    const p = buildPagination(
-      "http://h/api/orders",
-      { count: 5, skip: 0 },
-      12,
-      [
-        ["count", "5"],
-        ["phone_number", "+91 98200 00001"],
-        ["from_date", "01-03-2026"],
-      ],
+    const p = buildPagination("http://h/api/orders", { count: 5, skip: 0 }, 12, [
+      ["count", "5"],
+      ["phone_number", "+91 98200 00001"],
+      ["from_date", "01-03-2026"],
+    ]);
+    expect(p.next_page_url).toBe(
+      "http://h/api/orders?count=5&phone_number=%2B91+98200+00001&from_date=01-03-2026&page=2",
     );
-    expect(p.next_page_url).toBe("http://h/api/orders?count=5&phone_number=%2B91+98200+00001&from_date=01-03-2026&page=2");
     expect(p.path).toBe("http://h/api/orders");
   });
 });

@@ -25,17 +25,19 @@ const paginationExample = {
   path: "http://127.0.0.1:8787/api/customers",
 };
 
-export const PaginationSchema = z.object({
-  current_page: z.number().int(),
-  first_page_url: z.string().url(),
-  prev_page_url: z.string().url().nullable(),
-  next_page_url: z.string().url().nullable(),
-  last_page_url: z.string().url(),
-  last_page: z.number().int(),
-  per_page: z.number().int(),
-  total: z.number().int(),
-  path: z.string().url(),
-}).openapi("Pagination", { example: paginationExample });
+export const PaginationSchema = z
+  .object({
+    current_page: z.number().int(),
+    first_page_url: z.string().url(),
+    prev_page_url: z.string().url().nullable(),
+    next_page_url: z.string().url().nullable(),
+    last_page_url: z.string().url(),
+    last_page: z.number().int(),
+    per_page: z.number().int(),
+    total: z.number().int(),
+    path: z.string().url(),
+  })
+  .openapi("Pagination", { example: paginationExample });
 
 export type Pagination = z.infer<typeof PaginationSchema>;
 
@@ -78,7 +80,9 @@ export function buildPagination(
     first_page_url: pageUrl(1),
     prev_page_url: currentPage > 1 ? pageUrl(currentPage - 1) : null,
     next_page_url:
-      currentPage < lastPage ? `${pageUrl(currentPage + 1)}${nextCursor === undefined ? "" : `&cursor=${nextCursor}`}` : null,
+      currentPage < lastPage
+        ? `${pageUrl(currentPage + 1)}${nextCursor === undefined ? "" : `&cursor=${nextCursor}`}`
+        : null,
     last_page_url: pageUrl(lastPage),
     last_page: lastPage,
     per_page: page.count,

@@ -25,7 +25,10 @@ export function integerParam(min: number, max: number = MAX_OFFSET) {
 
 // Documents the number a client must send, not the text it arrives as; the cast admits numeric
 // rules in metadata typed for the text.
-function integerDoc(description: string, rules: { minimum: number; maximum?: number; default?: number; example?: number }) {
+function integerDoc(
+  description: string,
+  rules: { minimum: number; maximum?: number; default?: number; example?: number },
+) {
   return { type: "integer", ...rules, param: { description } } as { type: "integer"; param: { description: string } };
 }
 
@@ -35,18 +38,35 @@ export const NOT_A_CURSOR = "is not a cursor of this service: follow next_page_u
 export const pagingQuery = {
   count: integerParam(1, MAX_COUNT)
     .optional()
-    .openapi(integerDoc(`Rows a page, 1 to ${MAX_COUNT}; default 10.`, { minimum: 1, maximum: MAX_COUNT, default: 10, example: 10 })),
+    .openapi(
+      integerDoc(`Rows a page, 1 to ${MAX_COUNT}; default 10.`, {
+        minimum: 1,
+        maximum: MAX_COUNT,
+        default: 10,
+        example: 10,
+      }),
+    ),
   skip: integerParam(0)
     .optional()
-    .openapi(integerDoc("Rows to skip; default 0. Not with page.", { minimum: 0, maximum: MAX_OFFSET, default: 0, example: 0 })),
+    .openapi(
+      integerDoc("Rows to skip; default 0. Not with page.", {
+        minimum: 0,
+        maximum: MAX_OFFSET,
+        default: 0,
+        example: 0,
+      }),
+    ),
   page: integerParam(1)
     .optional()
     .openapi(
-      integerDoc("Page number, 1 or more: skip = (page - 1) * count. Not with skip. With cursor, it must be the cursor's page.", {
-        minimum: 1,
-        maximum: MAX_OFFSET,
-        example: 2,
-      }),
+      integerDoc(
+        "Page number, 1 or more: skip = (page - 1) * count. Not with skip. With cursor, it must be the cursor's page.",
+        {
+          minimum: 1,
+          maximum: MAX_OFFSET,
+          example: 2,
+        },
+      ),
     ),
   cursor: queryString()
     .refine((value) => decodeCursor(value) !== null, { error: NOT_A_CURSOR })

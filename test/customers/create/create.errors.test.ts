@@ -2,7 +2,19 @@
 // that does not parse, 401 before everything else, 409 for a number that a customer has).
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, errorEnvelope } from "../../helpers/http.ts";
-import { counts, form, FORM, freshMobile, MSG, params, PATH, post, setUpCreate, stringParams, validation } from "./create.helpers.ts";
+import {
+  counts,
+  form,
+  FORM,
+  freshMobile,
+  MSG,
+  params,
+  PATH,
+  post,
+  setUpCreate,
+  stringParams,
+  validation,
+} from "./create.helpers.ts";
 
 let key: string;
 beforeAll(async () => (key = await setUpCreate(3000)));
@@ -28,14 +40,20 @@ describe("validation", () => {
     ]);
   });
 
-  it.each(["company_name", "mobile_number", "contactpersons_name", "address", "area_id", "postalcode_id", "gst_treatment", "salesagent_id"])(
-    "requires %s",
-    async (name) => {
-      const p = params();
-      delete p[name];
-      await expect422(p, [[name, MSG.required]]);
-    },
-  );
+  it.each([
+    "company_name",
+    "mobile_number",
+    "contactpersons_name",
+    "address",
+    "area_id",
+    "postalcode_id",
+    "gst_treatment",
+    "salesagent_id",
+  ])("requires %s", async (name) => {
+    const p = params();
+    delete p[name];
+    await expect422(p, [[name, MSG.required]]);
+  });
 
   it.each(["company_name", "contactpersons_name", "address"])("rejects %s empty after trimming", async (name) => {
     await expect422(params({ [name]: "  \t " }), [[name, MSG.empty]]);
@@ -52,10 +70,13 @@ describe("validation", () => {
     await expect422(params({ [name]: "😀".repeat(256) }), [[name, MSG.long]]);
   });
 
-  it.each(["company_name", "contactpersons_name", "address", "mobile_number"])("rejects %s that is not a string", async (name) => {
-    await expect422(params({ [name]: 9820000001 }), [[name, MSG.string]]);
-    await expect422(params({ [name]: { a: 1 } }), [[name, MSG.string]]);
-  });
+  it.each(["company_name", "contactpersons_name", "address", "mobile_number"])(
+    "rejects %s that is not a string",
+    async (name) => {
+      await expect422(params({ [name]: 9820000001 }), [[name, MSG.string]]);
+      await expect422(params({ [name]: { a: 1 } }), [[name, MSG.string]]);
+    },
+  );
 
   it.each([
     ["982000001", MSG.mobile], // 9 digits
@@ -118,11 +139,17 @@ describe("validation", () => {
   it("reports a name repeated a thousand times in a form body as one repeat, and ignores unknown names repeated as often (the body within 16 KiB)", async () => {
     const repeats = (name: string, n: number) => Array.from({ length: n }, (_, i) => `${name}=${i}`).join("&");
     const before = await counts();
-    const urlencoded = await post(`${form(params())}&${repeats("address", 1000)}&${repeats("x", 500)}`, { headers: FORM });
-    expect({ status: urlencoded.status, body: urlencoded.body }).toEqual({ status: 422, body: validation([["address", MSG.once]]) });
+    const urlencoded = await post(`${form(params())}&${repeats("address", 1000)}&${repeats("x", 500)}`, {
+      headers: FORM,
+    });
+    expect({ status: urlencoded.status, body: urlencoded.body }).toEqual({
+      status: 422,
+      body: validation([["address", MSG.once]]),
+    });
 
     const boundary = "many-repeats";
-    const part = (name: string, value: unknown) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${String(value)}\r\n`;
+    const part = (name: string, value: unknown) =>
+      `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${String(value)}\r\n`;
     const multipart =
       Object.entries(params())
         .map(([name, value]) => part(name, value))
@@ -182,18 +209,30 @@ describe("bodies", () => {
   async function expectBadRequest(body: string, headers: Record<string, string>, description: string) {
     const before = await counts();
     const res = await post(body, { headers, query: stringParams(params()) });
-    expect({ status: res.status, body: res.body }).toEqual({ status: 400, body: errorEnvelope(400, "BAD_REQUEST", description, PATH) });
+    expect({ status: res.status, body: res.body }).toEqual({
+      status: 400,
+      body: errorEnvelope(400, "BAD_REQUEST", description, PATH),
+    });
     expect(await counts()).toEqual(before);
   }
 
   it("answers 400 for malformed JSON", async () => {
-    await expectBadRequest('{"company_name": "x",', { "Content-Type": "application/json" }, "The request body is not valid JSON");
-    await expectBadRequest("company_name=x", { "Content-Type": "application/json; charset=utf-8" }, "The request body is not valid JSON");
+    await expectBadRequest(
+      '{"company_name": "x",',
+      { "Content-Type": "application/json" },
+      "The request body is not valid JSON",
+    );
+    await expectBadRequest(
+      "company_name=x",
+      { "Content-Type": "application/json; charset=utf-8" },
+      "The request body is not valid JSON",
+    );
   });
 
   it("answers 400 for JSON that is not an object", async () => {
     const description = "The JSON body must be an object whose members are the parameters";
-    for (const body of ["[1,2]", '"text"', "42", "null"]) await expectBadRequest(body, { "Content-Type": "application/json" }, description);
+    for (const body of ["[1,2]", '"text"', "42", "null"])
+      await expectBadRequest(body, { "Content-Type": "application/json" }, description);
   });
 
   it("answers 400 for a malformed form body", async () => {
@@ -202,8 +241,16 @@ describe("bodies", () => {
       FORM,
       "The form body is not valid application/x-www-form-urlencoded (bad percent-encoding)",
     );
-    await expectBadRequest("company_name=%zz", FORM, "The form body is not valid application/x-www-form-urlencoded (bad percent-encoding)");
-    await expectBadRequest("--nope\r\n", { "Content-Type": "multipart/form-data; boundary=xyz" }, "The form body is not valid multipart/form-data");
+    await expectBadRequest(
+      "company_name=%zz",
+      FORM,
+      "The form body is not valid application/x-www-form-urlencoded (bad percent-encoding)",
+    );
+    await expectBadRequest(
+      "--nope\r\n",
+      { "Content-Type": "multipart/form-data; boundary=xyz" },
+      "The form body is not valid multipart/form-data",
+    );
   });
 
   it("answers 400 for a body of an unsupported type rather than ignoring it", async () => {
@@ -269,7 +316,9 @@ describe("conflicts", () => {
       const res = await post(params({ mobile_number: mobile }));
       expect({ status: res.status, body: res.body }).toEqual({
         status: 409,
-        body: errorEnvelope(409, "CONFLICT", "A customer with this mobile number exists: customer 1", PATH, { customer_id: 1 }),
+        body: errorEnvelope(409, "CONFLICT", "A customer with this mobile number exists: customer 1", PATH, {
+          customer_id: 1,
+        }),
       });
     }
     expect(await counts()).toEqual(before);
@@ -279,14 +328,18 @@ describe("conflicts", () => {
     const before = await counts();
     const mobile = freshMobile();
     const results = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => post(params({ company_name: `Racer ${i}`, mobile_number: i % 2 ? mobile : `+91 ${mobile}` }))),
+      Array.from({ length: 10 }, (_, i) =>
+        post(params({ company_name: `Racer ${i}`, mobile_number: i % 2 ? mobile : `+91 ${mobile}` })),
+      ),
     );
     const statuses = results.map((r) => r.status).sort();
     expect(statuses).toEqual([201, 409, 409, 409, 409, 409, 409, 409, 409, 409]);
     const winner = results.find((r) => r.status === 201)!.body.data.id;
     for (const r of results.filter((r) => r.status === 409)) {
       expect(r.body).toEqual(
-        errorEnvelope(409, "CONFLICT", `A customer with this mobile number exists: customer ${winner}`, PATH, { customer_id: winner }),
+        errorEnvelope(409, "CONFLICT", `A customer with this mobile number exists: customer ${winner}`, PATH, {
+          customer_id: winner,
+        }),
       );
     }
     expect(await counts()).toEqual({ c: before.c + 1, a: before.a + 1, k: before.k });

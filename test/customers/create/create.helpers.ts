@@ -24,8 +24,24 @@ export const DATASET = {
   ],
   postal_codes: dataset.postal_codes.slice(0, 2),
   sales_agents: [
-    { id: 1, first_name: "Asha", last_name: "Rao", mobile_number: "9876543210", email: "asha@example.com", avatar: null, postalcode_ids: [1] },
-    { id: 2, first_name: "Vikram", last_name: "Shetty", mobile_number: "9876500002", email: null, avatar: null, postalcode_ids: [2] },
+    {
+      id: 1,
+      first_name: "Asha",
+      last_name: "Rao",
+      mobile_number: "9876543210",
+      email: "asha@example.com",
+      avatar: null,
+      postalcode_ids: [1],
+    },
+    {
+      id: 2,
+      first_name: "Vikram",
+      last_name: "Shetty",
+      mobile_number: "9876500002",
+      email: null,
+      avatar: null,
+      postalcode_ids: [2],
+    },
   ],
   customers: [
     {
@@ -73,7 +89,10 @@ export function params(overrides: Record<string, unknown> = {}): Record<string, 
   return { ...createBody(freshMobile()), ...overrides };
 }
 
-export function post(body: unknown, options: { query?: Record<string, string>; headers?: Record<string, string>; key?: string } = {}) {
+export function post(
+  body: unknown,
+  options: { query?: Record<string, string>; headers?: Record<string, string>; key?: string } = {},
+) {
   const qs = options.query ? `?${new URLSearchParams(options.query)}` : "";
   return call(`${PATH}${qs}`, { method: "POST", key: options.key ?? apiKey, body, headers: options.headers });
 }
@@ -95,7 +114,9 @@ export async function counts() {
  * The real D1, except that every batch of a request's sessions goes through `hook`, which gets the
  * real batch to run and the batch's number within its session (1 = the lookup, 2 = the write).
  */
-export function interceptBatches(hook: (real: () => Promise<D1Result[]>, nth: number) => Promise<D1Result[]>): D1Database {
+export function interceptBatches(
+  hook: (real: () => Promise<D1Result[]>, nth: number) => Promise<D1Result[]>,
+): D1Database {
   const passThrough = (target: object, prop: string | symbol) => {
     const value = Reflect.get(target, prop, target);
     return typeof value === "function" ? value.bind(target) : value;
@@ -137,7 +158,10 @@ export function roundTrips(res: { headers: Headers }): string | undefined {
 
 /** The 422 naming these [field, message] pairs (the create endpoint's by default). */
 export function validation(fields: Array<[string, string]>, path = PATH) {
-  return validationEnvelope(path, fields.map(([field, message]) => ({ field, message })));
+  return validationEnvelope(
+    path,
+    fields.map(([field, message]) => ({ field, message })),
+  );
 }
 
 export const MSG = {
@@ -156,7 +180,8 @@ export const MSG = {
   noAgent: "names no sales agent: no sales agent has this id",
   treatment: "must be Registered or Unregistered",
   gstinRequired: "is required when gst_treatment is Registered",
-  gstinPattern: "must match the GSTIN pattern: 2-digit state code, 10-character PAN, entity character, Z, check character",
+  gstinPattern:
+    "must match the GSTIN pattern: 2-digit state code, 10-character PAN, entity character, Z, check character",
   gstinState: "must start with a state code from 01 to 38",
   gstinChecksum: "has a wrong check character (the 15th character)",
   gstinLength: "must be 15 characters",

@@ -5,7 +5,18 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { callWithEnv, expectNoLeak } from "../../helpers/faults.ts";
 import { errorEnvelope } from "../../helpers/http.ts";
 import {
-  counts, FORM, freshMobile, interceptBatches, lookupBarrier, MSG, params, PATH, post, roundTrips, setUpCreate, validation,
+  counts,
+  FORM,
+  freshMobile,
+  interceptBatches,
+  lookupBarrier,
+  MSG,
+  params,
+  PATH,
+  post,
+  roundTrips,
+  setUpCreate,
+  validation,
 } from "./create.helpers.ts";
 
 let key: string;
@@ -18,7 +29,11 @@ describe("races decided inside the write batch", () => {
     const db = lookupBarrier(10);
     const results = await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
-        callWithEnv({ DB: db }, PATH, { method: "POST", key, body: params({ company_name: `Racer ${i}`, mobile_number: mobile }) }),
+        callWithEnv({ DB: db }, PATH, {
+          method: "POST",
+          key,
+          body: params({ company_name: `Racer ${i}`, mobile_number: mobile }),
+        }),
       ),
     );
     expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409, 409, 409, 409, 409, 409]);
@@ -26,9 +41,15 @@ describe("races decided inside the write batch", () => {
     expect(roundTrips(winner)).toBe("2");
     for (const r of results.filter((r) => r.status === 409)) {
       expect(r.body).toEqual(
-        errorEnvelope(409, "CONFLICT", `A customer with this mobile number exists: customer ${winner.body.data.id}`, PATH, {
-          customer_id: winner.body.data.id,
-        }),
+        errorEnvelope(
+          409,
+          "CONFLICT",
+          `A customer with this mobile number exists: customer ${winner.body.data.id}`,
+          PATH,
+          {
+            customer_id: winner.body.data.id,
+          },
+        ),
       );
       // The lookup found nothing; the unique index stopped the write; the winner's id was read.
       expect(roundTrips(r)).toBe("3");
@@ -41,7 +62,9 @@ describe("races decided inside the write batch", () => {
     const p = params();
     const db = lookupBarrier(5);
     const headers = { "Idempotency-Key": "barrier-duplicates" };
-    const results = await Promise.all(Array.from({ length: 5 }, () => callWithEnv({ DB: db }, PATH, { method: "POST", key, body: p, headers })));
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => callWithEnv({ DB: db }, PATH, { method: "POST", key, body: p, headers })),
+    );
     expect(results.map((r) => r.status)).toEqual(Array(5).fill(201));
     expect(new Set(results.map((r) => r.text)).size).toBe(1);
     const replays = results.filter((r) => r.headers.get("Idempotent-Replayed") === "true");
@@ -54,7 +77,9 @@ describe("races decided inside the write batch", () => {
     const before = await counts();
     const db = lookupBarrier(4);
     const headers = { "Idempotency-Key": "barrier-different" };
-    const results = await Promise.all(Array.from({ length: 4 }, () => callWithEnv({ DB: db }, PATH, { method: "POST", key, body: params(), headers })));
+    const results = await Promise.all(
+      Array.from({ length: 4 }, () => callWithEnv({ DB: db }, PATH, { method: "POST", key, body: params(), headers })),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409, 409]);
     for (const r of results.filter((r) => r.status === 409)) {
       expect(r.body.error.description).toBe(
@@ -95,15 +120,21 @@ describe("nothing half-made", () => {
     await withFault("fail_address", "before insert on customer_addresses when new.addressline1 = 'FAULT'", async () => {
       const before = await counts();
       const mobile = freshMobile();
-      const res = await post(params({ address: "FAULT", mobile_number: mobile }), { headers: { "Idempotency-Key": "fault-1" } });
+      const res = await post(params({ address: "FAULT", mobile_number: mobile }), {
+        headers: { "Idempotency-Key": "fault-1" },
+      });
       expect(res.status).toBeGreaterThanOrEqual(500);
       expect(res.body.error.status_code).toBe(res.status);
       expectNoLeak(res.text);
       expect(await counts()).toEqual(before);
-      expect(await env.DB.prepare("select count(*) n from customers where phone_key = ?").bind(mobile).first()).toEqual({ n: 0 });
+      expect(await env.DB.prepare("select count(*) n from customers where phone_key = ?").bind(mobile).first()).toEqual(
+        { n: 0 },
+      );
       // The key was not used up: the same request succeeds once the fault is gone.
       await env.DB.prepare("drop trigger fail_address").run();
-      const retry = await post(params({ address: "FAULT", mobile_number: mobile }), { headers: { "Idempotency-Key": "fault-1" } });
+      const retry = await post(params({ address: "FAULT", mobile_number: mobile }), {
+        headers: { "Idempotency-Key": "fault-1" },
+      });
       expect(retry.status).toBe(201);
       expect(retry.headers.get("Idempotent-Replayed")).toBeNull();
     });
@@ -135,7 +166,10 @@ describe("nothing half-made", () => {
     });
     // The lookup, the write that the foreign key stopped, the lookup of what went away.
     expect(batches).toBe(3);
-    expect({ status: res.status, body: res.body }).toEqual({ status: 422, body: validation([["area_id", MSG.noArea]]) });
+    expect({ status: res.status, body: res.body }).toEqual({
+      status: 422,
+      body: validation([["area_id", MSG.noArea]]),
+    });
     expect(await counts()).toEqual(before);
   });
 

@@ -7,7 +7,19 @@ import { call, errorEnvelope } from "../../helpers/http.ts";
 import { makeKey } from "../../helpers/api-keys.ts";
 import { createBody, createdCustomer } from "../../fixtures/create-body.ts";
 import {
-  counts, DATASET, form, FORM, freshMobile, KORAMANGALA, MSG, params, PATH, post, setUpCreate, stringParams, validation,
+  counts,
+  DATASET,
+  form,
+  FORM,
+  freshMobile,
+  KORAMANGALA,
+  MSG,
+  params,
+  PATH,
+  post,
+  setUpCreate,
+  stringParams,
+  validation,
 } from "./create.helpers.ts";
 
 let key: string;
@@ -16,7 +28,9 @@ beforeAll(async () => (key = await setUpCreate(100)));
 describe("creating", () => {
   it("creates from a JSON body: 201 with the whole customer, listed by GET /customers and found by GET /orders at once", async () => {
     const before = await counts();
-    const res = await post(params({ mobile_number: "+91 97000 11111", gst_treatment: "Registered", gstin: "27AAPFU0939F1ZV" }));
+    const res = await post(
+      params({ mobile_number: "+91 97000 11111", gst_treatment: "Registered", gstin: "27AAPFU0939F1ZV" }),
+    );
     expect(res.status).toBe(201);
     expect(res.headers.get("Content-Type")).toBe("application/json");
     expect(res.headers.get("Idempotent-Replayed")).toBeNull();
@@ -53,16 +67,29 @@ describe("creating", () => {
     expect(res.status).toBe(201);
     expect(res.body.data).toMatchObject({
       contactperson_number: "098200-55555",
-      address: { addressline1: "12 MG Road", addressline2: "", area: KORAMANGALA, postalcode: { id: 2, code: "560034" } },
+      address: {
+        addressline1: "12 MG Road",
+        addressline2: "",
+        area: KORAMANGALA,
+        postalcode: { id: 2, code: "560034" },
+      },
     });
-    const stored = await env.DB.prepare("select phone_key, salesagent_id from customers where id = ?").bind(res.body.data.id).first();
+    const stored = await env.DB.prepare("select phone_key, salesagent_id from customers where id = ?")
+      .bind(res.body.data.id)
+      .first();
     expect(stored).toEqual({ phone_key: "9820055555", salesagent_id: 2 });
   });
 
   it("takes the parameters from a urlencoded form body", async () => {
-    const res = await post(form(params({ company_name: "Form & Co", mobile_number: "(982) 005.6666" })), { headers: FORM });
+    const res = await post(form(params({ company_name: "Form & Co", mobile_number: "(982) 005.6666" })), {
+      headers: FORM,
+    });
     expect(res.status).toBe(201);
-    expect(res.body.data).toMatchObject({ company_name: "Form & Co", display_name: "Form & Co", contactperson_number: "(982) 005.6666" });
+    expect(res.body.data).toMatchObject({
+      company_name: "Form & Co",
+      display_name: "Form & Co",
+      contactperson_number: "(982) 005.6666",
+    });
   });
 
   it("takes the parameters from a multipart form body", async () => {
@@ -79,7 +106,13 @@ describe("creating", () => {
   it("lets a body value win over a query value, fills in from the query and ignores unknown parameters", async () => {
     const mobile = freshMobile();
     const res = await post(
-      { company_name: "Body Co", mobile_number: mobile, unknown: "x", email: "ignored@example.com", gst_treatment: "unregistered" },
+      {
+        company_name: "Body Co",
+        mobile_number: mobile,
+        unknown: "x",
+        email: "ignored@example.com",
+        gst_treatment: "unregistered",
+      },
       {
         query: {
           company_name: "Query Co",
@@ -107,7 +140,10 @@ describe("creating", () => {
   });
 
   it("lets a form body win over the query too", async () => {
-    const res = await post(form({ company_name: "Form Wins" }), { headers: FORM, query: { ...stringParams(params()), company_name: "Query" } });
+    const res = await post(form({ company_name: "Form Wins" }), {
+      headers: FORM,
+      query: { ...stringParams(params()), company_name: "Query" },
+    });
     expect(res.status).toBe(201);
     expect(res.body.data.company_name).toBe("Form Wins");
   });
@@ -121,12 +157,17 @@ describe("creating", () => {
   it("reads an empty body (any Content-Type) as no body", async () => {
     const res = await post("", { query: stringParams(params()), headers: { "Content-Type": "application/json" } });
     expect(res.status).toBe(201);
-    const spaces = await post("  \n", { query: stringParams(params()), headers: { "Content-Type": "application/json" } });
+    const spaces = await post("  \n", {
+      query: stringParams(params()),
+      headers: { "Content-Type": "application/json" },
+    });
     expect(spaces.status).toBe(201);
   });
 
   it("trims the required strings and stores them trimmed", async () => {
-    const res = await post(params({ company_name: "  Trim Co \t", contactpersons_name: " Ravi ", address: "\n 5 Link Road " }));
+    const res = await post(
+      params({ company_name: "  Trim Co \t", contactpersons_name: " Ravi ", address: "\n 5 Link Road " }),
+    );
     expect(res.status).toBe(201);
     expect(res.body.data).toMatchObject({
       company_name: "Trim Co",
@@ -138,7 +179,9 @@ describe("creating", () => {
 
   it("accepts 255 characters (counted as characters, not UTF-16 units)", async () => {
     const long = "क".repeat(254) + "😀";
-    const res = await post(params({ company_name: long, contactpersons_name: "x".repeat(255), address: "y".repeat(255) }));
+    const res = await post(
+      params({ company_name: long, contactpersons_name: "x".repeat(255), address: "y".repeat(255) }),
+    );
     expect(res.status).toBe(201);
     expect(res.body.data.company_name).toBe(long);
   });
@@ -189,7 +232,7 @@ describe("creating", () => {
     expect(row).toEqual({ gstin: "27AAPFU0939F1ZV" });
   });
 
-  it("ignores any gstin when Unregistered and stores \"\"", async () => {
+  it('ignores any gstin when Unregistered and stores ""', async () => {
     for (const gstin of ["27AAPFU0939F1ZV", "garbage", 42, ["x"]]) {
       const res = await post(params({ gst_treatment: "Unregistered", gstin }));
       expect(res.status).toBe(201);
@@ -202,8 +245,10 @@ describe("mobile_number: control characters, then trimming, then 32 characters a
   /** The same parameters as a JSON body, a urlencoded form body and a query string. */
   const WAYS = {
     json: (p: Record<string, unknown>, headers?: Record<string, string>) => post(p, { headers }),
-    form: (p: Record<string, unknown>, headers?: Record<string, string>) => post(form(p), { headers: { ...FORM, ...headers } }),
-    query: (p: Record<string, unknown>, headers?: Record<string, string>) => post(undefined, { query: stringParams(p), headers }),
+    form: (p: Record<string, unknown>, headers?: Record<string, string>) =>
+      post(form(p), { headers: { ...FORM, ...headers } }),
+    query: (p: Record<string, unknown>, headers?: Record<string, string>) =>
+      post(undefined, { query: stringParams(p), headers }),
   };
   type Way = keyof typeof WAYS;
   const ways = Object.keys(WAYS) as Way[];
@@ -215,9 +260,14 @@ describe("mobile_number: control characters, then trimming, then 32 characters a
 
   async function expectCreated(way: Way, sent: string, stored: string) {
     const res = await WAYS[way](params({ mobile_number: sent }));
-    expect({ status: res.status, body: res.body }).toEqual({ status: 201, body: createdBody(res.body?.data?.id, stored) });
+    expect({ status: res.status, body: res.body }).toEqual({
+      status: 201,
+      body: createdBody(res.body?.data?.id, stored),
+    });
     expect(res.headers.get("Content-Type")).toBe("application/json");
-    const row = await env.DB.prepare("select contactperson_number, phone_key from customers where id = ?").bind(res.body.data.id).first();
+    const row = await env.DB.prepare("select contactperson_number, phone_key from customers where id = ?")
+      .bind(res.body.data.id)
+      .first();
     expect(row).toEqual({ contactperson_number: stored, phone_key: normalizedOf(stored) });
     return res;
   }
@@ -225,11 +275,19 @@ describe("mobile_number: control characters, then trimming, then 32 characters a
   async function expect422(way: Way, sent: string, message: string) {
     const before = await counts();
     const res = await WAYS[way](params({ mobile_number: sent }));
-    expect({ status: res.status, body: res.body }).toEqual({ status: 422, body: validation([["mobile_number", message]]) });
+    expect({ status: res.status, body: res.body }).toEqual({
+      status: 422,
+      body: validation([["mobile_number", message]]),
+    });
     expect(await counts()).toEqual(before);
   }
 
-  const normalizedOf = (n: string) => n.replace(/[\s\-.()[\]]/g, "").replace(/^\+/, "").replace(/^91(?=\d{10}$)/, "").replace(/^0(?=\d{10}$)/, "");
+  const normalizedOf = (n: string) =>
+    n
+      .replace(/[\s\-.()[\]]/g, "")
+      .replace(/^\+/, "")
+      .replace(/^91(?=\d{10}$)/, "")
+      .replace(/^0(?=\d{10}$)/, "");
 
   const CONTROLS: Array<[string, string]> = [
     ["a tab inside", "98200\t12345"],
@@ -283,7 +341,10 @@ describe("mobile_number: control characters, then trimming, then 32 characters a
     const number = freshMobile();
     const headers = { "Idempotency-Key": `trimmed-${number}` };
     const first = await WAYS.json(params({ mobile_number: number }), headers);
-    expect({ status: first.status, body: first.body }).toEqual({ status: 201, body: createdBody(first.body.data.id, number) });
+    expect({ status: first.status, body: first.body }).toEqual({
+      status: 201,
+      body: createdBody(first.body.data.id, number),
+    });
     for (const way of ways) {
       const again = await WAYS[way](params({ mobile_number: `  ${number}   ` }), headers);
       expect({ status: again.status, text: again.text, replayed: again.headers.get("Idempotent-Replayed") }).toEqual({
@@ -314,7 +375,12 @@ describe("Idempotency-Key", () => {
     // The same parameters sent another way (query, ids as text, other case, padding) are the same request.
     const sameOtherWay = await post(undefined, {
       headers,
-      query: stringParams({ ...p, gst_treatment: "UNREGISTERED", company_name: ` ${p.company_name} `, gstin: "ignored" }),
+      query: stringParams({
+        ...p,
+        gst_treatment: "UNREGISTERED",
+        company_name: ` ${p.company_name} `,
+        gstin: "ignored",
+      }),
     });
     expect(sameOtherWay.status).toBe(201);
     expect(sameOtherWay.text).toBe(first.text);
@@ -327,10 +393,14 @@ describe("Idempotency-Key", () => {
     const first = await post(params(), { headers });
     expect(first.status).toBe(201);
     const before = await counts();
-    const description = "This Idempotency-Key was used with other parameters within the last 24 hours; send a new key for a new request";
+    const description =
+      "This Idempotency-Key was used with other parameters within the last 24 hours; send a new key for a new request";
     for (const other of [params(), { company_name: "broken" }]) {
       const res = await post(other, { headers });
-      expect({ status: res.status, body: res.body }).toEqual({ status: 409, body: errorEnvelope(409, "CONFLICT", description, PATH) });
+      expect({ status: res.status, body: res.body }).toEqual({
+        status: 409,
+        body: errorEnvelope(409, "CONFLICT", description, PATH),
+      });
     }
     expect(await counts()).toEqual(before);
   });
@@ -351,7 +421,9 @@ describe("Idempotency-Key", () => {
     const headers = { "Idempotency-Key": "day-old" };
     const first = await post(params(), { headers });
     expect(first.status).toBe(201);
-    await env.DB.prepare("update idempotency_keys set created_at = created_at - 86400001 where key like '%:day-old'").run();
+    await env.DB.prepare(
+      "update idempotency_keys set created_at = created_at - 86400001 where key like '%:day-old'",
+    ).run();
     const before = await counts();
     const second = await post(params({ company_name: "A Day Later" }), { headers });
     expect(second.status).toBe(201);
@@ -367,7 +439,9 @@ describe("Idempotency-Key", () => {
     const first = await post(params(), { headers: { "Idempotency-Key": "old-1" } });
     const second = await post(params(), { headers: { "Idempotency-Key": "old-2" } });
     expect([first.status, second.status]).toEqual([201, 201]);
-    await env.DB.prepare("update idempotency_keys set created_at = created_at - 86400001 where key like '%:old-_'").run();
+    await env.DB.prepare(
+      "update idempotency_keys set created_at = created_at - 86400001 where key like '%:old-_'",
+    ).run();
     const before = await counts();
     const res = await post(params(), { headers: { "Idempotency-Key": "new-1" } });
     expect(res.status).toBe(201);
