@@ -94,14 +94,34 @@ export function wrangler(args: string[], options: ShownOptions = {}): Promise<st
 }
 
 /** A TCP port on 127.0.0.1 that nothing listens on right now (the OS picks it). */
+// A port below Linux's ephemeral range (32768 up): a port that listen(0) hands out is free only
+// until the next process asks, and servers started side by side (two test files at once, each
+// workerd's own sockets) would be given it again and answer another server's readiness check.
+const PORT_RANGE = { from: 20_000, to: 32_000 };
+
 export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = PORT_RANGE.from + Math.floor(Math.random() * (PORT_RANGE.to - PORT_RANGE.from));
+    if (await canListen(port)) return port;
+  }
+  return listenOn(0);
+}
+
+function canListen(port: number): Promise<boolean> {
+  return listenOn(port).then(
+    () => true,
+    () => false,
+  );
+}
+
+function listenOn(port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
+    srv.listen(port, "127.0.0.1", () => {
       const address = srv.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      srv.close(() => resolve(port));
+      const bound = typeof address === "object" && address ? address.port : 0;
+      srv.close(() => resolve(bound));
     });
   });
 }
