@@ -9,6 +9,7 @@ import type { Platform } from "../scripts/lib/local.ts";
 import { run } from "../scripts/lib/processes.ts";
 import { customerRecord } from "../test/fixtures/dataset.ts";
 import { migratedStateDir } from "./helpers/state.ts";
+import { IMPORTED_TABLES as TABLES } from "../test/fixtures/import-tables.ts";
 
 const dir = migratedStateDir("olk-import-");
 let platform: Platform;
@@ -27,23 +28,6 @@ afterAll(async () => {
 async function withPlatform<T>(fn: (env: Platform["env"]) => Promise<T>): Promise<T> {
   return fn(platform.env);
 }
-
-const TABLES = [
-  "states",
-  "cities",
-  "areas",
-  "postal_codes",
-  "sales_agents",
-  "sales_agent_postal_codes",
-  "delivery_agents",
-  "products",
-  "customers",
-  "customer_addresses",
-  "orders",
-  "order_items",
-  "order_statuses",
-  "invoices",
-];
 
 async function snapshot(env: Platform["env"]): Promise<Record<string, unknown[]>> {
   const results = await env.DB.batch(TABLES.map((t) => env.DB.prepare(`SELECT * FROM ${t} ORDER BY 1, 2`)));

@@ -3,18 +3,7 @@ import { and, asc, count, eq, gt, sql, type SQL } from "drizzle-orm";
 import { areas, postalCodes, salesAgentPostalCodes, salesAgents } from "../../drizzle/schema.ts";
 import type { Database } from "../platform/db/database.ts";
 import type { Page } from "../platform/paging/pagination.ts";
-import {
-  AFTER,
-  type Compiler,
-  compiled,
-  limitWithin,
-  PAGE,
-  pageMode,
-  type PageMode,
-  pageStatements,
-  pageValues,
-  runPage,
-} from "../platform/db/compiled.ts";
+import * as cq from "../platform/db/compiled.ts";
 import { keptCount, keptTotal } from "../platform/db/totals.ts";
 
 export function listAreas(db: Database) {
@@ -37,10 +26,11 @@ export function salesAgentsByPincode(db: Database, pincode: string) {
 }
 
 /** One code's total is counted in its index (a pincode has one or two records); see docs/specification.md section 4. */
-function postalCodesPageQueries(db: Compiler, byCode: boolean, mode: PageMode) {
+function postalCodesPageQueries(db: cq.Compiler, byCode: boolean, mode: cq.PageMode) {
   const byCodeWhere = byCode ? eq(postalCodes.code, sql.placeholder("code")) : undefined;
-  const rowsWhere: SQL | undefined = mode === "seek" ? and(byCodeWhere, gt(postalCodes.id, AFTER.id)) : byCodeWhere;
-  const limit = mode === "offset" && !byCode ? limitWithin(keptCount(db, "postal_codes"), PAGE.limit) : PAGE.limit;
+  const rowsWhere: SQL | undefined = mode === "seek" ? and(byCodeWhere, gt(postalCodes.id, cq.AFTER.id)) : byCodeWhere;
+  const limit =
+    mode === "offset" && !byCode ? cq.limitWithin(keptCount(db, "postal_codes"), cq.PAGE.limit) : cq.PAGE.limit;
   const rows = db
     .select({ id: postalCodes.id, code: postalCodes.code })
     .from(postalCodes)
@@ -51,23 +41,23 @@ function postalCodesPageQueries(db: Compiler, byCode: boolean, mode: PageMode) {
     total: byCode
       ? db.select({ total: count() }).from(postalCodes).where(byCodeWhere).prepare()
       : keptTotal(db, "postal_codes"),
-    rows: (mode === "offset" ? rows.offset(PAGE.offset) : rows).prepare(),
+    rows: (mode === "offset" ? rows.offset(cq.PAGE.offset) : rows).prepare(),
   };
 }
 
 const postalCodesModes = (byCode: boolean) => ({
-  first: compiled((db) => postalCodesPageQueries(db, byCode, "first")),
-  offset: compiled((db) => postalCodesPageQueries(db, byCode, "offset")),
-  seek: compiled((db) => postalCodesPageQueries(db, byCode, "seek")),
+  first: cq.compiled((db) => postalCodesPageQueries(db, byCode, "first")),
+  offset: cq.compiled((db) => postalCodesPageQueries(db, byCode, "offset")),
+  seek: cq.compiled((db) => postalCodesPageQueries(db, byCode, "seek")),
 });
 const postalCodesPage = { all: postalCodesModes(false), byCode: postalCodesModes(true) };
 
 export function listPostalCodes(db: Database, page: Page, code?: string) {
-  const q = (code === undefined ? postalCodesPage.all : postalCodesPage.byCode)[pageMode(page)]();
-  return runPage(db, pageStatements(q, { ...pageValues(page), code }));
+  const q = (code === undefined ? postalCodesPage.all : postalCodesPage.byCode)[cq.pageMode(page)]();
+  return cq.runPage(db, cq.pageStatements(q, { ...cq.pageValues(page), code }));
 }
 
-function salesAgentsPageQueries(db: Compiler, mode: PageMode) {
+function salesAgentsPageQueries(db: cq.Compiler, mode: cq.PageMode) {
   const rows = db
     .select({
       id: salesAgents.id,
@@ -78,21 +68,21 @@ function salesAgentsPageQueries(db: Compiler, mode: PageMode) {
       email: salesAgents.email,
     })
     .from(salesAgents)
-    .where(mode === "seek" ? gt(salesAgents.id, AFTER.id) : undefined)
+    .where(mode === "seek" ? gt(salesAgents.id, cq.AFTER.id) : undefined)
     .orderBy(asc(salesAgents.id))
-    .limit(mode === "offset" ? limitWithin(keptCount(db, "sales_agents"), PAGE.limit) : PAGE.limit);
+    .limit(mode === "offset" ? cq.limitWithin(keptCount(db, "sales_agents"), cq.PAGE.limit) : cq.PAGE.limit);
   return {
     total: keptTotal(db, "sales_agents"),
-    rows: (mode === "offset" ? rows.offset(PAGE.offset) : rows).prepare(),
+    rows: (mode === "offset" ? rows.offset(cq.PAGE.offset) : rows).prepare(),
   };
 }
 
 const salesAgentsPage = {
-  first: compiled((db) => salesAgentsPageQueries(db, "first")),
-  offset: compiled((db) => salesAgentsPageQueries(db, "offset")),
-  seek: compiled((db) => salesAgentsPageQueries(db, "seek")),
+  first: cq.compiled((db) => salesAgentsPageQueries(db, "first")),
+  offset: cq.compiled((db) => salesAgentsPageQueries(db, "offset")),
+  seek: cq.compiled((db) => salesAgentsPageQueries(db, "seek")),
 };
 
 export function listSalesAgents(db: Database, page: Page) {
-  return runPage(db, pageStatements(salesAgentsPage[pageMode(page)](), pageValues(page)));
+  return cq.runPage(db, cq.pageStatements(salesAgentsPage[cq.pageMode(page)](), cq.pageValues(page)));
 }

@@ -17,17 +17,7 @@ import {
 import type { Database } from "../platform/db/database.ts";
 import type { Page } from "../platform/paging/pagination.ts";
 import { selectCustomersWithAddress } from "../customers/customers.queries.ts";
-import {
-  AFTER,
-  type Compiler,
-  compiled,
-  limitWithin,
-  PAGE,
-  pageMode,
-  type PageMode,
-  pageValues,
-  runBatch,
-} from "../platform/db/compiled.ts";
+import * as cq from "../platform/db/compiled.ts";
 import { customerOrderCount } from "../platform/db/totals.ts";
 import { as } from "../platform/db/columns.ts";
 
@@ -52,8 +42,8 @@ const TO = sql.placeholder("to");
 // with to_date the smaller date, since SQLite seeks on one upper bound and might read from to_date down.
 const afterCursor = (to: boolean) =>
   and(
-    lte(orders.date, to ? sql`min(${TO}, ${AFTER.date})` : AFTER.date),
-    or(lt(orders.date, AFTER.date), and(eq(orders.date, AFTER.date), lt(orders.id, AFTER.id))),
+    lte(orders.date, to ? sql`min(${TO}, ${cq.AFTER.date})` : cq.AFTER.date),
+    or(lt(orders.date, cq.AFTER.date), and(eq(orders.date, cq.AFTER.date), lt(orders.id, cq.AFTER.id))),
   )!;
 
 const orderColumns = {
@@ -102,8 +92,8 @@ const invoiceColumns = {
 };
 
 // An absent date bound is left out of the SQL, not bound to an open value, so each combination of bounds
-// and page mode is its own compiled set. Totals and ids: docs/specification.md section 4.
-function ordersPageQueries(db: Compiler, range: { from: boolean; to: boolean }, mode: PageMode, agent: boolean) {
+// and page mode is its own cq.compiled set. Totals and ids: docs/specification.md section 4.
+function ordersPageQueries(db: cq.Compiler, range: { from: boolean; to: boolean }, mode: cq.PageMode, agent: boolean) {
   const phoneKey = sql.placeholder("phoneKey");
   // With an agent, another agent's customer is not found at all: the same empty answer as an
   // unknown number, from the same statements (no row is read and then dropped).
@@ -124,7 +114,9 @@ function ordersPageQueries(db: Compiler, range: { from: boolean; to: boolean }, 
     total: (range.from || range.to ? db.select({ total: count() }).from(orders).where(where) : kept).prepare(),
     page: pageRows(
       db,
-      mode === "offset" ? ids.limit(limitWithin(kept, PAGE.limit)).offset(PAGE.offset) : ids.limit(PAGE.limit),
+      mode === "offset"
+        ? ids.limit(cq.limitWithin(kept, cq.PAGE.limit)).offset(cq.PAGE.offset)
+        : ids.limit(cq.PAGE.limit),
     ).prepare(),
   };
 }
@@ -145,7 +137,7 @@ function share<P extends string, T extends Record<string, SQLiteColumn | SQL.Ali
 
 // Orders, lines and invoices in one union over page ids found once: three statements would each read the
 // skipped orders. No ORDER BY: sorting would read every row of the answer once more; pageOf sorts.
-function pageRows(db: Compiler, ids: TypedQueryBuilder<{ id: typeof orders.id }>) {
+function pageRows(db: cq.Compiler, ids: TypedQueryBuilder<{ id: typeof orders.id }>) {
   const pageIds = db.$with("page_ids").as(ids);
   const columns = (kind: 0 | 1 | 2) => ({
     kind: sql<number>`${sql.raw(String(kind))}`.as("kind"),
@@ -196,12 +188,12 @@ function pageOf(rows: Record<string, unknown>[]) {
   return { orders, items, invoices };
 }
 
-function byRange(mode: PageMode, agent: boolean) {
+function byRange(mode: cq.PageMode, agent: boolean) {
   return {
-    all: compiled((db) => ordersPageQueries(db, { from: false, to: false }, mode, agent)),
-    from: compiled((db) => ordersPageQueries(db, { from: true, to: false }, mode, agent)),
-    to: compiled((db) => ordersPageQueries(db, { from: false, to: true }, mode, agent)),
-    between: compiled((db) => ordersPageQueries(db, { from: true, to: true }, mode, agent)),
+    all: cq.compiled((db) => ordersPageQueries(db, { from: false, to: false }, mode, agent)),
+    from: cq.compiled((db) => ordersPageQueries(db, { from: true, to: false }, mode, agent)),
+    to: cq.compiled((db) => ordersPageQueries(db, { from: false, to: true }, mode, agent)),
+    between: cq.compiled((db) => ordersPageQueries(db, { from: true, to: true }, mode, agent)),
   };
 }
 const byMode = (agent: boolean) => ({
@@ -215,9 +207,9 @@ const ordersPage = { all: byMode(false), agent: byMode(true) };
 export function ordersPageStatements(filter: OrderFilter, page: Page) {
   const agentId = filter.agentId ?? null;
   const range = filter.from ? (filter.to ? "between" : "from") : filter.to ? "to" : "all";
-  const q = (agentId === null ? ordersPage.all : ordersPage.agent)[pageMode(page)][range]();
+  const q = (agentId === null ? ordersPage.all : ordersPage.agent)[cq.pageMode(page)][range]();
   const values = {
-    ...pageValues(page),
+    ...cq.pageValues(page),
     phoneKey: filter.phoneKey,
     from: filter.from,
     to: filter.to,
@@ -228,7 +220,7 @@ export function ordersPageStatements(filter: OrderFilter, page: Page) {
 
 /** One D1 round trip whatever the page size; null when no customer (of the key's agent) has the number. */
 export async function findOrdersByPhone(db: Database, filter: OrderFilter, page: Page) {
-  const [customerRows, totalRows, rows] = await runBatch(db, ordersPageStatements(filter, page));
+  const [customerRows, totalRows, rows] = await cq.runBatch(db, ordersPageStatements(filter, page));
   const customer = customerRows[0];
   if (!customer) return null;
   return { customer, total: totalRows[0]?.total ?? 0, ...pageOf(rows) };

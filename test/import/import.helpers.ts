@@ -4,23 +4,7 @@ import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { ImportError, importDataset, type Dataset, type OrderRecord } from "../../src/import/importer.ts";
 import { dataset } from "../fixtures/dataset.ts";
-
-const TABLES = [
-  "states",
-  "cities",
-  "areas",
-  "postal_codes",
-  "sales_agents",
-  "sales_agent_postal_codes",
-  "delivery_agents",
-  "products",
-  "customers",
-  "customer_addresses",
-  "orders",
-  "order_items",
-  "order_statuses",
-  "invoices",
-];
+import { IMPORTED_TABLES as TABLES } from "../fixtures/import-tables.ts";
 
 type Rows = Record<string, unknown>[];
 

@@ -40,43 +40,27 @@ describe("the store writes an entry for every change, naming its actor", () => {
     const expected: AuditEntry[] = [];
     const secrets: string[] = [];
     for (const actor of actors) {
-      const session = actor.sessionId ?? null;
+      // The entry this actor's change at the clock's time writes; then the clock moves on a second.
+      const entryFor = (action: AuditEntry["action"], keyId: string, newKeyId: string | null): AuditEntry => {
+        const entry: AuditEntry = {
+          at: new Date(clock.ms).toISOString(),
+          action,
+          key_id: keyId,
+          new_key_id: newKeyId,
+          key_name: `by ${actor.actor}`,
+          mode: "test",
+          actor: actor.actor,
+          session_id: actor.sessionId ?? null,
+        };
+        clock.ms += 1000;
+        return entry;
+      };
       const made = await store.create({ name: `by ${actor.actor}`, mode: "test" }, actor);
-      expected.push({
-        at: new Date(clock.ms).toISOString(),
-        action: "create",
-        key_id: made.record.id,
-        new_key_id: null,
-        key_name: `by ${actor.actor}`,
-        mode: "test",
-        actor: actor.actor,
-        session_id: session,
-      });
-      clock.ms += 1000;
+      expected.push(entryFor("create", made.record.id, null));
       const rolled = await store.roll(made.record.id, 60, actor);
-      expected.push({
-        at: new Date(clock.ms).toISOString(),
-        action: "roll",
-        key_id: made.record.id,
-        new_key_id: rolled!.record.id,
-        key_name: `by ${actor.actor}`,
-        mode: "test",
-        actor: actor.actor,
-        session_id: session,
-      });
-      clock.ms += 1000;
+      expected.push(entryFor("roll", made.record.id, rolled!.record.id));
       await store.revoke(rolled!.record.id, actor);
-      expected.push({
-        at: new Date(clock.ms).toISOString(),
-        action: "revoke",
-        key_id: rolled!.record.id,
-        new_key_id: null,
-        key_name: `by ${actor.actor}`,
-        mode: "test",
-        actor: actor.actor,
-        session_id: session,
-      });
-      clock.ms += 1000;
+      expected.push(entryFor("revoke", rolled!.record.id, null));
       secrets.push(made.secret, rolled!.secret);
     }
     const entries = await store.audit();

@@ -6,30 +6,16 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { call, errorEnvelope } from "../../helpers/http.ts";
 import { makeKey } from "../../helpers/api-keys.ts";
 import { createBody, createdCustomer } from "../../fixtures/create-body.ts";
-import {
-  counts,
-  DATASET,
-  form,
-  FORM,
-  freshMobile,
-  KORAMANGALA,
-  MSG,
-  params,
-  PATH,
-  post,
-  setUpCreate,
-  stringParams,
-  validation,
-} from "./create.helpers.ts";
+import * as h from "./create.helpers.ts";
 
 let key: string;
-beforeAll(async () => (key = await setUpCreate(100)));
+beforeAll(async () => (key = await h.setUpCreate(100)));
 
 describe("creating", () => {
   it("creates from a JSON body: 201 with the whole customer, listed by GET /customers and found by GET /orders at once", async () => {
-    const before = await counts();
-    const res = await post(
-      params({ mobile_number: "+91 97000 11111", gst_treatment: "Registered", gstin: "27AAPFU0939F1ZV" }),
+    const before = await h.counts();
+    const res = await h.post(
+      h.params({ mobile_number: "+91 97000 11111", gst_treatment: "Registered", gstin: "27AAPFU0939F1ZV" }),
     );
     expect(res.status).toBe(201);
     expect(res.headers.get("Content-Type")).toBe("application/json");
@@ -39,12 +25,12 @@ describe("creating", () => {
     const customer = createdCustomer(
       id,
       createBody("+91 97000 11111", { gst_treatment: "Registered", gstin: "27AAPFU0939F1ZV" }),
-      DATASET,
+      h.DATASET,
     );
     expect(res.body).toEqual({ data: customer });
     // Two round trips: the lookup batch and the write batch.
     expect(res.headers.get("Server-Timing")).toMatch(/d1;dur=[\d.]+;desc="2 round trips"/);
-    expect(await counts()).toEqual({ c: before.c + 1, a: before.a + 1, k: before.k });
+    expect(await h.counts()).toEqual({ c: before.c + 1, a: before.a + 1, k: before.k });
 
     const listed = await call("/api/customers?count=100", { key });
     expect(listed.status).toBe(200);
@@ -57,20 +43,22 @@ describe("creating", () => {
   });
 
   it("is served at the root path too", async () => {
-    const res = await call("/customers/create", { method: "POST", key, body: params() });
+    const res = await call("/customers/create", { method: "POST", key, body: h.params() });
     expect(res.status).toBe(201);
   });
 
   it("takes the parameters from the query string, as published", async () => {
-    const p = params({ mobile_number: "098200-55555", area_id: 2, postalcode_id: 2, salesagent_id: 2 });
-    const res = await post(undefined, { query: Object.fromEntries(Object.entries(p).map(([k, v]) => [k, String(v)])) });
+    const p = h.params({ mobile_number: "098200-55555", area_id: 2, postalcode_id: 2, salesagent_id: 2 });
+    const res = await h.post(undefined, {
+      query: Object.fromEntries(Object.entries(p).map(([k, v]) => [k, String(v)])),
+    });
     expect(res.status).toBe(201);
     expect(res.body.data).toMatchObject({
       contactperson_number: "098200-55555",
       address: {
         addressline1: "12 MG Road",
         addressline2: "",
-        area: KORAMANGALA,
+        area: h.KORAMANGALA,
         postalcode: { id: 2, code: "560034" },
       },
     });
@@ -80,9 +68,9 @@ describe("creating", () => {
     expect(stored).toEqual({ phone_key: "9820055555", salesagent_id: 2 });
   });
 
-  it("takes the parameters from a urlencoded form body", async () => {
-    const res = await post(form(params({ company_name: "Form & Co", mobile_number: "(982) 005.6666" })), {
-      headers: FORM,
+  it("takes the parameters from a urlencoded h.form body", async () => {
+    const res = await h.post(h.form(h.params({ company_name: "Form & Co", mobile_number: "(982) 005.6666" })), {
+      headers: h.FORM,
     });
     expect(res.status).toBe(201);
     expect(res.body.data).toMatchObject({
@@ -92,20 +80,20 @@ describe("creating", () => {
     });
   });
 
-  it("takes the parameters from a multipart form body", async () => {
+  it("takes the parameters from a multipart h.form body", async () => {
     const boundary = "create-test-boundary";
     const body =
-      Object.entries(params({ company_name: "Multipart Co" }))
+      Object.entries(h.params({ company_name: "Multipart Co" }))
         .map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${String(v)}\r\n`)
         .join("") + `--${boundary}--\r\n`;
-    const res = await post(body, { headers: { "Content-Type": `multipart/form-data; boundary=${boundary}` } });
+    const res = await h.post(body, { headers: { "Content-Type": `multipart/form-data; boundary=${boundary}` } });
     expect(res.status).toBe(201);
     expect(res.body.data.company_name).toBe("Multipart Co");
   });
 
   it("lets a body value win over a query value, fills in from the query and ignores unknown parameters", async () => {
-    const mobile = freshMobile();
-    const res = await post(
+    const mobile = h.freshMobile();
+    const res = await h.post(
       {
         company_name: "Body Co",
         mobile_number: mobile,
@@ -139,34 +127,37 @@ describe("creating", () => {
     });
   });
 
-  it("lets a form body win over the query too", async () => {
-    const res = await post(form({ company_name: "Form Wins" }), {
-      headers: FORM,
-      query: { ...stringParams(params()), company_name: "Query" },
+  it("lets a h.form body win over the query too", async () => {
+    const res = await h.post(h.form({ company_name: "Form Wins" }), {
+      headers: h.FORM,
+      query: { ...h.stringParams(h.params()), company_name: "Query" },
     });
     expect(res.status).toBe(201);
     expect(res.body.data.company_name).toBe("Form Wins");
   });
 
   it("treats JSON null as not given", async () => {
-    const res = await post(params({ gstin: null, company_name: null }), { query: { company_name: "From Query" } });
+    const res = await h.post(h.params({ gstin: null, company_name: null }), { query: { company_name: "From Query" } });
     expect(res.status).toBe(201);
     expect(res.body.data).toMatchObject({ company_name: "From Query", gstin: "" });
   });
 
   it("reads an empty body (any Content-Type) as no body", async () => {
-    const res = await post("", { query: stringParams(params()), headers: { "Content-Type": "application/json" } });
+    const res = await h.post("", {
+      query: h.stringParams(h.params()),
+      headers: { "Content-Type": "application/json" },
+    });
     expect(res.status).toBe(201);
-    const spaces = await post("  \n", {
-      query: stringParams(params()),
+    const spaces = await h.post("  \n", {
+      query: h.stringParams(h.params()),
       headers: { "Content-Type": "application/json" },
     });
     expect(spaces.status).toBe(201);
   });
 
   it("trims the required strings and stores them trimmed", async () => {
-    const res = await post(
-      params({ company_name: "  Trim Co \t", contactpersons_name: " Ravi ", address: "\n 5 Link Road " }),
+    const res = await h.post(
+      h.params({ company_name: "  Trim Co \t", contactpersons_name: " Ravi ", address: "\n 5 Link Road " }),
     );
     expect(res.status).toBe(201);
     expect(res.body.data).toMatchObject({
@@ -179,8 +170,8 @@ describe("creating", () => {
 
   it("accepts 255 characters (counted as characters, not UTF-16 units)", async () => {
     const long = "क".repeat(254) + "😀";
-    const res = await post(
-      params({ company_name: long, contactpersons_name: "x".repeat(255), address: "y".repeat(255) }),
+    const res = await h.post(
+      h.params({ company_name: long, contactpersons_name: "x".repeat(255), address: "y".repeat(255) }),
     );
     expect(res.status).toBe(201);
     expect(res.body.data.company_name).toBe(long);
@@ -196,7 +187,7 @@ describe("creating", () => {
     ["7830000007", "7830000007"],
     ["8830000008", "8830000008"],
   ])("accepts the mobile number %j, stored as given with key %s", async (mobile, phoneKey) => {
-    const res = await post(params({ mobile_number: mobile }));
+    const res = await h.post(h.params({ mobile_number: mobile }));
     expect(res.status).toBe(201);
     expect(res.body.data.contactperson_number).toBe(mobile);
     const row = await env.DB.prepare("select phone_key from customers where id = ?").bind(res.body.data.id).first();
@@ -204,7 +195,7 @@ describe("creating", () => {
   });
 
   it("accepts ids as JSON numbers and as digit strings", async () => {
-    const res = await post(params({ area_id: "2", postalcode_id: 2, salesagent_id: "02" }));
+    const res = await h.post(h.params({ area_id: "2", postalcode_id: 2, salesagent_id: "02" }));
     expect(res.status).toBe(201);
     expect(res.body.data.address.area.id).toBe(2);
     expect(res.body.data.address.postalcode.id).toBe(2);
@@ -218,14 +209,14 @@ describe("creating", () => {
     [" Unregistered ", "Unregistered"],
     ["UNREGISTERED", "Unregistered"],
   ])("takes gst_treatment %j in any letter case and serves %s", async (given, canonical) => {
-    const res = await post(params({ gst_treatment: given, gstin: "29AAGCB7383J1Z4" }));
+    const res = await h.post(h.params({ gst_treatment: given, gstin: "29AAGCB7383J1Z4" }));
     expect(res.status).toBe(201);
     expect(res.body.data.gst_treatment).toBe(canonical);
     expect(res.body.data.gstin).toBe(canonical === "Registered" ? "29AAGCB7383J1Z4" : "");
   });
 
   it("accepts a lowercase GSTIN and stores it upper-cased", async () => {
-    const res = await post(params({ gst_treatment: "Registered", gstin: " 27aapfu0939f1zv " }));
+    const res = await h.post(h.params({ gst_treatment: "Registered", gstin: " 27aapfu0939f1zv " }));
     expect(res.status).toBe(201);
     expect(res.body.data.gstin).toBe("27AAPFU0939F1ZV");
     const row = await env.DB.prepare("select gstin from customers where id = ?").bind(res.body.data.id).first();
@@ -234,7 +225,7 @@ describe("creating", () => {
 
   it('ignores any gstin when Unregistered and stores ""', async () => {
     for (const gstin of ["27AAPFU0939F1ZV", "garbage", 42, ["x"]]) {
-      const res = await post(params({ gst_treatment: "Unregistered", gstin }));
+      const res = await h.post(h.params({ gst_treatment: "Unregistered", gstin }));
       expect(res.status).toBe(201);
       expect(res.body.data.gstin).toBe("");
     }
@@ -242,24 +233,24 @@ describe("creating", () => {
 });
 
 describe("mobile_number: control characters, then trimming, then 32 characters at most", () => {
-  /** The same parameters as a JSON body, a urlencoded form body and a query string. */
+  /** The same parameters as a JSON body, a urlencoded h.form body and a query string. */
   const WAYS = {
-    json: (p: Record<string, unknown>, headers?: Record<string, string>) => post(p, { headers }),
+    json: (p: Record<string, unknown>, headers?: Record<string, string>) => h.post(p, { headers }),
     form: (p: Record<string, unknown>, headers?: Record<string, string>) =>
-      post(form(p), { headers: { ...FORM, ...headers } }),
+      h.post(h.form(p), { headers: { ...h.FORM, ...headers } }),
     query: (p: Record<string, unknown>, headers?: Record<string, string>) =>
-      post(undefined, { query: stringParams(p), headers }),
+      h.post(undefined, { query: h.stringParams(p), headers }),
   };
   type Way = keyof typeof WAYS;
   const ways = Object.keys(WAYS) as Way[];
 
-  /** The 201 body of params() with this stored number. */
+  /** The 201 body of h.params() with this stored number. */
   function createdBody(id: number, number: string) {
-    return { data: createdCustomer(id, createBody(number), DATASET) };
+    return { data: createdCustomer(id, createBody(number), h.DATASET) };
   }
 
   async function expectCreated(way: Way, sent: string, stored: string) {
-    const res = await WAYS[way](params({ mobile_number: sent }));
+    const res = await WAYS[way](h.params({ mobile_number: sent }));
     expect({ status: res.status, body: res.body }).toEqual({
       status: 201,
       body: createdBody(res.body?.data?.id, stored),
@@ -273,13 +264,13 @@ describe("mobile_number: control characters, then trimming, then 32 characters a
   }
 
   async function expect422(way: Way, sent: string, message: string) {
-    const before = await counts();
-    const res = await WAYS[way](params({ mobile_number: sent }));
+    const before = await h.counts();
+    const res = await WAYS[way](h.params({ mobile_number: sent }));
     expect({ status: res.status, body: res.body }).toEqual({
       status: 422,
-      body: validation([["mobile_number", message]]),
+      body: h.validation([["mobile_number", message]]),
     });
-    expect(await counts()).toEqual(before);
+    expect(await h.counts()).toEqual(before);
   }
 
   const normalizedOf = (n: string) =>
@@ -305,48 +296,48 @@ describe("mobile_number: control characters, then trimming, then 32 characters a
   for (const way of ways) {
     describe(`in a ${way === "query" ? "query string" : `${way} body`}`, () => {
       it.each(CONTROLS)("%s: 422, nothing stored", async (_, sent) => {
-        await expect422(way, sent, MSG.mobileControl);
+        await expect422(way, sent, h.MSG.mobileControl);
       });
 
       it("is trimmed of spaces, stored and served trimmed (inner spacing as given)", async () => {
-        const number = freshMobile();
+        const number = h.freshMobile();
         const spaced = `+91 ${number.slice(0, 5)} ${number.slice(5)}`;
         await expectCreated(way, `   ${spaced}  `, spaced);
       });
 
       it("takes 15,000 spaces around a number: stored as the number alone", async () => {
-        const number = freshMobile();
+        const number = h.freshMobile();
         await expectCreated(way, `${" ".repeat(7_500)}${number}${" ".repeat(7_500)}`, number);
       });
 
       it("takes 32 characters after trimming, and refuses 33", async () => {
-        const number = freshMobile();
+        const number = h.freshMobile();
         const at32 = `+91${" ".repeat(19)}${number}`;
         expect([...at32].length).toBe(32);
         await expectCreated(way, `  ${at32}  `, at32);
-        await expect422(way, `+91${" ".repeat(20)}${freshMobile()}`, MSG.mobileLong);
-        await expect422(way, `${number.slice(0, 5)}${" ".repeat(15_000)}${number.slice(5)}`, MSG.mobileLong);
-        await expect422(way, `${"😀".repeat(33)}`, MSG.mobileLong);
+        await expect422(way, `+91${" ".repeat(20)}${h.freshMobile()}`, h.MSG.mobileLong);
+        await expect422(way, `${number.slice(0, 5)}${" ".repeat(15_000)}${number.slice(5)}`, h.MSG.mobileLong);
+        await expect422(way, `${"😀".repeat(33)}`, h.MSG.mobileLong);
       });
     });
   }
 
   it("checks control characters first, then the length, then the number", async () => {
-    await expect422("json", `${"x".repeat(40)}\n`, MSG.mobileControl);
-    await expect422("json", "x".repeat(33), MSG.mobileLong);
-    await expect422("json", "x".repeat(32), MSG.mobile);
+    await expect422("json", `${"x".repeat(40)}\n`, h.MSG.mobileControl);
+    await expect422("json", "x".repeat(33), h.MSG.mobileLong);
+    await expect422("json", "x".repeat(32), h.MSG.mobile);
   });
 
   it("is fingerprinted for Idempotency-Key as trimmed: padding is the same request", async () => {
-    const number = freshMobile();
+    const number = h.freshMobile();
     const headers = { "Idempotency-Key": `trimmed-${number}` };
-    const first = await WAYS.json(params({ mobile_number: number }), headers);
+    const first = await WAYS.json(h.params({ mobile_number: number }), headers);
     expect({ status: first.status, body: first.body }).toEqual({
       status: 201,
       body: createdBody(first.body.data.id, number),
     });
     for (const way of ways) {
-      const again = await WAYS[way](params({ mobile_number: `  ${number}   ` }), headers);
+      const again = await WAYS[way](h.params({ mobile_number: `  ${number}   ` }), headers);
       expect({ status: again.status, text: again.text, replayed: again.headers.get("Idempotent-Replayed") }).toEqual({
         status: 201,
         text: first.text,
@@ -358,24 +349,24 @@ describe("mobile_number: control characters, then trimming, then 32 characters a
 
 describe("Idempotency-Key", () => {
   it("replays the first answer for the same key and parameters, and creates nothing", async () => {
-    const p = params();
+    const p = h.params();
     const headers = { "Idempotency-Key": "order-app-7f3a" };
-    const before = await counts();
-    const first = await post(p, { headers });
+    const before = await h.counts();
+    const first = await h.post(p, { headers });
     expect(first.status).toBe(201);
     expect(first.headers.get("Idempotent-Replayed")).toBeNull();
-    expect(await counts()).toEqual({ c: before.c + 1, a: before.a + 1, k: before.k + 1 });
+    expect(await h.counts()).toEqual({ c: before.c + 1, a: before.a + 1, k: before.k + 1 });
 
-    const again = await post(p, { headers });
+    const again = await h.post(p, { headers });
     expect(again.status).toBe(201);
     expect(again.text).toBe(first.text);
     expect(again.headers.get("Idempotent-Replayed")).toBe("true");
     expect(again.headers.get("Content-Type")).toBe("application/json");
 
     // The same parameters sent another way (query, ids as text, other case, padding) are the same request.
-    const sameOtherWay = await post(undefined, {
+    const sameOtherWay = await h.post(undefined, {
       headers,
-      query: stringParams({
+      query: h.stringParams({
         ...p,
         gst_treatment: "UNREGISTERED",
         company_name: ` ${p.company_name} `,
@@ -385,97 +376,97 @@ describe("Idempotency-Key", () => {
     expect(sameOtherWay.status).toBe(201);
     expect(sameOtherWay.text).toBe(first.text);
     expect(sameOtherWay.headers.get("Idempotent-Replayed")).toBe("true");
-    expect(await counts()).toEqual({ c: before.c + 1, a: before.a + 1, k: before.k + 1 });
+    expect(await h.counts()).toEqual({ c: before.c + 1, a: before.a + 1, k: before.k + 1 });
   });
 
   it("answers 409 for the same key with other parameters", async () => {
     const headers = { "Idempotency-Key": "reused-key" };
-    const first = await post(params(), { headers });
+    const first = await h.post(h.params(), { headers });
     expect(first.status).toBe(201);
-    const before = await counts();
+    const before = await h.counts();
     const description =
       "This Idempotency-Key was used with other parameters within the last 24 hours; send a new key for a new request";
-    for (const other of [params(), { company_name: "broken" }]) {
-      const res = await post(other, { headers });
+    for (const other of [h.params(), { company_name: "broken" }]) {
+      const res = await h.post(other, { headers });
       expect({ status: res.status, body: res.body }).toEqual({
         status: 409,
-        body: errorEnvelope(409, "CONFLICT", description, PATH),
+        body: errorEnvelope(409, "CONFLICT", description, h.PATH),
       });
     }
-    expect(await counts()).toEqual(before);
+    expect(await h.counts()).toEqual(before);
   });
 
   it("stores only a 201: a key whose request failed can be used again once the request is fixed", async () => {
     const headers = { "Idempotency-Key": "first-try-failed" };
-    const p = params();
-    const failed = await post({ ...p, area_id: 999 }, { headers });
+    const p = h.params();
+    const failed = await h.post({ ...p, area_id: 999 }, { headers });
     expect(failed.status).toBe(422);
-    const conflict = await post({ ...p, mobile_number: "9820000001" }, { headers });
+    const conflict = await h.post({ ...p, mobile_number: "9820000001" }, { headers });
     expect(conflict.status).toBe(409);
-    const fixed = await post(p, { headers });
+    const fixed = await h.post(p, { headers });
     expect(fixed.status).toBe(201);
     expect(fixed.headers.get("Idempotent-Replayed")).toBeNull();
   });
 
   it("treats a key older than 24 hours as new", async () => {
     const headers = { "Idempotency-Key": "day-old" };
-    const first = await post(params(), { headers });
+    const first = await h.post(h.params(), { headers });
     expect(first.status).toBe(201);
     await env.DB.prepare(
       "update idempotency_keys set created_at = created_at - 86400001 where key like '%:day-old'",
     ).run();
-    const before = await counts();
-    const second = await post(params({ company_name: "A Day Later" }), { headers });
+    const before = await h.counts();
+    const second = await h.post(h.params({ company_name: "A Day Later" }), { headers });
     expect(second.status).toBe(201);
     expect(second.headers.get("Idempotent-Replayed")).toBeNull();
     expect(second.body.data.company_name).toBe("A Day Later");
     // The stale record was replaced, not added to.
-    expect(await counts()).toEqual({ c: before.c + 1, a: before.a + 1, k: before.k });
-    const replayed = await post(params({ company_name: "Other" }), { headers });
+    expect(await h.counts()).toEqual({ c: before.c + 1, a: before.a + 1, k: before.k });
+    const replayed = await h.post(h.params({ company_name: "Other" }), { headers });
     expect(replayed.status).toBe(409);
   });
 
   it("prunes every stale record when it writes one", async () => {
-    const first = await post(params(), { headers: { "Idempotency-Key": "old-1" } });
-    const second = await post(params(), { headers: { "Idempotency-Key": "old-2" } });
+    const first = await h.post(h.params(), { headers: { "Idempotency-Key": "old-1" } });
+    const second = await h.post(h.params(), { headers: { "Idempotency-Key": "old-2" } });
     expect([first.status, second.status]).toEqual([201, 201]);
     await env.DB.prepare(
       "update idempotency_keys set created_at = created_at - 86400001 where key like '%:old-_'",
     ).run();
-    const before = await counts();
-    const res = await post(params(), { headers: { "Idempotency-Key": "new-1" } });
+    const before = await h.counts();
+    const res = await h.post(h.params(), { headers: { "Idempotency-Key": "new-1" } });
     expect(res.status).toBe(201);
-    expect(await counts()).toEqual({ c: before.c + 1, a: before.a + 1, k: before.k - 1 });
+    expect(await h.counts()).toEqual({ c: before.c + 1, a: before.a + 1, k: before.k - 1 });
     const left = await env.DB.prepare("select count(*) n from idempotency_keys where key like '%:old-_'").first();
     expect(left).toEqual({ n: 0 });
   });
 
   it("scopes keys to the API key that sent them", async () => {
-    const p = params();
+    const p = h.params();
     const headers = { "Idempotency-Key": "shared-by-chance" };
-    const first = await post(p, { headers });
+    const first = await h.post(p, { headers });
     expect(first.status).toBe(201);
     const otherKey = (await makeKey({ name: "other app" })).secret;
-    const res = await post(p, { headers, key: otherKey });
+    const res = await h.post(p, { headers, key: otherKey });
     // Not a replay of another caller's customer: the number is simply taken.
     expect(res.status).toBe(409);
     expect(res.body.error.customer_id).toBe(first.body.data.id);
   });
 
   it("replays to every one of ten racing duplicates with one key, creating one customer", async () => {
-    const before = await counts();
-    const p = params();
+    const before = await h.counts();
+    const p = h.params();
     const headers = { "Idempotency-Key": "racing-duplicates" };
-    const results = await Promise.all(Array.from({ length: 10 }, () => post(p, { headers })));
+    const results = await Promise.all(Array.from({ length: 10 }, () => h.post(p, { headers })));
     expect(results.map((r) => r.status)).toEqual(Array(10).fill(201));
     expect(new Set(results.map((r) => r.text)).size).toBe(1);
     expect(results.filter((r) => r.headers.get("Idempotent-Replayed") === "true")).toHaveLength(9);
-    expect(await counts()).toEqual({ c: before.c + 1, a: before.a + 1, k: before.k + 1 });
+    expect(await h.counts()).toEqual({ c: before.c + 1, a: before.a + 1, k: before.k + 1 });
   });
 
   it("gives 409 to racing requests with one key and other parameters, never a 500", async () => {
     const headers = { "Idempotency-Key": "racing-different" };
-    const results = await Promise.all(Array.from({ length: 6 }, () => post(params(), { headers })));
+    const results = await Promise.all(Array.from({ length: 6 }, () => h.post(h.params(), { headers })));
     expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409, 409]);
   });
 });
