@@ -92,7 +92,7 @@ const invoiceColumns = {
 };
 
 // An absent date bound is left out of the SQL, not bound to an open value, so each combination of bounds
-// and page mode is its own cq.compiled set. Totals and ids: docs/specification.md section 4.
+// and page mode is its own compiled set. Totals and ids: docs/specification.md section 4.
 function ordersPageQueries(db: cq.Compiler, range: { from: boolean; to: boolean }, mode: cq.PageMode, agent: boolean) {
   const phoneKey = sql.placeholder("phoneKey");
   // With an agent, another agent's customer is not found at all: the same empty answer as an

@@ -116,7 +116,7 @@ describe("validation", () => {
     await expect422(h.params({ gst_treatment: "Registered", gstin }), [["gstin", message]]);
   });
 
-  it("reports a repeated query or h.form parameter", async () => {
+  it("reports a repeated query or form parameter", async () => {
     const query = `${h.PATH}?${h.form(h.params())}&area_id=2`;
     const res = await call(query, { method: "POST", key });
     expect(res.body).toEqual(h.validation([["area_id", h.MSG.once]]));
@@ -124,7 +124,7 @@ describe("validation", () => {
     expect(formRes.body).toEqual(h.validation([["company_name", h.MSG.once]]));
   });
 
-  it("reports a name repeated a thousand times in a h.form body as one repeat, and ignores unknown names repeated as often (the body within 16 KiB)", async () => {
+  it("reports a name repeated a thousand times in a form body as one repeat, and ignores unknown names repeated as often (the body within 16 KiB)", async () => {
     const repeats = (name: string, n: number) => Array.from({ length: n }, (_, i) => `${name}=${i}`).join("&");
     const before = await h.counts();
     const urlencoded = await h.post(`${h.form(h.params())}&${repeats("address", 1000)}&${repeats("x", 500)}`, {
@@ -191,7 +191,7 @@ describe("validation", () => {
   });
 
   it("answers 422, not 409, when a request that would conflict is also invalid", async () => {
-    // The existing customer's number in another h.form, but the request is invalid: 422, not 409.
+    // The existing customer's number in another form, but the request is invalid: 422, not 409.
     await expect422(h.params({ mobile_number: "09820000001", area_id: 999 }), [["area_id", h.MSG.noArea]]);
   });
 });
@@ -226,21 +226,21 @@ describe("bodies", () => {
       await expectBadRequest(body, { "Content-Type": "application/json" }, description);
   });
 
-  it("answers 400 for a malformed h.form body", async () => {
+  it("answers 400 for a malformed form body", async () => {
     await expectBadRequest(
       "company_name=%E0%A4%A&address=x",
       h.FORM,
-      "The h.form body is not valid application/x-www-form-urlencoded (bad percent-encoding)",
+      "The form body is not valid application/x-www-form-urlencoded (bad percent-encoding)",
     );
     await expectBadRequest(
       "company_name=%zz",
       h.FORM,
-      "The h.form body is not valid application/x-www-form-urlencoded (bad percent-encoding)",
+      "The form body is not valid application/x-www-form-urlencoded (bad percent-encoding)",
     );
     await expectBadRequest(
       "--nope\r\n",
       { "Content-Type": "multipart/form-data; boundary=xyz" },
-      "The h.form body is not valid multipart/form-data",
+      "The form body is not valid multipart/form-data",
     );
   });
 

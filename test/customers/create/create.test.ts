@@ -68,7 +68,7 @@ describe("creating", () => {
     expect(stored).toEqual({ phone_key: "9820055555", salesagent_id: 2 });
   });
 
-  it("takes the parameters from a urlencoded h.form body", async () => {
+  it("takes the parameters from a urlencoded form body", async () => {
     const res = await h.post(h.form(h.params({ company_name: "Form & Co", mobile_number: "(982) 005.6666" })), {
       headers: h.FORM,
     });
@@ -80,7 +80,7 @@ describe("creating", () => {
     });
   });
 
-  it("takes the parameters from a multipart h.form body", async () => {
+  it("takes the parameters from a multipart form body", async () => {
     const boundary = "create-test-boundary";
     const body =
       Object.entries(h.params({ company_name: "Multipart Co" }))
@@ -127,7 +127,7 @@ describe("creating", () => {
     });
   });
 
-  it("lets a h.form body win over the query too", async () => {
+  it("lets a form body win over the query too", async () => {
     const res = await h.post(h.form({ company_name: "Form Wins" }), {
       headers: h.FORM,
       query: { ...h.stringParams(h.params()), company_name: "Query" },
@@ -233,7 +233,7 @@ describe("creating", () => {
 });
 
 describe("mobile_number: control characters, then trimming, then 32 characters at most", () => {
-  /** The same parameters as a JSON body, a urlencoded h.form body and a query string. */
+  /** The same parameters as a JSON body, a urlencoded form body and a query string. */
   const WAYS = {
     json: (p: Record<string, unknown>, headers?: Record<string, string>) => h.post(p, { headers }),
     form: (p: Record<string, unknown>, headers?: Record<string, string>) =>
