@@ -2,72 +2,80 @@
 // The layers of src/ and the rules that keep its imports looking down (docs/import-graph.md draws
 // them; `npm run graph:check` fails on any rule below, `npm run graph` redraws the picture). Data
 // flows request -> middleware -> route -> domain module -> db -> response; a file imports only from
-// its own layer or the ones below it:
+// its own layer or the ones below it. The layers cut across the folders: each capability folder
+// (customers/, orders/, lookups/, health/, keys/, admin/, import/, dashboard/) holds a route layer
+// (*.routes.ts, *.handlers.ts, its router *.index.ts), domain modules, schemas (*.schemas.ts) and
+// queries (*.queries.ts); src/platform/ holds the shared machinery of every layer. A file belongs to
+// the first layer below whose pattern it matches:
 //
-//   index.ts, client.ts, scheduled.ts, openapi/   wiring: mount the routes, the typed client, the
-//                                                 cron handler, the OpenAPI document built from the
-//                                                 routes (openapi/ reads routes/ like index.ts does)
-//   routes/, admin/routes.ts, dashboard/          route files: a handler and the middleware it runs
-//   middleware/                                   per-request plumbing (may use keys, cache, db, lib)
-//   env.ts                                        types of the bindings and per-request variables
-//                                                 (type imports of keys, cache, db, lib only)
-//   customers/, orders/, lookups/, admin/,        domain modules (each other, schemas, db, lib;
-//   keys/, cache/, import/                        env.ts for the context's types)
-//   schemas/                                      zod schemas of the API (on lib only)
-//   db/                                           the Database type and the queries (on lib and drizzle/ only)
-//   lib/                                          pure helpers (import nothing of src/)
+//   wiring       src/index.ts (the worker's entry), app.ts (the app), api.ts (the API's routers),
+//                client.ts (the typed client), scheduled.ts (the cron), openapi/ (document, docs page)
+//   route        *.routes.ts, *.handlers.ts, *.index.ts, dashboard/ (the pages and their forms),
+//                platform/route.ts (apiRoute(), the router): a handler and the middleware it runs
+//   middleware   platform/middleware/, admin/admin.auth.ts: per-request plumbing
+//   domain       the rest of each capability folder; platform/env.ts (the context's types, type
+//                imports only), platform/paging/listing.ts (which page a request asks for)
+//   schemas      *.schemas.ts, platform/paging/query-params.ts: the API's zod schemas
+//   db           *.queries.ts, platform/db/: the Database type, sessions, compiled queries, totals
+//   base         platform/lib/ (pure helpers), platform/errors.ts, platform/response-headers.ts,
+//                platform/paging/cursor.ts and pagination.ts: what every layer may use
 //
-// Adjustments to a strict reading of the layer list, each an explicit exception below:
-// - src/admin/routes.ts is the admin API's route file: like any route it runs middleware (the body
-//   limit). The rest of admin/ (its auth middleware, session, sign-in throttle, key answers) stays a
-//   domain module that the dashboard builds on.
-// - openapi/ builds the document from the mounted routes (their prefix), as index.ts wires them: it
-//   is wiring, not a page that routes/ may import.
-// - env.ts is a type-only hub: middleware, routes and admin/ import AppEnv from it; it imports only
-//   the service types it names, so no cycle can run through it (no-circular checks that).
-//
-// Type-only imports count like any other: a type that runs upward still ties a lower layer to a
-// higher one.
+// Besides the layers: the platform depends on no capability but the two services every request
+// gets (the key store and the lookup cache); a capability's routes are mounted by its own router
+// (and the wiring), never imported by another capability; the pages and the documents are mounted by
+// the app only; no cycles. Type-only imports count like any other: a type that runs upward still
+// ties a lower layer to a higher one. Test files are not part of the layers.
 
-/** Everything in src/ outside the given top-level names (folders or files). */
-const srcExcept = (...names) => `^src/(?!(${names.join("|")})(/|$))`;
+const TESTS = "\\.test\\.tsx?$";
+const CAPABILITIES = "(customers|orders|lookups|health|keys|admin|import|dashboard)";
 
-/**
- * The layers whose every import must stay inside a list of top-level names of src/: one rule each,
- * "<name>": a file matching `from` imports only from `within` (folders or files).
- */
-const STAYS_WITHIN = [
+/** Top to bottom; a file is in the first layer that it matches. */
+const LAYERS = [
+  { name: "wiring", path: ["^src/(index|app|api|client|scheduled)\\.ts$", "^src/openapi/"] },
   {
-    name: "middleware-looks-down",
-    from: "^src/middleware/",
-    within: ["middleware", "lib", "keys", "cache", "db", "env\\.ts"],
-    comment: "middleware/ may import lib/, keys/, cache/, db/ (and env.ts for the context's type); never routes, schemas or the other domain modules.",
+    name: "route",
+    path: [
+      "\\.(routes|handlers|index)\\.tsx?$",
+      "^src/dashboard/",
+      "^src/platform/route\\.ts$",
+      "^src/admin/admin\\.router\\.ts$",
+    ],
   },
+  { name: "middleware", path: ["^src/platform/middleware/", "^src/admin/admin\\.auth\\.ts$"] },
   {
-    name: "schemas-look-down",
-    from: "^src/schemas/",
-    within: ["schemas", "lib"],
-    comment: "The API's zod schemas build on lib/ only.",
+    name: "domain",
+    // A capability's schemas and queries are in the layers below (a lookahead, so that the pattern
+    // says it on its own wherever the rules below use it).
+    path: [
+      `^src/${CAPABILITIES}/(?!.*\\.(schemas|queries)\\.ts$)`,
+      "^src/platform/env\\.ts$",
+      "^src/platform/paging/listing\\.ts$",
+    ],
   },
+  { name: "schemas", path: ["\\.schemas\\.ts$", "^src/platform/paging/query-params\\.ts$"] },
+  { name: "db", path: ["\\.queries\\.ts$", "^src/platform/db/"] },
   {
-    name: "env-types-only",
-    from: "^src/env\\.ts$",
-    within: ["env\\.ts", "cache", "db", "keys", "lib"],
-    comment: "env.ts names the services' types: it imports cache/, db/, keys/ and lib/ only (all of them below middleware).",
-  },
-  {
-    name: "db-looks-down",
-    from: "^src/db/",
-    within: ["db", "lib"],
-    comment: "db/ imports only lib/ (and drizzle/, outside src/).",
-  },
-  {
-    name: "lib-imports-nothing-of-src",
-    from: "^src/lib/",
-    within: ["lib"],
-    comment: "lib/ holds pure helpers: nothing of src/ outside lib/ itself.",
+    name: "base",
+    path: [
+      "^src/platform/lib/",
+      "^src/platform/(errors|response-headers)\\.ts$",
+      "^src/platform/paging/(cursor|pagination)\\.ts$",
+    ],
   },
 ];
+
+/** One rule a layer: none of its files imports a file of a layer above it. */
+const layerRules = LAYERS.slice(1).map((layer, i) => {
+  const above = LAYERS.slice(0, i + 1);
+  const earlier = above.flatMap((l) => l.path);
+  return {
+    name: `${layer.name}-looks-down`,
+    severity: "error",
+    comment: `A ${layer.name} file imports only its own layer or those below it, never ${above.map((l) => l.name).join(", ")}.`,
+    from: { path: layer.path, pathNot: [...earlier, TESTS] },
+    to: { path: earlier },
+  };
+});
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -75,71 +83,68 @@ module.exports = {
     {
       name: "no-circular",
       severity: "error",
-      comment: "A cycle has no bottom layer: break it by moving the shared part down.",
-      from: { path: "^src/" },
+      comment:
+        "A cycle has no bottom layer: break it by moving the shared part down (src, scripts, test and e2e alike).",
+      from: {},
       to: { circular: true },
     },
+    ...layerRules,
     {
-      name: "entry-points-are-leaves",
+      name: "every-file-in-a-layer",
       severity: "error",
       comment:
-        "routes/ is imported only by the wiring (index.ts, client.ts, openapi/, which reads its prefix) and by itself; index.ts and scheduled.ts by nobody but index.ts.",
-      from: { path: "^src/", pathNot: ["^src/(index|client)\\.ts$", "^src/routes/", "^src/openapi/"] },
-      to: { path: ["^src/routes/", "^src/(index|scheduled)\\.ts$"] },
+        "A new file of src/ must belong to a layer: name it by its role (*.routes.ts, *.queries.ts, ...) or put it in a folder the layers name.",
+      from: { path: "^src/", pathNot: [...LAYERS.flatMap((l) => l.path), TESTS] },
+      to: {},
     },
     {
-      name: "routes-not-index",
+      name: "entry-is-a-leaf",
       severity: "error",
-      comment: "A route never imports the app that mounts it.",
-      from: { path: "^src/routes/" },
-      to: { path: "^src/(index|client|scheduled)\\.ts$" },
+      comment: "Nothing imports the worker's entry, the app or the cron handler but the entry itself.",
+      from: { path: "^src/", pathNot: "^src/index\\.ts$" },
+      to: { path: "^src/(index|app|scheduled)\\.ts$" },
     },
     {
       name: "pages-are-leaves",
       severity: "error",
-      comment: "openapi/ and dashboard/ are mounted by index.ts only; the admin API never imports the dashboard.",
-      from: { path: "^src/", pathNot: ["^src/index\\.ts$", "^src/dashboard/"] },
-      to: { path: "^src/dashboard/" },
+      comment: "The dashboard and the documents (openapi/) are mounted by src/app.ts only; nothing else imports them.",
+      from: { path: "^src/", pathNot: ["^src/app\\.ts$", "^src/(dashboard|openapi)/"] },
+      to: { path: "^src/(dashboard|openapi)/" },
     },
     {
-      name: "openapi-is-a-leaf",
-      severity: "error",
-      from: { path: "^src/", pathNot: ["^src/(index|client)\\.ts$", "^src/openapi/"] },
-      to: { path: "^src/openapi/" },
-    },
-    {
-      name: "domain-looks-down",
+      name: "capabilities-mount-their-own-routes",
       severity: "error",
       comment:
-        "Domain modules (customers/, orders/, lookups/, admin/, keys/, cache/, import/) import each other, schemas/, db/, lib/ and env.ts; never routes/, middleware/, dashboard/, openapi/ or the wiring. src/admin/routes.ts is the admin API's route file: it may run middleware like any route.",
-      from: { path: "^src/(customers|orders|lookups|admin|keys|cache|import)/", pathNot: "^src/admin/routes\\.ts$" },
-      to: { path: ["^src/(routes|middleware|dashboard|openapi)/", "^src/(index|client|scheduled)\\.ts$"] },
+        "A capability's routes, handlers and router are imported by its own folder and the wiring only, never by another capability.",
+      from: { path: "^src/([^/]+)/", pathNot: TESTS },
+      to: { path: "\\.(routes|handlers|index)\\.tsx?$", pathNot: "^src/$1/" },
     },
     {
-      name: "admin-routes-look-down",
+      name: "platform-serves-every-capability",
       severity: "error",
-      comment: "The admin API's route file: like routes/, anything but the wiring and the pages.",
-      from: { path: "^src/admin/routes\\.ts$" },
-      to: { path: ["^src/(routes|dashboard|openapi)/", "^src/(index|client|scheduled)\\.ts$"] },
+      comment:
+        "src/platform/ depends on no capability but the services that every request gets: the key store (keys/) and the lookup cache (lookups/lookups.cache.ts).",
+      from: { path: "^src/platform/", pathNot: TESTS },
+      to: { path: `^src/${CAPABILITIES}/`, pathNot: ["^src/keys/", "^src/lookups/lookups\\.cache\\.ts$"] },
+    },
+    {
+      name: "lib-is-pure",
+      severity: "error",
+      comment: "platform/lib/ holds pure helpers: nothing of src/ but platform/lib/ itself and the errors.",
+      from: { path: "^src/platform/lib/", pathNot: TESTS },
+      to: { path: "^src/", pathNot: ["^src/platform/lib/", "^src/platform/errors\\.ts$"] },
     },
     {
       name: "env-imports-types-only",
       severity: "error",
-      comment: "env.ts holds types: a value import would run code of those modules wherever the context's type is named.",
-      from: { path: "^src/env\\.ts$" },
+      comment:
+        "platform/env.ts holds types: a value import would run code of those modules wherever the context's type is named.",
+      from: { path: "^src/platform/env\\.ts$" },
       to: { path: "^src/", dependencyTypesNot: ["type-only"] },
     },
-    ...STAYS_WITHIN.map(({ name, from, within, comment }) => ({
-      name,
-      severity: "error",
-      comment,
-      from: { path: from },
-      to: { path: srcExcept(...within) },
-    })),
   ],
   options: {
-    includeOnly: "^(src|drizzle)/",
-    exclude: { path: "\\.test\\.tsx?$" },
+    includeOnly: "^(src|drizzle|scripts|test|e2e)/",
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.json" },
     enhancedResolveOptions: {

@@ -16,7 +16,11 @@ async function docsAssets(request: Request): Promise<Response> {
   if (!/^[\w.-]+$/.test(name)) return new Response("not found", { status: 404 });
   try {
     const body = await readFile(`node_modules/swagger-ui-dist/${name}`);
-    const type = name.endsWith(".js") ? "text/javascript" : name.endsWith(".css") ? "text/css" : "application/octet-stream";
+    const type = name.endsWith(".js")
+      ? "text/javascript"
+      : name.endsWith(".css")
+        ? "text/css"
+        : "application/octet-stream";
     return new Response(body, { headers: { "Content-Type": type } });
   } catch {
     return new Response("not found", { status: 404 });
@@ -57,7 +61,7 @@ function configWithoutRequiredSecrets(): string {
  * without the per-file reset (test/setup.ts) or the app: a file here that reaches for a table fails
  * at once (no migrations are applied for them).
  */
-const UNIT_FILES = ["src/lib/**/*.test.ts", "src/keys/secret.test.ts", "src/admin/client-address.test.ts"];
+const UNIT_FILES = ["src/platform/lib/**/*.test.ts", "src/platform/paging/*.test.ts", "src/keys/keys.secret.test.ts"];
 
 export default defineConfig(async () => {
   const migrations = await readD1Migrations("migrations");

@@ -1,5 +1,6 @@
 // The database schema. `npm run db:generate` turns changes here into SQL under migrations/.
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { sql } from "drizzle-orm";
 
 export const states = sqliteTable("states", {
   id: integer("id").primaryKey(),
@@ -13,7 +14,9 @@ export const cities = sqliteTable(
     id: integer("id").primaryKey(),
     name: text("name").notNull(),
     code: text("code").notNull(),
-    stateId: integer("state_id").notNull().references(() => states.id),
+    stateId: integer("state_id")
+      .notNull()
+      .references(() => states.id),
   },
   (t) => [index("cities_state_idx").on(t.stateId)],
 );
@@ -24,7 +27,9 @@ export const areas = sqliteTable(
     id: integer("id").primaryKey(),
     name: text("name").notNull(),
     areaCode: text("area_code").notNull().default(""),
-    cityId: integer("city_id").notNull().references(() => cities.id),
+    cityId: integer("city_id")
+      .notNull()
+      .references(() => cities.id),
   },
   (t) => [index("areas_city_idx").on(t.cityId)],
 );
@@ -85,7 +90,7 @@ export const customers = sqliteTable(
     companyName: text("company_name").notNull(),
     displayName: text("display_name").notNull(),
     email: text("email"),
-    // Kept exactly as given; phoneKey is its normalized form (src/lib/phone.ts), the lookup key.
+    // Kept exactly as given; phoneKey is its normalized form (src/platform/lib/phone.ts), the lookup key.
     contactpersonNumber: text("contactperson_number").notNull(),
     phoneKey: text("phone_key"),
     companyPhone: text("company_phone"),
@@ -98,29 +103,31 @@ export const customers = sqliteTable(
     // Who made the row: POST /customers/create ("api") or an import ("import"). An import never
     // overwrites an "api" customer with another shop's record (README, Importing data). Rows that
     // existed before this column cannot be told apart and count as imported.
-    origin: text("origin", { enum: ["api", "import"] }).notNull().default("import"),
+    origin: text("origin", { enum: ["api", "import"] })
+      .notNull()
+      .default("import"),
   },
   // Unique so that two racing creates with one number cannot both succeed. The agent index serves
   // an agent-bound key's listing: its page and its total read that agent's customers only.
-  (t) => [uniqueIndex("customers_phone_key_uq").on(t.phoneKey), index("customers_salesagent_idx").on(t.salesagentId, t.id)],
+  (t) => [
+    uniqueIndex("customers_phone_key_uq").on(t.phoneKey),
+    index("customers_salesagent_idx").on(t.salesagentId, t.id),
+  ],
 );
 
-export const customerAddresses = sqliteTable(
-  "customer_addresses",
-  {
-    customerId: integer("customer_id")
-      .primaryKey()
-      .references(() => customers.id),
-    addressline1: text("addressline1").notNull(),
-    addressline2: text("addressline2").notNull().default(""),
-    areaId: integer("area_id")
-      .notNull()
-      .references(() => areas.id),
-    postalcodeId: integer("postalcode_id")
-      .notNull()
-      .references(() => postalCodes.id),
-  },
-);
+export const customerAddresses = sqliteTable("customer_addresses", {
+  customerId: integer("customer_id")
+    .primaryKey()
+    .references(() => customers.id),
+  addressline1: text("addressline1").notNull(),
+  addressline2: text("addressline2").notNull().default(""),
+  areaId: integer("area_id")
+    .notNull()
+    .references(() => areas.id),
+  postalcodeId: integer("postalcode_id")
+    .notNull()
+    .references(() => postalCodes.id),
+});
 
 export const orders = sqliteTable(
   "orders",
@@ -214,7 +221,7 @@ export const idempotencyKeys = sqliteTable("idempotency_keys", {
   createdAt: integer("created_at").notNull(),
 });
 
-// Administrator sign-ins of the last 10 minutes, by client address (src/admin/signin-throttle.ts):
+// Administrator sign-ins of the last 10 minutes, by client address (src/admin/admin.signin-throttle.ts):
 // each attempt reserves a row before its token is compared; a success deletes its row, a failure keeps
 // it. Pruned as it is written: rows older than the window are deleted with each attempt.
 export const adminSigninFailures = sqliteTable(
@@ -225,10 +232,13 @@ export const adminSigninFailures = sqliteTable(
     /** Milliseconds since the epoch. */
     at: integer("at").notNull(),
   },
-  (t) => [index("admin_signin_failures_address_at_idx").on(t.address, t.at), index("admin_signin_failures_at_idx").on(t.at)],
+  (t) => [
+    index("admin_signin_failures_address_at_idx").on(t.address, t.at),
+    index("admin_signin_failures_at_idx").on(t.at),
+  ],
 );
 
-// The service's own random secrets (src/admin/service-secret.ts), made on first use, never from the
+// The service's own random secrets (src/admin/admin.service-secret.ts), made on first use, never from the
 // administrator token. Deleting the "admin-session" row ends every dashboard session (the foreign
 // key of admin_sessions) and makes a new secret (docs/specification.md section 2).
 export const serviceSecrets = sqliteTable("service_secrets", {
@@ -238,7 +248,7 @@ export const serviceSecrets = sqliteTable("service_secrets", {
   createdAt: text("created_at").notNull(),
 });
 
-// The administrator's dashboard sessions (src/admin/session.ts), read at the primary on every use:
+// The administrator's dashboard sessions (src/admin/admin.session.ts), read at the primary on every use:
 // signing out deletes the row, so a copy of the cookie stops working at once. Expired rows are pruned
 // as sessions start and end.
 export const adminSessions = sqliteTable(
@@ -258,7 +268,7 @@ export const adminSessions = sqliteTable(
   (t) => [index("admin_sessions_expires_idx").on(t.expiresAt), index("admin_sessions_secret_idx").on(t.secretName)],
 );
 
-// API keys: the system of record for key records (src/keys/store.ts). Authentication never reads it:
+// API keys: the system of record for key records (src/keys/keys.store.ts). Authentication never reads it:
 // it reads the copy in the KEYS KV namespace, written after a change here commits. Every change
 // writes its key_audit row in the same D1 batch.
 export const apiKeys = sqliteTable(
@@ -277,21 +287,32 @@ export const apiKeys = sqliteTable(
     /** The key this one replaced by rolling. */
     rolledFrom: text("rolled_from"),
     replacedBy: text("replaced_by"),
-    /** Comma-separated, in the order read,write (src/keys/scopes.ts). Rows from before scopes have both. */
+    /** Comma-separated, in the order read,write (src/keys/keys.scopes.ts). Rows from before scopes have both. */
     scopes: text("scopes").notNull().default("read,write"),
     /**
      * The sales agent whose book the key is bound to, or null. No foreign key: the store checks the
      * agent when the key is made, and an import that replaces agents must not fail on a key.
      */
     agentId: integer("agent_id"),
-    /** The last request that passed authentication with the key, to the minute (written by src/keys/usage.ts). */
+    /** The last request that passed authentication with the key, to the minute (written by src/keys/keys.usage.ts). */
     lastUsedAt: text("last_used_at"),
+    /**
+     * Bumped by every change that sets copy_pending, in the change's own batch: a writer clears the
+     * mark only while the version is still the one whose record it wrote (src/keys/keys.records.ts).
+     */
+    version: integer("version").notNull().default(0),
+    /** 1 while the KV copy may differ from this record; the 5-minute job rewrites it (src/scheduled.ts). */
+    copyPending: integer("copy_pending").notNull().default(0),
   },
   (t) => [
     uniqueIndex("api_keys_hash_uq").on(t.hash),
     // A key is rolled at most once: of two rolls of one key at the same moment, only one can commit.
     uniqueIndex("api_keys_rolled_from_uq").on(t.rolledFrom),
     index("api_keys_created_idx").on(t.createdAt, t.id),
+    // The job's scan reads only the marked keys, however many keys there are.
+    index("api_keys_copy_pending_idx")
+      .on(t.id)
+      .where(sql`${t.copyPending} = 1`),
   ],
 );
 
@@ -316,7 +337,7 @@ export const keyAudit = sqliteTable(
   (t) => [index("key_audit_at_idx").on(t.at)],
 );
 
-// Requests per key and hour (src/keys/usage.ts): upserted by each isolate's usage flush, at most once
+// Requests per key and hour (src/keys/keys.usage.ts): upserted by each isolate's usage flush, at most once
 // per flush interval. `hour` is whole hours since the Unix epoch (UTC). Kept 30 days (src/scheduled.ts).
 export const keyUsage = sqliteTable(
   "key_usage",
@@ -336,7 +357,7 @@ export const rowCounts = sqliteTable("row_counts", {
   n: integer("n").notNull(),
 });
 
-// The dashboard's one-time form tokens (src/admin/form-tokens.ts, docs/specification.md section 9,
+// The dashboard's one-time form tokens (src/admin/admin.form-tokens.ts, docs/specification.md section 9,
 // "The dashboard's forms"). A token is issued with each page that carries a form whose answer shows
 // a new secret; its row has form "". Each form that it is sent with adds a row under the form's
 // address: the primary key lets exactly one submission of a form per token through. Only the
@@ -355,3 +376,20 @@ export const formTokens = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.tokenHash, t.form] }), index("form_tokens_expires_idx").on(t.expiresAt)],
 );
+
+// Each customer's number of orders, kept by triggers on the orders' inserts, deletes and moves to
+// another customer (migration 0010_order_and_agent_count_triggers): the orders listing's total without dates
+// is one row read, however long the customer's history (docs/specification.md section 4). A
+// customer without a row has no orders. No foreign key: the row outlives nothing it needs.
+export const customerOrderCounts = sqliteTable("customer_order_counts", {
+  customerId: integer("customer_id").primaryKey(),
+  n: integer("n").notNull(),
+});
+
+// Each sales agent's number of customers, kept the same way from the customers' inserts, deletes
+// and moves to another agent: an agent-bound key's customers total is one row read, and a page by
+// offset past it reads nothing of the listing (docs/specification.md section 4).
+export const agentCustomerCounts = sqliteTable("agent_customer_counts", {
+  agentId: integer("agent_id").primaryKey(),
+  n: integer("n").notNull(),
+});

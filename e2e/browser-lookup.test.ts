@@ -22,11 +22,15 @@ describe("findBrowser", () => {
   it("then tries the command names on PATH, in order of name, then of directory", () => {
     const env = { PATH: "/opt/a:/opt/b" };
     expect(findBrowser(system(env, ["/opt/b/chromium", "/opt/a/google-chrome"]))).toEqual({ path: "/opt/b/chromium" });
-    expect(findBrowser(system(env, ["/opt/a/google-chrome-stable", "/opt/b/chrome"]))).toEqual({ path: "/opt/a/google-chrome-stable" });
+    expect(findBrowser(system(env, ["/opt/a/google-chrome-stable", "/opt/b/chrome"]))).toEqual({
+      path: "/opt/a/google-chrome-stable",
+    });
   });
 
   it("then the usual install locations", () => {
-    expect(findBrowser(system({ PATH: "/nowhere" }, ["/opt/google/chrome/chrome"]))).toEqual({ path: "/opt/google/chrome/chrome" });
+    expect(findBrowser(system({ PATH: "/nowhere" }, ["/opt/google/chrome/chrome"]))).toEqual({
+      path: "/opt/google/chrome/chrome",
+    });
     expect(findBrowser(system({ PATH: "/nowhere" }, ["/snap/bin/chromium"]))).toEqual({ path: "/snap/bin/chromium" });
     const mac = "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome";
     expect(findBrowser(system({ PATH: "/usr/bin" }, [mac], "darwin"))).toEqual({ path: mac });
@@ -35,10 +39,14 @@ describe("findBrowser", () => {
   it("without any, says where it looked", () => {
     const lookup = findBrowser(system({ PATH: "/usr/bin" }, []));
     expect(lookup.path).toBeUndefined();
-    expect("reason" in lookup && lookup.reason).toMatch(/^no Chromium or Chrome found \(CHROME_PATH and CHROMIUM_PATH unset; not on PATH as chromium, .*; not at \/usr\/bin\/chromium, /);
+    expect("reason" in lookup && lookup.reason).toMatch(
+      /^no Chromium or Chrome found \(CHROME_PATH and CHROMIUM_PATH unset; not on PATH as chromium, .*; not at \/usr\/bin\/chromium, /,
+    );
   });
 
   it("BROWSER_TESTS=off turns the browser tests off whatever is installed", () => {
-    expect(findBrowser(system({ BROWSER_TESTS: "off", PATH: "/usr/bin" }, ["/usr/bin/chromium"]))).toEqual({ reason: "BROWSER_TESTS=off" });
+    expect(findBrowser(system({ BROWSER_TESTS: "off", PATH: "/usr/bin" }, ["/usr/bin/chromium"]))).toEqual({
+      reason: "BROWSER_TESTS=off",
+    });
   });
 });

@@ -29,7 +29,9 @@ describe("parseOptions", () => {
   it("names an unknown option, and the one probably meant", () => {
     expect(usageError(() => parseOptions(["--bogus"], TABLE))).toBe("unknown option --bogus");
     expect(usageError(() => parseOptions(["--remot"], TABLE))).toBe("unknown option --remot (did you mean --remote?)");
-    expect(usageError(() => parseOptions(["--durration", "5"], TABLE))).toBe("unknown option --durration (did you mean --duration?)");
+    expect(usageError(() => parseOptions(["--durration", "5"], TABLE))).toBe(
+      "unknown option --durration (did you mean --duration?)",
+    );
     expect(usageError(() => parseOptions(["-x"], TABLE))).toBe("unknown option -x");
   });
 
@@ -56,8 +58,18 @@ describe("parseOptions", () => {
 describe("parseSubcommand", () => {
   type Result = { made: string | undefined } | { dropped: string | undefined };
   const commands = {
-    make: subcommand({ options: { size: { type: "string", value: "N" } }, operands: [], usage: "make [--size N]", build: (v): Result => ({ made: v.size }) }),
-    drop: subcommand({ options: {}, operands: ["ID"], usage: "drop ID", build: (_v, [id]): Result => ({ dropped: id }) }),
+    make: subcommand({
+      options: { size: { type: "string", value: "N" } },
+      operands: [],
+      usage: "make [--size N]",
+      build: (v): Result => ({ made: v.size }),
+    }),
+    drop: subcommand({
+      options: {},
+      operands: ["ID"],
+      usage: "drop ID",
+      build: (_v, [id]): Result => ({ dropped: id }),
+    }),
   };
 
   it("parses each subcommand with its own options and the common ones", () => {
@@ -70,12 +82,22 @@ describe("parseSubcommand", () => {
   });
 
   it("names what is wrong", () => {
-    expect(usageError(() => parseSubcommand(["drop", "x", "--size", "3"], PLATFORM_OPTIONS, commands))).toBe("--size is not an option of drop");
-    expect(usageError(() => parseSubcommand(["make", "--sise", "3"], PLATFORM_OPTIONS, commands))).toBe("unknown option --sise (did you mean --size?)");
-    expect(usageError(() => parseSubcommand(["mend"], PLATFORM_OPTIONS, commands))).toBe("unknown command 'mend': expected make or drop");
-    expect(usageError(() => parseSubcommand([], PLATFORM_OPTIONS, commands))).toBe("a command is required: make or drop");
+    expect(usageError(() => parseSubcommand(["drop", "x", "--size", "3"], PLATFORM_OPTIONS, commands))).toBe(
+      "--size is not an option of drop",
+    );
+    expect(usageError(() => parseSubcommand(["make", "--sise", "3"], PLATFORM_OPTIONS, commands))).toBe(
+      "unknown option --sise (did you mean --size?)",
+    );
+    expect(usageError(() => parseSubcommand(["mend"], PLATFORM_OPTIONS, commands))).toBe(
+      "unknown command 'mend': expected make or drop",
+    );
+    expect(usageError(() => parseSubcommand([], PLATFORM_OPTIONS, commands))).toBe(
+      "a command is required: make or drop",
+    );
     expect(usageError(() => parseSubcommand(["drop"], PLATFORM_OPTIONS, commands))).toBe("drop needs ID");
-    expect(usageError(() => parseSubcommand(["make", "x"], PLATFORM_OPTIONS, commands))).toBe("make takes no argument: 'x' was given");
+    expect(usageError(() => parseSubcommand(["make", "x"], PLATFORM_OPTIONS, commands))).toBe(
+      "make takes no argument: 'x' was given",
+    );
   });
 });
 
@@ -86,7 +108,18 @@ describe("the keys command line keeps its syntax", () => {
       ...local,
       cmd: { command: "create", mode: "test", name: "app", expiresIn: null, scopes: ["read", "write"], agentId: null },
     });
-    expect(parseKeysCommandLine(["create", "--mode=live", "--name=app", "--expires-in=60", "--scopes=write,read", "--agent", "7", "--json"])).toEqual({
+    expect(
+      parseKeysCommandLine([
+        "create",
+        "--mode=live",
+        "--name=app",
+        "--expires-in=60",
+        "--scopes=write,read",
+        "--agent",
+        "7",
+        "--json",
+      ]),
+    ).toEqual({
       ...local,
       json: true,
       cmd: { command: "create", mode: "live", name: "app", expiresIn: 60, scopes: ["read", "write"], agentId: 7 },
@@ -107,26 +140,48 @@ describe("the keys command line keeps its syntax", () => {
       environment: "live",
       cmd: { command: "revoke", id: "key_AAAAAAAAAAAAAAAA" },
     });
-    expect(parseKeysCommandLine(["audit", "--limit", "5", "--json"])).toEqual({ ...local, json: true, cmd: { command: "audit", limit: 5 } });
+    expect(parseKeysCommandLine(["audit", "--limit", "5", "--json"])).toEqual({
+      ...local,
+      json: true,
+      cmd: { command: "audit", limit: 5 },
+    });
     expect(parseKeysCommandLine(["help"])).toEqual({ help: true });
   });
 });
 
 /** `npm run SCRIPT -- ARGS`: exit status, standard output, and standard error without npm's own lines. */
 async function npmRun(script: string, args: string[]) {
-  const npmArgs = script === "start" ? ["--silent", "start", "--", ...args] : ["--silent", "run", script, "--", ...args];
+  const npmArgs =
+    script === "start" ? ["--silent", "start", "--", ...args] : ["--silent", "run", script, "--", ...args];
   const res = await run("npm", npmArgs, { PERSIST_DIR: "/nonexistent/olk-cli-test" });
   const own = res.stderr.split("\n").filter((l) => l.trim() !== "" && !/^npm (warn|error|ERR!)/.test(l));
   return { code: res.code, stdout: res.stdout, stderr: own };
 }
 
 describe("every command: --help and an unknown option", () => {
-  const scripts = ["keys", "db:migrate", "db:import", "bench", "load", "demo:generate", "start", "dev"];
+  const scripts = [
+    "keys",
+    "db:migrate",
+    "db:import",
+    "bench",
+    "load",
+    "demo:generate",
+    "start",
+    "dev",
+    "deploy",
+    "check",
+    "lint:openapi",
+    "graph",
+  ];
 
   it("--help prints the usage and exits 0, touching nothing", async () => {
     const results = await Promise.all(scripts.map((s) => npmRun(s, ["--help"])));
     for (const [i, res] of results.entries()) {
-      expect({ script: scripts[i], code: res.code, stderr: res.stderr }).toEqual({ script: scripts[i], code: 0, stderr: [] });
+      expect({ script: scripts[i], code: res.code, stderr: res.stderr }).toEqual({
+        script: scripts[i],
+        code: 0,
+        stderr: [],
+      });
       expect(res.stdout).toContain(`Usage: npm ${scripts[i] === "start" ? "start" : `run ${scripts[i]}`}`);
     }
   }, 120_000);
@@ -156,10 +211,15 @@ describe("every command: --help and an unknown option", () => {
 
 describe("npm run db:migrate -- --remote with --env", () => {
   it("--env=live and --env live both target the live database (no test database, no account needed to see it)", async () => {
-    const [inline, spaced] = await Promise.all([npmRun("db:migrate", ["--remote", "--env=live"]), npmRun("db:migrate", ["--remote", "--env", "live"])]);
+    const [inline, spaced] = await Promise.all([
+      npmRun("db:migrate", ["--remote", "--env=live"]),
+      npmRun("db:migrate", ["--remote", "--env", "live"]),
+    ]);
     for (const res of [inline, spaced]) {
       // The target is named before wrangler asks for the account, which this machine has not got.
-      expect(res.stdout.split("\n")[0]).toBe("Applying the migrations to the account's D1 database order-lookup-live (--env live)...");
+      expect(res.stdout.split("\n")[0]).toBe(
+        "Applying the migrations to the account's D1 database order-lookup-live (--env live)...",
+      );
       expect(res.stdout).not.toContain("order-lookup-test");
       expect(res.code).toBe(1);
       expect(res.stderr.at(-1)).toMatch(/^Error: applying the migrations failed/);
@@ -168,6 +228,9 @@ describe("npm run db:migrate -- --remote with --env", () => {
 
   it("an environment that wrangler.toml has not got is refused by name", async () => {
     const res = await npmRun("db:migrate", ["--remote", "--env", "lve"]);
-    expect(res).toMatchObject({ code: 1, stderr: ["Error: --env lve: wrangler.toml has no such environment (it has: live)"] });
+    expect(res).toMatchObject({
+      code: 1,
+      stderr: ["Error: --env lve: wrangler.toml has no such environment (it has: live)"],
+    });
   }, 120_000);
 });

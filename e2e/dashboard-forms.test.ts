@@ -66,7 +66,8 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the dashboard's forms in Chromium, reloaded
     // A reload of a POST's answer asks to send the form again: accepted, as the test means to.
     page.on("dialog", (d) => void d.accept());
     page.on("request", (r) => {
-      if (r.resourceType() === "document") requests.push(`${r.method()} ${new URL(r.url()).pathname}${new URL(r.url()).search}`);
+      if (r.resourceType() === "document")
+        requests.push(`${r.method()} ${new URL(r.url()).pathname}${new URL(r.url()).search}`);
     });
     page.on("response", (r: Response) => {
       if (r.request().resourceType() !== "document") return;
@@ -134,8 +135,12 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the dashboard's forms in Chromium, reloaded
   let rolled: string;
 
   it("rolls the key; reloading rolls nothing more", async () => {
-    await keyRow("Roll").getByLabel(/^Old key stops/).selectOption({ label: "now" });
-    await keyRow("Roll").getByRole("button", { name: /^Roll key/ }).click();
+    await keyRow("Roll")
+      .getByLabel(/^Old key stops/)
+      .selectOption({ label: "now" });
+    await keyRow("Roll")
+      .getByRole("button", { name: /^Roll key/ })
+      .click();
     await page.getByRole("heading", { name: /copy it now/ }).waitFor();
     rolled = await secretField().inputValue();
     expect(rolled).toMatch(SECRET);
@@ -155,7 +160,9 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the dashboard's forms in Chromium, reloaded
   });
 
   it("revokes the key with a 303 to the list; reloading that list revokes nothing more", async () => {
-    await keyRow("Revoke").getByRole("button", { name: /^Revoke key/ }).click();
+    await keyRow("Revoke")
+      .getByRole("button", { name: /^Revoke key/ })
+      .click();
     await notice().filter({ hasText: "is revoked" }).waitFor();
     const [, fresh] = (await admin("/admin/keys")).filter((k: any) => k.name === NAME);
     expect(page.url()).toBe(`${server.url}/dashboard?revoked=${fresh.id}`);

@@ -122,7 +122,13 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the key dashboard in Chromium", () => {
     const cookies = await context.cookies();
     expect(cookies).toHaveLength(1);
     const [cookie] = cookies;
-    expect(cookie).toMatchObject({ name: "__Host-olk_admin", path: "/", httpOnly: true, secure: true, sameSite: "Strict" });
+    expect(cookie).toMatchObject({
+      name: "__Host-olk_admin",
+      path: "/",
+      httpOnly: true,
+      secure: true,
+      sameSite: "Strict",
+    });
     const hoursLeft = (cookie!.expires * 1000 - Date.now()) / 3_600_000;
     expect(hoursLeft).toBeGreaterThan(7.9);
     expect(hoursLeft).toBeLessThanOrEqual(8);
@@ -179,7 +185,9 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the key dashboard in Chromium", () => {
   });
 
   it("revokes the key: the page says so and the API rejects it", async () => {
-    await keyRow(page, "E2E integration", "Revoke").getByRole("button", { name: /^Revoke key/ }).click();
+    await keyRow(page, "E2E integration", "Revoke")
+      .getByRole("button", { name: /^Revoke key/ })
+      .click();
     const notice = page.getByRole("status").filter({ hasText: "is revoked" });
     await notice.waitFor();
     expect(await notice.textContent()).toMatch(
@@ -223,7 +231,14 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the key dashboard in Chromium", () => {
     await page.goto(`${server.url}/dashboard`);
     const cells = await keyRow(page, "Field app", "Roll").locator("td").allTextContents();
     expect(cells[1]!.startsWith(`${fieldApp.slice(0, 12)}…`)).toBe(true);
-    expect([cells[0], cells[2], cells[3], cells[7], cells[8], cells[9]]).toEqual(["test", "read", "Asha Rao#1", "never", "0", "0"]);
+    expect([cells[0], cells[2], cells[3], cells[7], cells[8], cells[9]]).toEqual([
+      "test",
+      "read",
+      "Asha Rao#1",
+      "never",
+      "0",
+      "0",
+    ]);
     await expectNoSeriousViolations(page, "the key list with a key");
   });
 
@@ -243,7 +258,9 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the key dashboard in Chromium", () => {
     expect(cells.slice(8, 10)).toEqual(["3", "3"]);
     const chart = row.getByRole("img");
     const today = new Date().toISOString().slice(0, 10);
-    expect(await chart.getAttribute("aria-label")).toMatch(new RegExp(`: 3 requests in total, most on ${today} \\(3\\)$`));
+    expect(await chart.getAttribute("aria-label")).toMatch(
+      new RegExp(`: 3 requests in total, most on ${today} \\(3\\)$`),
+    );
     expect(await chart.locator("rect").count()).toBe(30);
     expect(await chart.locator("rect").last().locator("title").textContent()).toBe(`${today}: 3 requests`);
   });
@@ -253,17 +270,25 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the key dashboard in Chromium", () => {
     await row.getByLabel(/^Old key stops/).selectOption({ label: "now" });
     await row.getByRole("button", { name: /^Roll key/ }).click();
     await page.getByRole("heading", { name: /copy it now/ }).waitFor();
-    await keyRow(page, "Field app", "Revoke").getByRole("button", { name: /^Revoke key/ }).click();
+    await keyRow(page, "Field app", "Revoke")
+      .getByRole("button", { name: /^Revoke key/ })
+      .click();
     await page.getByRole("status").filter({ hasText: "is revoked" }).waitFor();
     // The new key kept the scopes and the agent.
-    const rows = page.locator("tbody tr").filter({ has: page.getByRole("rowheader", { name: "Field app", exact: true }) });
+    const rows = page
+      .locator("tbody tr")
+      .filter({ has: page.getByRole("rowheader", { name: "Field app", exact: true }) });
     expect(await rows.locator("td:nth-of-type(3)").allTextContents()).toEqual(["read", "read"]);
     // The audit log names a session by the SHA-256 of the id that its cookie carries.
-    const sessionId = createHash("sha256").update((await context.cookies())[0]!.value.split(".")[0]!).digest("base64url");
+    const sessionId = createHash("sha256")
+      .update((await context.cookies())[0]!.value.split(".")[0]!)
+      .digest("base64url");
     const panel = page.getByRole("region", { name: "Audit log", exact: true });
-    const entries = await panel.locator("tbody tr").evaluateAll((trs) =>
-      trs.slice(0, 3).map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent).slice(1)),
-    );
+    const entries = await panel
+      .locator("tbody tr")
+      .evaluateAll((trs) =>
+        trs.slice(0, 3).map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent).slice(1)),
+      );
     const who = ["Field app", "test", "dashboard", `${sessionId.slice(0, 8)}…`];
     expect(entries.map((e) => [e[0], ...e.slice(3)])).toEqual([
       ["revoke", ...who],
@@ -376,7 +401,9 @@ describe("with an administrator token shorter than 32 characters", () => {
 
     // wrangler dev prints the worker's log lines: one error line per refused attempt says why.
     const deadline = Date.now() + 10_000;
-    const reasons = () => server.output().match(/"event":"admin_token_unusable","problem":"ADMIN_TOKEN is shorter than 32 characters"/g) ?? [];
+    const reasons = () =>
+      server.output().match(/"event":"admin_token_unusable","problem":"ADMIN_TOKEN is shorter than 32 characters"/g) ??
+      [];
     while (reasons().length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
     expect(reasons()).toHaveLength(2);
     expect(server.output()).not.toContain(SHORT);

@@ -7,12 +7,13 @@ import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { parseDeployArgs } from "../scripts/deploy/args.ts";
+import { DEPLOY_OPTIONS, deployArgs } from "../scripts/deploy/args.ts";
 import { deployedUrl, parseDeployOutput } from "../scripts/deploy/output.ts";
 import { isPlaceholderId, readResources } from "../scripts/deploy/resources.ts";
 import { parseCreatedId, parseListing } from "../scripts/deploy/setup.ts";
 import { healthProblem, healthUrl } from "../scripts/deploy/smoke.ts";
 import { recordId } from "../scripts/deploy/toml-ids.ts";
+import { parseOptions } from "../scripts/lib/cli.ts";
 import { run } from "../scripts/lib/processes.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");
@@ -23,7 +24,12 @@ const KV_ID_2 = "fedcba9876543210fedcba9876543210";
 const temps: string[] = [];
 
 /** A command in folder `cwd`, with its exit status and output. */
-function runIn(cwd: string, command: string, args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+function runIn(
+  cwd: string,
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((done) => {
     const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
@@ -38,28 +44,33 @@ afterAll(() => {
 });
 
 describe("deploy arguments", () => {
+  const parse = (argv: string[]) => deployArgs(parseOptions(argv, DEPLOY_OPTIONS).values);
+
   it("takes --env live in both spellings, and defaults to test mode", () => {
-    expect(parseDeployArgs(["--env", "live"]).mode).toBe("live");
-    expect(parseDeployArgs(["--env=live", "--dry-run"])).toEqual({ help: false, mode: "live", setup: false, dryRun: true, url: undefined });
-    expect(parseDeployArgs([]).mode).toBe("test");
+    expect(parse(["--env", "live"]).mode).toBe("live");
+    expect(parse(["--env=live", "--dry-run"])).toEqual({ mode: "live", setup: false, dryRun: true, url: undefined });
+    expect(parse([]).mode).toBe("test");
   });
 
   it("names an unknown flag, a missing value, a wrong environment", () => {
-    expect(() => parseDeployArgs(["--dryrun"])).toThrow("Unknown option '--dryrun'");
-    expect(() => parseDeployArgs(["--env"])).toThrow("argument missing");
-    expect(() => parseDeployArgs(["--env", "--dry-run"])).toThrow("--env needs a value");
-    expect(() => parseDeployArgs(["--env", "prod"])).toThrow("--env must be live");
-    expect(() => parseDeployArgs(["--url", "example.com"])).toThrow("--url must be an http(s) address");
+    expect(() => parse(["--dryrun"])).toThrow("unknown option --dryrun (did you mean --dry-run?)");
+    expect(() => parse(["--env"])).toThrow("--env needs a value");
+    expect(() => parse(["--env", "--dry-run"])).toThrow("--env needs a value");
+    expect(() => parse(["--env", "prod"])).toThrow("--env must be live");
+    expect(() => parse(["--url", "example.com"])).toThrow("--url must be an http(s) address");
   });
 
   it("as commands: --help exits 0, a misspelt flag exits 1 naming it", async () => {
-    for (const [script, misspelt] of [["deploy", "--dry-rn"], ["check", "--fast"]]) {
+    for (const [script, misspelt] of [
+      ["deploy", "--dry-rn"],
+      ["check", "--fast"],
+    ]) {
       const help = await run("npm", ["run", "-s", script!, "--", "--help"]);
       expect(help.code).toBe(0);
       expect(help.stdout).toContain(`Usage: npm run ${script}`);
       const wrong = await run("npm", ["run", "-s", script!, "--", misspelt!]);
       expect(wrong.code).toBe(1);
-      expect(wrong.stderr).toContain(`Unknown option '${misspelt}'`);
+      expect(wrong.stderr).toContain(`Error: unknown option ${misspelt}`);
     }
   });
 });
@@ -68,7 +79,11 @@ describe("wrangler.toml ids", () => {
   it("ships placeholder ids for every resource of both modes", () => {
     for (const mode of ["test", "live"] as const) {
       const { resources } = readResources(mode, join(ROOT, "wrangler.toml"));
-      expect(resources.map((r) => [r.kind, r.binding])).toEqual([["d1", "DB"], ["kv", "KEYS"], ["kv", "LOOKUP_CACHE"]]);
+      expect(resources.map((r) => [r.kind, r.binding])).toEqual([
+        ["d1", "DB"],
+        ["kv", "KEYS"],
+        ["kv", "LOOKUP_CACHE"],
+      ]);
       for (const r of resources) expect(isPlaceholderId(r.id), `${mode} ${r.binding}`).toBe(true);
     }
     expect(isPlaceholderId(KV_ID)).toBe(false);
@@ -83,23 +98,45 @@ describe("wrangler.toml ids", () => {
     expect(written.indexOf(`database_id = "${D1_ID}"`)).toBeGreaterThan(written.indexOf("[env.live]"));
     const kv = recordId(written, { env: undefined, kind: "kv", binding: "LOOKUP_CACHE" }, KV_ID);
     expect(kv.split("\n").filter((line, i) => line !== written.split("\n")[i])).toEqual([`id = "${KV_ID}"`]);
-    expect(() => recordId(TOML, { env: "live", kind: "kv", binding: "NOPE" }, KV_ID)).toThrow('no [[env.live.kv_namespaces]] entry with binding = "NOPE"');
-    expect(() => recordId(TOML, { env: undefined, kind: "kv", binding: "KEYS" }, "x\"; evil = \"")).toThrow("not a resource id");
+    expect(() => recordId(TOML, { env: "live", kind: "kv", binding: "NOPE" }, KV_ID)).toThrow(
+      'no [[env.live.kv_namespaces]] entry with binding = "NOPE"',
+    );
+    expect(() => recordId(TOML, { env: undefined, kind: "kv", binding: "KEYS" }, 'x"; evil = "')).toThrow(
+      "not a resource id",
+    );
   });
 });
 
 describe("wrangler's answers", () => {
   it("reads the id that `d1 create` and `kv namespace create` print, in TOML or JSON snippets", () => {
-    expect(parseCreatedId("d1", `✅ Successfully created DB 'order-lookup-live' in region APAC\n[[d1_databases]]\nbinding = "order_lookup_live"\ndatabase_name = "order-lookup-live"\ndatabase_id = "${D1_ID}"\n`)).toBe(D1_ID);
-    expect(parseCreatedId("d1", `{\n  "d1_databases": [{ "binding": "DB", "database_name": "x", "database_id": "${D1_ID}" }]\n}`)).toBe(D1_ID);
-    expect(parseCreatedId("kv", `✨ Success!\n[[kv_namespaces]]\nbinding = "order_lookup_keys"\nid = "${KV_ID}"\n`)).toBe(KV_ID);
+    expect(
+      parseCreatedId(
+        "d1",
+        `✅ Successfully created DB 'order-lookup-live' in region APAC\n[[d1_databases]]\nbinding = "order_lookup_live"\ndatabase_name = "order-lookup-live"\ndatabase_id = "${D1_ID}"\n`,
+      ),
+    ).toBe(D1_ID);
+    expect(
+      parseCreatedId(
+        "d1",
+        `{\n  "d1_databases": [{ "binding": "DB", "database_name": "x", "database_id": "${D1_ID}" }]\n}`,
+      ),
+    ).toBe(D1_ID);
+    expect(
+      parseCreatedId("kv", `✨ Success!\n[[kv_namespaces]]\nbinding = "order_lookup_keys"\nid = "${KV_ID}"\n`),
+    ).toBe(KV_ID);
     expect(parseCreatedId("kv", `{ "kv_namespaces": [{ "binding": "KEYS", "id": "${KV_ID}" }] }`)).toBe(KV_ID);
-    expect(() => parseCreatedId("kv", "✘ [ERROR] A request to the Cloudflare API failed.")).toThrow("printed no namespace id");
+    expect(() => parseCreatedId("kv", "✘ [ERROR] A request to the Cloudflare API failed.")).toThrow(
+      "printed no namespace id",
+    );
   });
 
   it("reads the listings that let setup adopt a resource made by an earlier run", () => {
-    expect(parseListing("d1", `[{"uuid":"${D1_ID}","name":"order-lookup-live","version":"production"}]`)).toEqual(new Map([["order-lookup-live", D1_ID]]));
-    expect(parseListing("kv", `banner\n[\n  {"id": "${KV_ID}", "title": "order-lookup-live-keys"}\n]\n`)).toEqual(new Map([["order-lookup-live-keys", KV_ID]]));
+    expect(parseListing("d1", `[{"uuid":"${D1_ID}","name":"order-lookup-live","version":"production"}]`)).toEqual(
+      new Map([["order-lookup-live", D1_ID]]),
+    );
+    expect(parseListing("kv", `banner\n[\n  {"id": "${KV_ID}", "title": "order-lookup-live-keys"}\n]\n`)).toEqual(
+      new Map([["order-lookup-live-keys", KV_ID]]),
+    );
   });
 
   it("takes the deployed address and version from wrangler's output file", () => {
@@ -107,7 +144,10 @@ describe("wrangler's answers", () => {
       '{"type":"wrangler-session","version":1}\n' +
         '{"type":"deploy","version":1,"worker_name":"order-lookup-live","version_id":"v1","targets":["example.com/api/*","https://order-lookup-live.acme.workers.dev"]}\n',
     );
-    expect(record).toEqual({ versionId: "v1", targets: ["example.com/api/*", "https://order-lookup-live.acme.workers.dev"] });
+    expect(record).toEqual({
+      versionId: "v1",
+      targets: ["example.com/api/*", "https://order-lookup-live.acme.workers.dev"],
+    });
     expect(deployedUrl(record)).toBe("https://order-lookup-live.acme.workers.dev");
     expect(deployedUrl(parseDeployOutput('{"type":"deploy","targets":["example.com/*"]}'))).toBeUndefined();
   });
@@ -117,7 +157,9 @@ describe("wrangler's answers", () => {
     const ok = { status: "ok", version: "v1", mode: "live" };
     expect(healthProblem(200, ok, { mode: "live", versionId: "v1" })).toBeNull();
     expect(healthProblem(200, ok, { mode: "test" })).toBe('mode "live", expected "test"');
-    expect(healthProblem(200, { ...ok, version: "v0" }, { mode: "live", versionId: "v1" })).toBe("version v0, still not v1");
+    expect(healthProblem(200, { ...ok, version: "v0" }, { mode: "live", versionId: "v1" })).toBe(
+      "version v0, still not v1",
+    );
     expect(healthProblem(503, null, { mode: "live" })).toBe("status 503");
   });
 });
@@ -162,8 +204,15 @@ esac
 
     const tsx = join(ROOT, "node_modules", "tsx", "dist", "cli.mjs");
     // In the temporary folder: the wrangler.toml that setup writes to is the copy.
-    const deploy = (...args: string[]) => runIn(dir, process.execPath, [tsx, join(ROOT, "scripts", "deploy.ts"), ...args], { PATH: `${dir}:${process.env.PATH}` });
-    const commands = () => readFileSync(log, "utf8").trim().split("\n").map((c) => c.replace(/--outdir \S+/, "--outdir DIR"));
+    const deploy = (...args: string[]) =>
+      runIn(dir, process.execPath, [tsx, join(ROOT, "scripts", "deploy.ts"), ...args], {
+        PATH: `${dir}:${process.env.PATH}`,
+      });
+    const commands = () =>
+      readFileSync(log, "utf8")
+        .trim()
+        .split("\n")
+        .map((c) => c.replace(/--outdir \S+/, "--outdir DIR"));
 
     const refused = await deploy("--env", "live");
     expect(refused.code).toBe(1);
@@ -172,7 +221,9 @@ esac
 
     const setup = await deploy("--setup", "--env=live");
     expect({ code: setup.code, stderr: setup.stderr }).toEqual({ code: 0, stderr: "" });
-    expect(setup.stdout).toContain("Next: npx wrangler secret put ADMIN_TOKEN --env live, then npm run deploy -- --env live.");
+    expect(setup.stdout).toContain(
+      "Next: npx wrangler secret put ADMIN_TOKEN --env live, then npm run deploy -- --env live.",
+    );
     expect(commands()).toEqual([
       "wrangler d1 list --json",
       "wrangler d1 create order-lookup-live --location apac",
@@ -193,8 +244,13 @@ esac
       "wrangler deploy -c wrangler.toml --env live",
     ]);
     const live = readResources("live", join(dir, "wrangler.toml")).resources.map((r) => [r.binding, r.id]);
-    expect(live).toEqual([["DB", D1_ID], ["KEYS", KV_ID], ["LOOKUP_CACHE", KV_ID_2]]);
+    expect(live).toEqual([
+      ["DB", D1_ID],
+      ["KEYS", KV_ID],
+      ["LOOKUP_CACHE", KV_ID_2],
+    ]);
     // Test mode is untouched.
-    for (const r of readResources("test", join(dir, "wrangler.toml")).resources) expect(isPlaceholderId(r.id)).toBe(true);
+    for (const r of readResources("test", join(dir, "wrangler.toml")).resources)
+      expect(isPlaceholderId(r.id)).toBe(true);
   });
 });

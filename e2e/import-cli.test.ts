@@ -28,8 +28,22 @@ async function withPlatform<T>(fn: (env: Platform["env"]) => Promise<T>): Promis
   return fn(platform.env);
 }
 
-const TABLES = ["states", "cities", "areas", "postal_codes", "sales_agents", "sales_agent_postal_codes", "delivery_agents",
-  "products", "customers", "customer_addresses", "orders", "order_items", "order_statuses", "invoices"];
+const TABLES = [
+  "states",
+  "cities",
+  "areas",
+  "postal_codes",
+  "sales_agents",
+  "sales_agent_postal_codes",
+  "delivery_agents",
+  "products",
+  "customers",
+  "customer_addresses",
+  "orders",
+  "order_items",
+  "order_statuses",
+  "invoices",
+];
 
 async function snapshot(env: Platform["env"]): Promise<Record<string, unknown[]>> {
   const results = await env.DB.batch(TABLES.map((t) => env.DB.prepare(`SELECT * FROM ${t} ORDER BY 1, 2`)));
@@ -57,7 +71,14 @@ async function dbImport(path: string) {
 }
 
 const customer = (id: number, phone: string) =>
-  customerRecord(id, { email: "", contactperson_number: phone, gstin: null, salesagent_id: 1, area_id: 1, postalcode_id: 1 });
+  customerRecord(id, {
+    email: "",
+    contactperson_number: phone,
+    gstin: null,
+    salesagent_id: 1,
+    area_id: 1,
+    postalcode_id: 1,
+  });
 
 const order = (id: number, customerId: number) => ({
   id,
@@ -81,7 +102,15 @@ const DATASET = {
   areas: [{ id: 1, name: "Andheri East", area_code: "AE", city_id: 1 }],
   postal_codes: [{ id: 1, code: "400069" }],
   sales_agents: [
-    { id: 1, first_name: "Asha", last_name: "Rao", mobile_number: "9876543210", email: null, avatar: null, postalcode_ids: [1] },
+    {
+      id: 1,
+      first_name: "Asha",
+      last_name: "Rao",
+      mobile_number: "9876543210",
+      email: null,
+      avatar: null,
+      postalcode_ids: [1],
+    },
   ],
   delivery_agents: [{ id: 1, first_name: "Ravi", last_name: "K", phone_number: "9123456780" }],
   products: [{ id: 1, sku: "SKU-001", name: "Tea 250g" }],
@@ -120,10 +149,20 @@ describe("npm run db:import", () => {
   });
 
   it("imports a .jsonl file of orders for customers already in the database", async () => {
-    const result = await dbImport(file("more.jsonl", jsonl([{ type: "order", ...order(2, 2) }, { type: "order", ...order(3, 1) }])));
+    const result = await dbImport(
+      file(
+        "more.jsonl",
+        jsonl([
+          { type: "order", ...order(2, 2) },
+          { type: "order", ...order(3, 1) },
+        ]),
+      ),
+    );
     expect(result.stderr).toEqual([]);
     expect(result.code).toBe(0);
-    expect(result.stdout.at(-1)).toMatch(/ 2 orders, 2 order items, 2 order statuses, 0 invoices\. Lookup cache purged\.$/);
+    expect(result.stdout.at(-1)).toMatch(
+      / 2 orders, 2 order items, 2 order statuses, 0 invoices\. Lookup cache purged\.$/,
+    );
     await withPlatform(async (env) => {
       const db = await snapshot(env);
       expect(db.orders!.map((o: any) => [o.id, o.customer_id])).toEqual([

@@ -46,6 +46,8 @@ interface NewKey {
   expires_at: string | null;
   scopes: ("read" | "write")[];
   agent_id: number | null;
+  /** The KV copy could not be written (docs/specification.md section 2); never so on a local store. */
+  copy_pending: boolean;
 }
 
 interface AuditEntry {
@@ -69,7 +71,8 @@ async function keys(...args: string[]): Promise<Omit<CommandResult, "seconds">> 
     out: { log: (line) => stdout.push(line), error: (line) => stderr.push(line) },
     openPlatform: async (target) => {
       // The file's platform is the local top-level one: anything else is a process of its own.
-      if (target.remote || target.environment !== undefined) throw new Error(`not in-process: ${JSON.stringify(target)}`);
+      if (target.remote || target.environment !== undefined)
+        throw new Error(`not in-process: ${JSON.stringify(target)}`);
       return { env: platform.env, dispose: async () => {} };
     },
   });
@@ -132,7 +135,10 @@ async function until401(server: DevServer, secret: string): Promise<number> {
 }
 
 /** Sends raw bytes as the Authorization line, as no fetch client can (they trim the value). */
-function rawStatus(server: DevServer, authorizationLine: string): Promise<{ status: number; description: string | undefined }> {
+function rawStatus(
+  server: DevServer,
+  authorizationLine: string,
+): Promise<{ status: number; description: string | undefined }> {
   return new Promise((resolve, reject) => {
     const socket = connect(server.port, "127.0.0.1", () => {
       socket.write(`GET /api/area HTTP/1.1\r\nHost: 127.0.0.1\r\n${authorizationLine}\r\nConnection: close\r\n\r\n`);
@@ -193,11 +199,30 @@ describe("npm run keys", () => {
       expires_at: null,
       scopes: BOTH,
       agent_id: null,
+      copy_pending: false,
     });
 
     const before = Date.now();
-    revoked = await keysJson<NewKey>("create", "--mode", "test", "--name", "to revoke", "--expires-in", "3600", "--json");
-    expect(Object.keys(revoked).sort()).toEqual(["agent_id", "expires_at", "id", "mode", "name", "scopes", "secret"]);
+    revoked = await keysJson<NewKey>(
+      "create",
+      "--mode",
+      "test",
+      "--name",
+      "to revoke",
+      "--expires-in",
+      "3600",
+      "--json",
+    );
+    expect(Object.keys(revoked).sort()).toEqual([
+      "agent_id",
+      "copy_pending",
+      "expires_at",
+      "id",
+      "mode",
+      "name",
+      "scopes",
+      "secret",
+    ]);
     const expiresIn = Date.parse(revoked.expires_at!) - before;
     expect(expiresIn).toBeGreaterThan(3_590_000);
     expect(expiresIn).toBeLessThanOrEqual(3_600_000 + 120_000);
@@ -212,20 +237,69 @@ describe("npm run keys", () => {
     expect(secrets).toHaveLength(1);
     const id = /Created test-mode key (key_[0-9A-Za-z]{16}) "to roll", never expires\./.exec(human.stdout)?.[1];
     expect(id).toMatch(KEY_ID);
-    rolledOld = { id: id!, secret: secrets[0]!, name: "to roll", mode: "test", expires_at: null, scopes: ["read", "write"], agent_id: null };
+    rolledOld = {
+      id: id!,
+      secret: secrets[0]!,
+      name: "to roll",
+      mode: "test",
+      expires_at: null,
+      scopes: ["read", "write"],
+      agent_id: null,
+      copy_pending: false,
+    };
     printed.push(rolledOld.secret, live.secret);
   }, 240_000);
 
   it("makes a key with --scopes and --agent (an existing sales agent only), and rolling keeps both", async () => {
-    await expectError(["create", "--mode", "test", "--name", "van", "--agent", "42"], /^Error: agent_id must be an existing sales agent's id: there is no sales agent 42$/);
-    await platform.env.DB.prepare("INSERT INTO sales_agents (id, first_name, last_name, mobile_number) VALUES (42, 'Asha', 'Rao', '9876543210')").run();
-    agentKey = await keysJson<NewKey>("create", "--mode", "test", "--name", "van", "--scopes", "read", "--agent", "42", "--expires-in", "86400", "--json");
-    expect(agentKey).toEqual({ id: expect.stringMatching(KEY_ID), secret: expect.stringMatching(/^sk_test_/), name: "van", mode: "test", expires_at: expect.any(String), scopes: ["read"], agent_id: 42 });
+    await expectError(
+      ["create", "--mode", "test", "--name", "van", "--agent", "42"],
+      /^Error: agent_id must be an existing sales agent's id: there is no sales agent 42$/,
+    );
+    await platform.env.DB.prepare(
+      "INSERT INTO sales_agents (id, first_name, last_name, mobile_number) VALUES (42, 'Asha', 'Rao', '9876543210')",
+    ).run();
+    agentKey = await keysJson<NewKey>(
+      "create",
+      "--mode",
+      "test",
+      "--name",
+      "van",
+      "--scopes",
+      "read",
+      "--agent",
+      "42",
+      "--expires-in",
+      "86400",
+      "--json",
+    );
+    expect(agentKey).toEqual({
+      id: expect.stringMatching(KEY_ID),
+      secret: expect.stringMatching(/^sk_test_/),
+      name: "van",
+      mode: "test",
+      expires_at: expect.any(String),
+      scopes: ["read"],
+      agent_id: 42,
+      copy_pending: false,
+    });
     agentRolled = await keysJson<NewKey>("roll", agentKey.id, "--json");
-    expect(agentRolled).toEqual({ ...agentKey, id: expect.stringMatching(KEY_ID), secret: expect.stringMatching(/^sk_test_/) });
+    expect(agentRolled).toEqual({
+      ...agentKey,
+      id: expect.stringMatching(KEY_ID),
+      secret: expect.stringMatching(/^sk_test_/),
+    });
     expect(agentRolled.id).not.toBe(agentKey.id);
     // Order normalized, duplicates folded.
-    const both = await keysJson<NewKey>("create", "--mode", "test", "--name", "both", "--scopes", "write,read,write", "--json");
+    const both = await keysJson<NewKey>(
+      "create",
+      "--mode",
+      "test",
+      "--name",
+      "both",
+      "--scopes",
+      "write,read,write",
+      "--json",
+    );
     expect(both.scopes).toEqual(BOTH);
     expect((await keys("revoke", both.id)).code).toBe(0);
   }, 240_000);
@@ -245,9 +319,24 @@ describe("npm run keys", () => {
     ]);
     for (const k of list) {
       expect(Object.keys(k).sort()).toEqual([
-        "agent_id", "created_at", "expires_at", "id", "last_used_at", "mode", "name", "prefix", "replaced_by", "replaces",
-        "requests_24h", "requests_7d", "revoked_at", "scopes", "status",
+        "agent_id",
+        "copy_pending",
+        "created_at",
+        "expires_at",
+        "id",
+        "last_used_at",
+        "mode",
+        "name",
+        "prefix",
+        "replaced_by",
+        "replaces",
+        "requests_24h",
+        "requests_7d",
+        "revoked_at",
+        "scopes",
+        "status",
       ]);
+      expect(k.copy_pending).toBe(false);
       // Nothing has used a key yet.
       expect([k.last_used_at, k.requests_24h, k.requests_7d]).toEqual([null, 0, 0]);
     }
@@ -257,17 +346,39 @@ describe("npm run keys", () => {
       expect(text).not.toMatch(/[0-9a-f]{64}/);
     }
     expect(table.stdout).toContain(`${kept.id}  warehouse app`);
-    expect(table.stdout.split("\n").find((l) => l.startsWith("ID "))).toMatch(/^ID +NAME +MODE +PREFIX +STATUS +SCOPES +AGENT +CREATED +EXPIRES +REVOKED +LAST USED +24H +7D$/);
+    expect(table.stdout.split("\n").find((l) => l.startsWith("ID "))).toMatch(
+      /^ID +NAME +MODE +PREFIX +STATUS +SCOPES +AGENT +CREATED +EXPIRES +REVOKED +LAST USED +24H +7D$/,
+    );
   }, 240_000);
 
   it("rolls with --grace 0 and revokes", async () => {
     rolledNew = await keysJson<NewKey>("roll", rolledOld.id, "--grace", "0", "--json");
-    expect(rolledNew).toEqual({ id: expect.stringMatching(KEY_ID), secret: expect.stringMatching(/^sk_test_/), name: "to roll", mode: "test", expires_at: null, scopes: BOTH, agent_id: null });
+    expect(rolledNew).toEqual({
+      id: expect.stringMatching(KEY_ID),
+      secret: expect.stringMatching(/^sk_test_/),
+      name: "to roll",
+      mode: "test",
+      expires_at: null,
+      scopes: BOTH,
+      agent_id: null,
+      copy_pending: false,
+    });
     expect(rolledNew.id).not.toBe(rolledOld.id);
 
     const res = await keys("revoke", revoked.id);
     expect(res.code).toBe(0);
-    expect(res.stdout).toMatch(new RegExp(`Revoked ${revoked.id} "to revoke" at \\S+Z\\. Running servers refuse it within 10 s\\.`));
+    expect(res.stdout).toMatch(
+      new RegExp(`Revoked ${revoked.id} "to revoke" at \\S+Z\\. Running servers refuse it within 10 s\\.`),
+    );
+    const revokedAt = /at (\S+Z)\./.exec(res.stdout)![1];
+    // Again: the revocation keeps its time and no audit entry is written (checked below); the copy is written again.
+    const again = await keys("revoke", revoked.id);
+    expect({ code: again.code, stdout: again.stdout.trim().split("\n").at(-1) }).toEqual({
+      code: 0,
+      stdout: `Key ${revoked.id} "to revoke" was already revoked at ${revokedAt}; its copy for authentication was written again.`,
+    });
+    const json = await keysJson<Record<string, unknown>>("revoke", revoked.id, "--json");
+    expect(json).toMatchObject({ id: revoked.id, status: "revoked", revoked_at: revokedAt, copy_pending: false });
 
     const list = lastLine((await keys("list", "--json")).stdout) as Record<string, unknown>[];
     const byId = new Map(list.map((k) => [k.id, k]));
@@ -279,7 +390,13 @@ describe("npm run keys", () => {
 
   it("prints the audit log, newest first, every change by the cli", async () => {
     const entries = await keysJson<AuditEntry[]>("audit", "--json");
-    const entry = (action: AuditEntry["action"], key: NewKey, name: string, mode: "test" | "live", newKey: NewKey | null = null) => ({
+    const entry = (
+      action: AuditEntry["action"],
+      key: NewKey,
+      name: string,
+      mode: "test" | "live",
+      newKey: NewKey | null = null,
+    ) => ({
       at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       action,
       key_id: key.id,
@@ -322,14 +439,29 @@ describe("npm run keys", () => {
       [["create", "--mode", "test"], /^Error: --name is required: 1 to 100 characters$/],
       [["create", "--mode", "test", "--name", "   "], /^Error: --name must not be empty$/],
       [["create", "--mode", "test", "--name", "x".repeat(101)], /^Error: --name must be at most 100 characters$/],
-      [["create", "--mode", "test", "--name", "x", "--expires-in", "soon"], /^Error: --expires-in must be a whole number of seconds from 1 to 315360000, not 'soon'$/],
+      [
+        ["create", "--mode", "test", "--name", "x", "--expires-in", "soon"],
+        /^Error: --expires-in must be a whole number of seconds from 1 to 315360000, not 'soon'$/,
+      ],
       [["create", "--mode", "test", "--name", "x", "--expires-in", "0"], /^Error: --expires-in must be a whole number/],
-      [["roll", kept.id, "--grace", "1.5"], /^Error: --grace must be a whole number of seconds from 0 to 315360000, not '1.5'$/],
+      [
+        ["roll", kept.id, "--grace", "1.5"],
+        /^Error: --grace must be a whole number of seconds from 0 to 315360000, not '1.5'$/,
+      ],
       [["roll", kept.id, "--grace", "-1"], /^Error: --grace needs a value/],
       [["frobnicate"], /^Error: unknown command 'frobnicate'/],
-      [["create", "--mode", "test", "--name", "x", "--scopes", "admin"], /^Error: --scopes has 'admin' that is not a scope: use read, write$/],
-      [["create", "--mode", "test", "--name", "x", "--scopes", ","], /^Error: --scopes must name at least one scope: read, write$/],
-      [["create", "--mode", "test", "--name", "x", "--agent", "x1"], /^Error: --agent must be a sales agent's id \(a whole number from 1\), not 'x1'$/],
+      [
+        ["create", "--mode", "test", "--name", "x", "--scopes", "admin"],
+        /^Error: --scopes has 'admin' that is not a scope: use read, write$/,
+      ],
+      [
+        ["create", "--mode", "test", "--name", "x", "--scopes", ","],
+        /^Error: --scopes must name at least one scope: read, write$/,
+      ],
+      [
+        ["create", "--mode", "test", "--name", "x", "--agent", "x1"],
+        /^Error: --agent must be a sales agent's id \(a whole number from 1\), not 'x1'$/,
+      ],
       [["audit", "--limit", "0"], /^Error: --limit must be a whole number from 1 to 10000, not '0'$/],
       [["audit", "--grace", "1"], /^Error: --grace is not an option of audit/],
       [[], /^Error: a command is required/],
@@ -357,7 +489,14 @@ describe("the keys on a running server (wrangler dev on the same PERSIST_DIR)", 
     const refused = await status(server!, `Bearer ${revoked.secret}`);
     expect(refused).toEqual({
       status: 401,
-      body: { error: { code: "AUTHENTICATION_ERROR", description: "Invalid API key: the key has been revoked", source: `${server!.url}/api/area`, status_code: 401 } },
+      body: {
+        error: {
+          code: "AUTHENTICATION_ERROR",
+          description: "Invalid API key: the key has been revoked",
+          source: `${server!.url}/api/area`,
+          status_code: 401,
+        },
+      },
     });
     expect((await status(server!, `Bearer ${rolledOld.secret}`)).body.error.description).toBe(
       "Invalid API key: the key was rolled and its grace period has ended; use its replacement",
@@ -371,7 +510,10 @@ describe("the keys on a running server (wrangler dev on the same PERSIST_DIR)", 
       if (used?.last_used_at) break;
       await new Promise((r) => setTimeout(r, 250));
     }
-    expect(used).toMatchObject({ last_used_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:00Z$/), requests_24h: expect.any(Number) });
+    expect(used).toMatchObject({
+      last_used_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:00Z$/),
+      requests_24h: expect.any(Number),
+    });
     expect(used!.requests_24h).toBeGreaterThanOrEqual(1);
   }, 120_000);
 
@@ -379,7 +521,9 @@ describe("the keys on a running server (wrangler dev on the same PERSIST_DIR)", 
     expect((await status(server!, `Bearer ${kept.secret}`)).status).toBe(200); // now in the isolate's cache
     expect((await keys("revoke", kept.id)).code).toBe(0);
     const revokedAfter = await until401(server!, kept.secret);
-    expect((await status(server!, `Bearer ${kept.secret}`)).body.error.description).toBe("Invalid API key: the key has been revoked");
+    expect((await status(server!, `Bearer ${kept.secret}`)).body.error.description).toBe(
+      "Invalid API key: the key has been revoked",
+    );
 
     expect((await status(server!, `Bearer ${rolledNew.secret}`)).status).toBe(200);
     latest = await keysJson<NewKey>("roll", rolledNew.id, "--grace", "0", "--json");
@@ -389,14 +533,23 @@ describe("the keys on a running server (wrangler dev on the same PERSIST_DIR)", 
     expect((await status(server!, `Bearer ${live.secret}`)).body.error.description).toBe(
       "Wrong mode: this is a live-mode key; this deployment accepts test-mode keys only",
     );
-    console.log(`revocation reached the server after ${revokedAfter.toFixed(1)} s; the roll after ${rolledAfter.toFixed(1)} s`);
+    console.log(
+      `revocation reached the server after ${revokedAfter.toFixed(1)} s; the roll after ${rolledAfter.toFixed(1)} s`,
+    );
   }, 240_000);
 
   it("parses the header exactly as it arrives on the wire", async () => {
     const secret = rolledOld.secret; // any well-formed key: the parsing fails before the look-up
-    const malformed = "Malformed API key: the header must be 'Bearer', one space and the key (sk_test_ or sk_live_ and its characters), with no other whitespace";
-    expect(await rawStatus(server!, `Authorization: Bearer  ${secret}`)).toEqual({ status: 401, description: malformed });
-    expect(await rawStatus(server!, `Authorization: Bearer ${secret} x`)).toEqual({ status: 401, description: malformed });
+    const malformed =
+      "Malformed API key: the header must be 'Bearer', one space and the key (sk_test_ or sk_live_ and its characters), with no other whitespace";
+    expect(await rawStatus(server!, `Authorization: Bearer  ${secret}`)).toEqual({
+      status: 401,
+      description: malformed,
+    });
+    expect(await rawStatus(server!, `Authorization: Bearer ${secret} x`)).toEqual({
+      status: 401,
+      description: malformed,
+    });
     expect(await rawStatus(server!, `Authorization: Bearer\t${secret}`)).toMatchObject({ status: 401 });
     // Whitespace before and after a field value is not part of the value in HTTP (RFC 9110 5.5): the
     // server's parser drops it (wrangler 4.155's does so at both ends), and the value that reaches

@@ -8,7 +8,8 @@ import { getPlatformProxy } from "wrangler";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { RETRY_FOR_MS, retryingD1, retryingKv, type RetryClock } from "../scripts/lib/local-retry.ts";
 
-const COMMIT_TOKEN = "D1_ERROR: Failed to get session commit token: internal error; reference = 1p7q75fm9tmms078931faoit";
+const COMMIT_TOKEN =
+  "D1_ERROR: Failed to get session commit token: internal error; reference = 1p7q75fm9tmms078931faoit";
 const BUSY = "D1_ERROR: database is locked: SQLITE_BUSY";
 const BROKEN = "internal error; reference = a0nc4oj6jffnplofpk6anie5";
 
@@ -47,7 +48,11 @@ async function names(): Promise<string[]> {
 }
 
 beforeAll(async () => {
-  platform = await getPlatformProxy<Env>({ configPath: "wrangler.toml", persist: { path: join(dir, "v3") }, remoteBindings: false });
+  platform = await getPlatformProxy<Env>({
+    configPath: "wrangler.toml",
+    persist: { path: join(dir, "v3") },
+    remoteBindings: false,
+  });
   await platform.env.DB.exec("CREATE TABLE shops (name TEXT PRIMARY KEY)");
 }, 60_000);
 
@@ -67,7 +72,10 @@ describe("local D1 while another process holds the state", () => {
     const db = retryingD1(binding, clock);
     const insert = db.prepare("INSERT INTO shops (name) VALUES (?)");
     const results = await db.batch([insert.bind("Asha Stores"), insert.bind("Ravi Traders")]);
-    expect(results.map((r) => [r.success, r.meta.changes])).toEqual([[true, 1], [true, 1]]);
+    expect(results.map((r) => [r.success, r.meta.changes])).toEqual([
+      [true, 1],
+      [true, 1],
+    ]);
     expect({ calls: calls(), waits: clock.waits }).toEqual({ calls: 3, waits: [25, 50] });
     expect(await names()).toEqual(["Asha Stores", "Ravi Traders"]);
   });
@@ -76,7 +84,9 @@ describe("local D1 while another process holds the state", () => {
     const clock = testClock();
     const { binding, calls } = failing(platform.env.DB, "batch", [BROKEN]);
     const db = retryingD1(binding, clock);
-    await expect(db.batch([db.prepare("INSERT INTO shops (name) VALUES (?)").bind("Asha Stores")])).rejects.toThrow(BROKEN);
+    await expect(db.batch([db.prepare("INSERT INTO shops (name) VALUES (?)").bind("Asha Stores")])).rejects.toThrow(
+      BROKEN,
+    );
     expect({ calls: calls(), waits: clock.waits }).toEqual({ calls: 1, waits: [] });
   });
 
@@ -144,7 +154,9 @@ describe("a statement's own call after a broken connection", () => {
 
   it("is not made again for a write, even one that returns rows", async () => {
     const { db, calls } = brokenOnce();
-    await expect(retryingD1(db, testClock()).prepare("INSERT INTO shops (name) VALUES (?) RETURNING name").bind("x").all()).rejects.toThrow(BROKEN);
+    await expect(
+      retryingD1(db, testClock()).prepare("INSERT INTO shops (name) VALUES (?) RETURNING name").bind("x").all(),
+    ).rejects.toThrow(BROKEN);
     expect(calls()).toBe(1);
   });
 });
@@ -152,7 +164,10 @@ describe("a statement's own call after a broken connection", () => {
 describe("local KV while another process holds the state", () => {
   it("makes every call again, reads and writes alike: a put of the same value twice is one put", async () => {
     const clock = testClock();
-    const { binding, calls } = failing(platform.env.KEYS, "put", ["Network connection lost.", "KV PUT failed: 500 Internal Server Error"]);
+    const { binding, calls } = failing(platform.env.KEYS, "put", [
+      "Network connection lost.",
+      "KV PUT failed: 500 Internal Server Error",
+    ]);
     const kv = retryingKv(binding, clock);
     await kv.put("hash:abc", "{}");
     expect({ calls: calls(), waits: clock.waits }).toEqual({ calls: 3, waits: [25, 50] });

@@ -43,7 +43,8 @@ afterAll(async () => {
 function* walk(value: unknown, pointer = ""): Generator<[string, unknown]> {
   yield [pointer, value];
   if (value && typeof value === "object") {
-    for (const [k, v] of Object.entries(value)) yield* walk(v, `${pointer}/${k.replace(/~/g, "~0").replace(/\//g, "~1")}`);
+    for (const [k, v] of Object.entries(value))
+      yield* walk(v, `${pointer}/${k.replace(/~/g, "~0").replace(/\//g, "~1")}`);
   }
 }
 
@@ -113,14 +114,22 @@ describe("GET /openapi.json", () => {
 
   it("gives examples that match their own schemas", () => {
     const examples = [...walk(doc)].filter(
-      ([pointer, value]) => pointer.endsWith("/example") && !pointer.includes("/properties/example") && value !== undefined,
+      ([pointer, value]) =>
+        pointer.endsWith("/example") && !pointer.includes("/properties/example") && value !== undefined,
     );
     expect(examples.length).toBeGreaterThan(5);
     for (const [pointer, example] of examples) {
       const parent = resolve(`#${pointer.slice(0, -"/example".length)}`) as Json;
-      const validator = new SchemaValidator({ ...withoutExamples(parent), components: withoutExamples(doc.components) } as Schema, "2020-12", false);
+      const validator = new SchemaValidator(
+        { ...withoutExamples(parent), components: withoutExamples(doc.components) } as Schema,
+        "2020-12",
+        false,
+      );
       const result = validator.validate(example);
-      expect(result.errors.map((e) => `${e.instanceLocation}: ${e.error}`), pointer).toEqual([]);
+      expect(
+        result.errors.map((e) => `${e.instanceLocation}: ${e.error}`),
+        pointer,
+      ).toEqual([]);
     }
   });
 });
@@ -152,7 +161,9 @@ describe.skipIf(SKIP_BROWSER_TESTS)("GET /docs in a browser", () => {
     const res = await page.goto(`${server.url}/docs`);
     expect(res?.status()).toBe(200);
     await page.locator(".opblock-summary-path").first().waitFor({ timeout: 30_000 });
-    const rendered = await page.locator(".opblock-summary-path").evaluateAll((els) => els.map((e) => e.getAttribute("data-path")));
+    const rendered = await page
+      .locator(".opblock-summary-path")
+      .evaluateAll((els) => els.map((e) => e.getAttribute("data-path")));
     expect([...rendered].sort()).toEqual(API_PATHS);
     await expect(page.locator(".info .title").innerText()).resolves.toContain("Order and customer lookup API");
     await expectNoSeriousViolations(page, "/docs with every operation collapsed");

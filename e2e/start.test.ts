@@ -4,7 +4,7 @@
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { normalizePhone } from "../src/lib/phone.ts";
+import { normalizePhone } from "../src/platform/lib/phone.ts";
 import { freePort, tempStateDir } from "../scripts/lib/processes.ts";
 import { startServer, type DevServer } from "./helpers/server.ts";
 
@@ -27,15 +27,15 @@ const ENV_ADMIN_TOKEN = "e2e-admin-token-from-the-environment-0123";
 const persistDir = tempStateDir("olk-start-");
 let running: DevServer | null = null;
 
-/** `npm start` or `npm run dev` on the shared state folder and a free port. */
-async function launch(script: "start" | "dev", env: Record<string, string> = {}): Promise<DevServer> {
+/** `npm start` or `npm run dev` on the shared state folder and a free port; an undefined variable is left unset. */
+async function launch(script: "start" | "dev", env: Record<string, string | undefined> = {}): Promise<DevServer> {
   const port = await freePort();
   const args = script === "start" ? ["start"] : ["run", "dev"];
   // Empty values: the defaults, whatever the environment running the tests has set.
   running = await startServer("npm", args, {
     ADMIN_TOKEN: "",
     RATE_LIMIT_PER_MINUTE: "",
-    ...env,
+    ...(env as Record<string, string>),
     PORT: String(port),
     PERSIST_DIR: persistDir,
   });
@@ -113,78 +113,99 @@ describe.sequential("npm start and npm run dev on one state folder", () => {
     expect(served.every((o) => o.customer.id === demoCustomer.id)).toBe(true);
   }
 
-  it("a fresh npm start migrates, loads the demo data, and prints a working demo key and admin token", async () => {
-    const server = await launch("start");
-    const output = server.output();
-    expect(output).toContain("Loading the demo data");
-    const key = printed(output, "Demo key");
-    expect(key).toMatch(/^sk_test_[0-9A-Za-z]{32,}$/);
-    demoKeys.push(key);
-    await expectDemoDataServed(server, key);
-    expect(output).toContain(`curl -H "Authorization: Bearer ${key}" ${server.url}/api/customers`);
+  it(
+    "a fresh npm start migrates, loads the demo data, and prints a working demo key and admin token",
+    async () => {
+      // ADMIN_TOKEN not set at all: npm start makes the token itself, so nothing warns that it is missing.
+      const server = await launch("start", { ADMIN_TOKEN: undefined });
+      const output = server.output();
+      expect(output).toContain("Loading the demo data");
+      expect(output).not.toContain("Missing required secrets");
+      const key = printed(output, "Demo key");
+      expect(key).toMatch(/^sk_test_[0-9A-Za-z]{32,}$/);
+      demoKeys.push(key);
+      await expectDemoDataServed(server, key);
+      expect(output).toContain(`curl -H "Authorization: Bearer ${key}" ${server.url}/api/customers`);
 
-    const adminToken = printed(output, "Admin token");
-    expect(adminToken).toMatch(/^[0-9A-Za-z]{43}$/);
-    const tokenFile = join(persistDir, "admin-token");
-    expect(readFileSync(tokenFile, "utf8").trim()).toBe(adminToken);
-    expect(statSync(tokenFile).mode & 0o777).toBe(0o600);
-    storedAdminToken = adminToken;
-    // Printed once, by us: wrangler shows the binding as hidden.
-    expect(output.split(adminToken)).toHaveLength(2);
+      const adminToken = printed(output, "Admin token");
+      expect(adminToken).toMatch(/^[0-9A-Za-z]{43}$/);
+      const tokenFile = join(persistDir, "admin-token");
+      expect(readFileSync(tokenFile, "utf8").trim()).toBe(adminToken);
+      expect(statSync(tokenFile).mode & 0o777).toBe(0o600);
+      storedAdminToken = adminToken;
+      // Printed once, by us: wrangler shows the binding as hidden.
+      expect(output.split(adminToken)).toHaveLength(2);
 
-    const keys = await get(server, "/admin/keys", adminToken);
-    expect(keys.status).toBe(200);
-    expect(keys.body.data).toHaveLength(1);
-    expect(keys.body.data[0]).toMatchObject({ name: "demo", mode: "test", status: "active", prefix: `${key.slice(0, 12)}…` });
+      const keys = await get(server, "/admin/keys", adminToken);
+      expect(keys.status).toBe(200);
+      expect(keys.body.data).toHaveLength(1);
+      expect(keys.body.data[0]).toMatchObject({
+        name: "demo",
+        mode: "test",
+        status: "active",
+        prefix: `${key.slice(0, 12)}…`,
+      });
 
-    await shutDown(server);
-    expect(existsSync(secretsFile(output))).toBe(false);
-  }, STEP_TIMEOUT);
+      await shutDown(server);
+      expect(existsSync(secretsFile(output))).toBe(false);
+    },
+    STEP_TIMEOUT,
+  );
 
-  it("a second npm start keeps the data, rolls the demo key (the old one still works) and honours ADMIN_TOKEN", async () => {
-    const server = await launch("start", { ADMIN_TOKEN: ENV_ADMIN_TOKEN });
-    const output = server.output();
-    expect(output).not.toContain("Loading the demo data");
-    expect(output).toContain("the demo data is not loaded again");
+  it(
+    "a second npm start keeps the data, rolls the demo key (the old one still works) and honours ADMIN_TOKEN",
+    async () => {
+      const server = await launch("start", { ADMIN_TOKEN: ENV_ADMIN_TOKEN });
+      const output = server.output();
+      expect(output).not.toContain("Loading the demo data");
+      expect(output).toContain("the demo data is not loaded again");
 
-    const key = printed(output, "Demo key");
-    expect(key).toMatch(/^sk_test_[0-9A-Za-z]{32,}$/);
-    expect(key).not.toBe(demoKeys[0]);
-    demoKeys.push(key);
-    await expectDemoDataServed(server, key);
-    await expectDemoDataServed(server, demoKeys[0]!);
+      const key = printed(output, "Demo key");
+      expect(key).toMatch(/^sk_test_[0-9A-Za-z]{32,}$/);
+      expect(key).not.toBe(demoKeys[0]);
+      demoKeys.push(key);
+      await expectDemoDataServed(server, key);
+      await expectDemoDataServed(server, demoKeys[0]!);
 
-    expect(printed(output, "Admin token")).toBe(ENV_ADMIN_TOKEN);
-    const keys = await get(server, "/admin/keys", ENV_ADMIN_TOKEN);
-    expect(keys.status).toBe(200);
-    expect(keys.body.data.map((k: { name: string; status: string; prefix: string }) => [k.name, k.status, k.prefix])).toEqual([
-      ["demo", "grace", `${demoKeys[0]!.slice(0, 12)}…`],
-      ["demo", "active", `${key.slice(0, 12)}…`],
-    ]);
-    // The stored token is not the administrator's while ADMIN_TOKEN is set, and is left as it was.
-    expect((await get(server, "/admin/keys", storedAdminToken)).status).toBe(401);
-    expect(readFileSync(join(persistDir, "admin-token"), "utf8").trim()).toBe(storedAdminToken);
+      expect(printed(output, "Admin token")).toBe(ENV_ADMIN_TOKEN);
+      const keys = await get(server, "/admin/keys", ENV_ADMIN_TOKEN);
+      expect(keys.status).toBe(200);
+      expect(
+        keys.body.data.map((k: { name: string; status: string; prefix: string }) => [k.name, k.status, k.prefix]),
+      ).toEqual([
+        ["demo", "grace", `${demoKeys[0]!.slice(0, 12)}…`],
+        ["demo", "active", `${key.slice(0, 12)}…`],
+      ]);
+      // The stored token is not the administrator's while ADMIN_TOKEN is set, and is left as it was.
+      expect((await get(server, "/admin/keys", storedAdminToken)).status).toBe(401);
+      expect(readFileSync(join(persistDir, "admin-token"), "utf8").trim()).toBe(storedAdminToken);
 
-    await shutDown(server);
-  }, STEP_TIMEOUT);
+      await shutDown(server);
+    },
+    STEP_TIMEOUT,
+  );
 
-  it("npm run dev serves the same state without migrating, seeding or printing a key", async () => {
-    const server = await launch("dev");
-    const output = server.output();
-    expect(output).not.toMatch(/sk_(test|live)_/);
-    expect(output).not.toContain("Applying the migrations");
-    expect(output).not.toContain("demo data");
-    await expectDemoDataServed(server, demoKeys[1]!);
-    await expectDemoDataServed(server, demoKeys[0]!);
+  it(
+    "npm run dev serves the same state without migrating, seeding or printing a key",
+    async () => {
+      const server = await launch("dev");
+      const output = server.output();
+      expect(output).not.toMatch(/sk_(test|live)_/);
+      expect(output).not.toContain("Applying the migrations");
+      expect(output).not.toContain("demo data");
+      await expectDemoDataServed(server, demoKeys[1]!);
+      await expectDemoDataServed(server, demoKeys[0]!);
 
-    expect(printed(output, "Admin token")).toBe(storedAdminToken);
-    const keys = await get(server, "/admin/keys", storedAdminToken);
-    expect(keys.status).toBe(200);
-    expect(keys.body.data).toHaveLength(2);
+      expect(printed(output, "Admin token")).toBe(storedAdminToken);
+      const keys = await get(server, "/admin/keys", storedAdminToken);
+      expect(keys.status).toBe(200);
+      expect(keys.body.data).toHaveLength(2);
 
-    await shutDown(server);
-    expect(existsSync(secretsFile(output))).toBe(false);
-  }, STEP_TIMEOUT);
+      await shutDown(server);
+      expect(existsSync(secretsFile(output))).toBe(false);
+    },
+    STEP_TIMEOUT,
+  );
 
   it("no file under the state folder holds a demo key's secret", () => {
     expect(demoKeys).toHaveLength(2);

@@ -6,7 +6,7 @@ import { existsSync, rmSync } from "node:fs";
 import { connect } from "node:net";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { createBody } from "../test/fixtures/create.ts";
+import { createBody } from "../test/fixtures/create-body.ts";
 import { descendants, freePort, type Server, spawnServer, stillAlive, tempStateDir } from "../scripts/lib/processes.ts";
 
 const STOP_LIMIT_MS = 10_000;
@@ -48,7 +48,9 @@ async function createCustomer(server: Server): Promise<number> {
 /** The ids of the last few customers (ids grow, and the list is by id). */
 async function lastCustomerIds(server: Server): Promise<number[]> {
   const get = async (query: string) => {
-    const res = await fetch(`${server.url}/api/customers?${query}`, { headers: { Authorization: `Bearer ${demoKey}` } });
+    const res = await fetch(`${server.url}/api/customers?${query}`, {
+      headers: { Authorization: `Bearer ${demoKey}` },
+    });
     expect(res.status).toBe(200);
     return ((await res.json()) as { data: { customers: { id: number }[]; pagination: { total: number } } }).data;
   };
@@ -84,7 +86,8 @@ async function stopWith(server: Server, signal: "SIGTERM" | "SIGINT"): Promise<v
 
   const started = Date.now();
   process.kill(server.pid, signal);
-  while (stillAlive(tree).length > 0 && Date.now() - started < STOP_LIMIT_MS) await new Promise((r) => setTimeout(r, 100));
+  while (stillAlive(tree).length > 0 && Date.now() - started < STOP_LIMIT_MS)
+    await new Promise((r) => setTimeout(r, 100));
   const seconds = (Date.now() - started) / 1000;
   expect(stillAlive(tree), `processes left ${seconds} s after ${signal}`).toEqual([]);
   expect(await refused(server.port)).toBe(true);
@@ -92,7 +95,9 @@ async function stopWith(server: Server, signal: "SIGTERM" | "SIGINT"): Promise<v
   expect(existsSync(dirname(secrets))).toBe(false);
   const exit = await server.exited;
   running = undefined;
-  console.log(`${signal} to npm (${tree.length} processes): all gone after ${seconds.toFixed(1)} s; npm exited with ${exit.code ?? exit.signal}`);
+  console.log(
+    `${signal} to npm (${tree.length} processes): all gone after ${seconds.toFixed(1)} s; npm exited with ${exit.code ?? exit.signal}`,
+  );
 }
 
 describe.sequential("one signal to the npm process stops everything, and no acknowledged write is lost", () => {
@@ -104,12 +109,16 @@ describe.sequential("one signal to the npm process stops everything, and no ackn
     await stopWith(server, "SIGTERM");
   }, 300_000);
 
-  it.each(["SIGINT", "SIGTERM"] as const)("npm run dev, %s: the customer created before the last stop is there", async (signal) => {
-    const server = await launch("dev");
-    expect(await lastCustomerIds(server)).toContain(created.at(-1));
-    created.push(await createCustomer(server));
-    await stopWith(server, signal);
-  }, 120_000);
+  it.each(["SIGINT", "SIGTERM"] as const)(
+    "npm run dev, %s: the customer created before the last stop is there",
+    async (signal) => {
+      const server = await launch("dev");
+      expect(await lastCustomerIds(server)).toContain(created.at(-1));
+      created.push(await createCustomer(server));
+      await stopWith(server, signal);
+    },
+    120_000,
+  );
 
   it("after the last stop, every created customer is still there", async () => {
     const server = await launch("dev");

@@ -15,17 +15,19 @@ describe("wranglerEnv", () => {
   });
 
   it("leaves the inspector proxy on with INSPECT=1, even inside a VS Code debug terminal", () => {
-    expect(wranglerEnv({ INSPECT: "1", VSCODE_INSPECTOR_OPTIONS: "{\"x\":1}" })).toEqual({
+    expect(wranglerEnv({ INSPECT: "1", VSCODE_INSPECTOR_OPTIONS: '{"x":1}' })).toEqual({
       INSPECT: "1",
       CLOUDFLARE_CF_FETCH_ENABLED: "false",
     });
   });
 
   it("keeps the operator's own settings", () => {
-    expect(wranglerEnv({ INSPECT: "0", CLOUDFLARE_CF_FETCH_ENABLED: "true", VSCODE_INSPECTOR_OPTIONS: "{\"x\":1}" })).toEqual({
+    expect(
+      wranglerEnv({ INSPECT: "0", CLOUDFLARE_CF_FETCH_ENABLED: "true", VSCODE_INSPECTOR_OPTIONS: '{"x":1}' }),
+    ).toEqual({
       INSPECT: "0",
       CLOUDFLARE_CF_FETCH_ENABLED: "true",
-      VSCODE_INSPECTOR_OPTIONS: "{\"x\":1}",
+      VSCODE_INSPECTOR_OPTIONS: '{"x":1}',
     });
   });
 

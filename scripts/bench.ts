@@ -5,15 +5,15 @@
 // page's latency with the demo dataset's, compares servers with usage recording on and off, and
 // measures the gzipped bundle. The summary is printed
 // and written to bench-results/latest.md.
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEMO_OPTIONS } from "./dataset/index.ts";
-import type { Figures, LoadOptions, RequestParts } from "./bench/load.ts";
 import type { FloorName, PageFloor, Row, Summary } from "./bench/report.ts";
-import type { Server } from "./bench/servers.ts";
 import type { UsageComparison } from "./bench/usage.ts";
-import { type CommandLine, failureLine, parseCommandLine, UsageError } from "./lib/cli.ts";
+import { type CommandLine, parseCommandLine, UsageError, wholeNumber } from "./lib/cli.ts";
+import type { Figures, LoadOptions, RequestParts } from "./perf/cannon.ts";
+import { makeKey, type PerfRun, runPerf, type Server } from "./perf/harness.ts";
 
 const RESULTS_FILE = "bench-results/latest.md";
 /** Generated datasets are kept here between runs (they take a while to make). */
@@ -45,17 +45,13 @@ const OPTIONS = {
   "usage-only": { type: "boolean" },
 } as const;
 
-function whole(name: string, value: string | undefined, fallback: number, min: number): number {
-  if (value === undefined) return fallback;
-  if (!/^\d+$/.test(value) || Number(value) < min) throw new UsageError(`--${name} must be a whole number of at least ${min}, got "${value}"`);
-  return Number(value);
-}
-
 /** `--usage 60,off,0`: the USAGE_FLUSH_SECONDS values to compare ("" for wrangler.toml's 60). */
 function usageModes(value: string | undefined): string[] {
   if (value === "none") return [];
   const modes = (value ?? "60,off").split(",").map((m) => m.trim());
-  for (const m of modes) if (m !== "off" && !/^\d{1,6}$/.test(m)) throw new UsageError(`--usage takes "off" or whole seconds, comma-separated, got "${m}"`);
+  for (const m of modes)
+    if (m !== "off" && !/^\d{1,6}$/.test(m))
+      throw new UsageError(`--usage takes "off" or whole seconds, comma-separated, got "${m}"`);
   if (new Set(modes).size !== modes.length) throw new UsageError(`--usage names a value twice: "${value}"`);
   return modes.map((m) => (m === "60" ? "" : m));
 }
@@ -64,71 +60,66 @@ function options(argv: string[]) {
   const { values } = parseCommandLine(argv, COMMAND, OPTIONS);
   const opts = {
     load: {
-      seconds: whole("duration", values.duration, 6, 1),
-      connections: whole("connections", values.connections, 16, 1),
-      warmupSeconds: whole("warmup", values.warmup, 3, 1),
+      seconds: wholeNumber("duration", values.duration, 6, 1),
+      connections: wholeNumber("connections", values.connections, 16, 1),
+      warmupSeconds: wholeNumber("warmup", values.warmup, 3, 1),
     } satisfies LoadOptions,
-    rounds: whole("rounds", values.rounds, 3, 1),
-    customers: whole("customers", values.customers, 20_000, 1),
-    orders: whole("orders", values.orders, 200_000, 0),
+    rounds: wholeNumber("rounds", values.rounds, 3, 1),
+    customers: wholeNumber("customers", values.customers, 20_000, 1),
+    orders: wholeNumber("orders", values.orders, 200_000, 0),
     usage: usageModes(values.usage),
     usageOnly: values["usage-only"] === true,
-    bigImport: values["big-import"] === undefined ? undefined : whole("big-import", values["big-import"], 0, 10),
+    bigImport: values["big-import"] === undefined ? undefined : wholeNumber("big-import", values["big-import"], 0, 10),
   };
   if (opts.usageOnly && opts.usage.length === 0) throw new UsageError("--usage-only needs at least one --usage value");
   return opts;
 }
 
-const step = (message: string) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
-
-const servers = new Set<Server>();
-/** The run's temp folder: removed after a good run, kept (with the servers' logs) after a failed one. */
-let workDir: string | undefined;
-async function stop(server: Server): Promise<void> {
-  servers.delete(server);
-  await server.stop();
+/** Prints the summary and writes it to RESULTS_FILE; the run's exit status. */
+function written(markdown: string): number {
+  mkdirSync("bench-results", { recursive: true });
+  writeFileSync(RESULTS_FILE, `${markdown}\n`);
+  console.log(`\n${markdown}\nWritten to ${RESULTS_FILE}.`);
+  return 0;
 }
 
 /** `--big-import ORDERS`: generate (or reuse) that file, import it into an empty state, print the figures. */
-async function bigImport(orders: number): Promise<void> {
+async function bigImport(run: PerfRun, orders: number): Promise<number> {
   const { largeDataset } = await import("./bench/state.ts");
   const { measureImport } = await import("./bench/big-import.ts");
   const customers = Math.max(1, Math.floor(orders / 10));
   mkdirSync(CACHE_DIR, { recursive: true });
-  step(`dataset: ${customers} customers, ${orders} orders`);
+  run.step(`dataset: ${customers} customers, ${orders} orders`);
   const dataset = await largeDataset(CACHE_DIR, customers, orders);
-  step(`${dataset.cached ? "reusing" : "generated"} ${dataset.file}`);
-  const state = mkdtempSync(join(tmpdir(), "order-lookup-big-import-"));
-  try {
-    const figures = await measureImport(dataset.file, state);
-    step(figures.summary);
-    step(
-      `import of ${orders} orders: ${figures.seconds.toFixed(1)} s; peak memory ${figures.peakTreeMib.toFixed(0)} MiB ` +
-        `for the importer's processes together, ${figures.peakProcessMib.toFixed(0)} MiB the largest one`,
-    );
-  } finally {
-    rmSync(state, { recursive: true, force: true });
-  }
+  run.step(`${dataset.cached ? "reusing" : "generated"} ${dataset.file}`);
+  const figures = await measureImport(dataset.file, join(run.dir, "state"));
+  run.step(figures.summary);
+  run.step(
+    `import of ${orders} orders: ${figures.seconds.toFixed(1)} s; peak memory ${figures.peakTreeMib.toFixed(0)} MiB ` +
+      `for the importer's processes together, ${figures.peakProcessMib.toFixed(0)} MiB the largest one`,
+  );
+  return 0;
 }
 
-async function main(argv: string[]): Promise<void> {
-  const opts = options(argv);
-  if (opts.bigImport !== undefined) return bigImport(opts.bigImport);
+runPerf(COMMAND, "bench", async (open) => {
+  const opts = options(process.argv.slice(2));
+  const perf = open();
+  const step = (message: string) => perf.step(message);
+  if (opts.bigImport !== undefined) return bigImport(perf, opts.bigImport);
   // Loaded once the command line is known to be good: wrangler and autocannon are large modules.
   const { bundleSize } = await import("./bench/bundle.ts");
-  const { measure } = await import("./bench/load.ts");
+  const { measure } = await import("./perf/cannon.ts");
   const { toMarkdown } = await import("./bench/report.ts");
-  const { startApi, startFloors } = await import("./bench/servers.ts");
+  const { startFloors } = await import("./bench/servers.ts");
   const { findCreateTemplate, findTargets, importInto, largeDataset } = await import("./bench/state.ts");
   const { compareUsage, createRequests, modeName, usageLines, usageMarkdown } = await import("./bench/usage.ts");
   const { measureOrdersWalk, measureRowsRead, measureWalk } = await import("./bench/rows.ts");
-  const { makeKey } = await import("./lib/processes.ts");
   const started = new Date();
   const loadBefore = loadavg();
-  if (loadBefore[0]! > 2) step(`note: the 1-minute load average is ${loadBefore[0]!.toFixed(2)}; figures will be noisy`);
+  if (loadBefore[0]! > 2)
+    step(`note: the 1-minute load average is ${loadBefore[0]!.toFixed(2)}; figures will be noisy`);
   mkdirSync(CACHE_DIR, { recursive: true });
-  const work = mkdtempSync(join(tmpdir(), "order-lookup-bench-"));
-  workDir = work;
+  const work = perf.dir;
   step(`working in ${work}`);
 
   step(`dataset: ${opts.customers} customers, ${opts.orders} orders`);
@@ -149,9 +140,18 @@ async function main(argv: string[]): Promise<void> {
   step(`busiest customer: ${large.orders} orders (large), ${demo.orders} (demo); pincode ${large.pincode}`);
 
   const auth = (key: string) => ({ Authorization: `Bearer ${key}` });
-  const run = async (label: string, server: Server, path: string, headers?: Record<string, string>, request?: () => RequestParts): Promise<Figures> => {
+  const run = async (
+    label: string,
+    server: Server,
+    path: string,
+    headers?: Record<string, string>,
+    request?: () => RequestParts,
+  ): Promise<Figures> => {
     step(`${label}: ${opts.load.seconds} s ...`);
-    const figures = await measure({ label, url: `${server.url}${path}`, headers, request, cpuSeconds: server.cpuSeconds }, opts.load);
+    const figures = await measure(
+      { label, url: `${server.url}${path}`, headers, request, cpuSeconds: server.cpuSeconds },
+      opts.load,
+    );
     const cpu = figures.cpuMs === null ? "" : `, ${figures.cpuMs.toFixed(2)} CPU ms/request`;
     const failed = figures.failures ? `, ${figures.failures} FAILED` : "";
     step(`${label}: ${Math.round(figures.rps)} req/s, p50 ${figures.p50} ms, p99 ${figures.p99} ms${cpu}${failed}`);
@@ -168,9 +168,10 @@ async function main(argv: string[]): Promise<void> {
       opts.usage.map(async (mode) => {
         const state = join(work, `usage-state-${mode || "60"}`);
         cpSync(largeState, state, { recursive: true });
-        const server = await startApi(`api-usage-${mode || "60"}`, state, work, mode);
-        servers.add(server);
-        usageServers.set(mode, server);
+        usageServers.set(
+          mode,
+          await perf.serveApi(`api-usage-${mode || "60"}`, "dev", state, { USAGE_FLUSH_SECONDS: mode }),
+        );
       }),
     );
     step(`usage recording: ${opts.usage.map((m) => `${modeName(m)} at ${usageServers.get(m)!.url}`).join("; ")}`);
@@ -179,7 +180,10 @@ async function main(argv: string[]): Promise<void> {
       opts.rounds,
       [
         { label: "GET /area (cached)", path: "/api/area" },
-        { label: "GET /fetch-salesagent-by-pincode (cached)", path: `/api/fetch-salesagent-by-pincode?pincode=${large.pincode}` },
+        {
+          label: "GET /fetch-salesagent-by-pincode (cached)",
+          path: `/api/fetch-salesagent-by-pincode?pincode=${large.pincode}`,
+        },
         { label: "GET /customers (10)", path: "/api/customers?count=10" },
         { label: `GET /orders (10 of ${large.orders})`, path: `/api/orders?phone_number=${large.phone}&count=10` },
         { label: "POST /customers/create (JSON)", path: "/api/customers/create", request: createRequests(template) },
@@ -188,7 +192,7 @@ async function main(argv: string[]): Promise<void> {
     );
     for (const line of usageLines(usage)) step(line);
     for (const server of usageServers.values()) reloads.push(server.reloads());
-    await Promise.all([...usageServers.values()].map((server) => stop(server)));
+    await Promise.all([...usageServers.values()].map((server) => server.stop()));
     return usage;
   };
   if (opts.usageOnly) {
@@ -197,22 +201,20 @@ async function main(argv: string[]): Promise<void> {
       `# npm run bench -- --usage-only: ${started.toISOString()}`,
       "",
       `- Command: \`npm run bench -- --usage-only --usage ${opts.usage.map((m) => m || "60").join(",")} --duration ${opts.load.seconds} --rounds ${opts.rounds} --connections ${opts.load.connections} --warmup ${opts.load.warmupSeconds} --customers ${opts.customers} --orders ${opts.orders}\``,
-      `- Machine: ${cpus().length} × ${cpus()[0]?.model ?? "CPU"}, Node ${process.version}; load average (1/5/15 min) before ${loadBefore.map((x) => x.toFixed(2)).join(" / ")}, after ${loadavg().map((x) => x.toFixed(2)).join(" / ")}`,
-      ...(reloads.some((n) => n > 0) ? ["- **wrangler rebuilt the worker during the measurements (a source file changed): rerun on a quiet tree.**"] : []),
+      `- Machine: ${cpus().length} × ${cpus()[0]?.model ?? "CPU"}, Node ${process.version}; load average (1/5/15 min) before ${loadBefore.map((x) => x.toFixed(2)).join(" / ")}, after ${loadavg()
+        .map((x) => x.toFixed(2))
+        .join(" / ")}`,
+      ...(reloads.some((n) => n > 0)
+        ? ["- **wrangler rebuilt the worker during the measurements (a source file changed): rerun on a quiet tree.**"]
+        : []),
       "",
       ...usageMarkdown(usage),
     ].join("\n");
-    mkdirSync("bench-results", { recursive: true });
-    writeFileSync(RESULTS_FILE, `${markdown}\n`);
-    console.log(`\n${markdown}\nWritten to ${RESULTS_FILE}.`);
-    rmSync(work, { recursive: true, force: true });
-    return;
+    return written(markdown);
   }
 
-  const floors = await startFloors(work, largeState);
-  servers.add(floors);
-  const api = await startApi("api-large", largeState, work);
-  servers.add(api);
+  const floors = await startFloors(perf, largeState);
+  const api = await perf.serveApi("api-large", "dev", largeState);
   step(`floors at ${floors.url}, API at ${api.url}`);
 
   // Rows read before any load: one request each, read from Server-Timing's d1rows.
@@ -228,12 +230,17 @@ async function main(argv: string[]): Promise<void> {
     { label: "GET /postalcodes (code)", path: `/api/postalcodes?code=${large.pincode}` },
     { label: "GET /salesagents (10)", path: "/api/salesagents?count=10" },
     { label: "GET /area (first, empty cache)", path: "/api/area" },
-    { label: "GET /fetch-salesagent-by-pincode (first, empty cache)", path: `/api/fetch-salesagent-by-pincode?pincode=${large.pincode}` },
-    ]);
+    {
+      label: "GET /fetch-salesagent-by-pincode (first, empty cache)",
+      path: `/api/fetch-salesagent-by-pincode?pincode=${large.pincode}`,
+    },
+  ]);
   const walk = await measureWalk(api.url, largeKey, 100);
   const ordersWalk = await measureOrdersWalk(api.url, largeKey, large.phone, 10);
   for (const r of rowsRead) step(`${r.label}: ${r.first} rows${r.next === null ? "" : `, its next page ${r.next}`}`);
-  step(`walk of ${walk.customers} customers (count 100): ${walk.byCursor} rows by next_page_url, ${walk.byPage} by page=N`);
+  step(
+    `walk of ${walk.customers} customers (count 100): ${walk.byCursor} rows by next_page_url, ${walk.byPage} by page=N`,
+  );
   step(
     `  seen twice ${walk.repeated}, missed ${walk.missed}, created mid-walk seen ${walk.createdMidWalkSeen} time(s), ` +
       `pages over 8 rows a customer + 10: ${walk.pagesOverBound}; count 10: first page ${walk.firstOf10} rows, deepest ${walk.deepestOf10}`,
@@ -259,9 +266,19 @@ async function main(argv: string[]): Promise<void> {
     rows.push({ ...median, floor, target, ratios: rounds.map(ratioOf), floorRuns: rounds.map((r) => r.floorRun) });
   };
   await endpoint("GET /area (cached)", "/api/area", "constant", 0.8);
-  await endpoint("GET /fetch-salesagent-by-pincode (cached)", `/api/fetch-salesagent-by-pincode?pincode=${large.pincode}`, "constant", 0.8);
+  await endpoint(
+    "GET /fetch-salesagent-by-pincode (cached)",
+    `/api/fetch-salesagent-by-pincode?pincode=${large.pincode}`,
+    "constant",
+    0.8,
+  );
   await endpoint("GET /customers (10)", "/api/customers?count=10", "one query", 0.8);
-  await endpoint(`GET /orders (10 of ${large.orders})`, `/api/orders?phone_number=${large.phone}&count=10`, "one query", 0.8);
+  await endpoint(
+    `GET /orders (10 of ${large.orders})`,
+    `/api/orders?phone_number=${large.phone}&count=10`,
+    "one query",
+    0.8,
+  );
   await endpoint("GET /postalcodes (10)", "/api/postalcodes?count=10", "one query");
   await endpoint("GET /salesagents (10)", "/api/salesagents?count=10", "one query");
   const logged: Record<FloorName, Figures> = {
@@ -285,10 +302,9 @@ async function main(argv: string[]): Promise<void> {
     pageFloors.push({ name, rounds });
   }
   reloads.push(api.reloads(), floors.reloads());
-  await stop(api);
+  await api.stop();
 
-  const demoApi = await startApi("api-demo", demoState, work);
-  servers.add(demoApi);
+  const demoApi = await perf.serveApi("api-demo", "dev", demoState);
   const ordersDemo = await run(
     `GET /orders (10 of ${demo.orders}, demo data)`,
     demoApi,
@@ -296,8 +312,8 @@ async function main(argv: string[]): Promise<void> {
     auth(demoKey),
   );
   reloads.push(demoApi.reloads());
-  await stop(demoApi);
-  await stop(floors);
+  await demoApi.stop();
+  await floors.stop();
 
   const usage = await compareUsageModes();
 
@@ -311,7 +327,10 @@ async function main(argv: string[]): Promise<void> {
     loadBefore,
     loadAfter: loadavg(),
     dataset: `${opts.customers} customers, ${opts.orders} orders (${dataset.file})`,
-    imports: [`large: ${largeImport.summary} (command ${largeImport.seconds.toFixed(0)} s)`, `demo: ${demoImport.summary}`],
+    imports: [
+      `large: ${largeImport.summary} (command ${largeImport.seconds.toFixed(0)} s)`,
+      `demo: ${demoImport.summary}`,
+    ],
     options: opts.load,
     logged,
     rows,
@@ -327,29 +346,5 @@ async function main(argv: string[]): Promise<void> {
     usage,
     reloads: reloads.reduce((sum, n) => sum + n, 0),
   };
-  const markdown = toMarkdown(summary);
-  mkdirSync("bench-results", { recursive: true });
-  writeFileSync(RESULTS_FILE, `${markdown}\n`);
-  console.log(`\n${markdown}\nWritten to ${RESULTS_FILE}.`);
-  rmSync(work, { recursive: true, force: true });
-}
-
-async function stopAll(): Promise<void> {
-  await Promise.all([...servers].map((s) => stop(s)));
-}
-
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, () => {
-    void stopAll().finally(() => process.exit(130));
-  });
-}
-
-main(process.argv.slice(2)).then(
-  () => process.exit(0),
-  async (err: unknown) => {
-    console.error(err instanceof UsageError ? failureLine(err, COMMAND) : `npm run bench failed: ${err instanceof Error ? err.message : String(err)}`);
-    if (workDir) console.error(`The servers' logs are in ${workDir}.`);
-    await stopAll();
-    process.exit(1);
-  },
-);
+  return written(toMarkdown(summary));
+});

@@ -1,53 +1,50 @@
-// npm run check: everything short of uploading (docs/development.md, Tests and checks). Type check, lint,
-// the generated binding types up to date, a dry-run build of every Worker in both modes, and the
-// OpenAPI lint when the project has one. Prints each step; exits 1 naming the step that failed.
+// npm run check: everything short of uploading (docs/development.md, Tests and checks). Type check, lint, formatting,
+// the generated binding types up to date, a dry-run build of every Worker in both modes, the OpenAPI
+// lint when the project has one, and the documentation's links. Prints each step; exits 1 naming the step that failed.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
+import { type CommandLine, parseCommandLine } from "./lib/cli.ts";
 import { runChecked } from "./lib/processes.ts";
 import { runSteps, StepFailed } from "./lib/steps.ts";
 import { buildApi, buildDocs } from "./lib/workers.ts";
 
-const USAGE = `Usage: npm run check [-- --help]
-Type check, lint, generated binding types up to date (wrangler types --check), a dry-run build of
-the API in test and live mode and of the docs Worker (into a temporary folder), then the OpenAPI
-lint (npm run lint:openapi) if the project has one. Needs no Cloudflare account.`;
+const COMMAND: CommandLine = {
+  invocation: "npm run check --",
+  usage: `Usage: npm run check
+  Type check, lint, formatting (prettier --check), generated binding types up to date (wrangler types --check), a dry-run build of
+  the API in test and live mode and of the docs Worker (into a temporary folder), the OpenAPI lint
+  (npm run lint:openapi) if the project has one, then the documentation's links (npm run lint:docs).
+  Needs no Cloudflare account.`,
+};
 
 /** `wrangler types` with the flags of the cf-typegen script, so that the check and the generator agree. */
 function typegenCommand(): string[] {
   const scripts = (JSON.parse(readFileSync("package.json", "utf8")) as { scripts?: Record<string, string> }).scripts;
   const words = scripts?.["cf-typegen"]?.trim().split(/\s+/) ?? [];
-  if (words[0] !== "wrangler" || words[1] !== "types") throw new Error("package.json's cf-typegen script must be `wrangler types ...`");
+  if (words[0] !== "wrangler" || words[1] !== "types")
+    throw new Error("package.json's cf-typegen script must be `wrangler types ...`");
   return words;
 }
 
-function parse(argv: string[]): { help: boolean } {
-  try {
-    const { values } = parseArgs({ args: argv, options: { help: { type: "boolean", short: "h" } }, strict: true, allowPositionals: false });
-    return { help: values.help ?? false };
-  } catch (err) {
-    throw new UsageError((err as Error).message.split(". ")[0]!);
-  }
-}
-
-class UsageError extends Error {}
-
 async function main(): Promise<void> {
-  if (parse(process.argv.slice(2)).help) {
-    console.log(USAGE);
-    return;
-  }
   const outdir = mkdtempSync(join(tmpdir(), "order-lookup-check-"));
   try {
     const report = await runSteps([
       { name: "type check", run: () => runChecked("npm", ["run", "typecheck"]).then(() => undefined) },
       { name: "lint", run: () => runChecked("npm", ["run", "lint"]).then(() => undefined) },
-      { name: "binding types up to date", run: () => runChecked("npx", [...typegenCommand(), "--check"]).then(() => undefined) },
+      { name: "formatting (prettier)", run: () => runChecked("npm", ["run", "format:check"]).then(() => undefined) },
+      {
+        name: "binding types up to date",
+        run: () => runChecked("npx", [...typegenCommand(), "--check"]).then(() => undefined),
+      },
       { name: "build the API, test mode (dry run)", run: () => buildApi("test", outdir) },
       { name: "build the API, live mode (dry run)", run: () => buildApi("live", outdir) },
       { name: "build the docs Worker, both modes (dry run)", run: () => buildDocs(outdir) },
-      { name: "OpenAPI lint (if present)", run: () => runChecked("npm", ["run", "lint:openapi", "--if-present"]).then(() => undefined) },
+      {
+        name: "OpenAPI lint (if present)",
+        run: () => runChecked("npm", ["run", "lint:openapi", "--if-present"]).then(() => undefined),
+      },
       { name: "documentation links", run: () => runChecked("npm", ["run", "lint:docs"]).then(() => undefined) },
     ]);
     console.log(`\ncheck passed: ${report.ran.length} steps`);
@@ -56,12 +53,11 @@ async function main(): Promise<void> {
   }
 }
 
+parseCommandLine(process.argv.slice(2), COMMAND, {});
 try {
   await main();
 } catch (err) {
-  if (err instanceof UsageError) {
-    console.error(`${err.message}\n${USAGE}`);
-  } else if (err instanceof StepFailed) {
+  if (err instanceof StepFailed) {
     console.error(`\ncheck failed at step "${err.step}": ${err.reason}`);
   } else {
     console.error(`check failed: ${(err as Error).message}`);

@@ -14,11 +14,12 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { failureLine, parseCommandLine, UsageError } from "./lib/cli.ts";
 import { applyMigrations } from "./lib/migrate.ts";
 import { wrangler } from "./lib/processes.ts";
 import { runSteps, StepFailed, type Step } from "./lib/steps.ts";
 import { API_CONFIG, apiEnvArgs, buildApi, buildDocs, DOCS_CONFIG, type Mode } from "./lib/workers.ts";
-import { parseDeployArgs, UsageError, USAGE, type DeployArgs } from "./deploy/args.ts";
+import { DEPLOY_COMMAND, DEPLOY_OPTIONS, deployArgs, type DeployArgs } from "./deploy/args.ts";
 import { deployedUrl, parseDeployOutput, type DeployRecord } from "./deploy/output.ts";
 import { describeResource, isPlaceholderId, readResources } from "./deploy/resources.ts";
 import { describeSetup, setUp } from "./deploy/setup.ts";
@@ -50,7 +51,13 @@ function plan(args: DeployArgs, workdir: string): Step[] {
   const { mode, dryRun } = args;
   let record: DeployRecord | undefined;
   if (args.setup) {
-    return [{ name: `setup: create the ${mode} mode's D1 database and KV namespaces, record their ids`, account: true, run: () => setUp(mode) }];
+    return [
+      {
+        name: `setup: create the ${mode} mode's D1 database and KV namespaces, record their ids`,
+        account: true,
+        run: () => setUp(mode),
+      },
+    ];
   }
   return [
     { name: "resource ids in wrangler.toml", run: async () => placeholderCheck(mode, dryRun) },
@@ -61,7 +68,11 @@ function plan(args: DeployArgs, workdir: string): Step[] {
       account: true,
       run: () => applyMigrations({ remote: true, environment: mode === "live" ? "live" : undefined }),
     },
-    { name: `deploy the docs Worker (${DOCS_CONFIG})`, account: true, run: () => wrangler(["deploy", "-c", DOCS_CONFIG]).then(() => undefined) },
+    {
+      name: `deploy the docs Worker (${DOCS_CONFIG})`,
+      account: true,
+      run: () => wrangler(["deploy", "-c", DOCS_CONFIG]).then(() => undefined),
+    },
     {
       name: `deploy the API, ${mode} mode`,
       account: true,
@@ -74,7 +85,10 @@ function plan(args: DeployArgs, workdir: string): Step[] {
       account: true,
       run: async () => {
         const url = args.url ?? deployedUrl(record);
-        if (!url) throw new Error("wrangler reported no workers.dev address for the API: pass the deployment's address with --url");
+        if (!url)
+          throw new Error(
+            "wrangler reported no workers.dev address for the API: pass the deployment's address with --url",
+          );
         const health = await smokeCheck(url, { mode, versionId: record?.versionId });
         console.log(`${url}/healthz: ${JSON.stringify(health)}`);
       },
@@ -83,11 +97,7 @@ function plan(args: DeployArgs, workdir: string): Step[] {
 }
 
 async function main(): Promise<void> {
-  const args = parseDeployArgs(process.argv.slice(2));
-  if (args.help) {
-    console.log(USAGE);
-    return;
-  }
+  const args = deployArgs(parseCommandLine(process.argv.slice(2), DEPLOY_COMMAND, DEPLOY_OPTIONS).values);
   console.log(`${args.dryRun ? "Dry run of the deploy" : "Deploying"}: ${args.mode} mode`);
   if (args.setup && args.dryRun) console.log(`setup: ${describeSetup(args.mode)}`);
   const workdir = mkdtempSync(join(tmpdir(), "order-lookup-deploy-"));
@@ -98,7 +108,9 @@ async function main(): Promise<void> {
       console.log(`\nDry run passed: ${report.ran.length} steps done; skipped (they need the Cloudflare account):`);
       for (const name of report.skipped) console.log(`  - ${name}`);
     } else if (args.setup) {
-      console.log(`\nSet up ${args.mode} mode. Next: npx wrangler secret put ADMIN_TOKEN${flags}, then npm run deploy${flags ? ` --${flags}` : ""}.`);
+      console.log(
+        `\nSet up ${args.mode} mode. Next: npx wrangler secret put ADMIN_TOKEN${flags}, then npm run deploy${flags ? ` --${flags}` : ""}.`,
+      );
     } else {
       console.log(`\nDeployed ${args.mode} mode.`);
     }
@@ -110,7 +122,7 @@ async function main(): Promise<void> {
 try {
   await main();
 } catch (err) {
-  if (err instanceof UsageError) console.error(`${err.message}\n${USAGE}`);
+  if (err instanceof UsageError) console.error(failureLine(err, DEPLOY_COMMAND));
   else if (err instanceof StepFailed) console.error(`\ndeploy failed at step "${err.step}": ${err.reason}`);
   else console.error(`deploy failed: ${(err as Error).message}`);
   process.exitCode = 1;

@@ -11,31 +11,9 @@ ${SERVE_ENVIRONMENT}`,
 
 // The command line first: --help and mistakes answer at once, without loading wrangler (seconds).
 parseCommandLine(process.argv.slice(2), COMMAND, {});
-const { resolveAdminToken } = await import("./lib/admin-token.ts");
-const { banner } = await import("./lib/banner.ts");
-const { PERSIST_DIR, PORT } = await import("./lib/local.ts");
-const { rateLimitFromEnv, serveWithWrangler } = await import("./lib/wrangler-dev.ts");
-
-function main(): void {
-  const rateLimit = rateLimitFromEnv();
-  const admin = resolveAdminToken(PERSIST_DIR);
-  console.log(
-    banner({
-      title: "Order lookup API: npm run dev (local state as it is)",
-      port: PORT,
-      persistDir: PERSIST_DIR,
-      adminToken: admin.token,
-      adminTokenSource: admin.source,
-      rateLimit,
-      demoKey: null,
-      examplePhone: null,
-    }),
-  );
-  serveWithWrangler({ port: PORT, persistDir: PERSIST_DIR, adminToken: admin.token, rateLimit });
-}
-
+const { serve, serveSettings } = await import("./lib/wrangler-dev.ts");
 try {
-  main();
+  serve(serveSettings(), "Order lookup API: npm run dev (local state as it is)", null);
 } catch (error: unknown) {
   console.error(`npm run dev failed: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);

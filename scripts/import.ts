@@ -1,8 +1,15 @@
 // npm run db:import -- FILE [--remote] [--env NAME]: applies the migrations, imports a dataset file
 // (.json or .jsonl, docs/operations.md "Importing data") all or nothing, and purges the lookup cache.
 import { existsSync, statSync } from "node:fs";
-import type { ImportSummary } from "../src/import/index.ts";
-import { type CommandLine, failureLine, parseCommandLine, PLATFORM_OPTIONS, platformOf, UsageError } from "./lib/cli.ts";
+import type { ImportSummary } from "../src/import/importer.ts";
+import {
+  type CommandLine,
+  failureLine,
+  parseCommandLine,
+  PLATFORM_OPTIONS,
+  platformOf,
+  UsageError,
+} from "./lib/cli.ts";
 import { Progress } from "./lib/progress.ts";
 
 const COMMAND: CommandLine = {

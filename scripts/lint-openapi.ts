@@ -7,14 +7,10 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import app from "../src/index.ts";
-import { openApiDocument } from "../src/openapi/document.ts";
+import { openApiDocument } from "../src/openapi/openapi.document.ts";
+import { parseCommandLine } from "./lib/cli.ts";
 import { run } from "./lib/processes.ts";
 import { redoclyLint, type LintResult } from "./lib/redocly.ts";
-
-const USAGE = `Usage: npm run lint:openapi
-Lints the OpenAPI document (as /openapi.json serves it) with Redocly's recommended ruleset
-(redocly.yaml) and Spectral's spectral:oas (.spectral.yaml), prints each problem and the totals,
-and exits 1 on any error or warning.`;
 
 /** Spectral's CLI script, run with this Node (22+) like Redocly's. */
 const SPECTRAL_CLI = createRequire(import.meta.url).resolve("@stoplight/spectral-cli/dist/index.js");
@@ -31,7 +27,15 @@ interface SpectralProblem {
 
 /** Spectral's report on `file`: errors and warnings fail, infos and hints are printed only. */
 async function spectralLint(file: string): Promise<LintResult> {
-  const args = [SPECTRAL_CLI, "lint", file, `--ruleset=${SPECTRAL_RULESET}`, "--format=json", "--quiet", "--fail-severity=hint"];
+  const args = [
+    SPECTRAL_CLI,
+    "lint",
+    file,
+    `--ruleset=${SPECTRAL_RULESET}`,
+    "--format=json",
+    "--quiet",
+    "--fail-severity=hint",
+  ];
   const { code, stdout, stderr } = await run(process.execPath, args);
   let report: SpectralProblem[];
   try {
@@ -39,7 +43,8 @@ async function spectralLint(file: string): Promise<LintResult> {
   } catch {
     throw new Error(`spectral lint exited ${code} without a report:\n${stderr}${stdout}`);
   }
-  const pointer = (path: (string | number)[]) => `#/${path.map((p) => String(p).replace(/~/g, "~0").replace(/\//g, "~1")).join("/")}`;
+  const pointer = (path: (string | number)[]) =>
+    `#/${path.map((p) => String(p).replace(/~/g, "~0").replace(/\//g, "~1")).join("/")}`;
   return {
     errors: report.filter((p) => p.severity === 0).length,
     warnings: report.filter((p) => p.severity === 1).length,
@@ -47,29 +52,32 @@ async function spectralLint(file: string): Promise<LintResult> {
   };
 }
 
-const args = process.argv.slice(2);
-if (args.includes("--help") || args.includes("-h")) {
-  console.log(USAGE);
-} else if (args.length > 0) {
-  console.error(`lint:openapi takes no arguments; unknown: ${args.join(" ")} (--help for usage)`);
-  process.exitCode = 1;
-} else {
-  const dir = mkdtempSync(join(tmpdir(), "olk-openapi-"));
-  try {
-    const file = join(dir, "openapi.json");
-    // The server that `npm start` serves by default; a deployment names its own address.
-    writeFileSync(file, JSON.stringify(openApiDocument(app, "http://127.0.0.1:8787"), null, 2));
-    const linters: [string, (file: string) => Promise<LintResult>][] = [
-      ["redocly lint (recommended, redocly.yaml)", redoclyLint],
-      ["spectral lint (spectral:oas, .spectral.yaml)", spectralLint],
-    ];
-    for (const [name, lint] of linters) {
-      const { errors, warnings, problems } = await lint(file);
-      for (const problem of problems) console.log(problem);
-      console.log(`OpenAPI document, ${name}: ${errors} errors, ${warnings} warnings`);
-      if (errors + warnings > 0) process.exitCode = 1;
-    }
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
+parseCommandLine(
+  process.argv.slice(2),
+  {
+    invocation: "npm run lint:openapi --",
+    usage: `Usage: npm run lint:openapi
+  Lints the OpenAPI document (as /openapi.json serves it) with Redocly's recommended ruleset
+  (redocly.yaml) and Spectral's spectral:oas (.spectral.yaml), prints each problem and the totals,
+  and exits 1 on any error or warning.`,
+  },
+  {},
+);
+const dir = mkdtempSync(join(tmpdir(), "olk-openapi-"));
+try {
+  const file = join(dir, "openapi.json");
+  // The server that `npm start` serves by default; a deployment names its own address.
+  writeFileSync(file, JSON.stringify(openApiDocument(app, "http://127.0.0.1:8787"), null, 2));
+  const linters: [string, (file: string) => Promise<LintResult>][] = [
+    ["redocly lint (recommended, redocly.yaml)", redoclyLint],
+    ["spectral lint (spectral:oas, .spectral.yaml)", spectralLint],
+  ];
+  for (const [name, lint] of linters) {
+    const { errors, warnings, problems } = await lint(file);
+    for (const problem of problems) console.log(problem);
+    console.log(`OpenAPI document, ${name}: ${errors} errors, ${warnings} warnings`);
+    if (errors + warnings > 0) process.exitCode = 1;
   }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
 }

@@ -1,7 +1,8 @@
 // `npm run demo:generate [-- --customers N --orders M --out FILE --seed S]`: writes a deterministic
 // dataset in the docs/commands.md format. Without arguments it rewrites the demo data, data/demo.json.
-import { DEMO_OPTIONS, writeDataset } from "./dataset/index.ts";
-import { type CommandLine, failureLine, parseCommandLine, UsageError } from "./lib/cli.ts";
+import { DEMO_OPTIONS, MAX_CUSTOMERS, writeDataset } from "./dataset/index.ts";
+import { type CommandLine, failureLine, parseCommandLine, wholeNumber } from "./lib/cli.ts";
+import { Progress } from "./lib/progress.ts";
 
 const COMMAND: CommandLine = {
   invocation: "npm run demo:generate --",
@@ -16,21 +17,14 @@ const OPTIONS = {
   out: { type: "string", value: "FILE" },
   seed: { type: "string", value: "S" },
 } as const;
-import { Progress } from "./lib/progress.ts";
-
-function integer(name: string, value: string | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!/^\d+$/.test(value)) throw new UsageError(`--${name} must be a whole number, got "${value}"`);
-  return Number(value);
-}
 
 async function main(): Promise<void> {
   const { values } = parseCommandLine(process.argv.slice(2), COMMAND, OPTIONS);
   const options = {
-    customers: integer("customers", values.customers, DEMO_OPTIONS.customers),
-    orders: integer("orders", values.orders, DEMO_OPTIONS.orders),
+    customers: wholeNumber("customers", values.customers, DEMO_OPTIONS.customers, 1, MAX_CUSTOMERS),
+    orders: wholeNumber("orders", values.orders, DEMO_OPTIONS.orders, 0),
     out: values.out ?? DEMO_OPTIONS.out,
-    seed: integer("seed", values.seed, DEMO_OPTIONS.seed),
+    seed: wholeNumber("seed", values.seed, DEMO_OPTIONS.seed, 0),
   };
   const started = Date.now();
   // Customers and orders are nearly all of the records: the share of them written is the estimate.

@@ -16,13 +16,11 @@ ${SERVE_ENVIRONMENT}`,
 // The command line first: --help and mistakes answer at once, without loading wrangler (seconds).
 parseCommandLine(process.argv.slice(2), COMMAND, {});
 const { importFile } = await import("./import/file.ts");
-const { resolveAdminToken } = await import("./lib/admin-token.ts");
-const { banner } = await import("./lib/banner.ts");
 const { issueDemoKey } = await import("./lib/demo-key.ts");
-const { openPlatform, PERSIST_DIR, PORT } = await import("./lib/local.ts");
+const { openPlatform, PERSIST_DIR } = await import("./lib/local.ts");
 const { applyMigrations } = await import("./lib/migrate.ts");
-const { rateLimitFromEnv, serveWithWrangler } = await import("./lib/wrangler-dev.ts");
-const { KeyStore } = await import("../src/keys/store.ts");
+const { serve, serveSettings } = await import("./lib/wrangler-dev.ts");
+const { KeyStore } = await import("../src/keys/keys.store.ts");
 
 async function loadDemoDataIfEmpty(platform: Platform): Promise<void> {
   const row = await platform.env.DB.prepare("SELECT COUNT(*) AS n FROM customers").first<{ n: number }>();
@@ -47,9 +45,7 @@ async function examplePhone(platform: Platform): Promise<string | null> {
 }
 
 async function main(): Promise<void> {
-  // Settings first, so that a bad one fails before the slow steps.
-  const rateLimit = rateLimitFromEnv();
-  const admin = resolveAdminToken(PERSIST_DIR);
+  const settings = serveSettings();
 
   console.log(`Applying the migrations to the local D1 in ${PERSIST_DIR}...`);
   await applyMigrations({ quiet: true });
@@ -59,26 +55,20 @@ async function main(): Promise<void> {
   let phone: string | null;
   try {
     await loadDemoDataIfEmpty(platform);
-    demoKey = (await issueDemoKey(new KeyStore(platform.env.KEYS, platform.env.DB))).secret;
+    const issued = await issueDemoKey(new KeyStore(platform.env.KEYS, platform.env.DB));
+    demoKey = issued.secret;
+    if (issued.copyPending) {
+      console.warn(
+        "Warning: the demo key's copy for authentication could not be written to the local KV: it may be refused. Start again for a new one.",
+      );
+    }
     phone = await examplePhone(platform);
   } finally {
     // wrangler dev opens the same state next; the proxy must let go of it first.
     await platform.dispose();
   }
 
-  console.log(
-    banner({
-      title: "Order lookup API: npm start (local D1 and KV, test mode)",
-      port: PORT,
-      persistDir: PERSIST_DIR,
-      adminToken: admin.token,
-      adminTokenSource: admin.source,
-      rateLimit,
-      demoKey,
-      examplePhone: phone,
-    }),
-  );
-  serveWithWrangler({ port: PORT, persistDir: PERSIST_DIR, adminToken: admin.token, rateLimit });
+  serve(settings, "Order lookup API: npm start (local D1 and KV, test mode)", { key: demoKey, phone });
 }
 
 main().catch((error: unknown) => {

@@ -1,51 +1,6 @@
-// Wires the worker: global middleware, the API under /api and at the root, errors.
-import { OpenAPIHono } from "@hono/zod-openapi";
-import { Hono } from "hono";
-import { requestId } from "hono/request-id";
-import type { AppEnv } from "./env.ts";
-import { adminRoutes } from "./admin/routes.ts";
-import { dashboardApp } from "./dashboard/index.ts";
-import { cacheControl } from "./middleware/cache-control.ts";
-import { corsForOrigins } from "./middleware/cors.ts";
-import { notFoundHandler, onError, validationHook } from "./middleware/errors.ts";
-import { requestLog } from "./middleware/request-log.ts";
-import { apiSecureHeaders } from "./middleware/secure-headers.ts";
-import { services } from "./middleware/services.ts";
-import { serverTiming } from "./middleware/timing.ts";
-import { mountDocs } from "./openapi/index.ts";
-import { API_PREFIX, api } from "./routes/index.ts";
+// The worker's entry (wrangler.toml `main`): the app's fetch and the crons' handler.
+import { createApp } from "./app.ts";
 import { scheduled } from "./scheduled.ts";
 
-const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
-app.use(
-  requestId(),
-  requestLog,
-  cacheControl,
-  ...serverTiming,
-  apiSecureHeaders,
-  corsForOrigins,
-  services,
-);
-app.route(API_PREFIX, api);
-// The root mount goes through a plain Hono so that the OpenAPI document lists the /api paths once.
-app.route("/", new Hono<AppEnv>().route("/", api));
-// GET /openapi.json and GET /docs: public (they describe the API, they serve none of its data).
-mountDocs(app);
-// /admin/keys (the JSON admin API) and /dashboard (its pages): the administrator's side; they take
-// the admin token or its session, not API keys.
-app.route("/", adminRoutes);
-app.route("/", dashboardApp);
-
-const routeTable = new Map<string, Set<string>>();
-for (const r of api.routes) {
-  if (r.method === "ALL") continue;
-  const methods = routeTable.get(r.path) ?? new Set<string>();
-  methods.add(r.method);
-  routeTable.set(r.path, methods);
-}
-app.notFound(notFoundHandler(routeTable, [API_PREFIX]));
-app.onError(onError);
-
-// The module exports only the handler: workerd rejects any other runtime export of the main module.
-// The app itself keeps its fetch (and routes, for the tests); scheduled is the daily cron (src/scheduled.ts).
-export default Object.assign(app, { scheduled });
+// Only the handler is exported: workerd rejects any other runtime export of the main module.
+export default Object.assign(createApp(), { scheduled });

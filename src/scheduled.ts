@@ -1,16 +1,31 @@
-// The worker's cron trigger (wrangler.toml [triggers]): once a day, the key data past its retention
-// (src/keys/retention.ts). The main module exports it beside fetch (src/index.ts).
-import { deleteExpiredKeyData } from "./keys/retention.ts";
-import { errorName, log } from "./lib/log.ts";
+// The cron triggers' work: daily, key data past its retention; every 5 minutes, the key copies
+// still pending (docs/specification.md section 2, "The copy follows the record").
+import { deleteExpiredKeyData } from "./keys/keys.retention.ts";
+import { KeyStore } from "./keys/keys.store.ts";
+import { errorName, log } from "./platform/lib/log.ts";
 
-/** The module's `scheduled` handler: the work is awaited, so the run's outcome is its own. */
+/** Must equal the crons of wrangler.toml's [triggers] and [env.live.triggers]. */
+export const DAILY_RETENTION_CRON = "17 3 * * *";
+export const PENDING_COPIES_CRON = "*/5 * * * *";
+
+// The work is awaited so that the run's outcome is its own.
 export async function scheduled(controller: ScheduledController, env: Env, _ctx?: ExecutionContext): Promise<void> {
+  const { cron } = controller;
+  const job = cron === PENDING_COPIES_CRON ? "key_copies" : cron === DAILY_RETENTION_CRON ? "key_retention" : null;
   try {
-    const result = await deleteExpiredKeyData(env.DB, new Date(controller.scheduledTime));
-    log({ event: "key_retention", cron: controller.cron, ...result });
+    if (job === "key_copies") {
+      const result = await new KeyStore(env.KEYS, env.DB).rewritePendingCopies();
+      // A copy still pending is a warning: KV refused its write, and the next run tries again.
+      log({ level: result.copies_still_pending > 0 ? "warn" : "info", event: job, cron, ...result });
+    } else if (job === "key_retention") {
+      const result = await deleteExpiredKeyData(env.DB, new Date(controller.scheduledTime));
+      log({ event: job, cron, ...result });
+    } else {
+      throw new Error(`no job for the cron ${JSON.stringify(cron)}: wrangler.toml and src/scheduled.ts disagree`);
+    }
   } catch (err) {
-    log({ level: "error", event: "key_retention_failed", cron: controller.cron, error: errorName(err) });
-    // Thrown again so that the run is marked failed (Cron Events) and retried the next day.
+    log({ level: "error", event: `${job ?? "scheduled"}_failed`, cron, error: errorName(err) });
+    // Thrown again so that the run is marked failed (Cron Events) and the next one tries again.
     throw err;
   }
 }

@@ -2,12 +2,12 @@
 // its fetch goes into the worker and holds every answer to the OpenAPI contract, like call().
 import { createClient } from "order-lookup-service/client";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { ErrorCode } from "../src/lib/errors.ts";
-import { cursorParam } from "./helpers/cursor.ts";
+import type { ErrorCode } from "../src/platform/errors.ts";
+import { cursorParam } from "./helpers/cursor-param.ts";
 import { BASE, call, contractFetch, errorEnvelope } from "./helpers/http.ts";
-import { clearIsolateCaches, makeKey } from "./helpers/keys.ts";
+import { clearIsolateCaches, makeKey } from "./helpers/api-keys.ts";
 import { seedFixture } from "./helpers/seed.ts";
-import { type CreateBody, createBody, createdCustomer } from "./fixtures/create.ts";
+import { type CreateBody, createBody, createdCustomer } from "./fixtures/create-body.ts";
 import { expectedSalesAgent } from "./fixtures/expected.ts";
 
 /** A create body as query parameters: every value a string. */
@@ -76,14 +76,19 @@ describe("createClient", () => {
     const missing = await api.orders.$get({ query: { phone_number: "9999999999" } });
     expect(missing.status).toBe(404);
     if (missing.status === 404) {
-      expect(await missing.json()).toEqual(errorEnvelope(404, "NOT_FOUND", "No customer has this phone number", "/api/orders"));
+      expect(await missing.json()).toEqual(
+        errorEnvelope(404, "NOT_FOUND", "No customer has this phone number", "/api/orders"),
+      );
     }
   });
 
   it("reaches the lookups, the hyphenated path included", async () => {
     const agents = await api["fetch-salesagent-by-pincode"].$get({ query: { pincode: "560034" } });
     expect(agents.status).toBe(200);
-    expect(await agents.json()).toEqual({ data: [{ id: 2, first_name: "Vikram", last_name: "Shetty", mobile: "9876500002" }], message: "" });
+    expect(await agents.json()).toEqual({
+      data: [{ id: 2, first_name: "Vikram", last_name: "Shetty", mobile: "9876500002" }],
+      message: "",
+    });
 
     const areas = await api.areas.$get();
     const area = await api.area.$get();
@@ -92,7 +97,11 @@ describe("createClient", () => {
 
     const codes = await api.postalcodes.$get({ query: { code: "400069" } });
     expect(codes.status).toBe(200);
-    if (codes.status === 200) expect((await codes.json()).data.postalcodes).toEqual([{ id: 1, code: "400069" }, { id: 5, code: "400069" }]);
+    if (codes.status === 200)
+      expect((await codes.json()).data.postalcodes).toEqual([
+        { id: 1, code: "400069" },
+        { id: 5, code: "400069" },
+      ]);
 
     const salesagents = await api.salesagents.$get({ query: { count: "1" } });
     if (salesagents.status !== 200) throw new Error(`salesagents answered ${salesagents.status}`);
@@ -102,13 +111,21 @@ describe("createClient", () => {
   it("creates a customer", async () => {
     const res = await api.customers.create.$post({
       query: stringValues(
-        createBody("9123400001", { company_name: "Client Test Traders", contactpersons_name: "Typed Client", address: "1 Hono Road" }),
+        createBody("9123400001", {
+          company_name: "Client Test Traders",
+          contactpersons_name: "Typed Client",
+          address: "1 Hono Road",
+        }),
       ),
     });
     expect(res.status).toBe(201);
     if (res.status === 201) {
       const { data } = await res.json();
-      expect(data).toMatchObject({ company_name: "Client Test Traders", contactperson_number: "9123400001", status: "Active" });
+      expect(data).toMatchObject({
+        company_name: "Client Test Traders",
+        contactperson_number: "9123400001",
+        status: "Active",
+      });
     }
   });
 
@@ -149,7 +166,12 @@ describe("createClient", () => {
       description: "This API key lacks the 'write' scope, which POST /customers/create needs",
     });
     expect(body).toEqual(
-      errorEnvelope(403, "PERMISSION_ERROR", "This API key lacks the 'write' scope, which POST /customers/create needs", "/api/customers/create"),
+      errorEnvelope(
+        403,
+        "PERMISSION_ERROR",
+        "This API key lacks the 'write' scope, which POST /customers/create needs",
+        "/api/customers/create",
+      ),
     );
     // The same key reads.
     expect((await readOnly.customers.$get({ query: { count: "1" } })).status).toBe(200);
@@ -160,7 +182,9 @@ describe("createClient", () => {
     const res = await stranger.customers.$get({ query: {} });
     expect(res.status).toBe(401);
     expect(res.headers.get("WWW-Authenticate")).toBe("Bearer");
-    expect(await res.json()).toEqual(errorEnvelope(401, "AUTHENTICATION_ERROR", "Invalid API key: no such key", "/api/customers"));
+    expect(await res.json()).toEqual(
+      errorEnvelope(401, "AUTHENTICATION_ERROR", "Invalid API key: no such key", "/api/customers"),
+    );
   });
 });
 

@@ -13,7 +13,9 @@ const { applyD1Migrations } = await import("cloudflare:test");
 /** Drops every table, view and trigger (D1's own `_cf_` tables and SQLite's aside), in one batch. */
 async function emptyDatabase(db: D1Database): Promise<void> {
   const { results } = await db
-    .prepare("SELECT type, name FROM sqlite_master WHERE type IN ('trigger', 'view', 'table') AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%'")
+    .prepare(
+      "SELECT type, name FROM sqlite_master WHERE type IN ('trigger', 'view', 'table') AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%'",
+    )
     .all<{ type: "trigger" | "view" | "table"; name: string }>();
   if (results.length === 0) return;
   const order = { trigger: 0, view: 1, table: 2 };

@@ -38,5 +38,8 @@ export async function axeViolations(page: Page): Promise<Violation[]> {
 export async function expectNoSeriousViolations(page: Page, what: string): Promise<void> {
   const failing = (await axeViolations(page)).filter((v) => FAILING.includes(v.impact));
   const summary = failing.map((v) => `${v.id} (${v.impact}, ${v.count}x: ${v.help}; e.g. ${v.targets.join(", ")})`);
-  expect(failing.map((v) => v.id), `axe on ${what}:\n  ${summary.join("\n  ")}`).toEqual([]);
+  expect(
+    failing.map((v) => v.id),
+    `axe on ${what}:\n  ${summary.join("\n  ")}`,
+  ).toEqual([]);
 }

@@ -19,7 +19,9 @@ function browserTestFiles(): string {
 export default function setup(): void {
   if (BROWSER.path !== undefined) return;
   if (BROWSER_REQUIRED) {
-    throw new Error(`REQUIRE_BROWSER=1, but the browser tests cannot run: ${BROWSER.reason}. To run them, ${HOW_TO_ENABLE}.`);
+    throw new Error(
+      `REQUIRE_BROWSER=1, but the browser tests cannot run: ${BROWSER.reason}. To run them, ${HOW_TO_ENABLE}.`,
+    );
   }
   const enable = BROWSER.reason === "BROWSER_TESTS=off" ? "unset BROWSER_TESTS" : HOW_TO_ENABLE;
   console.log(`Skipping the browser tests in ${browserTestFiles()}: ${BROWSER.reason}. To run them, ${enable}.`);

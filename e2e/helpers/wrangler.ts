@@ -4,7 +4,11 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { type CommandResult, run } from "../../scripts/lib/processes.ts";
 
-export const WRANGLER_BIN = join(dirname(createRequire(import.meta.url).resolve("wrangler/package.json")), "bin", "wrangler.js");
+export const WRANGLER_BIN = join(
+  dirname(createRequire(import.meta.url).resolve("wrangler/package.json")),
+  "bin",
+  "wrangler.js",
+);
 
 /** Runs a wrangler command to completion and keeps its output (as run() does). */
 export function wrangler(args: string[], env: Record<string, string> = {}): Promise<CommandResult> {

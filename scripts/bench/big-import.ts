@@ -37,7 +37,10 @@ export async function measureImport(file: string, persistDir: string): Promise<I
   const timer = setInterval(() => {
     if (child.pid === undefined) return;
     const each = [child.pid, ...descendants(child.pid)].map(rssKib);
-    peakTree = Math.max(peakTree, each.reduce((a, b) => a + b, 0));
+    peakTree = Math.max(
+      peakTree,
+      each.reduce((a, b) => a + b, 0),
+    );
     peakProcess = Math.max(peakProcess, ...each);
   }, 250);
   const code = await new Promise<number>((resolve) => child.on("close", (status) => resolve(status ?? 1)));

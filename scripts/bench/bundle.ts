@@ -1,9 +1,10 @@
-// The size of what `wrangler deploy` would upload: a dry run into a temp folder, then the gzipped
-// size of its JavaScript (source maps are not part of the upload limit).
+// The size of what `wrangler deploy` would upload: the dry-run build of `npm run check` into a folder,
+// then the gzipped size of its JavaScript (source maps are not part of the upload limit).
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import { run } from "../lib/processes.ts";
+import { wrangler } from "../lib/processes.ts";
+import { API_CONFIG, apiEnvArgs } from "../lib/workers.ts";
 
 export interface BundleSize {
   bytes: number;
@@ -12,18 +13,20 @@ export interface BundleSize {
   wranglerLine: string;
 }
 
-export async function bundleSize(outDir: string, environment?: string): Promise<BundleSize> {
-  const args = ["wrangler", "deploy", "--dry-run", "--outdir", outDir, ...(environment ? ["--env", environment] : [])];
-  const result = await run("npx", args);
-  if (result.code !== 0) throw new Error(`wrangler deploy --dry-run failed:\n${result.stdout}\n${result.stderr}`);
-  let bytes = 0;
-  let gzipBytes = 0;
-  for (const name of readdirSync(outDir)) {
-    if (!/\.(m?js|wasm)$/.test(name)) continue;
-    const content = readFileSync(join(outDir, name));
-    bytes += content.length;
-    gzipBytes += gzipSync(content).length;
-  }
-  const wranglerLine = `${result.stdout}\n${result.stderr}`.split("\n").find((l) => l.startsWith("Total Upload")) ?? "";
-  return { bytes, gzipBytes, wranglerLine: wranglerLine.trim() };
+export async function bundleSize(outDir: string): Promise<BundleSize> {
+  const printed = await wrangler(["deploy", "--dry-run", "-c", API_CONFIG, ...apiEnvArgs("test"), "--outdir", outDir], {
+    capture: true,
+  });
+  const files = readdirSync(outDir)
+    .filter((name) => /\.(m?js|wasm)$/.test(name))
+    .map((name) => readFileSync(join(outDir, name)));
+  return {
+    bytes: files.reduce((sum, content) => sum + content.length, 0),
+    gzipBytes: files.reduce((sum, content) => sum + gzipSync(content).length, 0),
+    wranglerLine:
+      printed
+        .split("\n")
+        .find((line) => line.startsWith("Total Upload"))
+        ?.trim() ?? "",
+  };
 }

@@ -7,8 +7,8 @@
 // line alone. The page floors run the very statements of a customers or orders page (the API's own
 // compiled queries, on a copy of the API's data) in one batch and answer the constant body: what
 // the page's D1 work costs before the API maps, shapes or serializes anything.
-import { customersPageStatements } from "../../src/db/customers.ts";
-import { ordersPageStatements } from "../../src/db/orders.ts";
+import { customersPageStatements } from "../../src/customers/customers.queries.ts";
+import { ordersPageStatements } from "../../src/orders/orders.queries.ts";
 
 interface FloorEnv {
   DB: D1Database;
@@ -17,7 +17,7 @@ interface FloorEnv {
 const CONSTANT_BODY = JSON.stringify({ data: [{ id: 1, name: "Andheri East", city_id: 1 }] });
 
 function logLine(request: Request, path: string, started: number, d1RoundTrips: number): void {
-  // The fields of the API's request log line (src/middleware/request-log.ts), so the same size.
+  // The fields of the API's request log line (src/platform/middleware/request-log.ts), so the same size.
   console.log(
     JSON.stringify({
       request_id: crypto.randomUUID(),
@@ -52,10 +52,12 @@ export default {
     if (floor === "/customers-page" || floor === "/orders-page") {
       const page = { count: 10, skip: 0 };
       const phoneKey = url.searchParams.get("phone") ?? "";
-      const statements = floor === "/customers-page" ? customersPageStatements(page) : ordersPageStatements({ phoneKey }, page);
+      const statements =
+        floor === "/customers-page" ? customersPageStatements(page) : ordersPageStatements({ phoneKey }, page);
       const results = await env.DB.batch(statements.map((q) => env.DB.prepare(q.sql).bind(...q.params)));
       // The page's own rows (customers; orders), so that a floor on the wrong data shows as failing.
-      if (!results[floor === "/customers-page" ? 1 : 2]?.results.length) return new Response("empty page", { status: 500 });
+      if (!results[floor === "/customers-page" ? 1 : 2]?.results.length)
+        return new Response("empty page", { status: 500 });
       if (logged) logLine(request, pathname, started, 1);
       return new Response(CONSTANT_BODY, { headers: { "Content-Type": "application/json" } });
     }

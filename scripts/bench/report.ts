@@ -1,6 +1,6 @@
 // The benchmark's summary as markdown: printed, and written to bench-results/latest.md.
 import type { BundleSize } from "./bundle.ts";
-import type { Figures } from "./load.ts";
+import { type Figures, mean, median, num } from "../perf/cannon.ts";
 import type { OrdersWalk, RowsRead, WalkCost } from "./rows.ts";
 import { type UsageComparison, usageMarkdown } from "./usage.ts";
 
@@ -58,27 +58,33 @@ export interface Summary {
 const P50_TARGET = 1.5;
 const BUNDLE_TARGET_KIB = 150;
 
-const num = (n: number, digits = 0) => n.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
 const ms = (n: number) => num(n, n < 10 ? 1 : 0);
 const mark = (ok: boolean) => (ok ? "yes" : "**no**");
-const mean = (list: number[]) => list.reduce((s, n) => s + n, 0) / list.length;
 const cpuText = (n: number | null) => (n === null ? "n/a" : n.toFixed(2));
-const cpuRatio = (floor: Figures, f: Figures) => (floor.cpuMs === null || f.cpuMs === null ? "n/a" : (floor.cpuMs / f.cpuMs).toFixed(2));
+const cpuRatio = (floor: Figures, f: Figures) =>
+  floor.cpuMs === null || f.cpuMs === null ? "n/a" : (floor.cpuMs / f.cpuMs).toFixed(2);
 
 /** Failed requests and a probe that was not answered 200, flagged after a label. */
 const problemsOf = (f: Figures) =>
-  (f.failures ? ` (**${num(f.failures)} failed**)` : "") + (f.status !== 200 ? ` (**probe answered ${f.status}**)` : "");
+  (f.failures ? ` (**${num(f.failures)} failed**)` : "") +
+  (f.status !== 200 ? ` (**probe answered ${f.status}**)` : "");
 
 function header(s: Summary): string[] {
   const load = (l: number[]) => l.map((x) => x.toFixed(2)).join(" / ");
   const lines = [`# npm run bench: ${s.started.toISOString()}`, ""];
   lines.push(`- Command: \`${s.command}\``);
-  lines.push(`- Machine: ${s.machine}; load average (1/5/15 min) before ${load(s.loadBefore)}, after ${load(s.loadAfter)}`);
+  lines.push(
+    `- Machine: ${s.machine}; load average (1/5/15 min) before ${load(s.loadBefore)}, after ${load(s.loadAfter)}`,
+  );
   if (Math.max(s.loadBefore[0]!, s.loadAfter[0]!) > 2) {
-    lines.push("- **The machine was busy (1-minute load above 2): the figures are lower and noisier than on a quiet machine.**");
+    lines.push(
+      "- **The machine was busy (1-minute load above 2): the figures are lower and noisier than on a quiet machine.**",
+    );
   }
   if (s.reloads > 0) {
-    lines.push(`- **wrangler rebuilt the worker ${s.reloads} time(s) during the measurements (a source file changed): rerun on a quiet tree.**`);
+    lines.push(
+      `- **wrangler rebuilt the worker ${s.reloads} time(s) during the measurements (a source file changed): rerun on a quiet tree.**`,
+    );
   }
   lines.push(`- Dataset: ${s.dataset}`);
   for (const line of s.imports) lines.push(`- ${line}`);
@@ -92,19 +98,34 @@ function header(s: Summary): string[] {
 }
 
 function floors(s: Summary): string[] {
-  const lines = ["## Floors", "", "| floor | req/s (each run) | mean req/s | mean CPU ms/request |", "|---|---|---|---|"];
-  for (const [name, floor] of [["constant JSON body", "constant"], ["one D1 `select 1`", "one query"]] as const) {
+  const lines = [
+    "## Floors",
+    "",
+    "| floor | req/s (each run) | mean req/s | mean CPU ms/request |",
+    "|---|---|---|---|",
+  ];
+  for (const [name, floor] of [
+    ["constant JSON body", "constant"],
+    ["one D1 `select 1`", "one query"],
+  ] as const) {
     const runs = s.rows.filter((r) => r.floor === floor).flatMap((r) => r.floorRuns);
     const cpu = runs.map((r) => r.cpuMs);
     const cpuMean = cpu.every((c): c is number => c !== null) ? mean(cpu) : null;
-    lines.push(`| ${name} | ${runs.map((r) => num(r.rps)).join(", ")} | ${num(mean(runs.map((r) => r.rps)))} | ${cpuText(cpuMean)} |`);
+    lines.push(
+      `| ${name} | ${runs.map((r) => num(r.rps)).join(", ")} | ${num(mean(runs.map((r) => r.rps)))} | ${cpuText(cpuMean)} |`,
+    );
   }
-  for (const [name, floor] of [["constant JSON body + one log line", "constant"], ["one D1 `select 1` + one log line", "one query"]] as const) {
+  for (const [name, floor] of [
+    ["constant JSON body + one log line", "constant"],
+    ["one D1 `select 1` + one log line", "one query"],
+  ] as const) {
     const f = s.logged[floor];
     lines.push(`| ${name} (for comparison) | ${num(f.rps)} | ${num(f.rps)} | ${cpuText(f.cpuMs)} |`);
   }
   const ceiling = (floor: FloorName) =>
-    (s.logged[floor].rps / mean(s.rows.filter((r) => r.floor === floor).flatMap((r) => r.floorRuns.map((f) => f.rps)))).toFixed(2);
+    (
+      s.logged[floor].rps / mean(s.rows.filter((r) => r.floor === floor).flatMap((r) => r.floorRuns.map((f) => f.rps)))
+    ).toFixed(2);
   lines.push(
     "",
     `The log line alone brings the constant floor to ${ceiling("constant")} of itself and the one-query floor to ${ceiling("one query")}: ` +
@@ -159,10 +180,10 @@ function pageFloors(s: Summary): string[] {
     const row = s.rows.find((r) => r.figures.label.startsWith(`GET /${p.name}`));
     const of = (which: "alone" | "logged") => {
       const ratios = p.rounds.map((r) => r[which].rps / r.oneQuery.rps);
-      const median = [...ratios].sort((a, b) => a - b)[Math.floor(ratios.length / 2)]!;
-      const rps = p.rounds[ratios.indexOf(median)]![which];
+      const middle = median(ratios);
+      const rps = p.rounds[ratios.indexOf(middle)]![which];
       const all = ratios.length > 1 ? ` (${ratios.map((r) => r.toFixed(2)).join(", ")})` : "";
-      return `${num(rps.rps)}, ${median.toFixed(2)}${all}${p.rounds.map((r) => problemsOf(r[which])).join("")}`;
+      return `${num(rps.rps)}, ${middle.toFixed(2)}${all}${p.rounds.map((r) => problemsOf(r[which])).join("")}`;
     };
     const oneQuery = mean(p.rounds.map((r) => r.oneQuery.rps));
     const endpoint = row ? `${(row.figures.rps / row.floorRun.rps).toFixed(2)}` : "n/a";
@@ -193,7 +214,7 @@ function rowsRead(s: Summary): string[] {
     "",
     `The busiest customer's ${num(s.ordersWalk.orders)} orders by next_page_url, 10 a page (${s.ordersWalk.pages} pages): at most ` +
       `${num(s.ordersWalk.maxPage)} rows a page; ${s.ordersWalk.pagesOverBound} page(s) over 4 rows per order, line and invoice ` +
-      `plus the customer's orders once plus 10.`,
+      `plus 10.`,
     "",
   ];
 }

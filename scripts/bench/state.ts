@@ -7,27 +7,47 @@ import { join } from "node:path";
 import { type CommandResult, run } from "../lib/processes.ts";
 
 function check(what: string, result: CommandResult): CommandResult {
-  if (result.code !== 0) throw new Error(`${what} failed (exit ${result.code}):\n${result.stdout}\n${result.stderr}`.trim());
+  if (result.code !== 0)
+    throw new Error(`${what} failed (exit ${result.code}):\n${result.stdout}\n${result.stderr}`.trim());
   return result;
 }
 
 /** A hash of the dataset generator's code: a cached file made by other code is not reused. */
 function generatorVersion(): string {
   const hash = createHash("sha256");
-  for (const file of ["scripts/make-dataset.ts", ...readdirSync("scripts/dataset").sort().map((f) => join("scripts/dataset", f))]) {
+  for (const file of [
+    "scripts/make-dataset.ts",
+    ...readdirSync("scripts/dataset")
+      .sort()
+      .map((f) => join("scripts/dataset", f)),
+  ]) {
     hash.update(file).update(readFileSync(file));
   }
   return hash.digest("hex").slice(0, 12);
 }
 
 /** The large dataset's file, generated with `npm run demo:generate` unless the cache has it. */
-export async function largeDataset(cacheDir: string, customers: number, orders: number): Promise<{ file: string; cached: boolean }> {
+export async function largeDataset(
+  cacheDir: string,
+  customers: number,
+  orders: number,
+): Promise<{ file: string; cached: boolean }> {
   const file = join(cacheDir, `dataset-c${customers}-o${orders}-${generatorVersion()}.jsonl`);
   if (existsSync(file)) return { file, cached: true };
   const partial = `${file}.partial.jsonl`;
   check(
     "npm run demo:generate",
-    await run("npm", ["run", "demo:generate", "--", "--customers", String(customers), "--orders", String(orders), "--out", partial]),
+    await run("npm", [
+      "run",
+      "demo:generate",
+      "--",
+      "--customers",
+      String(customers),
+      "--orders",
+      String(orders),
+      "--out",
+      partial,
+    ]),
   );
   // Renamed only when complete, so that an interrupted run never leaves a truncated file to reuse.
   renameSync(partial, file);
@@ -36,7 +56,10 @@ export async function largeDataset(cacheDir: string, customers: number, orders: 
 
 /** `npm run db:import -- FILE` into a state folder; returns the importer's summary line. */
 export async function importInto(persistDir: string, file: string): Promise<{ summary: string; seconds: number }> {
-  const result = check(`npm run db:import -- ${file}`, await run("npm", ["run", "db:import", "--", file], { PERSIST_DIR: persistDir }));
+  const result = check(
+    `npm run db:import -- ${file}`,
+    await run("npm", ["run", "db:import", "--", file], { PERSIST_DIR: persistDir }),
+  );
   const summary = result.stdout.split("\n").find((l) => l.startsWith("Imported")) ?? result.stdout.trim();
   return { summary, seconds: result.seconds };
 }
@@ -45,7 +68,18 @@ export async function importInto(persistDir: string, file: string): Promise<{ su
 async function query<T>(persistDir: string, sql: string): Promise<T[]> {
   const result = check(
     "wrangler d1 execute",
-    await run("npx", ["wrangler", "d1", "execute", "DB", "--local", "--persist-to", persistDir, "--json", "--command", sql]),
+    await run("npx", [
+      "wrangler",
+      "d1",
+      "execute",
+      "DB",
+      "--local",
+      "--persist-to",
+      persistDir,
+      "--json",
+      "--command",
+      sql,
+    ]),
   );
   const parsed = JSON.parse(result.stdout) as { results: T[] }[];
   return parsed[0]?.results ?? [];
@@ -89,6 +123,14 @@ export async function findCreateTemplate(persistDir: string): Promise<CreateTemp
       "JOIN customer_addresses a ON a.customer_id = c.id WHERE c.salesagent_id IS NOT NULL ORDER BY c.id LIMIT 1",
   );
   if (!row) throw new Error("the imported dataset has no customer with an address and a sales agent");
-  const phones = await query<{ phone: string }>(persistDir, "SELECT phone_key AS phone FROM customers WHERE phone_key IS NOT NULL");
-  return { areaId: row.area, postalcodeId: row.postal, salesagentId: row.agent, takenPhones: new Set(phones.map((p) => p.phone)) };
+  const phones = await query<{ phone: string }>(
+    persistDir,
+    "SELECT phone_key AS phone FROM customers WHERE phone_key IS NOT NULL",
+  );
+  return {
+    areaId: row.area,
+    postalcodeId: row.postal,
+    salesagentId: row.agent,
+    takenPhones: new Set(phones.map((p) => p.phone)),
+  };
 }

@@ -2,7 +2,9 @@
 // in USAGE_FLUSH_SECONDS (wrangler.toml's 60 s, as production has it; "off"; optionally "0", a write
 // after every request), each on its own copy of the same data, started together and loaded in turn,
 // the order alternating from round to round, so that the machine's drift hits every server alike.
-import type { Figures, RequestParts } from "./load.ts";
+import { createBody } from "../../test/fixtures/create-body.ts";
+import { type Figures, mean, median, type RequestParts } from "../perf/cannon.ts";
+import { freshMobiles } from "../perf/harness.ts";
 import type { CreateTemplate } from "./state.ts";
 
 /** A USAGE_FLUSH_SECONDS value: "" is wrangler.toml's (60). */
@@ -22,28 +24,29 @@ export interface UsageComparison {
 }
 
 export const modeName = (mode: UsageMode) =>
-  mode === "" ? "on, every 60 s (wrangler.toml)" : mode === "off" ? "off" : mode === "0" ? "on, after every request" : `on, every ${mode} s`;
+  mode === ""
+    ? "on, every 60 s (wrangler.toml)"
+    : mode === "off"
+      ? "off"
+      : mode === "0"
+        ? "on, after every request"
+        : `on, every ${mode} s`;
 
 /** JSON creates, each with a mobile number that no customer has (nor any earlier create of the run). */
 export function createRequests(template: CreateTemplate): () => RequestParts {
-  let next = 6_000_000_000 + Math.floor(Math.random() * 3_000_000_000);
+  const freshMobile = freshMobiles(template.takenPhones);
   return () => {
-    while (template.takenPhones.has(String(next))) next++;
-    const mobile = String(next++);
-    return {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({
-        company_name: `Bench Traders ${mobile.slice(-5)}`,
-        contactpersons_name: "Bench Tester",
-        mobile_number: mobile,
-        address: "1 Benchmark Road",
-        area_id: template.areaId,
-        postalcode_id: template.postalcodeId,
-        salesagent_id: template.salesagentId,
-        gst_treatment: "Unregistered",
-      }),
-    };
+    const mobile = freshMobile();
+    const { areaId: area_id, postalcodeId: postalcode_id, salesagentId: salesagent_id } = template;
+    const body = createBody(mobile, {
+      company_name: `Bench Traders ${mobile.slice(-5)}`,
+      contactpersons_name: "Bench Tester",
+      address: "1 Benchmark Road",
+      area_id,
+      postalcode_id,
+      salesagent_id,
+    });
+    return { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
   };
 }
 
@@ -54,7 +57,10 @@ export async function compareUsage(
   endpoints: UsageEndpoint[],
   run: (mode: UsageMode, endpoint: UsageEndpoint) => Promise<Figures>,
 ): Promise<UsageComparison> {
-  const results = endpoints.map((e) => ({ label: e.label, runs: new Map(modes.map((m): [UsageMode, Figures[]] => [m, []])) }));
+  const results = endpoints.map((e) => ({
+    label: e.label,
+    runs: new Map(modes.map((m): [UsageMode, Figures[]] => [m, []])),
+  }));
   for (let round = 0; round < rounds; round++) {
     const order = round % 2 === 0 ? modes : [...modes].reverse();
     for (const [i, endpoint] of endpoints.entries()) {
@@ -64,8 +70,6 @@ export async function compareUsage(
   return { modes, rounds, endpoints: results };
 }
 
-const mean = (list: number[]) => list.reduce((s, n) => s + n, 0) / list.length;
-const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
 const fixed = (n: number, digits: number) => n.toFixed(digits);
 const problems = (runs: Figures[]) => {
   const failed = runs.reduce((s, f) => s + f.failures, 0);
@@ -86,12 +90,16 @@ export function usageLines(c: UsageComparison): string[] {
     .filter((m) => m !== "off")
     .map((mode) => {
       const all = c.endpoints.flatMap((e) => ratios(e.runs, mode, "off"));
-      const p50 = mean(c.endpoints.map((e) => mean(e.runs.get(mode)!.map((f) => f.p50)) / mean(e.runs.get("off")!.map((f) => f.p50))));
+      const p50 = mean(
+        c.endpoints.map((e) => mean(e.runs.get(mode)!.map((f) => f.p50)) / mean(e.runs.get("off")!.map((f) => f.p50))),
+      );
       const cpu = c.endpoints.map((e) => {
         const of = (m: UsageMode) => e.runs.get(m)!.map((f) => f.cpuMs);
         const on = of(mode);
         const off = of("off");
-        return on.every((x): x is number => x !== null) && off.every((x): x is number => x !== null) ? mean(on) / mean(off) : null;
+        return on.every((x): x is number => x !== null) && off.every((x): x is number => x !== null)
+          ? mean(on) / mean(off)
+          : null;
       });
       const cpuText = cpu.every((x): x is number => x !== null) ? `, CPU per request ${fixed(mean(cpu), 2)}x` : "";
       const sameWork = c.endpoints.every((e) => e.runs.get(mode)![0]!.work === e.runs.get("off")![0]!.work);

@@ -1,10 +1,10 @@
 // Customers: retailers and wholesalers with their contact person, GST registration and address,
 // with the odd records that real data has (no address, null or empty e-mail, numbers written with
 // +91 or a trunk 0, no sales agent, Inactive or pending accounts).
-import { gstinCheckCharacter } from "../../src/lib/gstin.ts";
-import type { CustomerRecord } from "../../src/import/format.ts";
+import { gstinCheckCharacter } from "../../src/platform/lib/gstin.ts";
+import type { CustomerRecord } from "../../src/import/import.format.ts";
 import type { AreaPlace, Geography } from "./geography.ts";
-import { HOME_STATE_CODES } from "./geography-data.ts";
+import { HOME_STATE_CODES } from "./geography.ts";
 import {
   type Company,
   type Person,
@@ -26,13 +26,47 @@ export interface CustomerFacts {
   intraState: Uint8Array;
 }
 
-const BUILDINGS = ["Sai Krupa Complex", "Shanti Niketan", "Laxmi Plaza", "Ganesh Bhavan", "Krishna Towers",
-  "Market Yard", "Main Bazaar", "Gandhi Market", "Nehru Shopping Centre", "Patel Chambers", "Sunrise Arcade",
-  "Anand Apartments", "Royal Complex", "Trade Centre", "Wholesale Market"];
-const ROADS = ["Station Road", "MG Road", "Gandhi Chowk", "Main Road", "Ring Road", "Temple Street", "Bazaar Road",
-  "Court Road", "Mill Road", "Subhash Marg"];
-const LANDMARKS = ["Railway Station", "Bus Stand", "City Hospital", "SBI Branch", "Hanuman Mandir", "Post Office",
-  "Municipal School", "Water Tank", "Petrol Pump", "Vegetable Market"];
+const BUILDINGS = [
+  "Sai Krupa Complex",
+  "Shanti Niketan",
+  "Laxmi Plaza",
+  "Ganesh Bhavan",
+  "Krishna Towers",
+  "Market Yard",
+  "Main Bazaar",
+  "Gandhi Market",
+  "Nehru Shopping Centre",
+  "Patel Chambers",
+  "Sunrise Arcade",
+  "Anand Apartments",
+  "Royal Complex",
+  "Trade Centre",
+  "Wholesale Market",
+];
+const ROADS = [
+  "Station Road",
+  "MG Road",
+  "Gandhi Chowk",
+  "Main Road",
+  "Ring Road",
+  "Temple Street",
+  "Bazaar Road",
+  "Court Road",
+  "Mill Road",
+  "Subhash Marg",
+];
+const LANDMARKS = [
+  "Railway Station",
+  "Bus Stand",
+  "City Hospital",
+  "SBI Branch",
+  "Hanuman Mandir",
+  "Post Office",
+  "Municipal School",
+  "Water Tank",
+  "Petrol Pump",
+  "Vegetable Market",
+];
 
 function addressLines(rng: Rng, place: AreaPlace): [string, string] {
   const n = rng.int(1, 250);
@@ -87,21 +121,24 @@ export function* generateCustomers(
     const owner = personName(rng, place.region);
     const company = companyName(rng, owner, place.cityName);
     const digits = mobileNumber(i);
-    const number = i === 0 ? writeMobile("spaced+91", digits) : i === 1 ? writeMobile("trunk0", digits) : writtenMobile(rng, digits);
+    const number =
+      i === 0 ? writeMobile("spaced+91", digits) : i === 1 ? writeMobile("trunk0", digits) : writtenMobile(rng, digits);
     const registered = rng.chance(0.7);
     const serving = agentsByPostalCode.get(postalcodeId) ?? [];
     const salesagentId = serving.length > 0 && rng.chance(0.96) ? rng.pick(serving) : null;
     const hasAddress = i !== 2 && rng.chance(0.95);
     const [line1, line2] = addressLines(rng, place);
     const email =
-      i === 3 ? null
-      : i === 4 ? ""
-      : rng.weighted<() => string | null>([
-          [() => personalEmail(rng, owner), 58],
-          [() => companyEmail(rng, company), 17],
-          [() => "", 15],
-          [() => null, 10],
-        ])();
+      i === 3
+        ? null
+        : i === 4
+          ? ""
+          : rng.weighted<() => string | null>([
+              [() => personalEmail(rng, owner), 58],
+              [() => companyEmail(rng, company), 17],
+              [() => "", 15],
+              [() => null, 10],
+            ])();
 
     facts.salesAgentId[i] = salesagentId ?? 0;
     facts.intraState[i] = HOME_STATE_CODES.has(place.stateCode) ? 1 : 0;
@@ -122,9 +159,15 @@ export function* generateCustomers(
       gstin: registered ? gstin(rng, place, company, owner) : rng.chance(0.9) ? "" : null,
       customer_code: rng.chance(0.45) ? `CUS-${String(id).padStart(5, "0")}` : null,
       status: rng.chance(0.92) ? "Active" : "Inactive",
-      approval: rng.weighted([["accepted", 85], ["pending", 10], ["rejected", 5]] as const),
+      approval: rng.weighted([
+        ["accepted", 85],
+        ["pending", 10],
+        ["rejected", 5],
+      ] as const),
       salesagent_id: salesagentId,
-      address: hasAddress ? { addressline1: line1, addressline2: line2, area_id: place.areaId, postalcode_id: postalcodeId } : null,
+      address: hasAddress
+        ? { addressline1: line1, addressline2: line2, area_id: place.areaId, postalcode_id: postalcodeId }
+        : null,
     };
   }
 }

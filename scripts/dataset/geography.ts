@@ -1,8 +1,32 @@
 // The geography records (states, cities, areas, postal codes) and what the rest of the generator
 // needs to know about them: which pincodes an address in each area may carry, and in which state.
-import type { AreaRecord, CityRecord, PostalCodeRecord, StateRecord } from "../../src/import/format.ts";
+import type { AreaRecord, CityRecord, PostalCodeRecord, StateRecord } from "../../src/import/import.format.ts";
+import data from "./geography.json" with { type: "json" };
 import { Rng } from "./prng.ts";
-import { STATES, UNSERVED_PINCODE, type Region } from "./geography-data.ts";
+
+export type Region = "north" | "west" | "south" | "east" | "punjab";
+
+/**
+ * geography.json: real states with their GST state codes (`gst`, the two digits that open a GSTIN),
+ * cities with their STD (landline trunk) codes, and areas with the pincode of each; several areas
+ * may share one, as they do in life (Hinjewadi and Wakad: 411057). `unservedPincode` is a real
+ * pincode that no area uses and no sales agent serves (the pincode lookup's "none serves it" case);
+ * `homeStateCodes` are the states where the distributor holds a GST registration, so that sales
+ * there are intra-state (CGST + SGST).
+ */
+const GEOGRAPHY = data as {
+  states: {
+    name: string;
+    code: string;
+    gst: string;
+    region: Region;
+    cities: { name: string; code: string; std: string; areas: [name: string, pincode: string][] }[];
+  }[];
+  unservedPincode: string;
+  homeStateCodes: string[];
+};
+const UNSERVED_PINCODE = GEOGRAPHY.unservedPincode;
+export const HOME_STATE_CODES: ReadonlySet<string> = new Set(GEOGRAPHY.homeStateCodes);
 
 export interface AreaPlace {
   areaId: number;
@@ -41,7 +65,13 @@ export function areaCode(name: string): string {
  */
 export function buildGeography(rng: Rng, minPostalCodes: number): Geography {
   const geo: Geography = {
-    states: [], cities: [], areas: [], postalCodes: [], places: [], servedPostalCodeIds: [], unservedPostalCodeId: 0,
+    states: [],
+    cities: [],
+    areas: [],
+    postalCodes: [],
+    places: [],
+    servedPostalCodeIds: [],
+    unservedPostalCodeId: 0,
   };
   const postalIdByCode = new Map<string, number>();
   const addPostalCode = (code: string): number => {
@@ -55,7 +85,7 @@ export function buildGeography(rng: Rng, minPostalCodes: number): Geography {
   const placesByCity: AreaPlace[][] = [];
   const districtPrefixes: string[] = [];
 
-  for (const state of STATES) {
+  for (const state of GEOGRAPHY.states) {
     const stateId = geo.states.length + 1;
     geo.states.push({ id: stateId, code: state.code, name: state.name });
     for (const city of state.cities) {
@@ -66,8 +96,14 @@ export function buildGeography(rng: Rng, minPostalCodes: number): Geography {
         const areaId = geo.areas.length + 1;
         geo.areas.push({ id: areaId, name, area_code: areaCode(name), city_id: cityId });
         const place: AreaPlace = {
-          areaId, name, cityName: city.name, std: city.std, stateCode: state.code, gstStateCode: state.gst,
-          region: state.region, postalCodeIds: [addPostalCode(pincode)],
+          areaId,
+          name,
+          cityName: city.name,
+          std: city.std,
+          stateCode: state.code,
+          gstStateCode: state.gst,
+          region: state.region,
+          postalCodeIds: [addPostalCode(pincode)],
         };
         geo.places.push(place);
         cityPlaces.push(place);
@@ -79,7 +115,7 @@ export function buildGeography(rng: Rng, minPostalCodes: number): Geography {
   geo.unservedPostalCodeId = addPostalCode(UNSERVED_PINCODE);
 
   const extraPostalCodes = Math.max(0, minPostalCodes - geo.postalCodes.length);
-  for (let added = 0; added < extraPostalCodes; ) {
+  for (let added = 0; added < extraPostalCodes;) {
     const cityIndex = rng.int(0, placesByCity.length - 1);
     const code = `${districtPrefixes[cityIndex]}${rng.digits(3)}`;
     if (postalIdByCode.has(code) || code === UNSERVED_PINCODE) continue;

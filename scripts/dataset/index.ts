@@ -5,7 +5,7 @@ import { buildGeography } from "./geography.ts";
 import { generateOrders } from "./orders.ts";
 import { buildDeliveryAgents, buildSalesForce } from "./parties.ts";
 import { Rng } from "./prng.ts";
-import type { RecordType } from "../../src/import/format.ts";
+import type { RecordType } from "../../src/import/import.format.ts";
 import { DatasetWriter, formatOf } from "./writer.ts";
 
 export interface DatasetOptions {
@@ -32,13 +32,17 @@ export interface DatasetSummary {
 }
 
 /** @param onRecord told of each record as it is written (for progress) */
-export async function writeDataset(options: DatasetOptions, onRecord?: (type: RecordType) => void): Promise<DatasetSummary> {
+export async function writeDataset(
+  options: DatasetOptions,
+  onRecord?: (type: RecordType) => void,
+): Promise<DatasetSummary> {
   const format = formatOf(options.out);
   if (!format) throw new Error(`--out must end in .json or .jsonl: ${options.out}`);
   if (!Number.isInteger(options.customers) || options.customers < 1 || options.customers > MAX_CUSTOMERS) {
     throw new Error(`--customers must be an integer from 1 to ${MAX_CUSTOMERS}`);
   }
-  if (!Number.isInteger(options.orders) || options.orders < 0) throw new Error("--orders must be an integer, 0 or more");
+  if (!Number.isInteger(options.orders) || options.orders < 0)
+    throw new Error("--orders must be an integer, 0 or more");
 
   // Separate streams per part, so that changing the order count leaves customers and agents alike.
   const geo = buildGeography(new Rng(options.seed * 7 + 1), Math.min(20_000, Math.ceil(options.customers / 100)));
@@ -58,7 +62,10 @@ export async function writeDataset(options: DatasetOptions, onRecord?: (type: Re
   await writer.section("postal_code", geo.postalCodes);
   await writer.section("sales_agent", force.agents);
   await writer.section("delivery_agent", deliveryAgents);
-  await writer.section("product", CATALOG.map((p, k) => ({ id: k + 1, sku: p.sku, name: p.name })));
+  await writer.section(
+    "product",
+    CATALOG.map((p, k) => ({ id: k + 1, sku: p.sku, name: p.name })),
+  );
   await writer.section(
     "customer",
     generateCustomers(new Rng(options.seed * 7 + 4), geo, force.agentsByPostalCode, options.customers, facts),
@@ -67,7 +74,12 @@ export async function writeDataset(options: DatasetOptions, onRecord?: (type: Re
     "order",
     generateOrders(
       new Rng(options.seed * 7 + 5),
-      { orders: options.orders, customers: options.customers, salesAgents: salesAgentCount, deliveryAgents: deliveryAgentCount },
+      {
+        orders: options.orders,
+        customers: options.customers,
+        salesAgents: salesAgentCount,
+        deliveryAgents: deliveryAgentCount,
+      },
       facts,
     ),
   );

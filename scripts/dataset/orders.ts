@@ -1,7 +1,7 @@
 // Sales orders with their lines, status history and invoices. Order ids grow with time (dates drift
 // forward with the id, a few back-dated), amounts are computed in paise so that totals add up.
-import type { OrderStatusName } from "../../src/schemas/order.ts";
-import type { InvoiceRecord, OrderRecord, OrderStatusRecord } from "../../src/import/format.ts";
+import type { OrderStatusName } from "../../src/orders/orders.schemas.ts";
+import type { InvoiceRecord, OrderRecord, OrderStatusRecord } from "../../src/import/import.format.ts";
 import { CATALOG, type CatalogItem } from "./catalog.ts";
 import type { CustomerFacts } from "./customers.ts";
 import { Rng } from "./prng.ts";
@@ -43,7 +43,11 @@ const rupees = (paise: number) => paise / 100;
  * on the same dates as two of them; among these, one has no status and no invoice, one no sales
  * agent and one no delivery agent, so that even a tiny dataset has each case.
  */
-function demoCustomerOrders(orders: number): { indices: Set<number>; sameDay: Set<number>; special: Map<number, string> } {
+function demoCustomerOrders(orders: number): {
+  indices: Set<number>;
+  sameDay: Set<number>;
+  special: Map<number, string>;
+} {
   const indices = new Set<number>();
   const sameDay = new Set<number>();
   const special = new Map<number, string>();
@@ -102,9 +106,26 @@ export function* generateOrders(rng: Rng, plan: OrderPlan, facts: CustomerFacts)
     const itemTotal = lines.reduce((sum, l) => sum + l.quantity * l.pricePaise, 0);
     const discount = rng.chance(0.6) ? 0 : Math.round((itemTotal * rng.pick([2, 3, 5, 7.5, 10])) / 100);
 
-    const invoiceCount = special === "bare" ? 0 : rng.weighted([[0, 15], [1, 72], [2, 13]] as const);
+    const invoiceCount =
+      special === "bare"
+        ? 0
+        : rng.weighted([
+            [0, 15],
+            [1, 72],
+            [2, 13],
+          ] as const);
     const template = rng.pick(invoiceCount > 0 ? WITH_INVOICE : WITHOUT_INVOICE);
-    const statusCount = special === "bare" ? 0 : rng.weighted([[0, 12], [1, 25], [2, 30], [3, 20], [4, 9], [5, 4]] as const);
+    const statusCount =
+      special === "bare"
+        ? 0
+        : rng.weighted([
+            [0, 12],
+            [1, 25],
+            [2, 30],
+            [3, 20],
+            [4, 9],
+            [5, 4],
+          ] as const);
     const names = template.slice(0, statusCount);
 
     let returned = 0;
@@ -116,15 +137,24 @@ export function* generateOrders(rng: Rng, plan: OrderPlan, facts: CustomerFacts)
 
     const agent = facts.salesAgentId[customer - 1] ?? 0;
     const salesagentId =
-      special === "no-salesagent" || rng.chance(0.04) ? null
-      : agent > 0 ? agent
-      : rng.chance(0.5) ? rng.int(1, plan.salesAgents) : null;
+      special === "no-salesagent" || rng.chance(0.04)
+        ? null
+        : agent > 0
+          ? agent
+          : rng.chance(0.5)
+            ? rng.int(1, plan.salesAgents)
+            : null;
     const shipped = names.includes("Shipment Created");
     const deliveryagentId =
-      special === "no-deliveryagent" || plan.deliveryAgents === 0 ? null
-      : rng.chance(shipped ? 0.95 : 0.6) ? rng.int(1, plan.deliveryAgents) : null;
+      special === "no-deliveryagent" || plan.deliveryAgents === 0
+        ? null
+        : rng.chance(shipped ? 0.95 : 0.6)
+          ? rng.int(1, plan.deliveryAgents)
+          : null;
 
-    const taxShare = lines.reduce((sum, l) => sum + (l.quantity * l.pricePaise * l.item.gstRate) / (100 + l.item.gstRate), 0) / itemTotal;
+    const taxShare =
+      lines.reduce((sum, l) => sum + (l.quantity * l.pricePaise * l.item.gstRate) / (100 + l.item.gstRate), 0) /
+      itemTotal;
     const invoices: InvoiceRecord[] = [];
     let invoiceDay = day + rng.int(0, 2) * DAY_MS;
     let totalLeft = itemTotal;
@@ -194,8 +224,16 @@ interface Line {
 
 /** One to four distinct products, three on average. */
 function orderLines(rng: Rng): Line[] {
-  const count = rng.weighted([[1, 10], [2, 20], [3, 30], [4, 40]] as const);
-  const productIds = rng.sample(CATALOG.map((_, k) => k + 1), count);
+  const count = rng.weighted([
+    [1, 10],
+    [2, 20],
+    [3, 30],
+    [4, 40],
+  ] as const);
+  const productIds = rng.sample(
+    CATALOG.map((_, k) => k + 1),
+    count,
+  );
   return productIds.map((productId) => {
     const item = CATALOG[productId - 1]!;
     // A negotiated price for some lines: a few percent under list.

@@ -1,7 +1,7 @@
 // Sales agents (each serving a territory of pincodes, some territories overlapping) and delivery agents.
-import type { DeliveryAgentRecord, SalesAgentRecord } from "../../src/import/format.ts";
+import type { DeliveryAgentRecord, SalesAgentRecord } from "../../src/import/import.format.ts";
 import type { Geography } from "./geography.ts";
-import type { Region } from "./geography-data.ts";
+import type { Region } from "./geography.ts";
 import { mobileNumber, personName, writtenMobile } from "./people.ts";
 import { Rng } from "./prng.ts";
 
@@ -23,7 +23,8 @@ const DELIVERY_STREAM = 2;
 export function buildSalesForce(rng: Rng, geo: Geography, count: number): SalesForce {
   const served = geo.servedPostalCodeIds;
   const regionOf = new Map<number, Region>();
-  for (const place of geo.places) for (const id of place.postalCodeIds) if (!regionOf.has(id)) regionOf.set(id, place.region);
+  for (const place of geo.places)
+    for (const id of place.postalCodeIds) if (!regionOf.has(id)) regionOf.set(id, place.region);
   const agents: SalesAgentRecord[] = [];
   const agentsByPostalCode = new Map<number, number[]>();
   for (let a = 0; a < count; a++) {

@@ -1,43 +1,25 @@
 // Indian names, company names, phone numbers and e-mail addresses.
-import type { Region } from "./geography-data.ts";
+import type { Region } from "./geography.ts";
+import names from "./names.json" with { type: "json" };
 import { Rng } from "./prng.ts";
 
-const FIRST_NAMES: Record<Region, readonly string[]> = {
-  north: ["Rahul", "Amit", "Vikas", "Sanjay", "Ankit", "Rohit", "Deepak", "Manoj", "Neha", "Pooja", "Priya", "Sunita",
-    "Anjali", "Rekha", "Alok", "Gaurav", "Saurabh", "Ritu", "Kavita", "Nitin", "Ashok", "Pankaj", "Shweta", "Vivek"],
-  west: ["Rajesh", "Sachin", "Mahesh", "Ganesh", "Prashant", "Nilesh", "Hitesh", "Jignesh", "Bhavesh", "Snehal",
-    "Asha", "Madhuri", "Sneha", "Komal", "Dhruv", "Chirag", "Parth", "Tejas", "Hetal", "Rupal", "Vaishali", "Amol"],
-  south: ["Venkatesh", "Srinivas", "Karthik", "Suresh", "Ramesh", "Arun", "Prakash", "Harish", "Lakshmi", "Divya",
-    "Meena", "Kavya", "Anitha", "Deepa", "Vijay", "Sathish", "Naveen", "Balaji", "Revathi", "Shalini", "Ravi", "Manjunath"],
-  east: ["Sourav", "Arindam", "Debashish", "Subhash", "Abhijit", "Partha", "Rupa", "Moumita", "Sudipta", "Ananya",
-    "Tanmoy", "Biswajit", "Sanjukta", "Rakesh", "Pritam", "Bikash", "Swati", "Manas", "Ipsita", "Niranjan"],
-  punjab: ["Gurpreet", "Harpreet", "Manpreet", "Jaspreet", "Harjeet", "Simran", "Navdeep", "Amandeep", "Kuldeep",
-    "Rajinder", "Baljit", "Parminder", "Sukhwinder", "Inderjit", "Gagandeep", "Ravneet"],
+/** names.json: first names and surnames by region, the words of company names, e-mail hosts (a word repeated is drawn more often). */
+const {
+  firstNames: FIRST_NAMES,
+  surnames: SURNAMES,
+  blessings: BLESSINGS,
+  trades: TRADES,
+  legal: LEGAL,
+  mailHosts: MAIL_HOSTS,
+} = names as {
+  firstNames: Record<Region, string[]>;
+  surnames: Record<Region, string[]>;
+  blessings: string[];
+  trades: string[];
+  legal: string[];
+  mailHosts: string[];
 };
-
-const SURNAMES: Record<Region, readonly string[]> = {
-  north: ["Sharma", "Verma", "Gupta", "Singh", "Agarwal", "Jain", "Kumar", "Yadav", "Mishra", "Chauhan", "Malhotra",
-    "Kapoor", "Saxena", "Srivastava", "Tiwari", "Pandey", "Bansal", "Goel", "Rastogi", "Dubey"],
-  west: ["Patil", "Shah", "Patel", "Desai", "Joshi", "Kulkarni", "Deshmukh", "Pawar", "Jadhav", "Mehta", "Parikh",
-    "Thakkar", "Shinde", "Gaikwad", "Bhosale", "Naik", "Kamat", "Trivedi", "Chavan", "Sawant"],
-  south: ["Reddy", "Rao", "Naidu", "Iyer", "Iyengar", "Pillai", "Nair", "Menon", "Krishnan", "Subramanian", "Gowda",
-    "Shetty", "Hegde", "Murthy", "Raju", "Kumar", "Chandran", "Varghese", "Kurian", "Prasad"],
-  east: ["Banerjee", "Chatterjee", "Mukherjee", "Das", "Bose", "Ghosh", "Sen", "Roy", "Dutta", "Mohanty", "Patnaik",
-    "Sahu", "Barua", "Gogoi", "Sinha", "Jha", "Mahato", "Pradhan", "Mondal", "Saha"],
-  punjab: ["Singh", "Gill", "Sandhu", "Dhillon", "Grewal", "Bedi", "Sethi", "Khanna", "Bajwa", "Sidhu", "Arora",
-    "Ahuja", "Chawla", "Kohli", "Bhatia"],
-};
-
 const REGIONS: readonly Region[] = ["north", "west", "south", "east", "punjab"];
-
-const BLESSINGS = ["Shree Ganesh", "Sai", "Balaji", "Laxmi", "Om", "Jai Hind", "Annapurna", "Krishna", "Durga",
-  "Mahalaxmi", "Ganpati", "Sri Venkateswara", "Murugan", "Ambika", "Bharat", "Navkar", "Shiv Shakti", "Royal",
-  "Everest", "Sagar", "Saraswati", "Gayatri", "Kaveri", "Narmada", "Ganga", "Sunrise", "Green Valley", "Metro",
-  "Jyoti", "Guru Kripa", "Vijay", "Amrit", "Surya", "Kamdhenu", "Tirupati", "Janata", "Apna", "Classic"];
-const TRADES = ["Traders", "Enterprises", "Distributors", "Agencies", "Stores", "General Stores", "Kirana Store",
-  "Provision Stores", "Supermarket", "Wholesale", "Marketing", "Trading Company", "Mart", "Retail"];
-const LEGAL = ["", "", "", "", " Pvt Ltd", " LLP", " & Co."];
-const MAIL_HOSTS = ["gmail.com", "gmail.com", "gmail.com", "yahoo.co.in", "yahoo.com", "rediffmail.com", "outlook.com", "hotmail.com"];
 
 export interface Person {
   firstName: string;
@@ -68,8 +50,12 @@ export function companyName(rng: Rng, owner: Person, city: string): Company {
   else base = `${rng.pick(BLESSINGS)} ${rng.pick(TRADES)}`;
   const legal = shape === 1 || shape === 2 ? "" : rng.pick(LEGAL);
   const name = `${base}${legal}`;
-  const panEntity = legal === " Pvt Ltd" ? "C" : legal === " LLP" || legal === " & Co." || shape === 1 || shape === 2 ? "F" : "P";
-  const slug = base.toLowerCase().replace(/&/g, "and").replace(/[^a-z]/g, "");
+  const panEntity =
+    legal === " Pvt Ltd" ? "C" : legal === " LLP" || legal === " & Co." || shape === 1 || shape === 2 ? "F" : "P";
+  const slug = base
+    .toLowerCase()
+    .replace(/&/g, "and")
+    .replace(/[^a-z]/g, "");
   return { name, panEntity, slug };
 }
 
@@ -89,7 +75,13 @@ export function mobileNumber(index: number, stream = 0): string {
 /** The ways people write a mobile number; all normalize to the same ten digits. */
 export function writtenMobile(rng: Rng, digits: string): string {
   const form = rng.weighted([
-    ["plain", 70], ["spaced+91", 10], ["trunk0", 7], ["dashed+91", 5], ["91", 4], ["bracketed", 2], ["split", 2],
+    ["plain", 70],
+    ["spaced+91", 10],
+    ["trunk0", 7],
+    ["dashed+91", 5],
+    ["91", 4],
+    ["bracketed", 2],
+    ["split", 2],
   ] as const);
   return writeMobile(form, digits);
 }
@@ -101,13 +93,20 @@ export function writeMobile(
   const a = digits.slice(0, 5);
   const b = digits.slice(5);
   switch (form) {
-    case "plain": return digits;
-    case "spaced+91": return `+91 ${a} ${b}`;
-    case "trunk0": return `0${a} ${b}`;
-    case "dashed+91": return `+91-${a}-${b}`;
-    case "91": return `91${digits}`;
-    case "bracketed": return `(+91) ${a}-${b}`;
-    case "split": return `${a} ${b}`;
+    case "plain":
+      return digits;
+    case "spaced+91":
+      return `+91 ${a} ${b}`;
+    case "trunk0":
+      return `0${a} ${b}`;
+    case "dashed+91":
+      return `+91-${a}-${b}`;
+    case "91":
+      return `91${digits}`;
+    case "bracketed":
+      return `(+91) ${a}-${b}`;
+    case "split":
+      return `${a} ${b}`;
   }
 }
 
@@ -119,7 +118,12 @@ export function landline(rng: Rng, std: string): string {
 export function personalEmail(rng: Rng, person: Person): string {
   const first = person.firstName.toLowerCase();
   const last = person.lastName.toLowerCase();
-  const local = rng.pick([`${first}.${last}`, `${first}${last}`, `${first}${rng.int(1, 99)}`, `${first.charAt(0)}${last}${rng.int(70, 99)}`]);
+  const local = rng.pick([
+    `${first}.${last}`,
+    `${first}${last}`,
+    `${first}${rng.int(1, 99)}`,
+    `${first.charAt(0)}${last}${rng.int(70, 99)}`,
+  ]);
   return `${local}@${rng.pick(MAIL_HOSTS)}`;
 }
 

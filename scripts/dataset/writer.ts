@@ -3,7 +3,7 @@
 // a line with its "type", the types in the contract's order).
 import { createWriteStream, type WriteStream } from "node:fs";
 import { once } from "node:events";
-import { MEMBER_OF, RECORD_TYPES, type Dataset, type RecordType } from "../../src/import/format.ts";
+import { MEMBER_OF, RECORD_TYPES, type Dataset, type RecordType } from "../../src/import/import.format.ts";
 
 export type DatasetFormat = "json" | "jsonl";
 

@@ -1,7 +1,7 @@
 // The account resources that a mode of the API binds (wrangler.toml): its D1 database and KV
 // namespaces, the names they are created under, and whether their ids are still the placeholders
 // that the repository ships with (docs/operations.md, Deploying).
-import { experimental_readRawConfig } from "wrangler";
+import { readConfig } from "../lib/config.ts";
 import { API_CONFIG, type Mode } from "../lib/workers.ts";
 
 export type ResourceKind = "d1" | "kv";
@@ -20,16 +20,9 @@ export function isPlaceholderId(id: string | undefined): boolean {
   return id === undefined || /^[0-]*[1-9]?$/.test(id);
 }
 
-type Section = {
-  name?: string;
-  d1_databases?: { binding: string; database_name?: string; database_id?: string }[];
-  kv_namespaces?: { binding: string; id?: string }[];
-};
-
 /** The Worker's name and the resources of `mode`, as wrangler.toml has them now. */
 export function readResources(mode: Mode, configPath = API_CONFIG): { worker: string; resources: Resource[] } {
-  const { rawConfig } = experimental_readRawConfig({ config: configPath });
-  const top = rawConfig as Section & { env?: Record<string, Section> };
+  const top = readConfig(configPath);
   const section = mode === "live" ? top.env?.live : top;
   if (!section) throw new Error(`${configPath} has no [env.live] section`);
   const worker = section.name ?? (mode === "live" ? `${top.name}-live` : top.name);
@@ -42,7 +35,12 @@ export function readResources(mode: Mode, configPath = API_CONFIG): { worker: st
       id: db.database_id,
     })),
     // The title that wrangler's own automatic provisioning would give: <worker>-<binding>.
-    ...(section.kv_namespaces ?? []).map((kv) => ({ kind: "kv" as const, binding: kv.binding, name: `${worker}-${slug(kv.binding)}`, id: kv.id })),
+    ...(section.kv_namespaces ?? []).map((kv) => ({
+      kind: "kv" as const,
+      binding: kv.binding,
+      name: `${worker}-${slug(kv.binding)}`,
+      id: kv.id,
+    })),
   ];
   return { worker, resources };
 }

@@ -33,7 +33,8 @@ export async function setUp(mode: Mode): Promise<void> {
   }
   const listings = new Map<ResourceKind, Map<string, string>>();
   for (const resource of missing) {
-    if (!listings.has(resource.kind)) listings.set(resource.kind, parseListing(resource.kind, await list(resource.kind)));
+    if (!listings.has(resource.kind))
+      listings.set(resource.kind, parseListing(resource.kind, await list(resource.kind)));
     const existing = listings.get(resource.kind)!.get(resource.name);
     const id = existing ?? parseCreatedId(resource.kind, await create(resource));
     const target = { env: mode === "live" ? "live" : undefined, kind: resource.kind, binding: resource.binding };
@@ -41,7 +42,8 @@ export async function setUp(mode: Mode): Promise<void> {
     console.log(`${describeResource(resource)}: ${existing ? "found" : "created"}, id ${id} written to ${API_CONFIG}`);
   }
   const left = resourcesToCreate(mode);
-  if (left.length > 0) throw new Error(`${API_CONFIG} still has placeholder ids for ${left.map((r) => r.binding).join(", ")}`);
+  if (left.length > 0)
+    throw new Error(`${API_CONFIG} still has placeholder ids for ${left.map((r) => r.binding).join(", ")}`);
   console.log(`Commit ${API_CONFIG}: the ids are what every later deploy and \`--remote\` command uses.`);
 }
 
@@ -64,7 +66,9 @@ export function parseListing(kind: ResourceKind, output: string): Map<string, st
   try {
     items = JSON.parse(json);
   } catch {
-    throw new Error(`could not read the list of ${kind === "d1" ? "D1 databases" : "KV namespaces"} that wrangler printed`);
+    throw new Error(
+      `could not read the list of ${kind === "d1" ? "D1 databases" : "KV namespaces"} that wrangler printed`,
+    );
   }
   const found = new Map<string, string>();
   for (const item of Array.isArray(items) ? (items as Record<string, unknown>[]) : []) {
@@ -77,8 +81,12 @@ export function parseListing(kind: ResourceKind, output: string): Map<string, st
 
 /** The new resource's id from the configuration snippet that `wrangler d1 create` / `kv namespace create` prints. */
 export function parseCreatedId(kind: ResourceKind, output: string): string {
-  const pattern = kind === "d1" ? /"?database_id"?\s*[=:]\s*"([0-9a-fA-F-]{36})"/ : /(?:^|[\s{,])"?id"?\s*[=:]\s*"([0-9a-fA-F]{32})"/m;
+  const pattern =
+    kind === "d1"
+      ? /"?database_id"?\s*[=:]\s*"([0-9a-fA-F-]{36})"/
+      : /(?:^|[\s{,])"?id"?\s*[=:]\s*"([0-9a-fA-F]{32})"/m;
   const match = pattern.exec(output);
-  if (!match) throw new Error(`wrangler printed no ${kind === "d1" ? "database_id" : "namespace id"}:\n${output.trim()}`);
+  if (!match)
+    throw new Error(`wrangler printed no ${kind === "d1" ? "database_id" : "namespace id"}:\n${output.trim()}`);
   return match[1]!;
 }

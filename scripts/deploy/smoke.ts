@@ -23,12 +23,17 @@ export function healthUrl(base: string): string {
 }
 
 /** Why an answer is not the healthy answer of this deploy, or null when it is. */
-export function healthProblem(status: number, body: unknown, options: Pick<SmokeOptions, "mode" | "versionId">): string | null {
+export function healthProblem(
+  status: number,
+  body: unknown,
+  options: Pick<SmokeOptions, "mode" | "versionId">,
+): string | null {
   if (status !== 200) return `status ${status}`;
   const health = body as Partial<Health> | null;
   if (health?.status !== "ok") return `status field ${JSON.stringify(health?.status)}`;
   if (health.mode !== options.mode) return `mode ${JSON.stringify(health.mode)}, expected "${options.mode}"`;
-  if (options.versionId && health.version !== options.versionId) return `version ${health.version}, still not ${options.versionId}`;
+  if (options.versionId && health.version !== options.versionId)
+    return `version ${health.version}, still not ${options.versionId}`;
   return null;
 }
 

@@ -1,6 +1,6 @@
 // Node: imports a dataset file into the bindings' D1 and purges the lookup cache.
-import { purgeLookupCache } from "../../src/cache/purge.ts";
-import { importRecords, type ImportSummary, type RawRecord } from "../../src/import/index.ts";
+import { purgeLookupCache } from "../../src/lookups/lookups.cache-purge.ts";
+import { importRecords, type ImportSummary, type RawRecord } from "../../src/import/importer.ts";
 import { readRecords } from "./read.ts";
 
 /** Told of each record as it is read, with the bytes of the file read so far (for progress). */
@@ -18,7 +18,10 @@ export async function importFile(
 ): Promise<ImportSummary> {
   let bytesRead = 0;
   const records = readRecords(path, (n) => (bytesRead = n));
-  const summary = await importRecords(bindings.DB, onRecord ? tap(records, (r) => onRecord(r.type, bytesRead)) : records);
+  const summary = await importRecords(
+    bindings.DB,
+    onRecord ? tap(records, (r) => onRecord(r.type, bytesRead)) : records,
+  );
   // Only after the import succeeded: a failed one changed nothing, so the cached answers still hold.
   try {
     await purgeLookupCache(bindings.LOOKUP_CACHE);

@@ -6,9 +6,9 @@ import { createInterface } from "node:readline";
 import { getManyValues, isMany, none } from "stream-chain/defs.js";
 import Assembler from "stream-json/assembler.js";
 import { jsonParser, type Token } from "stream-json/parser.js";
-import { ImportError } from "../../src/import/errors.ts";
-import { MEMBER_OF, RECORD_TYPES, type RecordType } from "../../src/import/format.ts";
-import { isRecordType, recordTypeOfMember, type RawRecord } from "../../src/import/records.ts";
+import { ImportError } from "../../src/import/import.errors.ts";
+import { MEMBER_OF, RECORD_TYPES, type RecordType } from "../../src/import/import.format.ts";
+import { isRecordType, recordTypeOfMember, type RawRecord } from "../../src/import/import.records.ts";
 
 /** Told the bytes of the file read so far, for progress (records come out of what was read). */
 export type OnBytesRead = (bytes: number) => void;
@@ -38,7 +38,13 @@ async function* readJsonLines(path: string, onBytesRead: OnBytesRead): AsyncGene
     const type = (value as { type?: unknown } | null)?.type;
     if (!isRecordType(type)) {
       const field = value !== null && typeof value === "object" && !Array.isArray(value) ? "type" : undefined;
-      throw new ImportError(`must name one of the record types ${RECORD_TYPES.join(", ")}`, where, undefined, undefined, field);
+      throw new ImportError(
+        `must name one of the record types ${RECORD_TYPES.join(", ")}`,
+        where,
+        undefined,
+        undefined,
+        field,
+      );
     }
     yield { type, value, where };
   }

@@ -2,15 +2,22 @@
 // options, operands and checks. Parsed and checked before anything is opened, so that a mistake
 // costs nothing and says, in one line, what is wrong. To add an option or a subcommand, add it to
 // COMMANDS; the parser (scripts/lib/cli.ts) refuses everything a subcommand does not list.
-import { type KeyMode, isKeyMode } from "../../src/keys/secret.ts";
-import { checkName, checkSeconds, MAX_LIFETIME_SECONDS } from "../../src/keys/rules.ts";
-import { parseScopes, type Scope } from "../../src/keys/scopes.ts";
-import { DEFAULT_AUDIT_LIMIT, MAX_AUDIT_LIMIT } from "../../src/keys/audit.ts";
-import { ApiError } from "../../src/lib/errors.ts";
+import { type KeyMode, isKeyMode } from "../../src/keys/keys.secret.ts";
+import { checkName, checkSeconds, MAX_LIFETIME_SECONDS } from "../../src/keys/keys.rules.ts";
+import { parseScopes, type Scope } from "../../src/keys/keys.scopes.ts";
+import { DEFAULT_AUDIT_LIMIT, MAX_AUDIT_LIMIT } from "../../src/keys/keys.audit.ts";
+import { ApiError } from "../../src/platform/errors.ts";
 import { type CommandLine, parseSubcommand, PLATFORM_OPTIONS, platformOf, subcommand, UsageError } from "../lib/cli.ts";
 
 export type Command =
-  | { command: "create"; name: string; mode: KeyMode; expiresIn: number | null; scopes: Scope[]; agentId: number | null }
+  | {
+      command: "create";
+      name: string;
+      mode: KeyMode;
+      expiresIn: number | null;
+      scopes: Scope[];
+      agentId: number | null;
+    }
   | { command: "list" }
   | { command: "roll"; id: string; grace: number | undefined }
   | { command: "revoke"; id: string }
@@ -29,14 +36,16 @@ const COMMANDS = {
       agent: { type: "string", value: "SALES_AGENT_ID" },
     },
     operands: [],
-    usage: "create --mode test|live --name NAME [--expires-in SECONDS] [--scopes read,write] [--agent SALES_AGENT_ID] [--json]",
+    usage:
+      "create --mode test|live --name NAME [--expires-in SECONDS] [--scopes read,write] [--agent SALES_AGENT_ID] [--json]",
     build(values): Command {
       if (values.mode === undefined) throw new UsageError("--mode is required: test or live");
       if (!isKeyMode(values.mode)) throw new UsageError(`--mode must be test or live, not '${values.mode}'`);
       if (values.name === undefined) throw new UsageError("--name is required: 1 to 100 characters");
       const name = rule(() => checkName(values.name), "--name");
       const expiresIn = values["expires-in"] === undefined ? null : seconds("--expires-in", values["expires-in"], 1);
-      const scopes = values.scopes === undefined ? parseScopes(undefined) : rule(() => parseScopes(values.scopes), "--scopes");
+      const scopes =
+        values.scopes === undefined ? parseScopes(undefined) : rule(() => parseScopes(values.scopes), "--scopes");
       const agentId = values.agent === undefined ? null : agent(values.agent);
       return { command: "create", name, mode: values.mode, expiresIn, scopes, agentId };
     },
@@ -67,7 +76,10 @@ const COMMANDS = {
     options: { limit: { type: "string", value: "N" } },
     operands: [],
     usage: `audit [--limit N] [--json]      (newest first; N default ${DEFAULT_AUDIT_LIMIT})`,
-    build: (values): Command => ({ command: "audit", limit: values.limit === undefined ? DEFAULT_AUDIT_LIMIT : limit(values.limit) }),
+    build: (values): Command => ({
+      command: "audit",
+      limit: values.limit === undefined ? DEFAULT_AUDIT_LIMIT : limit(values.limit),
+    }),
   }),
 };
 
@@ -82,8 +94,7 @@ Local state: PERSIST_DIR (default .wrangler/state).`,
 };
 
 export type Parsed =
-  | { help: true }
-  | { help: false; cmd: Command; json: boolean; remote: boolean; environment: string | undefined };
+  { help: true } | { help: false; cmd: Command; json: boolean; remote: boolean; environment: string | undefined };
 
 /** Throws a UsageError for any mistake. */
 export function parseKeysCommandLine(argv: readonly string[]): Parsed {
@@ -101,7 +112,8 @@ function seconds(option: string, text: string, min: number): number {
 
 /** A sales agent's id, written as plain digits; whether it exists is the key store's to say. */
 function agent(text: string): number {
-  if (!/^[1-9][0-9]{0,14}$/.test(text)) throw new UsageError(`--agent must be a sales agent's id (a whole number from 1), not '${text}'`);
+  if (!/^[1-9][0-9]{0,14}$/.test(text))
+    throw new UsageError(`--agent must be a sales agent's id (a whole number from 1), not '${text}'`);
   return Number(text);
 }
 

@@ -1,12 +1,17 @@
 // The keys command (docs/commands.md) as a function: the command line in, its lines out and its
 // exit status back, on the bindings that `openPlatform` gives it. scripts/keys.ts runs it as
 // `npm run keys`; the node-side tests run it in-process on one local platform for a whole file.
-import type { AuditEntry } from "../../src/keys/audit.ts";
-import type { CreatedKey, KeyRecord } from "../../src/keys/record.ts";
-import { KeyStore, publicRecord, REVOCATION_BOUND_LOCAL_SECONDS, REVOCATION_BOUND_PRODUCTION_SECONDS } from "../../src/keys/store.ts";
-import type { KeyWithUsage } from "../../src/keys/usage-read.ts";
-import { KEY_ID_PATTERN } from "../../src/keys/secret.ts";
-import { ApiError } from "../../src/lib/errors.ts";
+import type { AuditEntry } from "../../src/keys/keys.audit.ts";
+import type { CreatedKey, KeyRecord } from "../../src/keys/keys.record.ts";
+import {
+  KeyStore,
+  publicRecord,
+  REVOCATION_BOUND_LOCAL_SECONDS,
+  REVOCATION_BOUND_PRODUCTION_SECONDS,
+} from "../../src/keys/keys.store.ts";
+import type { KeyWithUsage } from "../../src/keys/keys.usage-read.ts";
+import { KEY_ID_PATTERN } from "../../src/keys/keys.secret.ts";
+import { ApiError } from "../../src/platform/errors.ts";
 import type { Platform, Target } from "../lib/local.ts";
 import { UsageError, usageErrorLine } from "../lib/cli.ts";
 import { type Command, KEYS_COMMAND_LINE, parseKeysCommandLine } from "./commands.ts";
@@ -73,15 +78,25 @@ async function run(cmd: Command, ctx: Context): Promise<void> {
         CLI,
       );
       if (cmd.mode !== ctx.deploymentMode) {
-        out.error(`Note: this key store's deployment runs in ${ctx.deploymentMode} mode; it will refuse this ${cmd.mode}-mode key.`);
+        out.error(
+          `Note: this key store's deployment runs in ${ctx.deploymentMode} mode; it will refuse this ${cmd.mode}-mode key.`,
+        );
       }
-      printNewKey(out, created, json, `Created ${cmd.mode}-mode key ${created.record.id} "${created.record.name}", ${expiry(created.record)}.`);
+      printNewKey(
+        out,
+        created,
+        json,
+        `Created ${cmd.mode}-mode key ${created.record.id} "${created.record.name}", ${expiry(created.record)}.`,
+      );
+      if (created.copyPending) warnPending(out, created.record.id, "may be refused");
       return;
     }
     case "list": {
       const rows = (await store.listWithUsage()).map((r) => listed(r, store));
       if (json) out.log(JSON.stringify(rows));
       else printTable(out, rows);
+      for (const row of rows)
+        if (row.copy_pending) warnPending(out, row.id, "may be treated as before its last change");
       return;
     }
     case "audit": {
@@ -101,28 +116,34 @@ async function run(cmd: Command, ctx: Context): Promise<void> {
         `Rolled ${cmd.id} "${created.record.name}": the new key is ${created.record.id}; ` +
           `${cmd.id} ${cmd.grace === 0 ? "stopped working now" : `keeps working until ${old?.expires_at}`}.`,
       );
+      if (created.copyPending)
+        warnPending(out, `${cmd.id} or ${created.record.id}`, "may be treated as before the roll");
       return;
     }
     case "revoke": {
       const before = await store.get(cmd.id);
-      const revoked = await store.revoke(cmd.id, CLI);
-      if (!before || !revoked) throw unknown(cmd.id);
-      if (json) {
-        out.log(JSON.stringify(publicRecord(revoked, store.stateOf(revoked))));
-        return;
+      const changed = await store.revoke(cmd.id, CLI);
+      if (!before || !changed) throw unknown(cmd.id);
+      const { record: revoked, copyPending } = changed;
+      if (json)
+        out.log(JSON.stringify({ ...publicRecord(revoked, store.stateOf(revoked)), copy_pending: copyPending }));
+      else {
+        const bound = ctx.remote
+          ? `about ${REVOCATION_BOUND_PRODUCTION_SECONDS} s`
+          : `${REVOCATION_BOUND_LOCAL_SECONDS} s`;
+        out.log(
+          before.revoked_at
+            ? `Key ${cmd.id} "${revoked.name}" was already revoked at ${revoked.revoked_at}; its copy for authentication was written again.`
+            : `Revoked ${cmd.id} "${revoked.name}" at ${revoked.revoked_at}. Running servers refuse it within ${bound}.`,
+        );
       }
-      const bound = ctx.remote ? `about ${REVOCATION_BOUND_PRODUCTION_SECONDS} s` : `${REVOCATION_BOUND_LOCAL_SECONDS} s`;
-      out.log(
-        before.revoked_at
-          ? `Key ${cmd.id} "${revoked.name}" was already revoked at ${revoked.revoked_at}.`
-          : `Revoked ${cmd.id} "${revoked.name}" at ${revoked.revoked_at}. Running servers refuse it within ${bound}.`,
-      );
+      if (copyPending) warnPending(out, cmd.id, "may keep working");
       return;
     }
   }
 }
 
-function printNewKey(out: Output, { record, secret }: CreatedKey, json: boolean, summary: string): void {
+function printNewKey(out: Output, { record, secret, copyPending }: CreatedKey, json: boolean, summary: string): void {
   if (json) {
     out.log(
       JSON.stringify({
@@ -133,6 +154,7 @@ function printNewKey(out: Output, { record, secret }: CreatedKey, json: boolean,
         expires_at: record.expires_at,
         scopes: record.scopes,
         agent_id: record.agent_id,
+        copy_pending: copyPending,
       }),
     );
     return;
@@ -140,6 +162,15 @@ function printNewKey(out: Output, { record, secret }: CreatedKey, json: boolean,
   out.log(summary);
   out.log("Its secret, shown this once (the key store keeps only a hash of it):");
   out.log(secret);
+}
+
+// A change that stands in D1 whose KV copy could not be written (docs/specification.md section 2):
+// said on standard error, so that --json's last line of standard output stays the answer.
+function warnPending(out: Output, which: string, effect: string): void {
+  out.error(
+    `Warning: the copy that authentication reads of ${which} is pending (its KV write failed): until it is written, the key ${effect}. ` +
+      `The deployed service's 5-minute job writes it again (wrangler dev does not run it); revoking the key writes its copy at once.`,
+  );
 }
 
 function expiry(record: KeyRecord): string {
@@ -157,7 +188,21 @@ function printTable(out: Output, rows: ReturnType<typeof listed>[]): void {
     out.log("No keys.");
     return;
   }
-  const header = ["ID", "NAME", "MODE", "PREFIX", "STATUS", "SCOPES", "AGENT", "CREATED", "EXPIRES", "REVOKED", "LAST USED", "24H", "7D"];
+  const header = [
+    "ID",
+    "NAME",
+    "MODE",
+    "PREFIX",
+    "STATUS",
+    "SCOPES",
+    "AGENT",
+    "CREATED",
+    "EXPIRES",
+    "REVOKED",
+    "LAST USED",
+    "24H",
+    "7D",
+  ];
   const lines = rows.map((r) => [
     r.id,
     r.name,
@@ -182,13 +227,28 @@ function printAudit(out: Output, entries: AuditEntry[]): void {
     return;
   }
   const header = ["AT", "ACTION", "KEY", "NEW KEY", "NAME", "MODE", "ACTOR", "SESSION"];
-  const lines = entries.map((e) => [e.at, e.action, e.key_id, e.new_key_id ?? "-", e.key_name, e.mode, e.actor, e.session_id ?? "-"]);
+  const lines = entries.map((e) => [
+    e.at,
+    e.action,
+    e.key_id,
+    e.new_key_id ?? "-",
+    e.key_name,
+    e.mode,
+    e.actor,
+    e.session_id ?? "-",
+  ]);
   printColumns(out, header, lines);
 }
 
 function printColumns(out: Output, header: string[], lines: string[][]): void {
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
-  for (const line of [header, ...lines]) out.log(line.map((cell, i) => cell.padEnd(widths[i]!)).join("  ").trimEnd());
+  for (const line of [header, ...lines])
+    out.log(
+      line
+        .map((cell, i) => cell.padEnd(widths[i]!))
+        .join("  ")
+        .trimEnd(),
+    );
 }
 
 function unknown(id: string): CommandError {
@@ -212,9 +272,13 @@ function failureLine(err: unknown): string {
   if (err instanceof UsageError) return usageErrorLine(err, KEYS_COMMAND_LINE);
   let message: string;
   if (err instanceof CommandError) message = err.message;
-  else if (err instanceof ApiError) message = err.options.fields?.[0] ? `${err.options.fields[0].field} ${err.options.fields[0].message}` : err.description;
+  else if (err instanceof ApiError)
+    message = err.options.fields?.[0]
+      ? `${err.options.fields[0].field} ${err.options.fields[0].message}`
+      : err.description;
   else message = oneLine(err);
   // A database without the key tables (the account's, before its migrations were applied).
-  if (/no such table/.test(message)) message += " (apply the migrations first: npm run db:migrate -- --remote [--env live])";
+  if (/no such table/.test(message))
+    message += " (apply the migrations first: npm run db:migrate -- --remote [--env live])";
   return `Error: ${message}`;
 }

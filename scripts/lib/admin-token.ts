@@ -2,8 +2,8 @@
 // otherwise the one kept in $PERSIST_DIR/admin-token (readable by its owner only), made on first use.
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { MIN_ADMIN_TOKEN_LENGTH } from "../../src/admin/admin-token.ts";
-import { randomBase62 } from "../../src/keys/secret.ts";
+import { MIN_ADMIN_TOKEN_LENGTH } from "../../src/admin/admin.token.ts";
+import { randomBase62 } from "../../src/keys/keys.secret.ts";
 
 export const ADMIN_TOKEN_FILE = "admin-token";
 /** About 256 bits of base62. */

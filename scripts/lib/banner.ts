@@ -21,11 +21,7 @@ export function banner(input: BannerInput): string {
     stored: `(kept in ${input.persistDir}/admin-token)`,
     generated: `(new; kept in ${input.persistDir}/admin-token)`,
   }[input.adminTokenSource];
-  const lines = [
-    input.title,
-    "",
-    `  Base URL     ${base}   (the API is at ${base}/api/... and at the root)`,
-  ];
+  const lines = [input.title, "", `  Base URL     ${base}   (the API is at ${base}/api/... and at the root)`];
   if (input.demoKey) {
     lines.push(`  Demo key     ${input.demoKey}`);
     lines.push("               (test mode; a new one at each start, the previous one keeps working for 24 hours)");

@@ -6,11 +6,12 @@
 import { parseArgs } from "node:util";
 
 export type OptionSpec =
-  | { type: "string"; /** The value's placeholder in the usage, e.g. SECONDS. */ value: string }
-  | { type: "boolean" };
+  { type: "string"; /** The value's placeholder in the usage, e.g. SECONDS. */ value: string } | { type: "boolean" };
 export type OptionTable = Readonly<Record<string, OptionSpec>>;
 /** What the options of a table parse to; every one may be absent. */
-export type Values<T extends OptionTable> = { -readonly [K in keyof T]?: T[K]["type"] extends "string" ? string : boolean };
+export type Values<T extends OptionTable> = {
+  -readonly [K in keyof T]?: T[K]["type"] extends "string" ? string : boolean;
+};
 
 /** A mistake on the command line: reported in one line, exit status 1. */
 export class UsageError extends Error {
@@ -35,8 +36,15 @@ const HELP = { help: { type: "boolean", short: "h" } } as const;
  * Parses argv against a table of options. Every mistake throws a UsageError naming the option;
  * `--help` anywhere wins over any mistake (someone asking for the usage gets it).
  */
-export function parseOptions<T extends OptionTable>(argv: readonly string[], options: T, maxPositionals = 0): Parsed<T> {
-  const config = { ...Object.fromEntries(Object.entries(options).map(([name, spec]) => [name, { type: spec.type }])), ...HELP };
+export function parseOptions<T extends OptionTable>(
+  argv: readonly string[],
+  options: T,
+  maxPositionals = 0,
+): Parsed<T> {
+  const config = {
+    ...Object.fromEntries(Object.entries(options).map(([name, spec]) => [name, { type: spec.type }])),
+    ...HELP,
+  };
   let parsed;
   try {
     parsed = parseArgs({ args: [...argv], options: config, allowPositionals: true, strict: true, tokens: true });
@@ -54,7 +62,10 @@ export function parseOptions<T extends OptionTable>(argv: readonly string[], opt
   }
   if (parsed.positionals.length > maxPositionals) {
     const extra = parsed.positionals[maxPositionals]!;
-    throw new UsageError(maxPositionals === 0 ? `unexpected argument '${extra}'` : `unexpected extra argument '${extra}'`, true);
+    throw new UsageError(
+      maxPositionals === 0 ? `unexpected argument '${extra}'` : `unexpected extra argument '${extra}'`,
+      true,
+    );
   }
   const { help: _help, ...values } = parsed.values;
   return { values: values as Values<T>, positionals: parsed.positionals, help: false };
@@ -104,13 +115,6 @@ function editDistance(a: string, b: string): number {
   return previous[b.length]!;
 }
 
-/** The usage lines of a table: `--name VALUE` or `--flag`, in table order. */
-export function synopsis(options: OptionTable): string {
-  return Object.entries(options)
-    .map(([name, spec]) => (spec.type === "string" ? `[--${name} ${spec.value}]` : `[--${name}]`))
-    .join(" ");
-}
-
 export interface CommandLine {
   /** How to run the command, for the pointer to its usage: e.g. "npm run db:migrate --". */
   invocation: string;
@@ -132,20 +136,15 @@ export function parseCommandLine<T extends OptionTable>(
   try {
     parsed = parseOptions(argv, options, maxPositionals);
   } catch (err) {
-    exitWithUsageError(err, command);
+    if (!(err instanceof UsageError)) throw err;
+    console.error(usageErrorLine(err, command));
+    process.exit(1);
   }
   if (parsed.help) {
     console.log(command.usage);
     process.exit(0);
   }
   return parsed;
-}
-
-/** Reports a UsageError in one line on stderr and exits 1; anything else is rethrown. */
-export function exitWithUsageError(err: unknown, command: CommandLine): never {
-  if (!(err instanceof UsageError)) throw err;
-  console.error(usageErrorLine(err, command));
-  process.exit(1);
 }
 
 export function usageErrorLine(err: UsageError, command: CommandLine): string {
@@ -206,12 +205,33 @@ export function parseSubcommand<G extends OptionTable, R>(
   }
   if (operands.length > spec.operands.length) {
     throw new UsageError(
-      spec.operands.length === 0 ? `${name} takes no argument: '${operands[0]}' was given` : `unexpected extra argument '${operands[spec.operands.length]}'`,
+      spec.operands.length === 0
+        ? `${name} takes no argument: '${operands[0]}' was given`
+        : `unexpected extra argument '${operands[spec.operands.length]}'`,
       true,
     );
   }
-  if (operands.length < spec.operands.length) throw new UsageError(`${name} needs ${spec.operands.slice(operands.length).join(" ")}`, true);
+  if (operands.length < spec.operands.length)
+    throw new UsageError(`${name} needs ${spec.operands.slice(operands.length).join(" ")}`, true);
   return { help: false, common: shared as Values<G>, command: spec.build(own as Values<OptionTable>, operands) };
+}
+
+/** An option's value as a whole number from min to max (plain digits only), or `fallback` when it is not given. */
+export function wholeNumber(
+  name: string,
+  text: string | undefined,
+  fallback: number,
+  min: number,
+  max?: number,
+): number {
+  if (text === undefined) return fallback;
+  const n = Number(text);
+  if (!/^\d{1,15}$/.test(text) || n < min || (max !== undefined && n > max)) {
+    throw new UsageError(
+      `--${name} must be a whole number ${max === undefined ? `of at least ${min}` : `from ${min} to ${max}`}, not '${text}'`,
+    );
+  }
+  return n;
 }
 
 /** The usage lines about the environment of the commands that serve with wrangler dev (start, dev). */
@@ -227,7 +247,10 @@ export const PLATFORM_OPTIONS = {
 } as const satisfies OptionTable;
 
 /** --remote and --env as openPlatform and applyMigrations take them. */
-export function platformOf(values: Values<typeof PLATFORM_OPTIONS>): { remote: boolean; environment: string | undefined } {
+export function platformOf(values: Values<typeof PLATFORM_OPTIONS>): {
+  remote: boolean;
+  environment: string | undefined;
+} {
   if (values.env !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(values.env)) {
     throw new UsageError(`--env must name an environment of wrangler.toml, e.g. live; got '${values.env}'`);
   }

@@ -1,8 +1,8 @@
 // The demo API key that `npm start` prints. The key store keeps only hashes, so a secret can be shown
 // only when it is made: each start rolls the previous demo key (which keeps working for the default
 // grace of 24 hours) or makes the first one. No secret is ever written to disk.
-import type { CreatedKey, KeyRecord } from "../../src/keys/record.ts";
-import { DEFAULT_GRACE_SECONDS, KeyStore } from "../../src/keys/store.ts";
+import type { CreatedKey, KeyRecord } from "../../src/keys/keys.record.ts";
+import { DEFAULT_GRACE_SECONDS, KeyStore } from "../../src/keys/keys.store.ts";
 
 export const DEMO_KEY_NAME = "demo";
 export const DEMO_KEY_MODE = "test";

@@ -81,10 +81,14 @@ export function retryingKv(kv: KVNamespace, clock: RetryClock = realClock): KVNa
 
 /** A D1 call may be made twice after a broken connection only when each of its statements is a SELECT. */
 export function retryingD1(db: D1Database, clock: RetryClock = realClock): D1Database {
-  return retrying(db, (self, property, args) => {
-    if (property === "batch") return (args[0] as object[]).every((statement) => isSelect(sqlOf.get(statement)));
-    return isSelect(sqlOf.get(self));
-  }, clock);
+  return retrying(
+    db,
+    (self, property, args) => {
+      if (property === "batch") return (args[0] as object[]).every((statement) => isSelect(sqlOf.get(statement)));
+      return isSelect(sqlOf.get(self));
+    },
+    clock,
+  );
 }
 
 function isSelect(sql: string | undefined): boolean {
@@ -112,7 +116,11 @@ function retrying<T extends object>(target: T, idempotent: Idempotent, clock: Re
         const call = () => value.apply(object, args.map(unwrap)) as unknown;
         const result = call();
         if (result instanceof Promise) {
-          return whileLocked(call as () => Promise<unknown>, { idempotent: idempotent(proxy, property, args), clock, first: result });
+          return whileLocked(call as () => Promise<unknown>, {
+            idempotent: idempotent(proxy, property, args),
+            clock,
+            first: result,
+          });
         }
         if (typeof result !== "object" || result === null) return result;
         const statement = retrying(result, idempotent, clock);

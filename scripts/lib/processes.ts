@@ -1,6 +1,7 @@
 // The process helpers of the operator's commands, the node-side tests (e2e/), the benchmark and the
 // load run: run a command to completion (output kept or shown), serve with a long-running one, find
-// and end a process tree, pick a free port, make a key through `npm run keys`. Linux only where it reads /proc (as the tests and the benchmark are).
+// and end a process tree, pick a free port. Linux only where it reads /proc (as the tests and the
+// benchmark are).
 import { type ChildProcess, spawn } from "node:child_process";
 import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
@@ -17,32 +18,55 @@ export interface CommandResult {
 /** How a child's output is handled: kept for the caller, or shown on this process's terminal. */
 type Output = "capture" | "stdout" | "terminal";
 
-/** Spawns a command and resolves when it ends; "stdout" keeps stdout and shows stderr, "terminal" shows both. */
+/**
+ * Spawns a command and resolves when it ends; "stdout" keeps stdout and shows stderr, "terminal"
+ * shows both. Should this process exit meanwhile (npm start stopped by SIGTERM), the command's
+ * processes do not go on alone.
+ */
 function spawnCommand(command: string, args: string[], env: NodeJS.ProcessEnv, output: Output): Promise<CommandResult> {
   const started = Date.now();
   const keep = (stream: "stdout" | "stderr") => output === "capture" || (output === "stdout" && stream === "stdout");
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {
       env,
-      stdio: [output === "capture" ? "ignore" : "inherit", keep("stdout") ? "pipe" : "inherit", keep("stderr") ? "pipe" : "inherit"],
+      stdio: [
+        output === "capture" ? "ignore" : "inherit",
+        keep("stdout") ? "pipe" : "inherit",
+        keep("stderr") ? "pipe" : "inherit",
+      ],
     });
     let stdout = "";
     let stderr = "";
     child.stdout?.setEncoding("utf8").on("data", (d: string) => (stdout += d));
     child.stderr?.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    const stopChild = () => {
+      if (child.pid) killTree(child.pid, "SIGTERM");
+    };
+    process.once("exit", stopChild);
     child.once("error", reject);
-    child.once("close", (code, signal) =>
-      resolve({ code: code ?? (signal && output !== "capture" ? 128 : 1), stdout, stderr, seconds: (Date.now() - started) / 1000 }),
-    );
+    child.once("close", (code, signal) => {
+      process.removeListener("exit", stopChild);
+      resolve({
+        code: code ?? (signal && output !== "capture" ? 128 : 1),
+        stdout,
+        stderr,
+        seconds: (Date.now() - started) / 1000,
+      });
+    });
   });
 }
 
 /**
- * Runs a command from the project root to completion and keeps its output. CI=true (unless env
- * says otherwise) keeps wrangler from asking questions on a terminal.
+ * Runs a command from the project root to completion and keeps its output (or, with "terminal",
+ * shows it). CI=true (unless env says otherwise) keeps wrangler from asking questions on a terminal.
  */
-export async function run(command: string, args: string[], env: Record<string, string> = {}): Promise<CommandResult> {
-  return spawnCommand(command, args, { ...process.env, CI: "true", ...env }, "capture");
+export async function run(
+  command: string,
+  args: string[],
+  env: Record<string, string> = {},
+  output: "capture" | "terminal" = "capture",
+): Promise<CommandResult> {
+  return spawnCommand(command, args, { ...process.env, CI: "true", ...env }, output);
 }
 
 export interface ShownOptions {
@@ -70,32 +94,40 @@ export function wrangler(args: string[], options: ShownOptions = {}): Promise<st
 }
 
 /** A TCP port on 127.0.0.1 that nothing listens on right now (the OS picks it). */
+// A port below Linux's ephemeral range (32768 up): a port that listen(0) hands out is free only
+// until the next process asks, and servers started side by side (two test files at once, each
+// workerd's own sockets) would be given it again and answer another server's readiness check.
+const PORT_RANGE = { from: 20_000, to: 32_000 };
+
 export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = PORT_RANGE.from + Math.floor(Math.random() * (PORT_RANGE.to - PORT_RANGE.from));
+    if (await canListen(port)) return port;
+  }
+  return listenOn(0);
+}
+
+function canListen(port: number): Promise<boolean> {
+  return listenOn(port).then(
+    () => true,
+    () => false,
+  );
+}
+
+function listenOn(port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
+    srv.listen(port, "127.0.0.1", () => {
       const address = srv.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      srv.close(() => resolve(port));
+      const bound = typeof address === "object" && address ? address.port : 0;
+      srv.close(() => resolve(bound));
     });
   });
 }
 
 export function tempStateDir(prefix = "olk-e2e-"): string {
   return mkdtempSync(join(tmpdir(), prefix));
-}
-
-/** A test-mode key made with `npm run keys -- create --json` on a state folder: its secret. */
-export async function makeKey(persistDir: string, name: string): Promise<string> {
-  const result = await run("npm", ["run", "--silent", "keys", "--", "create", "--mode", "test", "--name", name, "--json"], {
-    PERSIST_DIR: persistDir,
-  });
-  if (result.code !== 0) throw new Error(`npm run keys -- create failed (exit ${result.code}):\n${result.stdout}\n${result.stderr}`.trim());
-  const last = result.stdout.trim().split("\n").at(-1) ?? "";
-  const secret = (JSON.parse(last) as { secret?: unknown }).secret;
-  if (typeof secret !== "string") throw new Error(`npm run keys printed no secret: ${last}`);
-  return secret;
 }
 
 // ---- process trees, from /proc ----
@@ -254,7 +286,10 @@ function guard(pgid: number): void {
       for (const group of liveGroups) signalGroup(group, "SIGTERM");
     });
   }
-  const watchdog = spawn(process.execPath, ["-e", WATCHDOG, String(process.pid), String(pgid)], { stdio: "ignore", detached: true });
+  const watchdog = spawn(process.execPath, ["-e", WATCHDOG, String(process.pid), String(pgid)], {
+    stdio: "ignore",
+    detached: true,
+  });
   watchdog.unref();
 }
 
@@ -296,6 +331,11 @@ export async function spawnServer(command: string, args: string[], options: Serv
     }
   }
   await stop();
-  const why = child.exitCode !== null || child.signalCode !== null ? `exited (${child.exitCode ?? child.signalCode})` : `did not answer within ${timeout} ms`;
-  throw new Error(`${command} ${args.join(" ")} ${why}${options.logFile ? ` (see ${options.logFile})` : `:\n${output}`}`);
+  const why =
+    child.exitCode !== null || child.signalCode !== null
+      ? `exited (${child.exitCode ?? child.signalCode})`
+      : `did not answer within ${timeout} ms`;
+  throw new Error(
+    `${command} ${args.join(" ")} ${why}${options.logFile ? ` (see ${options.logFile})` : `:\n${output}`}`,
+  );
 }

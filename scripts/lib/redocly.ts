@@ -37,8 +37,6 @@ export async function redoclyLint(file: string): Promise<LintResult> {
   return {
     errors: report.totals.errors,
     warnings: report.totals.warnings,
-    problems: report.problems.map(
-      (p) => `${p.severity} ${p.ruleId} at ${p.location[0]?.pointer ?? "?"}: ${p.message}`,
-    ),
+    problems: report.problems.map((p) => `${p.severity} ${p.ruleId} at ${p.location[0]?.pointer ?? "?"}: ${p.message}`),
   };
 }

@@ -17,7 +17,15 @@ export function apiEnvArgs(mode: Mode): string[] {
 
 /** Bundles the API of `mode` into `outdir` and runs wrangler's checks, uploading nothing. */
 export async function buildApi(mode: Mode, outdir: string): Promise<void> {
-  await wrangler(["deploy", "--dry-run", "-c", API_CONFIG, ...apiEnvArgs(mode), "--outdir", join(outdir, `api-${mode}`)]);
+  await wrangler([
+    "deploy",
+    "--dry-run",
+    "-c",
+    API_CONFIG,
+    ...apiEnvArgs(mode),
+    "--outdir",
+    join(outdir, `api-${mode}`),
+  ]);
 }
 
 /** Checks the docs Worker's configuration and assets, uploading nothing. */

@@ -4,14 +4,16 @@
 // A process manager signals the process it started: the npm scripts `exec` node (package.json), so
 // that this process is the one that gets the signal (docs/operations.md, "Stopping").
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { constants, tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { experimental_readRawConfig } from "wrangler";
-import { CONFIG_PATH } from "./local.ts";
+import { join, resolve } from "node:path";
+import { type AdminToken, resolveAdminToken } from "./admin-token.ts";
+import { banner } from "./banner.ts";
+import { type ConfigSection, readConfig, writeConfigCopy } from "./config.ts";
+import { PERSIST_DIR, PORT } from "./local.ts";
 import { descendants, killAll, killTree, stillAlive } from "./processes.ts";
-import { devConfigArgs, wranglerEnv } from "./wrangler-env.ts";
+import { devConfigArgs, WRANGLER_BIN, wranglerEnv } from "./wrangler-env.ts";
+import { API_CONFIG } from "./workers.ts";
 
 export const DEFAULT_RATE_LIMIT = 600;
 /** Where a config copy with another rate limit goes (under the gitignored .wrangler folder). */
@@ -37,70 +39,74 @@ export function rateLimitFromEnv(env: NodeJS.ProcessEnv = process.env): number {
 /** The binding that RATE_LIMIT_PER_MINUTE configures. */
 const PER_KEY_LIMITER = "RATE_LIMITER";
 
-type RawSection = Record<string, unknown> & {
-  main?: string;
-  ratelimits?: { name?: string; simple?: { limit?: number } }[];
-  d1_databases?: { migrations_dir?: string }[];
-  assets?: { directory?: string };
-};
-
 /**
  * The wrangler config to serve with. The Rate Limiting binding takes its limit from the config
- * file, not from a var, so a limit other than the file's is served from a generated copy (paths
- * made absolute, since the copy lives elsewhere). 0 needs no copy: the middleware skips the binding.
+ * file, not from a var, so a limit other than the file's is served from a generated copy. 0 needs
+ * no copy: the middleware skips the binding.
  */
 export function configForRateLimit(limit: number): string {
-  const { rawConfig } = experimental_readRawConfig({ config: CONFIG_PATH });
-  const config = structuredClone(rawConfig) as RawSection & { env?: Record<string, RawSection> };
-  const sections = [config, ...Object.values(config.env ?? {})];
-  const perKey = (section: RawSection) => (section.ratelimits ?? []).filter((r) => r.name === PER_KEY_LIMITER);
-  const limits = sections.flatMap(perKey);
-  if (limits.length === 0) throw new Error(`${CONFIG_PATH} has no [[ratelimits]] to apply RATE_LIMIT_PER_MINUTE to`);
-  if (limit === 0 || limits.every((r) => r.simple?.limit === limit)) return CONFIG_PATH;
-
-  const root = dirname(resolve(CONFIG_PATH));
-  for (const section of sections) {
+  const config = readConfig();
+  const perKey = (section: ConfigSection) => (section.ratelimits ?? []).filter((r) => r.name === PER_KEY_LIMITER);
+  const limits = [config, ...Object.values(config.env ?? {})].flatMap(perKey);
+  if (limits.length === 0) throw new Error(`${API_CONFIG} has no [[ratelimits]] to apply RATE_LIMIT_PER_MINUTE to`);
+  if (limit === 0 || limits.every((r) => r.simple?.limit === limit)) return API_CONFIG;
+  return writeConfigCopy(GENERATED_CONFIG, (section) => {
     for (const r of perKey(section)) r.simple = { ...r.simple, limit };
-    if (section.vars && typeof section.vars === "object") {
-      (section.vars as Record<string, unknown>).RATE_LIMIT_PER_MINUTE = String(limit);
-    }
-    if (typeof section.main === "string") section.main = resolve(root, section.main);
-    for (const db of section.d1_databases ?? []) {
-      if (typeof db.migrations_dir === "string") db.migrations_dir = resolve(root, db.migrations_dir);
-    }
-    if (typeof section.assets?.directory === "string") section.assets.directory = resolve(root, section.assets.directory);
-  }
-  mkdirSync(dirname(GENERATED_CONFIG), { recursive: true });
-  writeFileSync(GENERATED_CONFIG, `${JSON.stringify(config, null, 2)}\n`);
-  return GENERATED_CONFIG;
+    if (section.vars && typeof section.vars === "object") section.vars.RATE_LIMIT_PER_MINUTE = String(limit);
+  });
 }
 
-export interface DevServerOptions {
-  port: number;
-  persistDir: string;
-  adminToken: string;
+export interface ServeSettings {
   rateLimit: number;
+  admin: AdminToken;
 }
 
-/** Serves until wrangler exits, then exits this process with wrangler's status. */
-export function serveWithWrangler(options: DevServerOptions): void {
+/** The settings of the environment, checked first, so that a bad one fails before any slow step. */
+export function serveSettings(): ServeSettings {
+  return { rateLimit: rateLimitFromEnv(), admin: resolveAdminToken(PERSIST_DIR) };
+}
+
+/**
+ * Prints the banner (with the demo key and an example phone number, when `npm start` has them) and
+ * serves until wrangler exits, then exits this process with wrangler's status.
+ */
+export function serve(
+  { rateLimit, admin }: ServeSettings,
+  title: string,
+  demo: { key: string; phone: string | null } | null,
+): void {
   const env = wranglerEnv(); // first: it may refuse a setting, before any file is written
-  const config = configForRateLimit(options.rateLimit);
-  const secrets = writeSecretsFile(options.adminToken);
+  console.log(
+    banner({
+      title,
+      port: PORT,
+      persistDir: PERSIST_DIR,
+      adminToken: admin.token,
+      adminTokenSource: admin.source,
+      rateLimit,
+      demoKey: demo?.key ?? null,
+      examplePhone: demo?.phone ?? null,
+    }),
+  );
+  const config = configForRateLimit(rateLimit);
+  const secrets = writeSecretsFile(admin.token);
   const envFiles: string[] = [];
   // Passing --env-file makes wrangler skip .dev.vars, so an operator's .dev.vars is passed on first.
-  const devVars = join(dirname(resolve(CONFIG_PATH)), ".dev.vars");
-  if (existsSync(devVars)) envFiles.push("--env-file", devVars);
+  if (existsSync(".dev.vars")) envFiles.push("--env-file", resolve(".dev.vars"));
   envFiles.push("--env-file", secrets.path);
 
-  const wranglerBin = join(dirname(createRequire(import.meta.url).resolve("wrangler/package.json")), "bin", "wrangler.js");
   const args = [
-    wranglerBin, "dev",
+    WRANGLER_BIN,
+    "dev",
     ...devConfigArgs(config),
-    "--ip", "127.0.0.1",
-    "--port", String(options.port),
-    "--persist-to", resolve(options.persistDir),
-    "--var", `RATE_LIMIT_PER_MINUTE:${options.rateLimit}`,
+    "--ip",
+    "127.0.0.1",
+    "--port",
+    String(PORT),
+    "--persist-to",
+    resolve(PERSIST_DIR),
+    "--var",
+    `RATE_LIMIT_PER_MINUTE:${rateLimit}`,
     // The usage flush interval, when set ("off" for the benchmark's comparison); else wrangler.toml's.
     ...(process.env.USAGE_FLUSH_SECONDS ? ["--var", `USAGE_FLUSH_SECONDS:${process.env.USAGE_FLUSH_SECONDS}`] : []),
     ...envFiles,

@@ -1,13 +1,20 @@
 // What `wrangler dev` is given by `npm start`, `npm run dev`, the benchmark and the node-side tests:
-// its environment and its configs. Imports nothing of the project: modules that read PERSIST_DIR
-// when they load (scripts/lib/local.ts) must not load as a side effect of importing this.
+// its environment and its configs. Modules that read PERSIST_DIR when they load (scripts/lib/local.ts)
+// must not load as a side effect of importing this.
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { API_CONFIG, DOCS_CONFIG } from "./workers.ts";
 
-/** The Worker that serves /docs's files (the API's ASSETS service binding). */
-export const DOCS_CONFIG_PATH = "wrangler.docs.toml";
+/** The project's own wrangler, to run with this process's Node. */
+export const WRANGLER_BIN = join(
+  dirname(createRequire(import.meta.url).resolve("wrangler/package.json")),
+  "bin",
+  "wrangler.js",
+);
 
-/** The configs of one `wrangler dev` session: the API's first (it takes the port), then the docs'. */
-export function devConfigArgs(apiConfig = "wrangler.toml"): string[] {
-  return ["--config", apiConfig, "--config", DOCS_CONFIG_PATH];
+/** The configs of one `wrangler dev` session: the API's first (it takes the port), then the docs' (its ASSETS). */
+export function devConfigArgs(apiConfig = API_CONFIG): string[] {
+  return ["--config", apiConfig, "--config", DOCS_CONFIG];
 }
 
 /**
@@ -23,7 +30,8 @@ export function devConfigArgs(apiConfig = "wrangler.toml"): string[] {
  */
 export function wranglerEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
   const inspect = env.INSPECT ?? "";
-  if (!["", "0", "1"].includes(inspect)) throw new Error(`INSPECT must be 1 (devtools inspector on) or 0, got "${inspect}"`);
+  if (!["", "0", "1"].includes(inspect))
+    throw new Error(`INSPECT must be 1 (devtools inspector on) or 0, got "${inspect}"`);
   const out: NodeJS.ProcessEnv = {
     ...env,
     // The service never reads request.cf: without this, every start tries to download it and,
@@ -34,4 +42,3 @@ export function wranglerEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.Proces
   else if (!out.VSCODE_INSPECTOR_OPTIONS) out.VSCODE_INSPECTOR_OPTIONS = "{}"; // wrangler tests it for truth
   return out;
 }
-

@@ -1,7 +1,9 @@
 // The weighted mix of `npm run load`: every endpoint, with parameters drawn from the dataset, and
 // creates with fresh valid mobile numbers (JSON, query-string and form bodies; some with an
 // Idempotency-Key, some of those sent again to be replayed). Tallies every answer per endpoint.
-import type { MixRequest } from "./cannon.ts";
+import { Rng } from "../dataset/prng.ts";
+import type { CannonRequest } from "../perf/cannon.ts";
+import { freshMobiles } from "../perf/harness.ts";
 import type { Catalog } from "./catalog.ts";
 
 export interface Tally {
@@ -34,43 +36,33 @@ interface Endpoint {
   build: () => Built;
 }
 
-/** A small deterministic PRNG (mulberry32): the same mix order on every run. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export function buildMix(catalog: Catalog, key: string, runId: string) {
-  const random = prng(20260314);
-  const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
+  // The same mix order on every run.
+  const rng = new Rng(20260314);
+  const random = () => rng.next();
+  const pick = <T>(list: readonly T[]): T => rng.pick(list);
   const prefix = () => (random() < 0.5 ? "/api" : "");
-
-  // Fresh numbers: from a random start in the valid range, skipping any customer's number.
-  let nextMobile = 6_000_000_000 + Math.floor(Math.random() * 3_000_000_000);
-  const freshMobile = () => {
-    while (catalog.takenPhones.has(String(nextMobile))) nextMobile++;
-    return String(nextMobile++);
-  };
+  const freshMobile = freshMobiles(catalog.takenPhones);
   let keyCount = 0;
   const answeredKeyed: { key: string; body: string; id: number; mobile?: string }[] = [];
 
-  const customer = () => ({
-    company_name: `Load Test Traders ${nextMobile % 100_000}`,
-    contactpersons_name: "Load Tester",
-    mobile_number: freshMobile(),
-    address: `${1 + Math.floor(random() * 200)} Benchmark Road`,
-    area_id: pick(catalog.areaIds),
-    postalcode_id: pick(catalog.postalcodeIds),
-    salesagent_id: pick(catalog.salesagentIds),
-    ...(random() < 0.3 ? { gst_treatment: "Registered", gstin: "27AAPFU0939F1ZV" } : { gst_treatment: "Unregistered" }),
-  });
-  const asParams = (c: Record<string, unknown>) => new URLSearchParams(Object.entries(c).map(([k, v]): [string, string] => [k, String(v)])).toString();
+  const customer = () => {
+    const mobile_number = freshMobile();
+    return {
+      company_name: `Load Test Traders ${mobile_number.slice(-5)}`,
+      contactpersons_name: "Load Tester",
+      mobile_number,
+      address: `${1 + Math.floor(random() * 200)} Benchmark Road`,
+      area_id: pick(catalog.areaIds),
+      postalcode_id: pick(catalog.postalcodeIds),
+      salesagent_id: pick(catalog.salesagentIds),
+      ...(random() < 0.3
+        ? { gst_treatment: "Registered", gstin: "27AAPFU0939F1ZV" }
+        : { gst_treatment: "Unregistered" }),
+    };
+  };
+  const asParams = (c: Record<string, unknown>) =>
+    new URLSearchParams(Object.entries(c).map(([k, v]): [string, string] => [k, String(v)])).toString();
 
   const endpoints: Endpoint[] = [
     {
@@ -78,38 +70,80 @@ export function buildMix(catalog: Catalog, key: string, runId: string) {
       weight: 24,
       build: () => {
         const dates = random() < 0.3 ? "&from_date=01-01-2025&to_date=31-12-2026" : "";
-        return { method: "GET", path: `${prefix()}/orders?phone_number=${encodeURIComponent(pick(catalog.phones))}&count=${pick([10, 25, 100])}${dates}` };
+        return {
+          method: "GET",
+          path: `${prefix()}/orders?phone_number=${encodeURIComponent(pick(catalog.phones))}&count=${pick([10, 25, 100])}${dates}`,
+        };
       },
     },
     {
       name: "GET /customers",
       weight: 12,
-      build: () => ({ method: "GET", path: `${prefix()}/customers?count=${pick([10, 25, 50, 100])}&page=${1 + Math.floor(random() * 4)}` }),
+      build: () => ({
+        method: "GET",
+        path: `${prefix()}/customers?count=${pick([10, 25, 50, 100])}&page=${1 + Math.floor(random() * 4)}`,
+      }),
     },
-    { name: "GET /fetch-salesagent-by-pincode", weight: 14, build: () => ({ method: "GET", path: `${prefix()}/fetch-salesagent-by-pincode?pincode=${pick(catalog.pincodes)}` }) },
+    {
+      name: "GET /fetch-salesagent-by-pincode",
+      weight: 14,
+      build: () => ({
+        method: "GET",
+        path: `${prefix()}/fetch-salesagent-by-pincode?pincode=${pick(catalog.pincodes)}`,
+      }),
+    },
     { name: "GET /area", weight: 6, build: () => ({ method: "GET", path: `${prefix()}/area` }) },
     { name: "GET /areas", weight: 4, build: () => ({ method: "GET", path: `${prefix()}/areas` }) },
     {
       name: "GET /postalcodes",
       weight: 6,
-      build: () => ({ method: "GET", path: random() < 0.5 ? `${prefix()}/postalcodes?code=${pick(catalog.pincodes)}` : `${prefix()}/postalcodes?count=50&page=${1 + Math.floor(random() * 3)}` }),
+      build: () => ({
+        method: "GET",
+        path:
+          random() < 0.5
+            ? `${prefix()}/postalcodes?code=${pick(catalog.pincodes)}`
+            : `${prefix()}/postalcodes?count=50&page=${1 + Math.floor(random() * 3)}`,
+      }),
     },
-    { name: "GET /salesagents", weight: 6, build: () => ({ method: "GET", path: `${prefix()}/salesagents?count=${pick([10, 100])}` }) },
+    {
+      name: "GET /salesagents",
+      weight: 6,
+      build: () => ({ method: "GET", path: `${prefix()}/salesagents?count=${pick([10, 100])}` }),
+    },
     {
       name: "POST /customers/create (JSON)",
       weight: 10,
       build: (): Built => {
         const replay = answeredKeyed.length > 0 && random() < 0.1 ? pick(answeredKeyed) : undefined;
         if (replay) {
-          return { method: "POST", path: "/api/customers/create", body: replay.body, mobile: replay.mobile, headers: { "Content-Type": "application/json", "Idempotency-Key": replay.key } };
+          return {
+            method: "POST",
+            path: "/api/customers/create",
+            body: replay.body,
+            mobile: replay.mobile,
+            headers: { "Content-Type": "application/json", "Idempotency-Key": replay.key },
+          };
         }
         const c = customer();
         const body = JSON.stringify(c);
         if (random() < 0.3) {
           const idem = `load-${runId}-${++keyCount}`;
-          return { method: "POST", path: "/api/customers/create", body, mobile: c.mobile_number, headers: { "Content-Type": "application/json", "Idempotency-Key": idem }, keyed: { key: idem, body } };
+          return {
+            method: "POST",
+            path: "/api/customers/create",
+            body,
+            mobile: c.mobile_number,
+            headers: { "Content-Type": "application/json", "Idempotency-Key": idem },
+            keyed: { key: idem, body },
+          };
         }
-        return { method: "POST", path: `${prefix()}/customers/create`, body, mobile: c.mobile_number, headers: { "Content-Type": "application/json" } };
+        return {
+          method: "POST",
+          path: `${prefix()}/customers/create`,
+          body,
+          mobile: c.mobile_number,
+          headers: { "Content-Type": "application/json" },
+        };
       },
     },
     {
@@ -125,12 +159,25 @@ export function buildMix(catalog: Catalog, key: string, runId: string) {
       weight: 2,
       build: () => {
         const c = customer();
-        return { method: "POST", path: "/customers/create", body: asParams(c), mobile: c.mobile_number, headers: { "Content-Type": "application/x-www-form-urlencoded" } };
+        return {
+          method: "POST",
+          path: "/customers/create",
+          body: asParams(c),
+          mobile: c.mobile_number,
+          headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        };
       },
     },
   ];
 
-  const tally: Tally = { byEndpoint: new Map(), createdIds: new Set(), created: 0, replayed: 0, createAnomalies: [], createsSent: new Map() };
+  const tally: Tally = {
+    byEndpoint: new Map(),
+    createdIds: new Set(),
+    created: 0,
+    replayed: 0,
+    createAnomalies: [],
+    createsSent: new Map(),
+  };
   const count = (name: string, status: number) => {
     const statuses = tally.byEndpoint.get(name) ?? new Map<number, number>();
     statuses.set(status, (statuses.get(status) ?? 0) + 1);
@@ -147,7 +194,7 @@ export function buildMix(catalog: Catalog, key: string, runId: string) {
   // One entry that every connection sends again and again, each time to an endpoint drawn by
   // weight. The context is the connection's own (one request in flight each): it remembers what
   // was sent until the answer comes.
-  const request: MixRequest = {
+  const request: CannonRequest = {
     method: "GET",
     path: "/",
     setupRequest: (base, context) => {
@@ -156,7 +203,13 @@ export function buildMix(catalog: Catalog, key: string, runId: string) {
       context.endpoint = endpoint.name;
       context.sent = built;
       if (built.mobile) tally.createsSent.set(built.mobile, tally.createsSent.get(built.mobile));
-      return { ...base, method: built.method, path: built.path, body: built.body, headers: { Authorization: `Bearer ${key}`, ...built.headers } };
+      return {
+        ...base,
+        method: built.method,
+        path: built.path,
+        body: built.body,
+        headers: { Authorization: `Bearer ${key}`, ...built.headers },
+      };
     },
     onResponse: (status, body, context, headers) => {
       const name = String(context.endpoint);
@@ -180,7 +233,10 @@ export function buildMix(catalog: Catalog, key: string, runId: string) {
       if (replayedHeader === "true") {
         tally.replayed++;
         const original = answeredKeyed.find((k) => k.key === sent.headers?.["Idempotency-Key"]);
-        if (!original || original.id !== id) tally.createAnomalies.push(`a replay of ${sent.headers?.["Idempotency-Key"]} named customer ${id}, not ${original?.id}`);
+        if (!original || original.id !== id)
+          tally.createAnomalies.push(
+            `a replay of ${sent.headers?.["Idempotency-Key"]} named customer ${id}, not ${original?.id}`,
+          );
       } else if (sent.keyed) {
         answeredKeyed.push({ ...sent.keyed, id, mobile: sent.mobile });
       }

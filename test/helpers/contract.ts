@@ -89,15 +89,23 @@ export class Contract {
         const allowed = METHODS.filter((m) => item[m]).map((m) => m.toUpperCase());
         const problems = this.responseProblems(ex, this.anyPath("405"), "x-any-path-responses.405");
         const allow = ex.headers.get("Allow") ?? "";
-        for (const m of allowed) if (!allow.split(/,\s*/).includes(m)) problems.push(`Allow "${allow}" does not list ${m}`);
+        for (const m of allowed)
+          if (!allow.split(/,\s*/).includes(m)) problems.push(`Allow "${allow}" does not list ${m}`);
         return problems;
       }
       return [`${method} is not documented for ${template} (only 405 may answer)`];
     }
     const responses = operation.responses ?? {};
     const key = [String(ex.status), `${String(ex.status)[0]}XX`, "default"].find((k) => k in responses);
-    if (!key) return [`status ${ex.status} is not documented for ${method} ${template}; documented: ${Object.keys(responses).join(", ")}`];
-    return this.responseProblems(ex, this.resolve(responses[key]!), `paths.${template}.${method.toLowerCase()}.responses.${key}`);
+    if (!key)
+      return [
+        `status ${ex.status} is not documented for ${method} ${template}; documented: ${Object.keys(responses).join(", ")}`,
+      ];
+    return this.responseProblems(
+      ex,
+      this.resolve(responses[key]!),
+      `paths.${template}.${method.toLowerCase()}.responses.${key}`,
+    );
   }
 
   private responseProblems(ex: Exchange, response: ResponseDoc, where: string): string[] {
@@ -123,7 +131,8 @@ export class Contract {
     }
     const type = (ex.headers.get("Content-Type") ?? "").split(";")[0]!.trim().toLowerCase();
     const media = response.content[type];
-    if (!media) return [...problems, `Content-Type "${type}" is not documented (${Object.keys(response.content).join(", ")})`];
+    if (!media)
+      return [...problems, `Content-Type "${type}" is not documented (${Object.keys(response.content).join(", ")})`];
     if (!media.schema) return problems;
     let body: unknown;
     try {
@@ -190,7 +199,8 @@ function closeObjects(doc: OpenApiDoc): void {
   for (const item of Object.values(doc.paths)) {
     for (const operation of Object.values(item)) {
       for (const response of Object.values(operation.responses ?? {})) {
-        for (const media of Object.values((response as ResponseDoc).content ?? {})) if (media.schema) close(media.schema);
+        for (const media of Object.values((response as ResponseDoc).content ?? {}))
+          if (media.schema) close(media.schema);
       }
     }
   }
@@ -203,7 +213,8 @@ function close(schema: unknown): void {
   delete s.example;
   delete s.examples;
   // allOf would need unevaluatedProperties to stay correct; no schema of ours uses it yet.
-  if (s.allOf) throw new ContractError("the contract check does not handle allOf: close such schemas with unevaluatedProperties");
+  if (s.allOf)
+    throw new ContractError("the contract check does not handle allOf: close such schemas with unevaluatedProperties");
   if (s.properties) {
     s.additionalProperties ??= false;
     for (const sub of Object.values(s.properties)) close(sub);

@@ -7,7 +7,17 @@ import app from "../../src/index.ts";
 import { type CallOptions, type CallResult, callVia } from "./http.ts";
 
 /** Text a driver error might carry: none of it may reach a response. */
-export const LEAK_MARKERS = ["D1_ERROR", "SELECT", "customers_fault_probe", "KV GET failed", "LOOKUP_CACHE", "KEYS", "Network connection", "DB.prepare"];
+export const LEAK_MARKERS = [
+  "D1_ERROR",
+  "SELECT",
+  "customers_fault_probe",
+  "KV GET failed",
+  "KV PUT failed",
+  "LOOKUP_CACHE",
+  "KEYS",
+  "Network connection",
+  "DB.prepare",
+];
 
 /** Throws when a response text carries any of the injected fault's text or a stack frame. */
 export function expectNoLeak(text: string): void {
@@ -30,13 +40,17 @@ export function callWithEnv<T = any>(
   path: string,
   options: CallOptions = {},
 ): Promise<CallResult<T>> {
-  return callVia<T>(async (request) => {
-    const ctx = createExecutionContext();
-    const res = await app.fetch(request, { ...env, ...overrides }, ctx);
-    // Background work (cache fills) must settle too, and must not throw either.
-    await waitOnExecutionContext(ctx);
-    return res;
-  }, path, options);
+  return callVia<T>(
+    async (request) => {
+      const ctx = createExecutionContext();
+      const res = await app.fetch(request, { ...env, ...overrides }, ctx);
+      // Background work (cache fills) must settle too, and must not throw either.
+      await waitOnExecutionContext(ctx);
+      return res;
+    },
+    path,
+    options,
+  );
 }
 
 const rejectWith = (message: string) => () => Promise.reject(new Error(message));
@@ -45,6 +59,37 @@ const rejectWith = (message: string) => () => Promise.reject(new Error(message))
 export function downKV(): KVNamespace {
   const fail = rejectWith(KV_FAULT);
   return { get: fail, getWithMetadata: fail, put: fail, delete: fail, list: fail } as unknown as KVNamespace;
+}
+
+export const KV_PUT_FAULT = "KV PUT failed: 503 Service Unavailable (KEYS) at kv.put";
+
+/**
+ * A KV namespace whose writes fail while `failing` is true (reads, lists and deletes go to the real
+ * one): a write refused after the D1 batch committed. `refused` counts the writes refused.
+ */
+export function failingPutKV(
+  real: KVNamespace = env.KEYS,
+): KVNamespace & { failing: boolean; readonly refused: number } {
+  const state = { failing: true, refused: 0 };
+  return new Proxy(real, {
+    get(target, prop) {
+      if (prop === "failing") return state.failing;
+      if (prop === "refused") return state.refused;
+      if (prop === "put" && state.failing) {
+        return () => {
+          state.refused++;
+          return Promise.reject(new Error(KV_PUT_FAULT));
+        };
+      }
+      const value = Reflect.get(target, prop, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+    set(_target, prop, value) {
+      if (prop !== "failing") return false;
+      state.failing = Boolean(value);
+      return true;
+    },
+  }) as KVNamespace & { failing: boolean; readonly refused: number };
 }
 
 const EXECUTORS = new Set(["all", "raw", "run", "first"]);
@@ -68,7 +113,8 @@ export function downD1(real: D1Database = env.DB): D1Database {
       get(target, prop) {
         if (prop === "prepare") return (query: string) => downStatement(target.prepare(query));
         if (prop === "batch" || prop === "exec" || prop === "dump") return rejectWith(D1_FAULT);
-        if (prop === "withSession") return (constraint?: string) => wrap((target as D1Database).withSession(constraint));
+        if (prop === "withSession")
+          return (constraint?: string) => wrap((target as D1Database).withSession(constraint));
         const value = Reflect.get(target, prop, target);
         return typeof value === "function" ? value.bind(target) : value;
       },
@@ -79,7 +125,10 @@ export function downD1(real: D1Database = env.DB): D1Database {
 /** The SQL of a real prepared statement (workerd keeps it on the object). */
 function sqlOf(stmt: D1PreparedStatement): string {
   const sql = (stmt as { statement?: unknown }).statement;
-  if (typeof sql !== "string") throw new Error("this runtime does not expose a statement's SQL: failingWriteBatchD1 cannot tell writes from reads");
+  if (typeof sql !== "string")
+    throw new Error(
+      "this runtime does not expose a statement's SQL: failingWriteBatchD1 cannot tell writes from reads",
+    );
   return sql;
 }
 
@@ -95,12 +144,14 @@ export function failingWriteBatchD1(real: D1Database = env.DB): D1Database & { r
       get(target, prop) {
         if (prop === "batch") {
           return (statements: D1PreparedStatement[]) => {
-            if (!statements.some((s) => /^\s*(insert|update|delete)\b/i.test(sqlOf(s)))) return target.batch(statements);
+            if (!statements.some((s) => /^\s*(insert|update|delete)\b/i.test(sqlOf(s))))
+              return target.batch(statements);
             state.writeBatchesFailed++;
             return target.batch([...statements, target.prepare("SELECT abs(-9223372036854775807 - 1)")]);
           };
         }
-        if (prop === "withSession") return (constraint?: string) => wrap((target as D1Database).withSession(constraint));
+        if (prop === "withSession")
+          return (constraint?: string) => wrap((target as D1Database).withSession(constraint));
         if (prop === "writeBatchesFailed") return state.writeBatchesFailed;
         const value = Reflect.get(target, prop, target);
         return typeof value === "function" ? value.bind(target) : value;
@@ -113,7 +164,11 @@ export function failingWriteBatchD1(real: D1Database = env.DB): D1Database & { r
  * A D1 database that runs `hook` (another client's write) just before the first batch holding a
  * statement whose SQL matches `marker`: a concurrent write landing at the worst moment.
  */
-export function writeBeforeBatchD1(marker: RegExp, hook: () => Promise<unknown>, real: D1Database = env.DB): D1Database {
+export function writeBeforeBatchD1(
+  marker: RegExp,
+  hook: () => Promise<unknown>,
+  real: D1Database = env.DB,
+): D1Database {
   let done = false;
   return new Proxy(real, {
     get(target, prop) {
@@ -154,7 +209,10 @@ export const BOOKMARK_FAULT = "D1_ERROR: Invalid bookmark: not a bookmark of thi
  * bookmark (any constraint but first-primary / first-unconstrained): at "open", withSession()
  * throws; at "query", the session opens and each of its executions and batches rejects.
  */
-export function refusingBookmarksD1(when: "open" | "query" | "never", real: D1Database = env.DB): D1Database & { readonly constraints: string[] } {
+export function refusingBookmarksD1(
+  when: "open" | "query" | "never",
+  real: D1Database = env.DB,
+): D1Database & { readonly constraints: string[] } {
   const constraints: string[] = [];
   const refused = <T extends D1DatabaseSession>(session: T): T =>
     new Proxy(session, {
@@ -171,7 +229,8 @@ export function refusingBookmarksD1(when: "open" | "query" | "never", real: D1Da
         return (constraint?: string) => {
           constraints.push(String(constraint));
           const session = target.withSession(constraint);
-          if (when === "never" || constraint === "first-primary" || constraint === "first-unconstrained") return session;
+          if (when === "never" || constraint === "first-primary" || constraint === "first-unconstrained")
+            return session;
           if (when === "open") throw new Error(BOOKMARK_FAULT);
           return refused(session);
         };

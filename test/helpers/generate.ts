@@ -25,3 +25,39 @@ export function generatedCustomerStatements(count: number, agentId: number): D1P
     ),
   ];
 }
+
+/**
+ * `count` orders of one customer in four statements: order n (1 to count) has id `firstId` + n - 1,
+ * the date 2020-01-01 plus n / 2 days (two orders a day, so dates tie), 1 + n % 3 lines,
+ * 1 + n % 2 statuses and, when n is even, an invoice (its id the order's). Two customers' newest
+ * orders have the same shape when their counts are equal modulo 6.
+ */
+export function generatedOrderStatements(customerId: number, count: number, firstId: number): D1PreparedStatement[] {
+  const n = `(o.id - ${firstId} + 1)`;
+  const ofCustomer = `o.customer_id = ${customerId} AND o.id >= ${firstId}`;
+  return [
+    env.DB.prepare(
+      `WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < ${count})
+       INSERT INTO orders (id, order_no, customer_id, salesagent_id, deliveryagent_id, date, item_total_amount, discount_amount,
+         return_total_amount, billable_amount)
+       SELECT ${firstId} + n - 1, 'GEN-${customerId}-' || n, ${customerId}, 1 + n % 2, CASE WHEN n % 4 = 0 THEN NULL ELSE 1 END,
+         date('2020-01-01', '+' || (n / 2) || ' days'), 100, 0, 0, 100 FROM seq`,
+    ),
+    env.DB.prepare(
+      `WITH RECURSIVE line(k) AS (SELECT 1 UNION ALL SELECT k + 1 FROM line WHERE k < 3)
+       INSERT INTO order_items (order_id, line_no, product_id, quantity, price)
+       SELECT o.id, line.k, 1 + line.k % 3, 1, 10 FROM orders o JOIN line ON line.k <= 1 + ${n} % 3 WHERE ${ofCustomer}`,
+    ),
+    env.DB.prepare(
+      `WITH RECURSIVE s(k) AS (SELECT 1 UNION ALL SELECT k + 1 FROM s WHERE k < 2)
+       INSERT INTO order_statuses (order_id, seq, name, at)
+       SELECT o.id, s.k, CASE s.k WHEN 1 THEN 'Placed' ELSE 'Delivered' END, o.date || 'T1' || s.k || ':00:00Z'
+       FROM orders o JOIN s ON s.k <= 1 + ${n} % 2 WHERE ${ofCustomer}`,
+    ),
+    env.DB.prepare(
+      `INSERT INTO invoices (id, order_id, invoice_number, date, due_date, total_amount, discount_amount, returned_amount,
+         invoice_amount, cgst, sgst, igst)
+       SELECT o.id, o.id, 'GEN-INV-' || o.id, o.date, o.date, 100, 0, 0, 100, 9, 9, 0 FROM orders o WHERE ${ofCustomer} AND ${n} % 2 = 0`,
+    ),
+  ];
+}

@@ -47,7 +47,11 @@ export async function call<T = any>(path: string, options: CallOptions = {}): Pr
 }
 
 /** call() through another fetcher (e.g. the app with faulty bindings): same request, same check. */
-export async function callVia<T = any>(fetcher: Fetcher, path: string, options: CallOptions = {}): Promise<CallResult<T>> {
+export async function callVia<T = any>(
+  fetcher: Fetcher,
+  path: string,
+  options: CallOptions = {},
+): Promise<CallResult<T>> {
   const headers = new Headers(options.headers);
   if (options.key !== undefined) headers.set("Authorization", `Bearer ${options.key}`);
   let body: BodyInit | undefined;
@@ -79,8 +83,18 @@ export async function contractFetch(input: RequestInfo | URL, init?: RequestInit
   const request = new Request(input, init);
   const res = await worker.fetch(request);
   const text = await res.text();
-  (await loadContract()).check({ method: request.method, url: request.url, status: res.status, headers: res.headers, text });
-  return new Response(text === "" ? null : text, { status: res.status, statusText: res.statusText, headers: res.headers });
+  (await loadContract()).check({
+    method: request.method,
+    url: request.url,
+    status: res.status,
+    headers: res.headers,
+    text,
+  });
+  return new Response(text === "" ? null : text, {
+    status: res.status,
+    statusText: res.statusText,
+    headers: res.headers,
+  });
 }
 
 /** The error envelope that docs/specification.md section 3 requires, for whole-body assertions. */
@@ -96,11 +110,18 @@ export function errorEnvelope(
 
 /** The 422 naming these broken parameters, in this order: the description joins "field message" with "; ". */
 export function validationEnvelope(path: string, fields: { field: string; message: string }[]) {
-  return errorEnvelope(422, "VALIDATION_ERROR", fields.map((f) => `${f.field} ${f.message}`).join("; "), path, { fields });
+  return errorEnvelope(422, "VALIDATION_ERROR", fields.map((f) => `${f.field} ${f.message}`).join("; "), path, {
+    fields,
+  });
 }
 
 /** GET path?query with the key is a 422 whose body names exactly these fields, in this order. */
-export async function expectValidationFailure(path: string, query: string, key: string, fields: { field: string; message: string }[]) {
+export async function expectValidationFailure(
+  path: string,
+  query: string,
+  key: string,
+  fields: { field: string; message: string }[],
+) {
   const res = await call(`${path}?${query}`, { key });
   expect({ status: res.status, body: res.body }).toEqual({ status: 422, body: validationEnvelope(path, fields) });
 }

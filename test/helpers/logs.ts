@@ -24,7 +24,10 @@ export function captureConsole(): LogLine[] {
 }
 
 /** The JSON lines that mention `requestId`, parsed, each with the console method that wrote it. */
-export function jsonLinesOf(lines: LogLine[], requestId: string): { method: ConsoleMethod; line: Record<string, unknown> }[] {
+export function jsonLinesOf(
+  lines: LogLine[],
+  requestId: string,
+): { method: ConsoleMethod; line: Record<string, unknown> }[] {
   return lines
     .filter((l) => l.text.includes(requestId))
     .map((l) => ({ method: l.method, line: JSON.parse(l.text) as Record<string, unknown> }));

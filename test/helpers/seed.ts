@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
-import { importDataset } from "../../src/import/index.ts";
+import { importDataset } from "../../src/import/importer.ts";
 import { dataset } from "../fixtures/dataset.ts";
-import { makeKey } from "./keys.ts";
+import { makeKey } from "./api-keys.ts";
 
 /** Loads test/fixtures/dataset.ts through the real importer into this test file's D1. */
 export async function seedFixture(): Promise<void> {

@@ -1,0 +1,48 @@
+// wrangler.toml as the tools read it (wrangler's own reader), and the copies of it that they serve
+// or connect through: another rate limit for `wrangler dev`, the data bindings marked remote for
+// --remote. A copy lives elsewhere, so its relative paths are made absolute.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { experimental_readRawConfig } from "wrangler";
+import { API_CONFIG } from "./workers.ts";
+
+/** One section of wrangler.toml (the top level or an [env.NAME]), with the members the tools change. */
+export type ConfigSection = Record<string, unknown> & {
+  name?: string;
+  main?: string;
+  vars?: Record<string, unknown>;
+  d1_databases?: {
+    binding: string;
+    database_name?: string;
+    database_id?: string;
+    migrations_dir?: string;
+    remote?: boolean;
+  }[];
+  kv_namespaces?: { binding: string; id?: string; remote?: boolean }[];
+  ratelimits?: { name?: string; simple?: { limit?: number } }[];
+  assets?: { directory?: string };
+};
+export type Config = ConfigSection & { env?: Record<string, ConfigSection> };
+
+/** The file as written: the top level, and each environment's own section under `env`. */
+export function readConfig(path = API_CONFIG): Config {
+  return experimental_readRawConfig({ config: path }).rawConfig as Config;
+}
+
+/** Writes wrangler.toml, each of its sections changed by `change`, as JSON to `path`; returns `path`. */
+export function writeConfigCopy(path: string, change: (section: ConfigSection) => void): string {
+  const config = readConfig();
+  const root = dirname(resolve(API_CONFIG));
+  for (const section of [config, ...Object.values(config.env ?? {})]) {
+    change(section);
+    if (typeof section.main === "string") section.main = resolve(root, section.main);
+    for (const db of section.d1_databases ?? []) {
+      if (typeof db.migrations_dir === "string") db.migrations_dir = resolve(root, db.migrations_dir);
+    }
+    if (typeof section.assets?.directory === "string")
+      section.assets.directory = resolve(root, section.assets.directory);
+  }
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, `${JSON.stringify(config, null, 2)}\n`);
+  return path;
+}

@@ -1,0 +1,86 @@
+// The JSON admin API: keys, their audit log and the sales agents a key can be bound to. Bodies are read by
+// the handlers, not schemas, so that the key store alone judges a key's fields.
+import { z, type RouteHandler } from "@hono/zod-openapi";
+import type { AppEnv } from "../platform/env.ts";
+import { queryString } from "../platform/paging/query-params.ts";
+import { readJsonBody } from "./admin.body.ts";
+import { auditEntries, createKey, listKeysWithUsage, revokeKey, rollKey } from "./admin.keys.ts";
+import { adminRoute, createAdminRouter } from "./admin.router.ts";
+import { AGENT_QUERY_RULE, findAgents, MAX_AGENT_QUERY_LENGTH } from "./admin.salesagents.ts";
+
+const ADMIN_API = { actor: "admin-api" } as const;
+
+const keyId = { params: z.object({ id: z.string() }) };
+
+const listKeys = adminRoute({
+  method: "get",
+  path: "/admin/keys",
+  responses: { 200: { description: "Every key, oldest first, with its use" } },
+});
+
+const audit = adminRoute({
+  method: "get",
+  path: "/admin/audit",
+  // The key store judges the limit (a 422 on limit): one value, as text.
+  request: { query: z.object({ limit: queryString().optional() }) },
+  responses: { 200: { description: "The newest audit entries, newest first" } },
+});
+
+const salesagents = adminRoute({
+  method: "get",
+  path: "/admin/salesagents",
+  request: {
+    query: z.object({ q: queryString().max(MAX_AGENT_QUERY_LENGTH, { error: AGENT_QUERY_RULE }).optional() }),
+  },
+  responses: { 200: { description: "The sales agents found" } },
+});
+
+const create = adminRoute({
+  method: "post",
+  path: "/admin/keys",
+  responses: { 201: { description: "The new key, with its secret" } },
+});
+
+const roll = adminRoute({
+  method: "post",
+  path: "/admin/keys/{id}/roll",
+  request: keyId,
+  responses: { 201: { description: "The replacement key, with its secret" } },
+});
+
+const revoke = adminRoute({
+  method: "post",
+  path: "/admin/keys/{id}/revoke",
+  request: keyId,
+  responses: { 200: { description: "The revoked key" } },
+});
+
+const listKeysHandler: RouteHandler<typeof listKeys, AppEnv> = async (c) =>
+  c.json({ data: await listKeysWithUsage(c.get("services").keys) }, 200);
+
+const auditHandler: RouteHandler<typeof audit, AppEnv> = async (c) =>
+  c.json({ data: await auditEntries(c.get("services").keys, c.req.valid("query").limit) }, 200);
+
+const salesagentsHandler: RouteHandler<typeof salesagents, AppEnv> = async (c) =>
+  c.json({ data: await findAgents(c.get("services").db, c.req.valid("query").q) }, 200);
+
+const createHandler: RouteHandler<typeof create, AppEnv> = async (c) =>
+  c.json({ data: await createKey(c.get("services").keys, await readJsonBody(c), ADMIN_API) }, 201);
+
+const rollHandler: RouteHandler<typeof roll, AppEnv> = async (c) =>
+  c.json(
+    { data: await rollKey(c.get("services").keys, c.req.valid("param").id, await readJsonBody(c), ADMIN_API) },
+    201,
+  );
+
+const revokeHandler: RouteHandler<typeof revoke, AppEnv> = async (c) =>
+  c.json({ data: await revokeKey(c.get("services").keys, c.req.valid("param").id, ADMIN_API) }, 200);
+
+/** Its 404 and 405 answers come from the app's route table (src/app.ts); it has no /api alias. */
+export const adminRoutes = createAdminRouter()
+  .openapi(listKeys, listKeysHandler)
+  .openapi(create, createHandler)
+  .openapi(roll, rollHandler)
+  .openapi(revoke, revokeHandler)
+  .openapi(audit, auditHandler)
+  .openapi(salesagents, salesagentsHandler);

@@ -1,0 +1,24 @@
+// The API's routers in the document's order (src/app.ts mounts it under /api and at the root);
+// chained so that the routes' types reach the typed client (src/client.ts).
+import type { RouteConfig } from "@hono/zod-openapi";
+import { customers } from "./customers/customers.index.ts";
+import { health } from "./health/health.index.ts";
+import * as healthRoutes from "./health/health.routes.ts";
+import { lookups } from "./lookups/lookups.index.ts";
+import { orders } from "./orders/orders.index.ts";
+import { createRouter } from "./platform/route.ts";
+
+export const API_PREFIX = "/api";
+
+export const api = createRouter().route("/", customers).route("/", orders).route("/", lookups).route("/", health);
+
+/** Paths without the /api prefix: what the typed client is built on. */
+export type AppType = typeof api;
+
+/** Every route that takes a key (test/platform/auth.test.ts walks them). */
+export const apiRoutes: { route: RouteConfig }[] = api.openAPIRegistry.definitions.flatMap((d) =>
+  d.type === "route" && d.route.security?.length ? [{ route: d.route }] : [],
+);
+
+/** Served without a key (documented with `security: []`): they must read no data. */
+export const publicRoutes = [{ route: healthRoutes.health }];

@@ -1,0 +1,35 @@
+// Idempotency-Key for POST /customers/create (docs/specification.md section 5): the header's rule, the
+// key as stored, and the fingerprint that says whether two requests carry the same parameters.
+import type { FieldError } from "../../platform/errors.ts";
+import { sha256Hex } from "../../platform/lib/crypto.ts";
+import { PARAM_NAMES, PARAMS, type NewCustomer } from "./create.params.ts";
+
+export const IDEMPOTENCY_HEADER = "Idempotency-Key";
+export const REPLAYED_HEADER = "Idempotent-Replayed";
+/** A stored answer is replayed for this long; after it, the key is as good as new. */
+export const REPLAY_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+const KEY_RULE = /^[\x20-\x7e]{1,255}$/;
+
+export function readIdempotencyKey(header: string | undefined): { key?: string; error?: FieldError } {
+  if (header === undefined) return {};
+  if (!KEY_RULE.test(header)) {
+    return { error: { field: IDEMPOTENCY_HEADER, message: "must be 1 to 255 printable ASCII characters" } };
+  }
+  return { key: header };
+}
+
+// Scoped to the API key that sent it, so that two callers who pick the same key never see each
+// other's customer. API key ids (key_ + base62) hold no ":".
+export function storedKey(apiKeyId: string, key: string): string {
+  return `${apiKeyId}:${key}`;
+}
+
+/** What decides "the same parameters" (docs/specification.md section 5): the table's order, normalized. */
+export async function requestHash(input: NewCustomer): Promise<string> {
+  return sha256Hex(JSON.stringify(PARAM_NAMES.map((name) => input[PARAMS[name].field])));
+}
+
+export function isFresh(createdAt: number, now: number): boolean {
+  return now - createdAt < REPLAY_WINDOW_MS;
+}

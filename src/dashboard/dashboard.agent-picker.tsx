@@ -1,0 +1,82 @@
+// The make-key form's sales agent picker, without a script: a search (GET /dashboard?agent_q=) re-renders
+// the page with the matching agents as radio buttons of the make-key form.
+import type { FC } from "hono/jsx";
+import type { AdminAgent } from "../admin/admin.salesagents.ts";
+import { MAX_AGENT_QUERY_LENGTH } from "../admin/admin.salesagents.ts";
+
+export interface AgentPickerProps {
+  /** The search as typed, or undefined: no search made. */
+  query?: string;
+  /** The agents to choose from (a search's matches, or the agent a refused form had chosen). */
+  agents: readonly AdminAgent[];
+  /** The chosen agent's id as the form sent it ("" or absent: no agent). */
+  chosen?: string;
+  focusFirst: boolean;
+  limit: number;
+}
+
+function pickerHint(query: string | undefined, found: number, limit: number): string {
+  if (query === undefined)
+    return "No agent: the key sees every customer. Search above to bind it to one agent's customers.";
+  const count = found === limit ? `The first ${limit}` : String(found);
+  if (query.trim() === "")
+    return found === 0 ? "There are no sales agents." : `${count} sales agent${found === 1 ? "" : "s"}, by id.`;
+  if (found === 0) return `No sales agent matches “${query}”.`;
+  return `${count} match${found === 1 ? "" : "es"} for “${query}”.`;
+}
+
+export const agentName = (a: AdminAgent) => `${a.first_name} ${a.last_name}`;
+
+/** The search form: outside the make-key form (forms do not nest), linked to it by the fieldset's hint. */
+export const AgentSearch: FC<{ query?: string }> = ({ query }) => (
+  <form method="get" action="/dashboard" role="search" class="row agent-search" aria-label="Sales agents">
+    <div>
+      <label for="agent-q">Find a sales agent to bind the key to</label>
+      <input
+        id="agent-q"
+        name="agent_q"
+        type="search"
+        maxlength={MAX_AGENT_QUERY_LENGTH}
+        autocomplete="off"
+        value={query ?? ""}
+        aria-describedby="agent-q-hint"
+      />
+      <p id="agent-q-hint" class="hint">
+        A part of the name or of the mobile number.
+      </p>
+    </div>
+    <button type="submit" class="secondary">
+      Find agents
+    </button>
+  </form>
+);
+
+export const AgentChoices: FC<AgentPickerProps> = ({ query, agents, chosen, focusFirst, limit }) => {
+  const picked = agents.some((a) => String(a.id) === chosen) ? chosen : "";
+  return (
+    <fieldset class="agents">
+      <legend>Sales agent</legend>
+      <p class="hint" id="agent-hint">
+        {pickerHint(query, agents.length, limit)}
+      </p>
+      <div class="agent-list">
+        <label class="choice">
+          <input type="radio" name="agent_id" value="" checked={picked === ""} aria-describedby="agent-hint" /> no agent
+          (every customer)
+        </label>
+        {agents.map((a, i) => (
+          <label class="choice">
+            <input
+              type="radio"
+              name="agent_id"
+              value={String(a.id)}
+              checked={picked === String(a.id)}
+              autofocus={focusFirst && i === 0 ? true : undefined}
+            />{" "}
+            {agentName(a)} ({a.mobile_number}), #{a.id}
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
+};

@@ -1,0 +1,57 @@
+// The key audit log's newest entries as a table (docs/specification.md section 2, "Key usage and audit").
+// A session's id is shortened: enough to tell sessions apart, not to be one.
+import type { FC } from "hono/jsx";
+import type { AuditEntry } from "../keys/keys.store.ts";
+import { Time } from "./dashboard.time.tsx";
+
+export const SESSION_ID_SHOWN = 8;
+
+export function shortSession(id: string | null): string {
+  if (id === null) return "–";
+  return id.length > SESSION_ID_SHOWN ? `${id.slice(0, SESSION_ID_SHOWN)}…` : id;
+}
+
+export const AuditPanel: FC<{ entries: readonly AuditEntry[]; limit: number }> = ({ entries, limit }) => (
+  <section aria-labelledby="audit-heading">
+    <h2 id="audit-heading">Audit log</h2>
+    {entries.length === 0 ? (
+      <p>No key has been made, rolled or revoked yet.</p>
+    ) : (
+      <div class="table-wrap" tabindex={0} role="region" aria-label="Audit log table">
+        <table class="audit">
+          <caption>The newest {limit} key changes, newest first.</caption>
+          <thead>
+            <tr>
+              <th scope="col">At</th>
+              <th scope="col">Action</th>
+              <th scope="col">Key</th>
+              <th scope="col">New key</th>
+              <th scope="col">Name</th>
+              <th scope="col">Mode</th>
+              <th scope="col">Actor</th>
+              <th scope="col">Session</th>
+            </tr>
+          </thead>
+          <tbody>
+            {entries.map((e) => (
+              <tr>
+                <td>
+                  <Time iso={e.at} />
+                </td>
+                <td>{e.action}</td>
+                <td>
+                  <code>{e.key_id}</code>
+                </td>
+                <td>{e.new_key_id ? <code>{e.new_key_id}</code> : "–"}</td>
+                <td>{e.key_name}</td>
+                <td>{e.mode}</td>
+                <td>{e.actor}</td>
+                <td>{e.session_id ? <code>{shortSession(e.session_id)}</code> : "–"}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    )}
+  </section>
+);

@@ -1,0 +1,365 @@
+// The dashboard's page and the forms it posts (docs/specification.md section 9, "The dashboard's forms").
+// Every form is checked twice against CSRF: its Origin (hono/csrf) and the session's token.
+import { type Context, Hono } from "hono";
+import { csrf } from "hono/csrf";
+import { createMiddleware } from "hono/factory";
+import { HTTPException } from "hono/http-exception";
+import { NONCE, type SecureHeadersVariables, secureHeaders } from "hono/secure-headers";
+import type { Bindings, Variables } from "../platform/env.ts";
+import { ApiError, toApiError } from "../platform/errors.ts";
+import { errorName, log } from "../platform/lib/log.ts";
+import {
+  COPY_JOB_INTERVAL_SECONDS,
+  KV_PROPAGATION_SECONDS,
+  REVOCATION_BOUND_LOCAL_SECONDS,
+  REVOCATION_BOUND_PRODUCTION_SECONDS,
+} from "../keys/keys.store.ts";
+import { limitBody } from "../platform/middleware/body-limit.ts";
+import { createKey, findKey, listKeysWithUsage, revokeKey, rollKey, view } from "../admin/admin.keys.ts";
+import { FORM_TOKEN_FIELD, issueFormToken, useFormToken } from "../admin/admin.form-tokens.ts";
+import { AGENT_SEARCH_LIMIT, agentsByIds, findAgents } from "../admin/admin.salesagents.ts";
+import { DEFAULT_AUDIT_LIMIT } from "../keys/keys.audit.ts";
+import { signIn, signInAttemptOf } from "../admin/admin.signin-throttle.ts";
+import { type KeysPageProps, KeysPage, LoginPage, MessagePage } from "./dashboard.pages.tsx";
+import { adminTokenMatches } from "../admin/admin.token.ts";
+import {
+  CSRF_FIELD,
+  type Session,
+  csrfTokenValid,
+  endSession,
+  readSession,
+  startSession,
+} from "../admin/admin.session.ts";
+
+type FormValue = string | File;
+type FormBody = Record<string, FormValue | FormValue[]>;
+type DashEnv = {
+  Bindings: Bindings;
+  Variables: Variables & SecureHeadersVariables & { session: Session; form: FormBody };
+};
+type DashContext = Context<DashEnv>;
+
+const dashboardActor = (c: DashContext) => ({ actor: "dashboard", sessionId: c.get("session").id }) as const;
+
+const BOUNDS = { local: REVOCATION_BOUND_LOCAL_SECONDS, production: REVOCATION_BOUND_PRODUCTION_SECONDS };
+
+const ALREADY_SENT = "already-sent";
+
+export const dashboardRoutes = new Hono<DashEnv>();
+
+dashboardRoutes.use(
+  "/dashboard/*",
+  secureHeaders({
+    contentSecurityPolicy: {
+      defaultSrc: ["'none'"],
+      scriptSrc: [NONCE],
+      styleSrc: [NONCE],
+      formAction: ["'self'"],
+      frameAncestors: ["'none'"],
+      baseUri: ["'none'"],
+    },
+  }),
+  async (c, next) => {
+    await next();
+    // Pages carry a fresh secret or the CSRF token: no cache may keep them.
+    c.header("Cache-Control", "no-store");
+  },
+);
+
+dashboardRoutes.onError((err, c) => {
+  const apiError = toApiError(err);
+  if (apiError.status >= 500) {
+    log({ level: "error", request_id: c.get("requestId"), error: errorName(err), status: apiError.status });
+  }
+  const title = apiError.status === 413 ? "Form too large" : "Something went wrong";
+  return c.html(<MessagePage nonce={nonceOf(c)} title={title} message={apiError.description} />, apiError.status);
+});
+
+/** hono/csrf's check, answered with a page instead of a bare 403. */
+const sameOrigin = csrf();
+const checkOrigin = createMiddleware<DashEnv>(async (c, next) => {
+  try {
+    await sameOrigin(c, async () => {});
+  } catch (err) {
+    if (err instanceof HTTPException && err.status === 403) return staleForm(c);
+    throw err;
+  }
+  await next();
+});
+
+const requireSession = createMiddleware<DashEnv>(async (c, next) => {
+  const session = await readSession(c);
+  if (!session) {
+    return c.html(
+      <LoginPage nonce={nonceOf(c)} error="Your session has ended: log in again. Nothing was changed." />,
+      401,
+    );
+  }
+  // all: a field sent more than once (the scopes' checkboxes) is kept as a list.
+  const form = await c.req.parseBody({ all: true });
+  const given = form[CSRF_FIELD];
+  if (!(await csrfTokenValid(session, typeof given === "string" ? given : null))) return staleForm(c);
+  c.set("session", session);
+  c.set("form", form);
+  await next();
+});
+
+dashboardRoutes.get("/dashboard", async (c) => {
+  const session = await readSession(c);
+  if (!session) return c.html(<LoginPage nonce={nonceOf(c)} />);
+  const query = c.req.query("agent_q");
+  if (query === undefined) return renderKeys(c, session, { notice: await noticeOf(c) });
+  // An agent search (the picker's GET form): its matches become the make-key form's choices.
+  c.set("session", session);
+  return withErrorsShown(c, "The agents were not searched", undefined, async () => {
+    const agents = await findAgents(c.get("services").db, query);
+    return renderKeys(c, session, {
+      picker: { query, agents, focusFirst: agents.length > 0, limit: AGENT_SEARCH_LIMIT },
+    });
+  });
+});
+
+// The forms' addresses, reloaded or bookmarked after a POST, lead back to the page.
+dashboardRoutes.get("/dashboard/*", (c) => c.redirect("/dashboard", 303));
+
+dashboardRoutes.post("/dashboard/login", checkOrigin, limitBody, async (c) => {
+  const given = (await c.req.parseBody()).token;
+  const attempt = signInAttemptOf(c, "dashboard");
+  let matched: boolean;
+  try {
+    matched = await signIn(
+      attempt,
+      async () => typeof given === "string" && (await adminTokenMatches(c.env.ADMIN_TOKEN, given, c.var.requestId)),
+    );
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 429) return lockedOut(c, err);
+    throw err;
+  }
+  if (!matched) {
+    return c.html(
+      <LoginPage nonce={nonceOf(c)} error="That is not the administrator token. Nobody was logged in." />,
+      401,
+    );
+  }
+  await startSession(c);
+  return c.redirect("/dashboard", 303);
+});
+
+dashboardRoutes.post("/dashboard/logout", checkOrigin, limitBody, requireSession, async (c) => {
+  await endSession(c, c.get("session"));
+  return c.redirect("/dashboard", 303);
+});
+
+/** For the forms whose answer shows a new secret; `stale` shows the form again with a new token. */
+function oneTimeForm(stale: (c: DashContext) => Promise<Response>) {
+  return createMiddleware<DashEnv>(async (c, next) => {
+    const use = await useFormToken(c.get("services").primaryDb, {
+      token: text(c.get("form")[FORM_TOKEN_FIELD]),
+      sessionId: c.get("session").id,
+      form: c.req.path,
+    });
+    if (use === "used") return c.redirect(`/dashboard?notice=${ALREADY_SENT}`, 303);
+    if (use === "foreign") return staleForm(c);
+    if (use === "stale") return stale(c);
+    await next();
+  });
+}
+
+function createFormValues(c: DashContext) {
+  const form = c.get("form");
+  return {
+    name: text(form.name),
+    mode: text(form.mode),
+    expires_in: text(form.expires_in),
+    // No box ticked sends no field: an empty list, which the rules refuse (absent would mean both).
+    scopes: texts(form.scopes),
+    agent_id: text(form.agent_id),
+  };
+}
+
+const NOT_MADE = "The key was not made";
+const NOT_ROLLED = "The key was not rolled";
+const makeOnce = oneTimeForm((c) => outOfDate(c, NOT_MADE, createFormValues(c)));
+const rollOnce = oneTimeForm((c) => outOfDate(c, NOT_ROLLED));
+
+dashboardRoutes.post("/dashboard/keys", checkOrigin, limitBody, requireSession, makeOnce, async (c) => {
+  const values = createFormValues(c);
+  return withErrorsShown(c, NOT_MADE, values, async () => {
+    const created = await createKey(
+      c.get("services").keys,
+      {
+        name: values.name,
+        mode: values.mode,
+        expires_in: values.expires_in === "" || values.expires_in === undefined ? null : number(values.expires_in),
+        scopes: values.scopes,
+        agent_id: values.agent_id === "" || values.agent_id === undefined ? null : number(values.agent_id),
+      },
+      dashboardActor(c),
+    );
+    return renderKeys(c, c.get("session"), { newKey: { created }, notice: pendingNotice(created.copy_pending) });
+  });
+});
+
+dashboardRoutes.post("/dashboard/keys/:id/roll", checkOrigin, limitBody, requireSession, rollOnce, async (c) => {
+  const grace = text(c.get("form").grace);
+  return withErrorsShown(c, NOT_ROLLED, undefined, async () => {
+    const store = c.get("services").keys;
+    const created = await rollKey(
+      store,
+      c.req.param("id"),
+      { grace: grace === undefined ? undefined : number(grace) },
+      dashboardActor(c),
+    );
+    const replaced = view(store, await findKey(store, c.req.param("id")), created.copy_pending);
+    return renderKeys(c, c.get("session"), {
+      newKey: { created, replaced },
+      notice: pendingNotice(created.copy_pending),
+    });
+  });
+});
+
+dashboardRoutes.post("/dashboard/keys/:id/revoke", checkOrigin, limitBody, requireSession, async (c) => {
+  return withErrorsShown(c, "The key was not revoked", undefined, async () => {
+    const revoked = await revokeKey(c.get("services").keys, c.req.param("id"), dashboardActor(c));
+    return c.redirect(`/dashboard?revoked=${encodeURIComponent(revoked.id)}`, 303);
+  });
+});
+
+async function noticeOf(c: DashContext): Promise<string | undefined> {
+  if (c.req.query("notice") === ALREADY_SENT) {
+    return (
+      "That form had already been sent, so it was not sent again: nothing changed. A new key's secret is shown " +
+      "only once, in the answer to the form that made it; if it was not copied, revoke that key and make another."
+    );
+  }
+  const id = c.req.query("revoked");
+  if (id === undefined) return undefined;
+  const store = c.get("services").keys;
+  const found = await store.getWithCopy(id);
+  if (!found || store.stateOf(found.record) !== "revoked") return undefined;
+  const { record } = found;
+  return (
+    pendingNotice(found.copyPending) ??
+    `Key “${record.name}” (${record.prefix}) is revoked. It stops working everywhere within ` +
+      `${BOUNDS.local} seconds locally and about ${BOUNDS.production} seconds in production.`
+  );
+}
+
+function pendingNotice(copyPending: boolean): string | undefined {
+  if (!copyPending) return undefined;
+  return (
+    "The change is saved, but the copy that authentication reads could not be written yet: until it is, " +
+    "authentication may still treat the key as it did before the change. It is written again within " +
+    `${COPY_JOB_INTERVAL_SECONDS / 60} minutes (in production, plus up to ${KV_PROPAGATION_SECONDS} seconds of KV's propagation); ` +
+    "revoking a key writes its copy again at once."
+  );
+}
+
+async function renderKeys(
+  c: DashContext,
+  session: Session,
+  extra: Partial<KeysPageProps> = {},
+  status: 200 | 404 | 409 | 422 = 200,
+): Promise<Response> {
+  const { keys: store, db, primaryDb } = c.get("services");
+  const [keys, entries, formToken] = await Promise.all([
+    listKeysWithUsage(store),
+    store.audit(DEFAULT_AUDIT_LIMIT),
+    issueFormToken(primaryDb, session.id),
+  ]);
+  // The agents named in the table, and the one a refused form had chosen (kept as its choice).
+  const chosen = Number(extra.form?.agent_id);
+  const ids = keys.flatMap((k) => (k.agent_id === null ? [] : [k.agent_id]));
+  const agents = await agentsByIds(db, Number.isSafeInteger(chosen) && chosen > 0 ? [...ids, chosen] : ids);
+  const picker = extra.picker ?? {
+    agents: agents.has(chosen) ? [agents.get(chosen)!] : [],
+    focusFirst: false,
+    limit: AGENT_SEARCH_LIMIT,
+  };
+  const mode = c.env.MODE === "live" ? "live" : "test";
+  return c.html(
+    <KeysPage
+      nonce={nonceOf(c)}
+      csrfToken={session.csrfToken}
+      formToken={formToken}
+      mode={mode}
+      keys={keys}
+      keyAgents={agents}
+      audit={{ entries, limit: DEFAULT_AUDIT_LIMIT }}
+      bounds={BOUNDS}
+      {...extra}
+      picker={picker}
+    />,
+    status,
+  );
+}
+
+/** Runs a change; a refusal (unknown key, conflict, bad input) is shown on the page, not thrown. */
+async function withErrorsShown(
+  c: DashContext,
+  what: string,
+  form: KeysPageProps["form"],
+  work: () => Promise<Response>,
+): Promise<Response> {
+  try {
+    return await work();
+  } catch (err) {
+    if (!(err instanceof ApiError) || (err.status !== 404 && err.status !== 409 && err.status !== 422)) throw err;
+    return renderKeys(
+      c,
+      c.get("session"),
+      { error: { message: `${what}: ${err.description}.`, fields: err.options.fields }, form },
+      err.status,
+    );
+  }
+}
+
+function outOfDate(c: DashContext, what: string, form?: KeysPageProps["form"]): Promise<Response> {
+  const message =
+    `${what}: the form was out of date (a form can be sent for an hour after its page was shown). ` +
+    "Nothing was changed; send it again.";
+  return renderKeys(c, c.get("session"), { error: { message }, form }, 409);
+}
+
+function lockedOut(c: DashContext, err: ApiError): Response | Promise<Response> {
+  const seconds = err.options.headers?.["Retry-After"] ?? "";
+  c.header("Retry-After", seconds);
+  return c.html(
+    <MessagePage
+      nonce={nonceOf(c)}
+      title="Too many failed sign-ins"
+      message={`Too many sign-ins from this address have failed, so this one was not checked. Try again in ${seconds} seconds.`}
+    />,
+    429,
+  );
+}
+
+function staleForm(c: DashContext): Response | Promise<Response> {
+  return c.html(
+    <MessagePage
+      nonce={nonceOf(c)}
+      title="Form refused"
+      message="This form is out of date or was not sent from this dashboard, so nothing was changed. Go back to the dashboard and try again."
+    />,
+    403,
+  );
+}
+
+function nonceOf(c: Context): string {
+  return (c.get("secureHeadersNonce" as never) as string | undefined) ?? "";
+}
+
+function text(value: FormValue | FormValue[] | undefined): string | undefined {
+  return typeof value === "string" ? value : undefined;
+}
+
+function texts(value: FormValue | FormValue[] | undefined): string[] {
+  return (Array.isArray(value) ? value : value === undefined ? [] : [value]).filter(
+    (v): v is string => typeof v === "string",
+  );
+}
+
+/** Form numbers are plain digits; anything else stays text so that validation names the rule. */
+function number(value: string): number | string {
+  return /^\d{1,15}$/.test(value) ? Number(value) : value;
+}

@@ -1,0 +1,95 @@
+// The importer's platform-neutral API: validates records while they stream, stages them, and moves
+// them into the live tables at once, or changes nothing. Runs in workerd (tests) and Node (the CLI).
+import { causeMessages } from "../platform/errors.ts";
+import { apiCustomerGuard, findApiCustomerClash, guardTripped } from "./import.api-customers.ts";
+import { findConflict } from "./import.checks.ts";
+import { MEMBER_OF, RECORD_TYPES, type Dataset, type RecordType } from "./import.format.ts";
+import { datasetRecords, parseRecord, type RawRecord } from "./import.records.ts";
+import { SPECS, type RecordSink, type StagedRows, type StagedTable } from "./import.staged.ts";
+import { Staging } from "./import.write.ts";
+
+export { ImportError } from "./import.errors.ts";
+export type * from "./import.format.ts";
+export type * from "./import.records.ts";
+export type { StagedTable } from "./import.staged.ts";
+
+export interface ImportSummary {
+  /** Rows written per table (customers, orders, order_items, invoices, ...). */
+  counts: Record<StagedTable, number>;
+  seconds: number;
+}
+
+export async function importDataset(db: D1Database, dataset: Dataset): Promise<ImportSummary> {
+  return importRecords(db, datasetRecords(dataset));
+}
+
+/** All or nothing: on any bad record it throws ImportError and the live tables are as they were. */
+export async function importRecords(
+  db: D1Database,
+  records: AsyncIterable<RawRecord> | Iterable<RawRecord>,
+): Promise<ImportSummary> {
+  const started = Date.now();
+  const known = await existingIds(db);
+  const staging = new Staging(db);
+  await staging.create();
+  const session = new Session(known, staging);
+  try {
+    for await (const record of records) {
+      parseRecord(record, session);
+      if (staging.full) await staging.send();
+    }
+    await staging.flush();
+    const conflict = (await findApiCustomerClash(db)) ?? (await findConflict(db));
+    if (conflict) throw conflict;
+    try {
+      await staging.commit([apiCustomerGuard(db)]);
+    } catch (err) {
+      // A customer created through the API while the file was checked: the same error as before it.
+      if (guardTripped(causeMessages(err))) throw (await findApiCustomerClash(db)) ?? err;
+      throw err;
+    }
+  } catch (err) {
+    await staging.drop().catch(() => undefined);
+    throw err;
+  }
+  return { counts: session.counts, seconds: (Date.now() - started) / 1000 };
+}
+
+// Orders are never referenced, so only the other types' ids are loaded.
+const REFERENCED: RecordType[] = RECORD_TYPES.filter((t) => t !== "order");
+
+/** The ids already in the database of every referenced type: references may point at them. */
+async function existingIds(db: D1Database): Promise<Map<RecordType, Set<number>>> {
+  const results = await db.batch<{ id: number }>(REFERENCED.map((t) => db.prepare(`SELECT id FROM ${MEMBER_OF[t]}`)));
+  return new Map(REFERENCED.map((type, i) => [type, new Set(results[i]!.results.map((r) => r.id))]));
+}
+
+class Session implements RecordSink {
+  readonly counts = Object.fromEntries(SPECS.map((s) => [s.name, 0])) as Record<StagedTable, number>;
+  // Ids given in the file, per kind: a second record with one of them is an error.
+  private readonly seen = new Map<RecordType | "invoice", Set<number>>();
+
+  constructor(
+    /** Ids in the database or earlier in the file: what a reference may point at. */
+    private readonly known: Map<RecordType, Set<number>>,
+    private readonly staging: Staging,
+  ) {}
+
+  claim(kind: RecordType | "invoice", id: number): boolean {
+    let ids = this.seen.get(kind);
+    if (!ids) this.seen.set(kind, (ids = new Set()));
+    if (ids.has(id)) return false;
+    ids.add(id);
+    if (kind !== "invoice") this.known.get(kind)?.add(id);
+    return true;
+  }
+
+  exists(type: RecordType, id: number): boolean {
+    return this.known.get(type)?.has(id) ?? false;
+  }
+
+  row<K extends StagedTable>(table: K, row: StagedRows[K]): void {
+    this.staging.add(table, row);
+    this.counts[table]++;
+  }
+}

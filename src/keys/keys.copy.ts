@@ -1,0 +1,15 @@
+// The KV copy of a key record, as authentication reads it. A copy written before scopes and agents
+// existed has neither member and reads as both scopes and no agent: those keys keep working untouched.
+import { storedScopes } from "./keys.scopes.ts";
+import type { KeyRecord } from "./keys.record.ts";
+
+export type StoredCopy = Omit<KeyRecord, "scopes" | "agent_id"> & { scopes?: unknown; agent_id?: unknown };
+
+export function fromCopy(stored: StoredCopy): KeyRecord {
+  const agent = stored.agent_id;
+  return {
+    ...stored,
+    scopes: storedScopes(stored.scopes),
+    agent_id: typeof agent === "number" && Number.isSafeInteger(agent) && agent > 0 ? agent : null,
+  };
+}

@@ -1,0 +1,229 @@
+// Key records in D1, the system of record: each change is one atomic, conditional batch that writes its
+// audit row, marks the KV copy pending and reads the record back (docs/specification.md section 2).
+import { causeMessages, errors } from "../platform/errors.ts";
+import { type AuditEntry, auditStatement, type KeyActorName, revokeAuditStatement } from "./keys.audit.ts";
+import { scopesText, storedScopes } from "./keys.scopes.ts";
+import type { KeyDatabase, KeyRecord } from "./keys.record.ts";
+
+export const KEY_COLUMNS =
+  "id, name, mode, prefix, hash, created_at, expires_at, revoked_at, rolled_from, replaced_by, scopes, agent_id";
+const PLACEHOLDERS = KEY_COLUMNS.split(", ")
+  .map((_, i) => `?${i + 1}`)
+  .join(", ");
+const VERSIONED_COLUMNS = `${KEY_COLUMNS}, version, copy_pending`;
+const MARK = "version = version + 1, copy_pending = 1";
+
+export interface KeyRow {
+  id: string;
+  name: string;
+  mode: KeyRecord["mode"];
+  prefix: string;
+  hash: string;
+  created_at: string;
+  expires_at: string | null;
+  revoked_at: string | null;
+  rolled_from: string | null;
+  replaced_by: string | null;
+  scopes: string;
+  agent_id: number | null;
+}
+
+interface VersionedRow extends KeyRow {
+  version: number;
+  copy_pending: number;
+}
+
+export interface VersionedRecord {
+  record: KeyRecord;
+  version: number;
+  pending: boolean;
+}
+
+function toVersioned(row: VersionedRow | undefined): VersionedRecord | null {
+  return row ? { record: toRecord(row), version: row.version, pending: row.copy_pending === 1 } : null;
+}
+
+export function toRecord(row: KeyRow): KeyRecord {
+  return {
+    id: row.id,
+    name: row.name,
+    mode: row.mode,
+    prefix: row.prefix,
+    hash: row.hash,
+    created_at: row.created_at,
+    expires_at: row.expires_at,
+    revoked_at: row.revoked_at,
+    replaces: row.rolled_from,
+    replaced_by: row.replaced_by,
+    scopes: storedScopes(row.scopes),
+    agent_id: row.agent_id,
+  };
+}
+
+function values(r: KeyRecord): unknown[] {
+  return [
+    r.id,
+    r.name,
+    r.mode,
+    r.prefix,
+    r.hash,
+    r.created_at,
+    r.expires_at,
+    r.revoked_at,
+    r.replaces,
+    r.replaced_by,
+    scopesText(r.scopes),
+    r.agent_id,
+  ];
+}
+
+function entryOf(
+  action: "create" | "roll",
+  record: KeyRecord,
+  at: string,
+  actor: Actor,
+  next: KeyRecord | null,
+): AuditEntry {
+  return {
+    at,
+    action,
+    key_id: record.id,
+    new_key_id: next?.id ?? null,
+    key_name: record.name,
+    mode: record.mode,
+    actor: actor.actor,
+    session_id: actor.sessionId,
+  };
+}
+
+type Actor = { actor: KeyActorName; sessionId: string | null };
+
+export class KeyRecords {
+  constructor(private readonly db: KeyDatabase) {}
+
+  async get(id: string): Promise<KeyRecord | null> {
+    const row = await this.db.prepare(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE id = ?1`).bind(id).first<KeyRow>();
+    return row ? toRecord(row) : null;
+  }
+
+  async getVersioned(id: string): Promise<VersionedRecord | null> {
+    return toVersioned((await this.readStatement(id).first<VersionedRow>()) ?? undefined);
+  }
+
+  async list(): Promise<KeyRecord[]> {
+    const { results } = await this.db
+      .prepare(`SELECT ${KEY_COLUMNS} FROM api_keys ORDER BY created_at, id`)
+      .all<KeyRow>();
+    return results.map(toRecord);
+  }
+
+  /** Null, and nothing written, when the key names a sales agent that does not exist. */
+  async insert(record: KeyRecord, actor: Actor): Promise<VersionedRecord | null> {
+    const insert = this.db
+      .prepare(
+        `INSERT INTO api_keys (${KEY_COLUMNS}, copy_pending) SELECT ${PLACEHOLDERS}, 1 ` +
+          "WHERE ?12 IS NULL OR EXISTS (SELECT 1 FROM sales_agents WHERE id = ?12)",
+      )
+      .bind(...values(record));
+    const [, , read] = await this.db.batch<VersionedRow>([
+      insert,
+      auditStatement(this.db, entryOf("create", record, record.created_at, actor, null), record.id),
+      this.readStatement(record.id),
+    ]);
+    return toVersioned(read?.results[0]);
+  }
+
+  /** The legacy carry-over: records already here are left as they are. */
+  async insertMissing(records: KeyRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    const insert = this.db.prepare(`INSERT OR IGNORE INTO api_keys (${KEY_COLUMNS}) VALUES (${PLACEHOLDERS})`);
+    await this.db.batch(records.map((r) => insert.bind(...values(r))));
+  }
+
+  /**
+   * Null when the old key was no longer active at `now`. The unique rolled_from decides two rolls that both
+   * passed the store's check: one commits, the other's batch fails and changes nothing.
+   */
+  async roll(
+    old: KeyRecord,
+    next: KeyRecord,
+    oldExpiresAt: string,
+    now: string,
+    actor: Actor,
+  ): Promise<{ next: VersionedRecord; old: VersionedRecord } | null> {
+    const insert = this.db
+      .prepare(
+        `INSERT INTO api_keys (${KEY_COLUMNS}, copy_pending) SELECT ${PLACEHOLDERS}, 1 WHERE EXISTS (SELECT 1 FROM api_keys ` +
+          "WHERE id = ?9 AND revoked_at IS NULL AND replaced_by IS NULL AND (expires_at IS NULL OR expires_at > ?13))",
+      )
+      .bind(...values(next), now);
+    const update = this.db
+      .prepare(
+        `UPDATE api_keys SET replaced_by = ?1, expires_at = ?2, ${MARK} ` +
+          "WHERE id = ?3 AND replaced_by IS NULL AND EXISTS (SELECT 1 FROM api_keys WHERE id = ?1)",
+      )
+      .bind(next.id, oldExpiresAt, old.id);
+    try {
+      const audit = auditStatement(this.db, entryOf("roll", old, now, actor, next), next.id);
+      const [inserted, , , readNext, readOld] = await this.db.batch<VersionedRow>([
+        insert,
+        update,
+        audit,
+        this.readStatement(next.id),
+        this.readStatement(old.id),
+      ]);
+      const [nextNow, oldNow] = [toVersioned(readNext?.results[0]), toVersioned(readOld?.results[0])];
+      return (inserted?.meta.changes ?? 0) === 1 && nextNow && oldNow ? { next: nextNow, old: oldNow } : null;
+    } catch (err) {
+      if (/UNIQUE constraint failed: api_keys\.rolled_from/.test(causeMessages(err))) return null;
+      throw err;
+    }
+  }
+
+  /** Marks the copy pending even when already revoked, so that revoking again rewrites a lost copy. */
+  async revoke(id: string, now: string, actor: Actor): Promise<VersionedRecord | null> {
+    const [, , read] = await this.db.batch<VersionedRow>([
+      revokeAuditStatement(this.db, id, now, actor),
+      this.db.prepare(`UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?1), ${MARK} WHERE id = ?2`).bind(now, id),
+      this.readStatement(id),
+    ]);
+    return toVersioned(read?.results[0]);
+  }
+
+  /**
+   * Clears the mark only if the record is still at `version`, so a newer change's mark stays; the caller
+   * compares the version read back, and a newer one means the copy must be written again.
+   */
+  async confirm(id: string, version: number): Promise<VersionedRecord | null> {
+    const [, read] = await this.db.batch<VersionedRow>([
+      this.db
+        .prepare("UPDATE api_keys SET copy_pending = 0 WHERE id = ?1 AND version = ?2 AND copy_pending = 1")
+        .bind(id, version),
+      this.readStatement(id),
+    ]);
+    return toVersioned(read?.results[0]);
+  }
+
+  /** The version moves too, so that another writer's confirmation of an older read cannot clear this mark. */
+  async mark(id: string): Promise<void> {
+    await this.db.prepare(`UPDATE api_keys SET ${MARK} WHERE id = ?1`).bind(id).run();
+  }
+
+  /** Reads only the partial index on copy_pending. */
+  async pending(afterId: string, limit: number): Promise<VersionedRecord[]> {
+    const { results } = await this.db
+      .prepare(`SELECT ${VERSIONED_COLUMNS} FROM api_keys WHERE copy_pending = 1 AND id > ?1 ORDER BY id LIMIT ?2`)
+      .bind(afterId, limit)
+      .all<VersionedRow>();
+    return results.map((row) => toVersioned(row)!);
+  }
+
+  private readStatement(id: string): D1PreparedStatement {
+    return this.db.prepare(`SELECT ${VERSIONED_COLUMNS} FROM api_keys WHERE id = ?1`).bind(id);
+  }
+}
+
+export function notActive(record: KeyRecord, state: "grace" | "expired" | "revoked") {
+  const why = state === "grace" ? `already rolled (its replacement is ${record.replaced_by})` : state;
+  return errors.conflict(`Key ${record.id} is ${why}: only an active key can be rolled`);
+}

@@ -1,0 +1,311 @@
+// The key store, the one judge of key rules for the worker, the command line and npm start alike (docs/specification.md
+// section 2). D1 holds the records; authentication reads only the KV copy "hash:<sha256 of secret>".
+import { errors } from "../platform/errors.ts";
+import { errorName, log } from "../platform/lib/log.ts";
+import {
+  type AuditEntry,
+  checkActor,
+  checkAuditLimit,
+  DEFAULT_AUDIT_LIMIT,
+  type KeyActor,
+  readAudit,
+} from "./keys.audit.ts";
+import { fromCopy, type StoredCopy } from "./keys.copy.ts";
+import { drainCarriedOver, legacyRecords } from "./keys.legacy.ts";
+import { cachedKey, forgetKey, ISOLATE_KEY_TTL_MS, rememberKey } from "./keys.isolate-cache.ts";
+import type { ChangedKey, CreatedKey, KeyDatabase, KeyRecord, KeyState } from "./keys.record.ts";
+import { KeyRecords, notActive, type VersionedRecord } from "./keys.records.ts";
+import { checkNewKey, checkSeconds } from "./keys.rules.ts";
+import type { Scope } from "./keys.scopes.ts";
+import { type KeyWithUsage, readUsage } from "./keys.usage-read.ts";
+import {
+  type KeyMode,
+  digestsEqual,
+  displayPrefix,
+  hashSecret,
+  KEY_ID_PATTERN,
+  newKeyId,
+  newSecret,
+} from "./keys.secret.ts";
+
+// Re-exported for users outside src/keys/.
+export type { KeyRecord } from "./keys.record.ts";
+export type { AuditEntry, KeyActor } from "./keys.audit.ts";
+export type { KeyWithUsage } from "./keys.usage-read.ts";
+
+/** KV's edge cache for key reads (its minimum): a production read may be this stale. */
+export const KV_KEY_CACHE_TTL_SECONDS = 30;
+/** Workers KV's own propagation of a write to other locations, as Cloudflare documents it. */
+export const KV_PROPAGATION_SECONDS = 60;
+/** Revoking or rolling reaches every request locally within this (KV's cacheTtl has no effect locally). */
+export const REVOCATION_BOUND_LOCAL_SECONDS = ISOLATE_KEY_TTL_MS / 1000;
+/** ... and in production within this: isolate cache + KV edge cache + KV propagation. */
+export const REVOCATION_BOUND_PRODUCTION_SECONDS =
+  ISOLATE_KEY_TTL_MS / 1000 + KV_KEY_CACHE_TTL_SECONDS + KV_PROPAGATION_SECONDS;
+export const DEFAULT_GRACE_SECONDS = 86_400;
+/** Past this many rewrites of a copy whose record keeps changing, leave it pending: each change has its own writer. */
+export const COPY_WRITE_ROUNDS = 4;
+/** Pending copies that one run of the job rewrites at most (each is a KV write and a D1 batch). */
+export const PENDING_COPIES_PER_RUN = 200;
+/** Must match wrangler.toml [triggers]: with KV's propagation, the bound on a failed copy write. */
+export const COPY_JOB_INTERVAL_SECONDS = 300;
+
+export interface PendingCopiesResult {
+  copies_rewritten: number;
+  copies_still_pending: number;
+}
+
+type CopyOutcome = "confirmed" | "kv_write_failed" | "confirm_failed" | "record_kept_changing";
+
+export class KeyStore {
+  private readonly records: KeyRecords;
+
+  constructor(
+    private readonly kv: KVNamespace,
+    private readonly db: KeyDatabase,
+    private readonly now: () => Date = () => new Date(),
+    private readonly keyCacheTtlMs = ISOLATE_KEY_TTL_MS,
+  ) {
+    this.records = new KeyRecords(db);
+  }
+
+  async create(
+    input: {
+      name: string;
+      mode: KeyMode;
+      expiresInSeconds?: number | null;
+      scopes?: readonly string[] | null;
+      agentId?: number | null;
+    },
+    actor: KeyActor,
+  ): Promise<CreatedKey> {
+    const who = checkActor(actor);
+    const { name, mode, expiresInSeconds: expiresIn, scopes, agentId } = checkNewKey(input);
+    const now = this.now();
+    const expiresAt = expiresIn === null ? null : new Date(now.getTime() + expiresIn * 1000).toISOString();
+    const { record, secret } = await newKey({ name, mode, expiresAt, replaces: null, scopes, agentId }, now);
+    const inserted = await this.records.insert(record, who);
+    if (!inserted) {
+      throw errors.validation([
+        { field: "agent_id", message: `must be an existing sales agent's id: there is no sales agent ${agentId}` },
+      ]);
+    }
+    const copy = await this.followRecord(inserted);
+    return { record: inserted.record, secret, copyPending: copy !== "confirmed" };
+  }
+
+  /** KV only, never D1: at most one read, whose answer (found or not) this isolate trusts for keyCacheTtlMs. */
+  async findBySecret(secret: string): Promise<KeyRecord | null> {
+    const hash = await hashSecret(secret);
+    const nowMs = this.now().getTime();
+    const cached = cachedKey(hash, nowMs);
+    if (cached !== undefined) return cached;
+    const stored = await this.kv.get<StoredCopy>(`hash:${hash}`, { type: "json", cacheTtl: KV_KEY_CACHE_TTL_SECONDS });
+    // The read is by hash already; the comparison guards against a record stored under the wrong key.
+    const found =
+      stored && typeof stored.hash === "string" && digestsEqual(stored.hash, hash) ? fromCopy(stored) : null;
+    rememberKey(hash, found, nowMs, this.keyCacheTtlMs);
+    return found;
+  }
+
+  async get(id: string): Promise<KeyRecord | null> {
+    if (!KEY_ID_PATTERN.test(id)) return null;
+    await this.carryOver();
+    return this.records.get(id);
+  }
+
+  async getWithCopy(id: string): Promise<ChangedKey | null> {
+    if (!KEY_ID_PATTERN.test(id)) return null;
+    await this.carryOver();
+    const found = await this.records.getVersioned(id);
+    return found && { record: found.record, copyPending: found.pending };
+  }
+
+  async list(): Promise<KeyRecord[]> {
+    await this.carryOver();
+    return this.records.list();
+  }
+
+  async listWithUsage(): Promise<KeyWithUsage[]> {
+    await this.carryOver();
+    return readUsage(this.db, this.now());
+  }
+
+  async audit(limit = DEFAULT_AUDIT_LIMIT): Promise<AuditEntry[]> {
+    return readAudit(this.db, checkAuditLimit(limit));
+  }
+
+  /**
+   * The new key keeps the old one's expiry, so it never outlives it; the old key works for graceSeconds more,
+   * never past its own expiry. A 409 also when another roll of it commits first.
+   */
+  async roll(id: string, graceSeconds: number | undefined, actor: KeyActor): Promise<CreatedKey | null> {
+    const who = checkActor(actor);
+    const grace = checkSeconds("grace", graceSeconds ?? DEFAULT_GRACE_SECONDS, 0);
+    const old = await this.get(id);
+    if (!old) return null;
+    this.assertActive(old);
+    const now = this.now();
+    const { record, secret } = await newKey(
+      {
+        name: old.name,
+        mode: old.mode,
+        expiresAt: old.expires_at,
+        replaces: old.id,
+        scopes: old.scopes,
+        agentId: old.agent_id,
+      },
+      now,
+    );
+    const graceEnd = new Date(now.getTime() + grace * 1000).toISOString();
+    const oldExpiresAt = old.expires_at && old.expires_at < graceEnd ? old.expires_at : graceEnd;
+    const rolled = await this.records.roll(old, record, oldExpiresAt, now.toISOString(), who);
+    if (!rolled) {
+      // Another roll, a revocation or the expiry got there first: say which, from the record as it is now.
+      const current = await this.records.get(id);
+      if (current) this.assertActive(current);
+      throw errors.conflict(`Key ${id} changed while it was being rolled; try again`);
+    }
+    const copies = [await this.followRecord(rolled.next), await this.followRecord(rolled.old)];
+    return { record: rolled.next.record, secret, copyPending: copies.some((c) => c !== "confirmed") };
+  }
+
+  /** Revoking again keeps the first time and writes no audit entry, but rewrites the KV copy, healing a lost write. */
+  async revoke(id: string, actor: KeyActor): Promise<ChangedKey | null> {
+    const who = checkActor(actor);
+    if (!KEY_ID_PATTERN.test(id)) return null;
+    await this.carryOver();
+    const revoked = await this.records.revoke(id, this.now().toISOString(), who);
+    if (!revoked) return null;
+    return { record: revoked.record, copyPending: (await this.followRecord(revoked)) !== "confirmed" };
+  }
+
+  /** The 5-minute job. A failed KV write or confirmation ends the run: KV or D1 is refusing, the rest would fail. */
+  async rewritePendingCopies(): Promise<PendingCopiesResult> {
+    const result: PendingCopiesResult = { copies_rewritten: 0, copies_still_pending: 0 };
+    const tried = () => result.copies_rewritten + result.copies_still_pending;
+    let after = "";
+    while (tried() < PENDING_COPIES_PER_RUN) {
+      const page = await this.records.pending(after, Math.min(50, PENDING_COPIES_PER_RUN - tried()));
+      if (page.length === 0) break;
+      for (const row of page) {
+        const copy = await this.followRecord(row);
+        if (copy === "confirmed") result.copies_rewritten++;
+        else result.copies_still_pending++;
+        if (copy === "kv_write_failed" || copy === "confirm_failed") return result;
+      }
+      after = page.at(-1)!.record.id;
+    }
+    return result;
+  }
+
+  stateOf(record: KeyRecord): KeyState {
+    const now = this.now().toISOString();
+    if (record.revoked_at && record.revoked_at <= now) return "revoked";
+    if (record.expires_at && record.expires_at <= now) return "expired";
+    if (record.replaced_by && record.expires_at) return "grace";
+    return "active";
+  }
+
+  private assertActive(record: KeyRecord): void {
+    const state = this.stateOf(record);
+    if (state !== "active") throw notActive(record, state);
+  }
+
+  /**
+   * `current` must be the record as a change's own batch left it, never one read before: the copy is written
+   * from it, and written again while the record changes meanwhile (docs/specification.md section 2).
+   */
+  private async followRecord(current: VersionedRecord): Promise<CopyOutcome> {
+    let row = current;
+    const id = row.record.id;
+    for (let round = 0; round < COPY_WRITE_ROUNDS; round++) {
+      try {
+        await this.kv.put(`hash:${row.record.hash}`, JSON.stringify(row.record));
+      } catch (err) {
+        // A failed put may still have landed, and with an older record than another writer's: mark
+        // again (a new version), so that no confirmation of an older write can clear it.
+        return this.leavePending(id, "kv_write_failed", err, true);
+      }
+      forgetKey(row.record.hash);
+      let now: VersionedRecord | null;
+      try {
+        now = await this.records.confirm(id, row.version);
+      } catch (err) {
+        // The mark is still set, unless the clear committed: then the copy was current when it did.
+        return this.leavePending(id, "confirm_failed", err, false);
+      }
+      if (!now || now.version === row.version) return "confirmed";
+      row = now;
+    }
+    return this.leavePending(id, "record_kept_changing", null, true);
+  }
+
+  private async leavePending<R extends Exclude<CopyOutcome, "confirmed">>(
+    id: string,
+    reason: R,
+    err: unknown,
+    markAgain: boolean,
+  ): Promise<R> {
+    let marked = !markAgain;
+    if (markAgain) {
+      try {
+        await this.records.mark(id);
+        marked = true;
+      } catch {
+        // The change's own mark (or a newer one) may still be set; the warning below says it is not known.
+      }
+    }
+    log({
+      level: "warn",
+      event: "key_copy_pending",
+      key_id: id,
+      reason,
+      error: err === null ? null : errorName(err),
+      marked,
+    });
+    return reason;
+  }
+
+  /** Costs one KV list when there is nothing left to carry over. */
+  private async carryOver(): Promise<void> {
+    const legacy = await legacyRecords(this.kv);
+    if (legacy.length === 0) return;
+    await this.records.insertMissing(legacy);
+    await drainCarriedOver(this.kv, legacy);
+  }
+}
+
+async function newKey(
+  fields: {
+    name: string;
+    mode: KeyMode;
+    expiresAt: string | null;
+    replaces: string | null;
+    scopes: Scope[];
+    agentId: number | null;
+  },
+  now: Date,
+): Promise<Omit<CreatedKey, "copyPending">> {
+  const secret = newSecret(fields.mode);
+  const record: KeyRecord = {
+    id: newKeyId(),
+    name: fields.name,
+    mode: fields.mode,
+    prefix: displayPrefix(secret),
+    hash: await hashSecret(secret),
+    created_at: now.toISOString(),
+    expires_at: fields.expiresAt,
+    revoked_at: null,
+    replaces: fields.replaces,
+    replaced_by: null,
+    scopes: fields.scopes,
+    agent_id: fields.agentId,
+  };
+  return { record, secret };
+}
+
+export function publicRecord<R extends KeyRecord>(record: R, state: KeyState): Omit<R, "hash"> & { status: KeyState } {
+  const { hash: _hash, ...rest } = record;
+  return { ...rest, status: state };
+}

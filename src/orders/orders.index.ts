@@ -1,0 +1,6 @@
+// The orders' endpoint: GET /orders.
+import { createRouter } from "../platform/route.ts";
+import * as handlers from "./orders.handlers.ts";
+import * as routes from "./orders.routes.ts";
+
+export const orders = createRouter().openapi(routes.list, handlers.list);

@@ -1,0 +1,3 @@
+export function isPincode(value: string): boolean {
+  return /^[1-9]\d{5}$/.test(value);
+}

@@ -1,0 +1,19 @@
+// No shared cache (a CDN, a proxy) may keep an answer given to a credential: it would hand one caller's
+// data to the next. Routes that let the caller's own cache keep an answer (lookups) are left alone.
+import { createMiddleware } from "hono/factory";
+import type { AppEnv } from "../env.ts";
+
+/** A value that already forbids shared caching. */
+const KEEPS_PRIVATE = /(?:^|,)\s*(?:private|no-store)\s*(?:,|$)/i;
+
+export const cacheControl = createMiddleware<AppEnv>(async (c, next) => {
+  await next();
+  const credentialed =
+    c.get("apiKey") !== undefined ||
+    c.req.header("Authorization") !== undefined ||
+    c.req.header("Cookie") !== undefined;
+  if (!credentialed) return;
+  const own = c.res.headers.get("Cache-Control");
+  if (own && KEEPS_PRIVATE.test(own)) return;
+  c.res.headers.set("Cache-Control", "no-store");
+});

@@ -1,0 +1,44 @@
+// How the API's routes are made: apiRoute() puts authentication, usage, the rate limit and the scope
+// in front of a route, so nothing made with it answers without a key (test/platform/auth.test.ts).
+import { createRoute, OpenAPIHono, type RouteConfig } from "@hono/zod-openapi";
+import type { MiddlewareHandler } from "hono";
+import type { AppEnv } from "./env.ts";
+import { auth } from "./middleware/auth.ts";
+import { validationHook } from "./errors.ts";
+import { rateLimit } from "./middleware/rate-limit.ts";
+import { missingScopeDescription, requireScope } from "./middleware/scope.ts";
+import { usage } from "./middleware/usage.ts";
+import type { Scope } from "../keys/keys.scopes.ts";
+import { forbiddenResponse } from "./errors.ts";
+
+/** A router of the API: failed validation is one 422 listing every broken parameter. */
+export function createRouter() {
+  return new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+}
+
+type ApiRouteConfig = Omit<RouteConfig, "security" | "middleware"> & {
+  /** The scope a key needs for this route (docs/specification.md section 2): every API route names one. */
+  scope: Scope;
+  middleware?: readonly MiddlewareHandler[];
+};
+
+export function apiRoute<const R extends ApiRouteConfig>(config: R) {
+  const { middleware = [], scope, ...rest } = config;
+  const endpoint = `${rest.method.toUpperCase()} ${rest.path}`;
+  const description = missingScopeDescription(scope, endpoint);
+  return createRoute({
+    ...rest,
+    responses: { ...rest.responses, 403: forbiddenResponse(scope, rest.path, description) },
+    security: [{ bearerAuth: [] }],
+    middleware: [auth, usage, rateLimit, requireScope(scope, endpoint), ...middleware],
+  });
+}
+
+// For a handler that reads the body itself (so one 422 lists body and query together): documented whole,
+// served hidden without the body so that no validator is added; the type keeps the body's parameters.
+export function servedWithoutBody<R extends RouteConfig>(router: Pick<OpenAPIHono, "openAPIRegistry">, route: R): R {
+  const { middleware: _middleware, hide: _hide, ...documented } = route;
+  router.openAPIRegistry.registerPath(documented);
+  const { body: _body, ...request } = route.request ?? {};
+  return { ...route, request, hide: true };
+}

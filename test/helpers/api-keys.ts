@@ -1,0 +1,31 @@
+import { env } from "cloudflare:workers";
+import { clearIsolateTier } from "../../src/lookups/lookups.cache.ts";
+import type { Scope } from "../../src/keys/keys.scopes.ts";
+import type { KeyMode } from "../../src/keys/keys.secret.ts";
+import { clearFailedAuth } from "../../src/keys/keys.failed-auth.ts";
+import { clearIsolateKeyCache } from "../../src/keys/keys.isolate-cache.ts";
+import { KeyStore } from "../../src/keys/keys.store.ts";
+
+/** A key made through the key store module itself, in this test file's KV. */
+export async function makeKey(
+  options: { mode?: KeyMode; name?: string; expiresInSeconds?: number; scopes?: Scope[]; agentId?: number | null } = {},
+) {
+  const created = await new KeyStore(env.KEYS, env.DB).create(
+    {
+      name: options.name ?? "test key",
+      mode: options.mode ?? "test",
+      expiresInSeconds: options.expiresInSeconds,
+      scopes: options.scopes,
+      agentId: options.agentId,
+    },
+    { actor: "cli" },
+  );
+  return created;
+}
+
+/** Forgets what this isolate cached (keys, lookups) and counted (failed authentications), as a new isolate would. */
+export function clearIsolateCaches() {
+  clearIsolateKeyCache();
+  clearFailedAuth();
+  clearIsolateTier();
+}
