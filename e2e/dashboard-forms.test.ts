@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import type { Browser, BrowserContext, Page, Response } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectNoSeriousViolations } from "./helpers/axe.ts";
-import { launchBrowser, SKIP_BROWSER_TESTS } from "./helpers/browser.ts";
+import { launchBrowser, SKIP_BROWSER_TESTS, watchProblems } from "./helpers/browser.ts";
 import { type DevServer, startWranglerDev } from "./helpers/server.ts";
 
 const SECRET = /^sk_test_[0-9A-Za-z]{43}$/;
@@ -59,10 +59,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the dashboard's forms in Chromium, reloaded
     [server, browser] = await Promise.all([startWranglerDev({ ADMIN_TOKEN: adminToken }), launchBrowser()]);
     context = await browser.newContext({ viewport: { width: 1180, height: 820 } });
     page = await context.newPage();
-    page.on("console", (m) => {
-      if (m.type() === "error" && !m.text().startsWith("Failed to load resource")) problems.push(m.text());
-    });
-    page.on("pageerror", (e) => problems.push(e.message));
+    watchProblems(page, problems);
     // A reload of a POST's answer asks to send the form again: accepted, as the test means to.
     page.on("dialog", (d) => void d.accept());
     page.on("request", (r) => {

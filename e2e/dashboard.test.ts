@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectNoSeriousViolations } from "./helpers/axe.ts";
-import { launchBrowser, SKIP_BROWSER_TESTS } from "./helpers/browser.ts";
+import { launchBrowser, SKIP_BROWSER_TESTS, watchProblems } from "./helpers/browser.ts";
 import { type DevServer, startWranglerDev } from "./helpers/server.ts";
 
 const SCREENSHOT = process.env.UPDATE_SCREENSHOT
@@ -79,12 +79,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the key dashboard in Chromium", () => {
     context = await browser.newContext({ viewport: { width: 1180, height: 820 } });
     await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });
     page = await context.newPage();
-    // A CSP violation (a style or script without the nonce) or a script error shows up here.
-    page.on("console", (m) => {
-      // Error statuses (the wrong token's 401, the absent favicon) are expected; anything else is not.
-      if (m.type() === "error" && !m.text().startsWith("Failed to load resource")) problems.push(m.text());
-    });
-    page.on("pageerror", (e) => problems.push(e.message));
+    watchProblems(page, problems);
   });
 
   afterAll(async () => {

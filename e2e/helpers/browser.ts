@@ -5,7 +5,7 @@
 import { accessSync, constants, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { delimiter, join } from "node:path";
-import { type Browser, chromium } from "playwright-core";
+import { type Browser, chromium, type Page } from "playwright-core";
 
 /** The names a Chromium or Chrome goes by on PATH, in order of preference. */
 export const PATH_NAMES = ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome"];
@@ -106,4 +106,15 @@ export function launchBrowser(): Promise<Browser> {
       "--disable-sync",
     ],
   });
+}
+
+/**
+ * Collects what a page reports as wrong: script errors and console errors (a CSP violation shows up
+ * there). "Failed to load resource" is left out: the tests cause error statuses on purpose.
+ */
+export function watchProblems(page: Page, problems: string[]): void {
+  page.on("console", (m) => {
+    if (m.type() === "error" && !m.text().startsWith("Failed to load resource")) problems.push(m.text());
+  });
+  page.on("pageerror", (e) => problems.push(e.message));
 }

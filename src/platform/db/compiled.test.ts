@@ -13,6 +13,14 @@ import { as } from "./columns.ts";
 
 const db = drizzle(env.DB) as Database;
 
+/** The same columns for the compiled query and for drizzle's own, which the test compares. */
+const cityColumns = () => ({
+  id: as(cities.id, "ci_id"),
+  name: as(cities.name, "ci_name"),
+  stateId: cities.stateId,
+  stateName: as(states.name, "st_name"),
+});
+
 const citiesOfState = compiled((c) => ({
   total: c
     .select({ total: count() })
@@ -20,12 +28,7 @@ const citiesOfState = compiled((c) => ({
     .where(eq(cities.stateId, sql.placeholder("state")))
     .prepare(),
   rows: c
-    .select({
-      id: as(cities.id, "ci_id"),
-      name: as(cities.name, "ci_name"),
-      stateId: cities.stateId,
-      stateName: as(states.name, "st_name"),
-    })
+    .select(cityColumns())
     .from(cities)
     .innerJoin(states, eq(states.id, cities.stateId))
     .where(eq(cities.stateId, sql.placeholder("state")))
@@ -81,12 +84,7 @@ describe("compiled queries", () => {
       const [expectedTotal, expectedRows] = await db.batch([
         db.select({ total: count() }).from(cities).where(eq(cities.stateId, state)),
         db
-          .select({
-            id: as(cities.id, "ci_id"),
-            name: as(cities.name, "ci_name"),
-            stateId: cities.stateId,
-            stateName: as(states.name, "st_name"),
-          })
+          .select(cityColumns())
           .from(cities)
           .innerJoin(states, eq(states.id, cities.stateId))
           .where(eq(cities.stateId, state))
