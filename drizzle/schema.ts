@@ -422,3 +422,11 @@ export const syncBooks = sqliteTable("sync_books", {
   book: integer("book").primaryKey(),
   purgeMark: integer("purge_mark").notNull().default(0),
 });
+
+// One row, and only inside an import's final batch (its first statement writes it, its last deletes
+// it): the highest seq committed before the batch. An entry above it was written by the batch itself
+// and is not yet visible to any sync, so the log triggers leave it as it is instead of rewriting it
+// for each of the record's lines, statuses and invoices (docs/specification.md section 8).
+export const syncImportFloor = sqliteTable("sync_import_floor", {
+  seq: integer("seq").primaryKey(),
+});
