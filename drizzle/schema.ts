@@ -414,6 +414,10 @@ export const syncChanges = sqliteTable(
   (t) => [
     uniqueIndex("sync_changes_record_uq").on(t.book, t.kind, t.recordId),
     index("sync_changes_book_seq_idx").on(t.book, t.seq),
+    // The daily purge reads the old tombstones only, however many live entries the log holds.
+    index("sync_changes_tombstone_age_idx")
+      .on(t.changedAt)
+      .where(sql`${t.deleted} = 1`),
   ],
 );
 
