@@ -204,6 +204,23 @@ describe("a delete", () => {
   });
 });
 
+describe("an update that changes nothing shown", () => {
+  it("logs nothing: the origin, or fields set to the values they hold", async () => {
+    await importDataset(env.DB, books());
+    const before = await log();
+    await env.DB.batch(
+      [
+        "UPDATE customers SET origin = 'api' WHERE id = 1",
+        "UPDATE customers SET display_name = display_name, email = email WHERE id = 3",
+        "UPDATE orders SET billable_amount = billable_amount, deliveryagent_id = deliveryagent_id",
+        "UPDATE order_items SET price = price",
+        "UPDATE customer_addresses SET area_id = area_id",
+      ].map((sql) => env.DB.prepare(sql)),
+    );
+    expect(await log()).toEqual(before);
+  });
+});
+
 describe("compaction", () => {
   it("keeps one entry for a record changed many times: the latest, after every other", async () => {
     await importDataset(env.DB, books());
