@@ -11,7 +11,7 @@ import { callWithEnv } from "../helpers/faults.ts";
 import type { CallOptions, CallResult } from "../helpers/http.ts";
 import { clearIsolateCaches, makeKey } from "../helpers/api-keys.ts";
 import { seedFixture } from "../helpers/seed.ts";
-import { createBody } from "../fixtures/create-body.ts";
+import { createBody, REQUIRED_CREATE_PARAMETERS } from "../fixtures/create-body.ts";
 
 const RUNS = 40;
 const UNLIMITED = { RATE_LIMIT_PER_MINUTE: "0" };
@@ -380,17 +380,7 @@ describe("paths and methods", () => {
 
 // ---- POST /customers/create -----------------------------------------------------------------
 
-const CREATE_NAMES = [
-  "company_name",
-  "mobile_number",
-  "contactpersons_name",
-  "address",
-  "area_id",
-  "postalcode_id",
-  "gst_treatment",
-  "gstin",
-  "salesagent_id",
-] as const;
+const CREATE_NAMES = [...REQUIRED_CREATE_PARAMETERS, "gstin"] as const;
 
 /** A valid create body but for its mobile number, which the fuzzing gives. */
 const { mobile_number: _fuzzed, ...VALID }: Record<string, unknown> = createBody("", {
