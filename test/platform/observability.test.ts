@@ -1,7 +1,7 @@
 // What operators and browsers see around every answer: the request id, the one JSON log line,
 // secure headers, CORS, and the caching rules for authenticated answers.
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { call, errorEnvelope } from "../helpers/http.ts";
+import { call, expectErrorAnswer } from "../helpers/http.ts";
 import { callWithEnv, downD1, downRateLimiter, garbageD1 } from "../helpers/faults.ts";
 import { clearIsolateCaches, makeKey } from "../helpers/api-keys.ts";
 import { captureConsole, jsonLinesOf, type LogLine } from "../helpers/logs.ts";
@@ -343,14 +343,12 @@ describe("Cache-Control of authenticated answers", () => {
 
   it("the 401 of a request without credentials is an envelope too", async () => {
     const res = await call("/api/areas");
-    expect(res.status).toBe(401);
-    expect(res.body).toEqual(
-      errorEnvelope(
-        401,
-        "AUTHENTICATION_ERROR",
-        "Missing credentials: send the header 'Authorization: Bearer <API key>'",
-        "/api/areas",
-      ),
+    expectErrorAnswer(
+      res,
+      401,
+      "AUTHENTICATION_ERROR",
+      "Missing credentials: send the header 'Authorization: Bearer <API key>'",
+      "/api/areas",
     );
     expect(res.headers.get("WWW-Authenticate")).toBe("Bearer");
   });
