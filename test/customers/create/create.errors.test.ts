@@ -193,41 +193,27 @@ describe("bodies", () => {
     expect(await h.counts()).toEqual(before);
   }
 
-  it("answers 400 for malformed JSON", async () => {
-    await expectBadRequest(
-      '{"company_name": "x",',
-      { "Content-Type": "application/json" },
-      "The request body is not valid JSON",
-    );
-    await expectBadRequest(
-      "company_name=x",
-      { "Content-Type": "application/json; charset=utf-8" },
-      "The request body is not valid JSON",
-    );
-  });
-
-  it("answers 400 for JSON that is not an object", async () => {
-    const description = "The JSON body must be an object whose members are the parameters";
-    for (const body of ["[1,2]", '"text"', "42", "null"])
-      await expectBadRequest(body, { "Content-Type": "application/json" }, description);
-  });
-
-  it("answers 400 for a malformed form body", async () => {
-    await expectBadRequest(
-      "company_name=%E0%A4%A&address=x",
-      h.FORM,
-      "The form body is not valid application/x-www-form-urlencoded (bad percent-encoding)",
-    );
-    await expectBadRequest(
-      "company_name=%zz",
-      h.FORM,
-      "The form body is not valid application/x-www-form-urlencoded (bad percent-encoding)",
-    );
-    await expectBadRequest(
+  const JSON_TYPE = { "Content-Type": "application/json" };
+  const NOT_JSON = "The request body is not valid JSON";
+  const NOT_AN_OBJECT = "The JSON body must be an object whose members are the parameters";
+  const BAD_PERCENT = "The form body is not valid application/x-www-form-urlencoded (bad percent-encoding)";
+  it.each([
+    ["malformed JSON", '{"company_name": "x",', JSON_TYPE, NOT_JSON],
+    ["malformed JSON", "company_name=x", { "Content-Type": "application/json; charset=utf-8" }, NOT_JSON],
+    ["JSON that is not an object", "[1,2]", JSON_TYPE, NOT_AN_OBJECT],
+    ["JSON that is not an object", '"text"', JSON_TYPE, NOT_AN_OBJECT],
+    ["JSON that is not an object", "42", JSON_TYPE, NOT_AN_OBJECT],
+    ["JSON that is not an object", "null", JSON_TYPE, NOT_AN_OBJECT],
+    ["a malformed form body", "company_name=%E0%A4%A&address=x", h.FORM, BAD_PERCENT],
+    ["a malformed form body", "company_name=%zz", h.FORM, BAD_PERCENT],
+    [
+      "a malformed form body",
       "--nope\r\n",
       { "Content-Type": "multipart/form-data; boundary=xyz" },
       "The form body is not valid multipart/form-data",
-    );
+    ],
+  ])("answers 400 for %s: %j", async (_kind, body, headers, description) => {
+    await expectBadRequest(body, headers, description);
   });
 
   it("answers 400 for a body of an unsupported type rather than ignoring it", async () => {
