@@ -90,16 +90,16 @@ describe("validation", () => {
   });
 
   it.each([
-    ["27AAPFU0939F1YV", h.MSG.gstinPattern],
-    ["27AAPF00939F1ZV", h.MSG.gstinPattern],
-    ["47AAPFU0939F1ZV", h.MSG.gstinPattern],
-    ["00AAPFU0939F1ZB", h.MSG.gstinState],
-    ["39AAPFU0939F1ZQ", h.MSG.gstinState],
-    ["27AAPFU0939F1ZW", h.MSG.gstinChecksum],
-    ["27aapfu0939f1zw", h.MSG.gstinChecksum],
-    ["27AAPFU0939F1Z", h.MSG.gstinLength],
-  ])("rejects the GSTIN %j when Registered", async (gstin, message) => {
-    await expect422(h.params({ gst_treatment: "Registered", gstin }), [["gstin", message]]);
+    ["27AAPFU0939F1YV", "gstinPattern"],
+    ["27AAPF00939F1ZV", "gstinPattern"],
+    ["47AAPFU0939F1ZV", "gstinPattern"],
+    ["00AAPFU0939F1ZB", "gstinState"],
+    ["39AAPFU0939F1ZQ", "gstinState"],
+    ["27AAPFU0939F1ZW", "gstinChecksum"],
+    ["27aapfu0939f1zw", "gstinChecksum"],
+    ["27AAPFU0939F1Z", "gstinLength"],
+  ] as const)("rejects the GSTIN %j when Registered (%s)", async (gstin, rule) => {
+    await expect422(h.params({ gst_treatment: "Registered", gstin }), [["gstin", h.MSG[rule]]]);
   });
 
   it("reports a repeated query or form parameter", async () => {
