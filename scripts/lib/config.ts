@@ -1,6 +1,6 @@
 // wrangler.toml as the tools read it (wrangler's own reader), and the copies of it that they serve
 // or connect through: another rate limit for `wrangler dev`, the data bindings marked remote for
-// --remote. A copy lives elsewhere, so its relative paths are made absolute.
+// --remote, no secrets for the tools. A copy lives elsewhere, so its relative paths are made absolute.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { experimental_readRawConfig } from "wrangler";
@@ -27,6 +27,15 @@ export type Config = ConfigSection & { env?: Record<string, ConfigSection> };
 /** The file as written: the top level, and each environment's own section under `env`. */
 export function readConfig(path = API_CONFIG): Config {
   return experimental_readRawConfig({ config: path }).rawConfig as Config;
+}
+
+/**
+ * For the tools' copies, which serve D1 and KV and run none of the worker: without `[secrets]`,
+ * wrangler reads no secret, so it neither warns of a missing ADMIN_TOKEN nor logs "Using secrets
+ * defined in process.env". Not for `wrangler dev`: it would call the generated types out of date.
+ */
+export function dropSecrets(section: ConfigSection): void {
+  delete section.secrets;
 }
 
 /** Writes wrangler.toml, each of its sections changed by `change`, as JSON to `path`; returns `path`. */
