@@ -1,6 +1,6 @@
 // wrangler.toml as the tools read it (wrangler's own reader), and the copies of it that they serve
-// or connect through: another rate limit for `wrangler dev`, the data bindings marked remote for
-// --remote. A copy lives elsewhere, so its relative paths are made absolute.
+// or connect through: the one `wrangler dev` serves, the data bindings marked remote for --remote,
+// no secrets for the tools. A copy lives elsewhere, so its relative paths are made absolute.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { experimental_readRawConfig } from "wrangler";
@@ -27,6 +27,28 @@ export type Config = ConfigSection & { env?: Record<string, ConfigSection> };
 /** The file as written: the top level, and each environment's own section under `env`. */
 export function readConfig(path = API_CONFIG): Config {
   return experimental_readRawConfig({ config: path }).rawConfig as Config;
+}
+
+/**
+ * For the tools' copies, which serve D1 and KV and run none of the worker: given `[secrets]`,
+ * wrangler reads secrets from process.env too and says so ("Using secrets defined in process.env"),
+ * or warns of a missing ADMIN_TOKEN. Without it, it reads none.
+ */
+export function dropSecrets(section: ConfigSection): void {
+  delete section.secrets;
+}
+
+/**
+ * For the copy that `wrangler dev` serves: each required secret becomes an empty var, which the
+ * env file that carries the secret overrides; wrangler then reads no secret from process.env and
+ * logs no line for it. As vars they keep their place in the generated types (worker-configuration.d.ts),
+ * which wrangler would otherwise call out of date at every start. An empty ADMIN_TOKEN opens nothing.
+ */
+export function requiredSecretsAsVars(section: ConfigSection): void {
+  const required = (section.secrets as { required?: string[] } | undefined)?.required ?? [];
+  delete section.secrets;
+  if (required.length > 0)
+    section.vars = { ...section.vars, ...Object.fromEntries(required.map((name) => [name, ""])) };
 }
 
 /** Writes wrangler.toml, each of its sections changed by `change`, as JSON to `path`; returns `path`. */

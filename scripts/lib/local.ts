@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { getPlatformProxy } from "wrangler";
 import { UsageError } from "./cli.ts";
-import { readConfig, writeConfigCopy } from "./config.ts";
+import { type ConfigSection, dropSecrets, readConfig, writeConfigCopy } from "./config.ts";
 import { whileLocked, withLockRetries } from "./local-retry.ts";
 import { API_CONFIG } from "./workers.ts";
 
@@ -27,26 +27,26 @@ export interface Target {
  * and real ids in wrangler.toml); `environment` picks a wrangler environment such as "live".
  */
 export async function openPlatform(target: Target = {}): Promise<Platform> {
-  const config = readConfig();
-  describeTarget(target, config); // refuses an unknown environment before anything is opened
-  // wrangler warns of each secret that wrangler.toml requires and this process's environment lacks
-  // (ADMIN_TOKEN). The proxy serves D1 and KV to the tools and runs none of the worker, which alone
-  // reads it: an empty value stands in (an operator's own is left as it is; `npm start` hands
-  // wrangler dev the real one in a file, which an empty variable does not override).
-  for (const name of (config.secrets as { required?: string[] } | undefined)?.required ?? []) process.env[name] ??= "";
+  describeTarget(target); // refuses an unknown environment before anything is opened
   if (target.remote) return openRemote(target.environment);
-  // workerd fails to start while another process on the same PERSIST_DIR has its SQLite file locked.
-  const proxy = await whileLocked(() =>
-    getPlatformProxy<Env>({
-      configPath: API_CONFIG,
-      environment: target.environment,
-      // wrangler's --persist-to DIR keeps its state under DIR/v3; getPlatformProxy takes that folder.
-      persist: { path: `${PERSIST_DIR}/v3` },
-      remoteBindings: false,
-    }),
+  return onConfigCopy(
+    "local-config-",
+    () => {},
+    async (configPath) => {
+      // workerd fails to start while another process on the same PERSIST_DIR has its SQLite file locked.
+      const proxy = await whileLocked(() =>
+        getPlatformProxy<Env>({
+          configPath,
+          environment: target.environment,
+          // wrangler's --persist-to DIR keeps its state under DIR/v3; getPlatformProxy takes that folder.
+          persist: { path: `${PERSIST_DIR}/v3` },
+          remoteBindings: false,
+        }),
+      );
+      // Another process on the same PERSIST_DIR (the dev server, another command) may hold the state for a moment.
+      return { env: withLockRetries(proxy.env), dispose: () => proxy.dispose() };
+    },
   );
-  // Another process on the same PERSIST_DIR (the dev server, another command) may hold the state for a moment.
-  return { env: withLockRetries(proxy.env), dispose: () => proxy.dispose() };
 }
 
 /**
@@ -55,16 +55,38 @@ export async function openPlatform(target: Target = {}): Promise<Platform> {
  * that file it would silently act on the LOCAL state. So it opens them through a copy of the
  * configuration with every KV namespace and D1 database marked remote.
  */
-async function openRemote(environment: string | undefined): Promise<Platform> {
+function openRemote(environment: string | undefined): Promise<Platform> {
+  return onConfigCopy(
+    "remote-config-",
+    (section) => {
+      for (const binding of [...(section.kv_namespaces ?? []), ...(section.d1_databases ?? [])]) binding.remote = true;
+    },
+    async (configPath) => {
+      const proxy = await getPlatformProxy<Env>({ configPath, environment, remoteBindings: true, persist: false });
+      return { env: proxy.env, dispose: () => proxy.dispose() };
+    },
+  );
+}
+
+/**
+ * Opens a platform on a copy of the configuration without its secrets (config.ts, dropSecrets), in
+ * a folder of its own under .wrangler that goes with it.
+ */
+async function onConfigCopy(
+  prefix: string,
+  change: (section: ConfigSection) => void,
+  open: (configPath: string) => Promise<Platform>,
+): Promise<Platform> {
   mkdirSync(".wrangler", { recursive: true });
-  const dir = mkdtempSync(resolve(".wrangler", "remote-config-"));
+  const dir = mkdtempSync(resolve(".wrangler", prefix));
   const cleanup = () => rmSync(dir, { recursive: true, force: true });
   try {
     const configPath = writeConfigCopy(join(dir, "wrangler.json"), (section) => {
-      for (const binding of [...(section.kv_namespaces ?? []), ...(section.d1_databases ?? [])]) binding.remote = true;
+      dropSecrets(section);
+      change(section);
     });
-    const proxy = await getPlatformProxy<Env>({ configPath, environment, remoteBindings: true, persist: false });
-    return { env: proxy.env, dispose: () => proxy.dispose().finally(cleanup) };
+    const platform = await open(configPath);
+    return { env: platform.env, dispose: () => platform.dispose().finally(cleanup) };
   } catch (err) {
     cleanup();
     throw err;

@@ -9,15 +9,19 @@ import { constants, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { type AdminToken, resolveAdminToken } from "./admin-token.ts";
 import { banner } from "./banner.ts";
-import { type ConfigSection, readConfig, writeConfigCopy } from "./config.ts";
+import { type ConfigSection, readConfig, requiredSecretsAsVars, writeConfigCopy } from "./config.ts";
 import { PERSIST_DIR, PORT } from "./local.ts";
 import { descendants, killAll, killTree, stillAlive } from "./processes.ts";
 import { devConfigArgs, WRANGLER_BIN, wranglerEnv } from "./wrangler-env.ts";
 import { API_CONFIG } from "./workers.ts";
 
 export const DEFAULT_RATE_LIMIT = 600;
-/** Where a config copy with another rate limit goes (under the gitignored .wrangler folder). */
-export const GENERATED_CONFIG = ".wrangler/generated/wrangler.json";
+/**
+ * Where this process's copy of the config goes (under the gitignored .wrangler folder, inside the
+ * project, where wrangler's bundler finds its modules): one a server, since wrangler reloads a config
+ * file that changes under it.
+ */
+export const GENERATED_CONFIG = `.wrangler/generated/wrangler.${process.pid}.json`;
 const FORWARDED_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 /**
  * How long wrangler gets to stop its workerd processes after a forwarded signal before its whole
@@ -40,17 +44,20 @@ export function rateLimitFromEnv(env: NodeJS.ProcessEnv = process.env): number {
 const PER_KEY_LIMITER = "RATE_LIMITER";
 
 /**
- * The wrangler config to serve with. The Rate Limiting binding takes its limit from the config
- * file, not from a var, so a limit other than the file's is served from a generated copy. 0 needs
- * no copy: the middleware skips the binding.
+ * The wrangler config to serve with: a generated copy, its required secrets as vars (config.ts,
+ * requiredSecretsAsVars). The Rate Limiting binding takes its limit from the config file, not from
+ * a var, so a limit other than the file's is written into the copy. 0 changes no limit: the
+ * middleware skips the binding.
  */
 export function configForRateLimit(limit: number): string {
   const config = readConfig();
   const perKey = (section: ConfigSection) => (section.ratelimits ?? []).filter((r) => r.name === PER_KEY_LIMITER);
   const limits = [config, ...Object.values(config.env ?? {})].flatMap(perKey);
   if (limits.length === 0) throw new Error(`${API_CONFIG} has no [[ratelimits]] to apply RATE_LIMIT_PER_MINUTE to`);
-  if (limit === 0 || limits.every((r) => r.simple?.limit === limit)) return API_CONFIG;
+  const keep = limit === 0 || limits.every((r) => r.simple?.limit === limit);
   return writeConfigCopy(GENERATED_CONFIG, (section) => {
+    requiredSecretsAsVars(section);
+    if (keep) return;
     for (const r of perKey(section)) r.simple = { ...r.simple, limit };
     if (section.vars && typeof section.vars === "object") section.vars.RATE_LIMIT_PER_MINUTE = String(limit);
   });
@@ -90,6 +97,10 @@ export function serve(
   );
   const config = configForRateLimit(rateLimit);
   const secrets = writeSecretsFile(admin.token);
+  const removeFiles = () => {
+    secrets.remove();
+    rmSync(config, { force: true });
+  };
   const envFiles: string[] = [];
   // Passing --env-file makes wrangler skip .dev.vars, so an operator's .dev.vars is passed on first.
   if (existsSync(".dev.vars")) envFiles.push("--env-file", resolve(".dev.vars"));
@@ -130,17 +141,17 @@ export function serve(
     for (const listener of process.listeners(signal)) process.removeListener(signal, listener);
     process.on(signal, forward);
   }
-  // Last resort for the secrets file if this process dies another way (an exception).
-  process.on("exit", secrets.remove);
+  // Last resort for the secrets file and the config copy if this process dies another way (an exception).
+  process.on("exit", removeFiles);
   child.on("error", (error) => {
-    secrets.remove();
+    removeFiles();
     console.error(`Could not start wrangler: ${error.message}`);
     process.exit(1);
   });
   child.on("exit", (code, signal) => {
     // What wrangler left behind (nothing, when it stopped in order) goes with it.
     killAll(stillAlive(tree), "SIGKILL");
-    secrets.remove();
+    removeFiles();
     process.exit(code ?? (signal ? 128 + (constants.signals[signal] ?? 0) : 1));
   });
 }

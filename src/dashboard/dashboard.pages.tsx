@@ -17,23 +17,27 @@ import { UsageChart } from "./dashboard.usage-chart.tsx";
 
 const SCOPE_HINTS = { read: "read: every GET endpoint", write: "write: create customers" } as const;
 
-/** Grace choices offered when rolling (seconds the old key keeps working). */
-export const GRACE_CHOICES = [
-  { seconds: 0, label: "now" },
-  { seconds: 3_600, label: "in 1 hour" },
-  { seconds: 86_400, label: "in 24 hours" },
-  { seconds: 604_800, label: "in 7 days" },
+/** The spans the dashboard offers, in seconds, as its choices say them. */
+const SPANS = [
+  [3_600, "in 1 hour"],
+  [86_400, "in 24 hours"],
+  [604_800, "in 7 days"],
+  [2_592_000, "in 30 days"],
+  [7_776_000, "in 90 days"],
+  [31_536_000, "in 1 year"],
 ] as const;
 
+/** Grace choices offered when rolling (seconds the old key keeps working): up to 7 days. */
+export const GRACE_CHOICES = [
+  { seconds: 0, label: "now" },
+  ...SPANS.slice(0, 3).map(([seconds, label]) => ({ seconds, label })),
+];
+
+/** Expiry choices of a new key: the seconds as the form sends them, "" for never. */
 export const EXPIRY_CHOICES = [
   { value: "", label: "never" },
-  { value: "3600", label: "in 1 hour" },
-  { value: "86400", label: "in 24 hours" },
-  { value: "604800", label: "in 7 days" },
-  { value: "2592000", label: "in 30 days" },
-  { value: "7776000", label: "in 90 days" },
-  { value: "31536000", label: "in 1 year" },
-] as const;
+  ...SPANS.map(([seconds, label]) => ({ value: String(seconds), label })),
+];
 
 const COPY_SCRIPT = `(() => {
   const button = document.getElementById("copy-secret");

@@ -3,9 +3,9 @@
 // <title>s give them on hover, the whole series and each day's.
 import type { FC } from "hono/jsx";
 
-export const CHART_BAR_WIDTH = 3;
-export const CHART_GAP = 1;
-export const CHART_HEIGHT = 28;
+const CHART_BAR_WIDTH = 3;
+const CHART_GAP = 1;
+const CHART_HEIGHT = 28;
 
 export interface Day {
   date: string;

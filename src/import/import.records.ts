@@ -106,13 +106,12 @@ const PARSERS: Record<RecordType, Parser> = {
     for (const postalCodeId of postalCodeIds) sink.row("sales_agent_postal_codes", { salesAgentId: id, postalCodeId });
   },
   delivery_agent(f, id, _where, _ref, sink) {
-    const row = {
+    sink.row("delivery_agents", {
       id,
       firstName: f.str("first_name"),
       lastName: f.str("last_name"),
       phoneNumber: f.str("phone_number"),
-    };
-    sink.row("delivery_agents", row);
+    });
   },
   product(f, id, _where, _ref, sink) {
     sink.row("products", { id, sku: f.str("sku"), name: f.str("name") });

@@ -7,7 +7,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import app from "../../src/index.ts";
 import { adminAuth } from "../../src/admin/admin.auth.ts";
 import { adminRoutes } from "../../src/admin/admin.routes.ts";
-import { call, errorEnvelope, statusAndHeaders, validationEnvelope } from "../helpers/http.ts";
+import { call, errorEnvelope, expectErrorAnswer, statusAndHeaders, validationEnvelope } from "../helpers/http.ts";
 import { MISSING_ADMIN_CREDENTIALS } from "../helpers/session.ts";
 import { makeKey } from "../helpers/api-keys.ts";
 
@@ -106,19 +106,16 @@ describe("admin paths and methods", () => {
     }
   });
 
-  it("answers 404 for a path no admin route serves, and has no /api alias", async () => {
-    for (const path of [
-      "/api/admin/keys",
-      "/api/admin/keys/key_0000000000000000/roll",
-      "/admin/keys/",
-      "/admin/keys/a/b/roll",
-      "/admin/nope",
-      "/admin",
-    ]) {
-      const res = await call(path, { headers: bearer(ADMIN) });
-      expect(res.status).toBe(404);
-      expect(res.body).toEqual(errorEnvelope(404, "NOT_FOUND", `No endpoint at ${path}`, path));
-    }
+  it.each([
+    "/api/admin/keys",
+    "/api/admin/keys/key_0000000000000000/roll",
+    "/admin/keys/",
+    "/admin/keys/a/b/roll",
+    "/admin/nope",
+    "/admin",
+  ])("answers 404 for %s: no admin route serves it, and there is no /api alias", async (path) => {
+    const res = await call(path, { headers: bearer(ADMIN) });
+    expectErrorAnswer(res, 404, "NOT_FOUND", `No endpoint at ${path}`, path);
   });
 
   it("answers 422 through the API's validation hook: a query parameter is given once", async () => {

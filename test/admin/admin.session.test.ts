@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { BASE, type CallResult, call } from "../helpers/http.ts";
 import { cookieSessionId, missingAdminCredentials } from "../helpers/session.ts";
 import { callWithEnv } from "../helpers/faults.ts";
+import { emptyTables } from "../helpers/seed.ts";
 
 const ADMIN = env.ADMIN_TOKEN!;
 const HOUR = 3_600_000;
@@ -94,16 +95,8 @@ async function hashOf(id: string): Promise<string> {
     .replace(/=+$/, "");
 }
 
-beforeEach(async () => {
-  await env.DB.batch([
-    env.DB.prepare("DELETE FROM admin_sessions"),
-    env.DB.prepare("DELETE FROM admin_signin_failures"),
-  ]);
-});
-
-afterEach(() => {
-  vi.useRealTimers();
-});
+beforeEach(() => emptyTables("admin_sessions", "admin_signin_failures"));
+afterEach(() => vi.useRealTimers());
 
 describe("dashboard sessions", () => {
   it("are rows under the hash of their id, made with the service's own secret on the first sign-in", async () => {

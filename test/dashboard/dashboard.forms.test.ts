@@ -8,6 +8,7 @@ import { sha256Hex } from "../../src/platform/lib/crypto.ts";
 import { BASE, type CallResult, call, statusAndHeaders } from "../helpers/http.ts";
 import { auditSessionId } from "../helpers/session.ts";
 import { makeKey } from "../helpers/api-keys.ts";
+import { emptyTables } from "../helpers/seed.ts";
 
 const ADMIN = env.ADMIN_TOKEN!;
 const bearer = { Authorization: `Bearer ${ADMIN}` };
@@ -85,18 +86,8 @@ function alertOf(res: CallResult): string | undefined {
   return /<div class="alert" role="alert"><p>([^<]*)<\/p><\/div>/.exec(res.text)?.[1];
 }
 
-beforeEach(async () => {
-  await env.DB.batch([
-    env.DB.prepare("DELETE FROM admin_signin_failures"),
-    env.DB.prepare("DELETE FROM key_audit"),
-    env.DB.prepare("DELETE FROM api_keys"),
-    env.DB.prepare("DELETE FROM form_tokens"),
-  ]);
-});
-
-afterEach(() => {
-  vi.useRealTimers();
-});
+beforeEach(() => emptyTables("admin_signin_failures", "key_audit", "api_keys", "form_tokens"));
+afterEach(() => vi.useRealTimers());
 
 describe("the make-key form", () => {
   it("sent twice makes one key: the second answer is a 303 to the key list, with no secret", async () => {

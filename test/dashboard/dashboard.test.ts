@@ -3,7 +3,7 @@
 // API keys and the administrator token.
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { BASE, type CallResult, call, errorEnvelope, statusAndHeaders } from "../helpers/http.ts";
+import { BASE, type CallResult, call, errorEnvelope, expectErrorAnswer, statusAndHeaders } from "../helpers/http.ts";
 import { missingAdminCredentials, MISSING_ADMIN_CREDENTIALS } from "../helpers/session.ts";
 import { makeKey } from "../helpers/api-keys.ts";
 
@@ -662,14 +662,12 @@ describe("the administrator token and API keys stay apart", () => {
   it("an API key never opens the admin API", async () => {
     const { secret } = await makeKey();
     const res = await call("/admin/keys", { key: secret });
-    expect(res.status).toBe(401);
-    expect(res.body).toEqual(
-      errorEnvelope(
-        401,
-        "AUTHENTICATION_ERROR",
-        "API keys do not open the admin API: use the administrator token",
-        "/admin/keys",
-      ),
+    expectErrorAnswer(
+      res,
+      401,
+      "AUTHENTICATION_ERROR",
+      "API keys do not open the admin API: use the administrator token",
+      "/admin/keys",
     );
   });
 });

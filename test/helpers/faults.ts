@@ -92,6 +92,17 @@ export function failingPutKV(
   }) as KVNamespace & { failing: boolean; readonly refused: number };
 }
 
+/** The real binding with some members replaced; every other member is the real one's (its methods bound to it). */
+export function withMembers<T extends object>(real: T, members: { [K in keyof T]?: unknown }): T {
+  return new Proxy(real, {
+    get(target, prop) {
+      if (Object.hasOwn(members, prop)) return members[prop as keyof T];
+      const value = Reflect.get(target, prop, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
 const EXECUTORS = new Set(["all", "raw", "run", "first"]);
 
 /** A statement that prepares fine and fails when executed, as D1 does when it cannot be reached. */

@@ -108,6 +108,20 @@ export function errorEnvelope(
   return { error: { code, description, source: `${BASE}${path}`, status_code: status, ...extra } };
 }
 
+/** The answer is `status` with the envelope of this code and description; status and body are compared together. */
+export function expectErrorAnswer(
+  res: CallResult,
+  status: number,
+  code: string,
+  description: string,
+  path: string,
+): void {
+  expect({ status: res.status, body: res.body }).toEqual({
+    status,
+    body: errorEnvelope(status, code, description, path),
+  });
+}
+
 /** The 422 naming these broken parameters, in this order: the description joins "field message" with "; ". */
 export function validationEnvelope(path: string, fields: { field: string; message: string }[]) {
   return errorEnvelope(422, "VALIDATION_ERROR", fields.map((f) => `${f.field} ${f.message}`).join("; "), path, {

@@ -5,6 +5,7 @@
 // scheduler lets it through, one at a time, so a run is one interleaving and can be replayed.
 // Every other call (KV reads, the sign-in throttle's D1 work) goes straight through.
 import { env } from "cloudflare:workers";
+import { interceptD1 } from "../../src/platform/lib/d1-intercept.ts";
 
 /** The SQL of a real prepared statement (workerd keeps it on the object). */
 function sqlOf(stmt: D1PreparedStatement): string {
@@ -12,8 +13,6 @@ function sqlOf(stmt: D1PreparedStatement): string {
   if (typeof sql !== "string") throw new Error("this runtime does not expose a statement's SQL");
   return sql;
 }
-
-const EXECUTORS = new Set(["all", "raw", "run", "first"]);
 
 /** Where each writer is: waiting at a gate (with what it is about to do), running, or finished. */
 class Gates {
@@ -62,37 +61,15 @@ class Gates {
 const KEY_SQL = /\b(api_keys|key_audit)\b/;
 
 function gatedD1(real: D1Database, gate: (label: string) => Promise<void>): D1Database {
-  const targets = new WeakMap<object, D1PreparedStatement>();
-  const wrap = (stmt: D1PreparedStatement): D1PreparedStatement => {
-    const sql = sqlOf(stmt);
-    const proxy = new Proxy(stmt, {
-      get(target, prop) {
-        if (prop === "bind") return (...values: unknown[]) => wrap(target.bind(...values));
-        if (typeof prop === "string" && EXECUTORS.has(prop) && KEY_SQL.test(sql)) {
-          return async (...args: unknown[]) => {
-            await gate(`${prop} ${sql.slice(0, 40)}`);
-            return (target[prop as keyof D1PreparedStatement] as (...a: unknown[]) => unknown).apply(target, args);
-          };
-        }
-        const value = Reflect.get(target, prop, target);
-        return typeof value === "function" ? value.bind(target) : value;
-      },
-    });
-    targets.set(proxy, stmt);
-    return proxy;
-  };
-  return new Proxy(real, {
-    get(target, prop) {
-      if (prop === "prepare") return (query: string) => wrap(target.prepare(query));
-      if (prop === "batch") {
-        return async (statements: D1PreparedStatement[]) => {
-          const unwrapped = statements.map((s) => targets.get(s) ?? s);
-          if (unwrapped.some((s) => KEY_SQL.test(sqlOf(s)))) await gate(`batch of ${unwrapped.length}`);
-          return target.batch(unwrapped);
-        };
-      }
-      const value = Reflect.get(target, prop, target);
-      return typeof value === "function" ? value.bind(target) : value;
+  return interceptD1(real, {
+    async execute(stmt, method, args) {
+      const sql = sqlOf(stmt);
+      if (KEY_SQL.test(sql)) await gate(`${method} ${sql.slice(0, 40)}`);
+      return (stmt[method as keyof D1PreparedStatement] as (...a: unknown[]) => unknown).apply(stmt, args);
+    },
+    async batch(statements) {
+      if (statements.some((s) => KEY_SQL.test(sqlOf(s)))) await gate(`batch of ${statements.length}`);
+      return real.batch(statements);
     },
   });
 }

@@ -113,6 +113,11 @@ export async function expectRejected(attempt: () => Promise<unknown>, expected: 
   return e;
 }
 
+/** The rejection of the order with this id, the index-th of the file's orders. */
+export function orderAt(id: number, index: number, field: string, problem: string | RegExp): Expected {
+  return { type: "order", id, where: `orders[${index}]`, field, problem };
+}
+
 /** importDataset(data) is rejected as `expected` says, and changes nothing. */
 export function rejects(data: Dataset, expected: Expected): Promise<ImportError> {
   return expectRejected(() => importDataset(env.DB, data), expected);

@@ -9,7 +9,7 @@ import {
   type OrderRecord,
   type RawRecord,
 } from "../../src/import/importer.ts";
-import { base, emptyTables, expectRejected, order, rejects } from "./import.helpers.ts";
+import { base, emptyTables, expectRejected, order, orderAt, rejects } from "./import.helpers.ts";
 
 beforeEach(emptyTables);
 
@@ -134,13 +134,7 @@ describe("a bad record rejects the whole import and changes nothing", () => {
     });
     const twice = base();
     twice.orders![1]!.invoices = [{ ...order(1).invoices![0]!, invoice_number: "INV-other" }];
-    await rejects(twice, {
-      type: "order",
-      id: 2,
-      where: "orders[1]",
-      field: "invoices[0].id",
-      problem: "another invoice in the file has id 10",
-    });
+    await rejects(twice, orderAt(2, 1, "invoices[0].id", "another invoice in the file has id 10"));
   });
 
   it("names two customers of the file whose numbers normalize alike, with both ids", async () => {
@@ -161,46 +155,25 @@ describe("a bad record rejects the whole import and changes nothing", () => {
   it("names a duplicate order_no, in the file or against the database", async () => {
     const data = base();
     data.orders![1]!.order_no = "SO-1";
-    await rejects(data, {
-      type: "order",
-      id: 2,
-      where: "orders[1]",
-      field: "order_no",
-      problem: '"SO-1" is also the order_no of order 1',
-    });
+    await rejects(data, orderAt(2, 1, "order_no", '"SO-1" is also the order_no of order 1'));
     await rejects(
       { orders: [order(3, { order_no: "SO-2" })] },
-      {
-        type: "order",
-        id: 3,
-        where: "orders[0]",
-        field: "order_no",
-        problem: '"SO-2" is also the order_no of order 2 in the database',
-      },
+      orderAt(3, 0, "order_no", '"SO-2" is also the order_no of order 2 in the database'),
     );
   });
 
   it("names a duplicate invoice_number, in the file or against the database", async () => {
     const data = base();
     data.orders![1]!.invoices = [{ ...order(1).invoices![0]!, id: 11 }];
-    await rejects(data, {
-      type: "order",
-      id: 2,
-      where: "orders[1]",
-      field: "invoices[0].invoice_number",
-      problem: '"INV-1" is also the invoice_number of invoice 10',
-    });
+    await rejects(
+      data,
+      orderAt(2, 1, "invoices[0].invoice_number", '"INV-1" is also the invoice_number of invoice 10'),
+    );
     const other = order(3);
     other.invoices = [order(3).invoices![0]!, { ...order(3).invoices![0]!, id: 31, invoice_number: "INV-1" }];
     await rejects(
       { orders: [other] },
-      {
-        type: "order",
-        id: 3,
-        where: "orders[0]",
-        field: "invoices[1].invoice_number",
-        problem: '"INV-1" is also the invoice_number of invoice 10 in the database',
-      },
+      orderAt(3, 0, "invoices[1].invoice_number", '"INV-1" is also the invoice_number of invoice 10 in the database'),
     );
   });
 
@@ -237,13 +210,10 @@ describe("a bad record rejects the whole import and changes nothing", () => {
       { name: "Placed", at: "2026-03-14T09:30:00Z" },
       { name: "Shipped" as "Placed", at: "2026-03-14T10:30:00Z" },
     ];
-    await rejects(data, {
-      type: "order",
-      id: 1,
-      where: "orders[0]",
-      field: "statuses[1].name",
-      problem: /^must be one of Placed, Processed, .*Postponed; got "Shipped"$/,
-    });
+    await rejects(
+      data,
+      orderAt(1, 0, "statuses[1].name", /^must be one of Placed, Processed, .*Postponed; got "Shipped"$/),
+    );
   });
 
   it("rejects an unknown member of the dataset", async () => {
@@ -268,25 +238,13 @@ describe("a bad record rejects the whole import and changes nothing", () => {
     const data = base();
     data.orders = Array.from({ length: 6000 }, (_, i) => order(i + 1));
     data.orders[5999]!.items[0]!.price = Number.NaN;
-    await rejects(data, {
-      type: "order",
-      id: 6000,
-      where: "orders[5999]",
-      field: "items[0].price",
-      problem: "must be a number",
-    });
+    await rejects(data, orderAt(6000, 5999, "items[0].price", "must be a number"));
   });
 
   it("rejects a duplicate found only after the whole file was staged", async () => {
     const data = base();
     data.orders = Array.from({ length: 6000 }, (_, i) => order(i + 1));
     data.orders[5999]!.order_no = "SO-17";
-    await rejects(data, {
-      type: "order",
-      id: 6000,
-      where: "orders[5999]",
-      field: "order_no",
-      problem: '"SO-17" is also the order_no of order 17',
-    });
+    await rejects(data, orderAt(6000, 5999, "order_no", '"SO-17" is also the order_no of order 17'));
   });
 });

@@ -8,7 +8,7 @@ import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { customersPageStatements } from "../../src/customers/customers.queries.ts";
 import { decodeCursor } from "../../src/platform/paging/cursor.ts";
 import { cursorParam } from "../helpers/cursor-param.ts";
-import { BASE, call, errorEnvelope, validationEnvelope, type CallResult } from "../helpers/http.ts";
+import { BASE, call, errorEnvelope, expectErrorAnswer, validationEnvelope, type CallResult } from "../helpers/http.ts";
 import { clearIsolateCaches, makeKey } from "../helpers/api-keys.ts";
 import { generatedCustomerStatements } from "../helpers/generate.ts";
 import { seedFixture } from "../helpers/seed.ts";
@@ -304,14 +304,12 @@ describe("POST /customers/create with an agent-bound key", () => {
       method: "POST",
       body: createBody(freshMobile(), { salesagent_id: 3 }),
     });
-    expect(res.status).toBe(403);
-    expect(res.body).toEqual(
-      errorEnvelope(
-        403,
-        "PERMISSION_ERROR",
-        "This API key lacks the 'write' scope, which POST /customers/create needs",
-        CREATE,
-      ),
+    expectErrorAnswer(
+      res,
+      403,
+      "PERMISSION_ERROR",
+      "This API key lacks the 'write' scope, which POST /customers/create needs",
+      CREATE,
     );
   });
 });

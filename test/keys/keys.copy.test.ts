@@ -11,7 +11,7 @@ import type { KeyRecord } from "../../src/keys/keys.record.ts";
 import { type KeyRow, toRecord } from "../../src/keys/keys.records.ts";
 import { COPY_WRITE_ROUNDS } from "../../src/keys/keys.store.ts";
 import { DAILY_RETENTION_CRON, PENDING_COPIES_CRON } from "../../src/scheduled.ts";
-import { callWithEnv, expectNoLeak, failingPutKV } from "../helpers/faults.ts";
+import { callWithEnv, expectNoLeak, failingPutKV, withMembers } from "../helpers/faults.ts";
 import { BASE, type CallResult, call, errorEnvelope } from "../helpers/http.ts";
 import { forEveryInterleaving } from "../helpers/interleave.ts";
 import { makeKey } from "../helpers/api-keys.ts";
@@ -350,19 +350,13 @@ describe("a KV write that fails after D1 committed", () => {
     const { record, secret } = await makeKey({ name: "busy" });
     // Another writer's change lands after each of this writer's KV writes.
     let puts = 0;
-    const changing = new Proxy(env.KEYS, {
-      get(target, prop) {
-        if (prop === "put") {
-          return async (...args: Parameters<KVNamespace["put"]>) => {
-            await target.put(...args);
-            puts++;
-            await env.DB.prepare("UPDATE api_keys SET version = version + 1, copy_pending = 1 WHERE id = ?1")
-              .bind(record.id)
-              .run();
-          };
-        }
-        const value = Reflect.get(target, prop, target);
-        return typeof value === "function" ? value.bind(target) : value;
+    const changing = withMembers(env.KEYS, {
+      put: async (...args: Parameters<KVNamespace["put"]>) => {
+        await env.KEYS.put(...args);
+        puts++;
+        await env.DB.prepare("UPDATE api_keys SET version = version + 1, copy_pending = 1 WHERE id = ?1")
+          .bind(record.id)
+          .run();
       },
     });
     const lines = captureConsole();
@@ -390,17 +384,11 @@ describe("a KV write that fails after D1 committed", () => {
 
   it("a confirmation that D1 refuses leaves the copy pending; the job confirms it", async () => {
     const { record, secret } = await makeKey({ name: "unconfirmed" });
-    const refusing = new Proxy(env.DB, {
-      get(target, prop) {
-        if (prop === "batch") {
-          return (statements: D1PreparedStatement[]) =>
-            statements.some((s) => /copy_pending = 0/.test((s as unknown as { statement: string }).statement))
-              ? Promise.reject(new Error("D1_ERROR: Network connection lost."))
-              : target.batch(statements);
-        }
-        const value = Reflect.get(target, prop, target);
-        return typeof value === "function" ? value.bind(target) : value;
-      },
+    const refusing = withMembers(env.DB, {
+      batch: (statements: D1PreparedStatement[]) =>
+        statements.some((s) => /copy_pending = 0/.test((s as unknown as { statement: string }).statement))
+          ? Promise.reject(new Error("D1_ERROR: Network connection lost."))
+          : env.DB.batch(statements),
     });
     const lines = captureConsole();
     const res = await callWithEnv({ DB: refusing }, `/admin/keys/${record.id}/revoke`, {

@@ -13,13 +13,16 @@ import { call, errorEnvelope } from "../helpers/http.ts";
 const ADMIN = { Authorization: `Bearer ${env.ADMIN_TOKEN!}` };
 const path = "/admin/keys";
 
-/** A test-mode key's record as written before scopes and agents existed: it has neither member. */
-async function preScopesRecord(
-  secret: string,
-  names: Pick<KeyRecord, "id" | "name" | "prefix">,
-): Promise<Omit<KeyRecord, "scopes" | "agent_id">> {
-  return {
-    ...names,
+/**
+ * A test-mode key whose record was written before scopes and agents existed (it has neither member),
+ * its KV copy stored under its hash. Its secret is the letter, repeated.
+ */
+async function storePreScopesKey(letter: string, id: string, name: string) {
+  const secret = `sk_test_${letter.repeat(43)}`;
+  const record: Omit<KeyRecord, "scopes" | "agent_id"> = {
+    id,
+    name,
+    prefix: `sk_test_${letter.repeat(4)}…`,
     mode: "test",
     hash: await hashSecret(secret),
     created_at: "2026-01-01T00:00:00.000Z",
@@ -28,6 +31,8 @@ async function preScopesRecord(
     replaces: null,
     replaced_by: null,
   };
+  await env.KEYS.put(`hash:${record.hash}`, JSON.stringify(record));
+  return { secret, record };
 }
 
 async function createKey(body: Record<string, unknown>) {
@@ -123,14 +128,7 @@ describe("rolling through the admin API", () => {
 
 describe("keys from the KV-only layout", () => {
   it("keep authenticating, are carried over into D1 by the admin API, and are managed from then on", async () => {
-    const secret = `sk_test_${"K".repeat(43)}`;
-    // Written before scopes and agents existed: the copy has neither member.
-    const record = await preScopesRecord(secret, {
-      id: "key_LegacyLegacy0001",
-      name: "made before D1",
-      prefix: "sk_test_KKKK…",
-    });
-    await env.KEYS.put(`hash:${record.hash}`, JSON.stringify(record));
+    const { secret, record } = await storePreScopesKey("K", "key_LegacyLegacy0001", "made before D1");
     await env.KEYS.put(`id:${record.id}`, record.hash, { metadata: record });
 
     expect((await call("/api/area", { key: secret })).status).toBe(200);
@@ -243,13 +241,7 @@ describe("scopes and a sales agent on a key", () => {
   });
 
   it("a KV copy written before scopes and agents reads as both scopes and no agent, and keeps working", async () => {
-    const secret = `sk_test_${"Q".repeat(43)}`;
-    const old = await preScopesRecord(secret, {
-      id: "key_OldShapeOldShape",
-      name: "before scopes",
-      prefix: "sk_test_QQQQ…",
-    });
-    await env.KEYS.put(`hash:${old.hash}`, JSON.stringify(old));
+    const { secret, record: old } = await storePreScopesKey("Q", "key_OldShapeOldShape", "before scopes");
     expect(await store().findBySecret(secret)).toEqual({ ...old, scopes: ["read", "write"], agent_id: null });
     expect((await call("/api/area", { key: secret })).status).toBe(200);
     expect((await call("/api/customers?count=1", { key: secret })).status).toBe(200);

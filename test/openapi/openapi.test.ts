@@ -1,6 +1,6 @@
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Exchange } from "../helpers/contract.ts";
-import { BASE, call, errorEnvelope, loadContract, statusAndHeaders } from "../helpers/http.ts";
+import { BASE, call, expectErrorAnswer, loadContract, statusAndHeaders } from "../helpers/http.ts";
 import { clearIsolateCaches, makeKey } from "../helpers/api-keys.ts";
 import { seedFixture } from "../helpers/seed.ts";
 
@@ -207,18 +207,14 @@ describe("GET /docs", () => {
     expect(res.text).toContain("plugins: [accessible]");
   });
 
-  it("reaches no other file of the package", async () => {
-    for (const path of [
-      "/docs/index.html",
-      "/docs/package.json",
-      "/docs/swagger-ui.js.map",
-      "/swagger-ui-bundle.js",
-      "/index.html",
-    ]) {
-      const res = await call(path);
-      expect(res.status, path).toBe(404);
-      expect(res.body).toEqual(errorEnvelope(404, "NOT_FOUND", `No endpoint at ${path}`, path));
-    }
+  it.each([
+    "/docs/index.html",
+    "/docs/package.json",
+    "/docs/swagger-ui.js.map",
+    "/swagger-ui-bundle.js",
+    "/index.html",
+  ])("reaches no other file of the package: %s is a 404", async (path) => {
+    expectErrorAnswer(await call(path), 404, "NOT_FOUND", `No endpoint at ${path}`, path);
   });
 });
 

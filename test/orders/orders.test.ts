@@ -125,28 +125,15 @@ describe("GET /orders", () => {
     expect(res.body).toEqual(errorEnvelope(404, "NOT_FOUND", "No customer has this phone number", "/api/orders"));
   });
 
+  const PHONE = "must be a 10-digit phone number (a +91 or 0 prefix is allowed)";
+  const DATE = "must be a real date written dd-mm-yyyy (or yyyy-mm-dd)";
   it.each([
     ["", [{ field: "phone_number", message: "is required" }]],
-    [
-      "phone_number=12345",
-      [{ field: "phone_number", message: "must be a 10-digit phone number (a +91 or 0 prefix is allowed)" }],
-    ],
-    [
-      "phone_number=98200000011",
-      [{ field: "phone_number", message: "must be a 10-digit phone number (a +91 or 0 prefix is allowed)" }],
-    ],
-    [
-      "phone_number=98200abcde",
-      [{ field: "phone_number", message: "must be a 10-digit phone number (a +91 or 0 prefix is allowed)" }],
-    ],
-    [
-      "phone_number=9820000001&from_date=31-02-2026",
-      [{ field: "from_date", message: "must be a real date written dd-mm-yyyy (or yyyy-mm-dd)" }],
-    ],
-    [
-      "phone_number=9820000001&to_date=2026%2F03%2F14",
-      [{ field: "to_date", message: "must be a real date written dd-mm-yyyy (or yyyy-mm-dd)" }],
-    ],
+    ["phone_number=12345", [{ field: "phone_number", message: PHONE }]],
+    ["phone_number=98200000011", [{ field: "phone_number", message: PHONE }]],
+    ["phone_number=98200abcde", [{ field: "phone_number", message: PHONE }]],
+    ["phone_number=9820000001&from_date=31-02-2026", [{ field: "from_date", message: DATE }]],
+    ["phone_number=9820000001&to_date=2026%2F03%2F14", [{ field: "to_date", message: DATE }]],
     [
       "phone_number=9820000001&from_date=15-03-2026&to_date=14-03-2026",
       [{ field: "from_date", message: "must not be after to_date" }],

@@ -11,7 +11,7 @@ import { callWithEnv } from "../helpers/faults.ts";
 import type { CallOptions, CallResult } from "../helpers/http.ts";
 import { clearIsolateCaches, makeKey } from "../helpers/api-keys.ts";
 import { seedFixture } from "../helpers/seed.ts";
-import { createBody } from "../fixtures/create-body.ts";
+import { createBody, REQUIRED_CREATE_PARAMETERS } from "../fixtures/create-body.ts";
 
 const RUNS = 40;
 const UNLIMITED = { RATE_LIMIT_PER_MINUTE: "0" };
@@ -338,29 +338,29 @@ describe("headers", () => {
   });
 });
 
+/** Path segments: the service's own, dot segments written plainly and encoded, broken escapes. */
+const PATH_SEGMENTS = [
+  "api",
+  "customers",
+  "orders",
+  "create",
+  "area",
+  "areas",
+  "..",
+  ".",
+  "%2e%2e",
+  "%00",
+  "%",
+  "%zz",
+  "[x]",
+  "a|b^c",
+  "openapi.json",
+  "__proto__",
+];
+
 describe("paths and methods", () => {
   it("any path and method is answered in the envelope, never 5xx", async () => {
-    const segment = fc.oneof(
-      fc.constantFrom(
-        "api",
-        "customers",
-        "orders",
-        "create",
-        "area",
-        "areas",
-        "..",
-        ".",
-        "%2e%2e",
-        "%00",
-        "%",
-        "%zz",
-        "[x]",
-        "a|b^c",
-        "openapi.json",
-        "__proto__",
-      ),
-      fc.string({ maxLength: 12 }).map(encode),
-    );
+    const segment = fc.oneof(fc.constantFrom(...PATH_SEGMENTS), fc.string({ maxLength: 12 }).map(encode));
     await fc.assert(
       fc.asyncProperty(
         fc.array(segment, { minLength: 1, maxLength: 5 }),
@@ -380,17 +380,7 @@ describe("paths and methods", () => {
 
 // ---- POST /customers/create -----------------------------------------------------------------
 
-const CREATE_NAMES = [
-  "company_name",
-  "mobile_number",
-  "contactpersons_name",
-  "address",
-  "area_id",
-  "postalcode_id",
-  "gst_treatment",
-  "gstin",
-  "salesagent_id",
-] as const;
+const CREATE_NAMES = [...REQUIRED_CREATE_PARAMETERS, "gstin"] as const;
 
 /** A valid create body but for its mobile number, which the fuzzing gives. */
 const { mobile_number: _fuzzed, ...VALID }: Record<string, unknown> = createBody("", {
@@ -425,6 +415,27 @@ const jsonMember: fc.Arbitrary<unknown> = fc.oneof(
 );
 
 /** Raw JSON number literals that JSON.stringify never writes. */
+/** Bodies that are not a JSON object: empty, other JSON values, broken JSON, deep nesting, prototype keys. */
+const ODD_BODIES = [
+  "",
+  " ",
+  "null",
+  "[]",
+  "[1,2]",
+  '"text"',
+  "42",
+  "{",
+  '{"a":}',
+  "{'single':'quotes'}",
+  '{"company_name":"x"}garbage',
+  "\u0000",
+  "\uFEFF{}",
+  `${"[".repeat(5000)}${"]".repeat(5000)}`,
+  `{"a":${"[".repeat(3000)}${"]".repeat(3000)}}`,
+  '{"__proto__":{"company_name":"polluted","isAdmin":true}}',
+  '{"constructor":{"prototype":{"polluted":true}}}',
+];
+
 const RAW_NUMBERS = ["1e400", "-1e400", "123456789012345678901234567890", "1.0000000000000001", "-0", "0.1e1", "1E2"];
 
 /** A body text: members from the valid set, overridden or joined by hostile ones, as raw JSON. */
@@ -478,25 +489,7 @@ describe("POST /customers/create", () => {
 
   it("malformed and odd bodies: 400 or 422 in the envelope, never 5xx", async () => {
     const bodies = fc.oneof(
-      fc.constantFrom(
-        "",
-        " ",
-        "null",
-        "[]",
-        "[1,2]",
-        '"text"',
-        "42",
-        "{",
-        '{"a":}',
-        "{'single':'quotes'}",
-        '{"company_name":"x"}garbage',
-        "\u0000",
-        "\uFEFF{}",
-        `${"[".repeat(5000)}${"]".repeat(5000)}`,
-        `{"a":${"[".repeat(3000)}${"]".repeat(3000)}}`,
-        '{"__proto__":{"company_name":"polluted","isAdmin":true}}',
-        '{"constructor":{"prototype":{"polluted":true}}}',
-      ),
+      fc.constantFrom(...ODD_BODIES),
       fc.string({ unit: "binary", maxLength: 200 }),
       fc.jsonValue().map((v) => JSON.stringify(v)),
     );

@@ -1,7 +1,7 @@
 // What operators and browsers see around every answer: the request id, the one JSON log line,
 // secure headers, CORS, and the caching rules for authenticated answers.
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { call, errorEnvelope } from "../helpers/http.ts";
+import { call, expectErrorAnswer } from "../helpers/http.ts";
 import { callWithEnv, downD1, downRateLimiter, garbageD1 } from "../helpers/faults.ts";
 import { clearIsolateCaches, makeKey } from "../helpers/api-keys.ts";
 import { captureConsole, jsonLinesOf, type LogLine } from "../helpers/logs.ts";
@@ -155,6 +155,12 @@ describe("log levels: the console method of each line", () => {
       "duration_ms" in line ? line.status : (line.event ?? line.error),
     ]);
 
+  /** Sends one request with these bindings replaced and the key, under the request id; its status and levels. */
+  async function statusAndLevels(requestId: string, overrides: Partial<Cloudflare.Env>, path: string) {
+    const res = await callWithEnv(overrides, path, { key, headers: { "X-Request-Id": requestId } });
+    return { status: res.status, levels: levels(requestId) };
+  }
+
   it("writes the request line of a 2xx, 3xx or 4xx with console.log", async () => {
     const cases = [
       ["lvl-200", "/api/customers?count=1", { key }, 200],
@@ -172,21 +178,20 @@ describe("log levels: the console method of each line", () => {
   });
 
   it("writes a 5xx's request line and its error line with console.error, never console.log", async () => {
-    const unexpected = await callWithEnv({ DB: garbageD1() }, "/api/customers", {
-      key,
-      headers: { "X-Request-Id": "lvl-500" },
+    expect(await statusAndLevels("lvl-500", { DB: garbageD1() }, "/api/customers")).toEqual({
+      status: 500,
+      levels: [
+        ["error", expect.any(String)],
+        ["error", 500],
+      ],
     });
-    expect(unexpected.status).toBe(500);
-    expect(levels("lvl-500")).toEqual([
-      ["error", expect.any(String)],
-      ["error", 500],
-    ]);
-    const down = await callWithEnv({ DB: downD1() }, "/api/customers", { key, headers: { "X-Request-Id": "lvl-503" } });
-    expect(down.status).toBe(503);
-    expect(levels("lvl-503")).toEqual([
-      ["error", expect.stringContaining("DependencyError")],
-      ["error", 503],
-    ]);
+    expect(await statusAndLevels("lvl-503", { DB: downD1() }, "/api/customers")).toEqual({
+      status: 503,
+      levels: [
+        ["error", expect.stringContaining("DependencyError")],
+        ["error", 503],
+      ],
+    });
     const misconfigured = await callWithEnv({ MODE: "staging" }, "/api/healthz", {
       headers: { "X-Request-Id": "lvl-mode" },
     });
@@ -199,15 +204,13 @@ describe("log levels: the console method of each line", () => {
   });
 
   it("writes a warning with console.warn, and the request it came with stays info", async () => {
-    const res = await callWithEnv({ RATE_LIMITER: downRateLimiter() }, "/api/customers?count=1", {
-      key,
-      headers: { "X-Request-Id": "lvl-warn" },
+    expect(await statusAndLevels("lvl-warn", { RATE_LIMITER: downRateLimiter() }, "/api/customers?count=1")).toEqual({
+      status: 200,
+      levels: [
+        ["warn", "rate_limiter_unavailable"],
+        ["log", 200],
+      ],
     });
-    expect(res.status).toBe(200);
-    expect(levels("lvl-warn")).toEqual([
-      ["warn", "rate_limiter_unavailable"],
-      ["log", 200],
-    ]);
   });
 });
 
@@ -343,14 +346,12 @@ describe("Cache-Control of authenticated answers", () => {
 
   it("the 401 of a request without credentials is an envelope too", async () => {
     const res = await call("/api/areas");
-    expect(res.status).toBe(401);
-    expect(res.body).toEqual(
-      errorEnvelope(
-        401,
-        "AUTHENTICATION_ERROR",
-        "Missing credentials: send the header 'Authorization: Bearer <API key>'",
-        "/api/areas",
-      ),
+    expectErrorAnswer(
+      res,
+      401,
+      "AUTHENTICATION_ERROR",
+      "Missing credentials: send the header 'Authorization: Bearer <API key>'",
+      "/api/areas",
     );
     expect(res.headers.get("WWW-Authenticate")).toBe("Bearer");
   });

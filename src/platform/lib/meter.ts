@@ -1,6 +1,7 @@
 // Wrappers around the D1 and KV bindings that count and time a request's work for Server-Timing and
 // the log (docs/specification.md section 6), and turn a binding's failure into a DependencyError (503).
 import { DependencyError, causeMessages } from "../errors.ts";
+import { type AnyD1, interceptD1 } from "./d1-intercept.ts";
 
 /** served_by_* only where D1 reports them (a deployed, replicated database). */
 interface D1Meta {
@@ -54,8 +55,6 @@ export class Meter {
   }
 }
 
-type AnyD1 = D1Database | D1DatabaseSession;
-
 // raw() and first() return no meta, so they are answered from all(), which reads the same rows: raw()
 // as values in column order (safe because multi-table selects alias their columns, db/columns.ts).
 async function metered(stmt: D1PreparedStatement, method: string, args: unknown[], meter: Meter): Promise<unknown> {
@@ -78,41 +77,18 @@ async function metered(stmt: D1PreparedStatement, method: string, args: unknown[
   return typeof column === "string" ? (row?.[column] ?? null) : row;
 }
 
-const EXECUTORS = new Set(["all", "raw", "run", "first"]);
-
 /** A D1 database (or session) whose every statement execution and batch is one metered round trip. */
 export function meterD1<T extends AnyD1>(db: T, meter: Meter): T {
-  const real = new WeakMap<object, D1PreparedStatement>();
-  const wrapStatement = (stmt: D1PreparedStatement): D1PreparedStatement => {
-    const wrapped = new Proxy(stmt, {
-      get(target, prop) {
-        if (prop === "bind") return (...values: unknown[]) => wrapStatement(target.bind(...values));
-        if (typeof prop === "string" && EXECUTORS.has(prop)) {
-          return (...args: unknown[]) => meter.d1(() => metered(target, prop, args, meter));
-        }
-        const value = Reflect.get(target, prop, target);
-        return typeof value === "function" ? value.bind(target) : value;
-      },
-    });
-    real.set(wrapped, stmt);
-    return wrapped;
-  };
-  return new Proxy(db, {
-    get(target, prop) {
-      if (prop === "prepare") return (query: string) => wrapStatement(target.prepare(query));
-      if (prop === "batch") {
-        return (statements: D1PreparedStatement[]) =>
-          meter.d1(async () => {
-            const results = await target.batch(statements.map((s) => real.get(s) ?? s));
-            // Counting never fails a request: an answer that is not a list is the caller's to refuse.
-            if (Array.isArray(results)) for (const result of results) meter.count(result);
-            return results;
-          });
-      }
-      if (prop === "exec") return (query: string) => meter.d1(() => (target as D1Database).exec(query));
-      const value = Reflect.get(target, prop, target);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
+  return interceptD1(db, {
+    execute: (stmt, method, args) => meter.d1(() => metered(stmt, method, args, meter)),
+    batch: (statements) =>
+      meter.d1(async () => {
+        const results = await db.batch(statements);
+        // Counting never fails a request: an answer that is not a list is the caller's to refuse.
+        if (Array.isArray(results)) for (const result of results) meter.count(result);
+        return results;
+      }),
+    members: { exec: (query: string) => meter.d1(() => (db as D1Database).exec(query)) },
   });
 }
 

@@ -1,6 +1,7 @@
 // POST /customers/create: the requests it refuses (422 naming every broken rule, 400 for a body
 // that does not parse, 401 before everything else, 409 for a number that a customer has).
 import { beforeAll, describe, expect, it } from "vitest";
+import { REQUIRED_CREATE_PARAMETERS } from "../../fixtures/create-body.ts";
 import { call, errorEnvelope } from "../../helpers/http.ts";
 import * as h from "./create.helpers.ts";
 
@@ -16,28 +17,13 @@ describe("validation", () => {
   }
 
   it("lists every missing parameter in one 422, in the published order", async () => {
-    await expect422({}, [
-      ["company_name", h.MSG.required],
-      ["mobile_number", h.MSG.required],
-      ["contactpersons_name", h.MSG.required],
-      ["address", h.MSG.required],
-      ["area_id", h.MSG.required],
-      ["postalcode_id", h.MSG.required],
-      ["gst_treatment", h.MSG.required],
-      ["salesagent_id", h.MSG.required],
-    ]);
+    await expect422(
+      {},
+      REQUIRED_CREATE_PARAMETERS.map((name) => [name, h.MSG.required]),
+    );
   });
 
-  it.each([
-    "company_name",
-    "mobile_number",
-    "contactpersons_name",
-    "address",
-    "area_id",
-    "postalcode_id",
-    "gst_treatment",
-    "salesagent_id",
-  ])("requires %s", async (name) => {
+  it.each(REQUIRED_CREATE_PARAMETERS)("requires %s", async (name) => {
     const p = h.params();
     delete p[name];
     await expect422(p, [[name, h.MSG.required]]);
@@ -104,16 +90,16 @@ describe("validation", () => {
   });
 
   it.each([
-    ["27AAPFU0939F1YV", h.MSG.gstinPattern],
-    ["27AAPF00939F1ZV", h.MSG.gstinPattern],
-    ["47AAPFU0939F1ZV", h.MSG.gstinPattern],
-    ["00AAPFU0939F1ZB", h.MSG.gstinState],
-    ["39AAPFU0939F1ZQ", h.MSG.gstinState],
-    ["27AAPFU0939F1ZW", h.MSG.gstinChecksum],
-    ["27aapfu0939f1zw", h.MSG.gstinChecksum],
-    ["27AAPFU0939F1Z", h.MSG.gstinLength],
-  ])("rejects the GSTIN %j when Registered", async (gstin, message) => {
-    await expect422(h.params({ gst_treatment: "Registered", gstin }), [["gstin", message]]);
+    ["27AAPFU0939F1YV", "gstinPattern"],
+    ["27AAPF00939F1ZV", "gstinPattern"],
+    ["47AAPFU0939F1ZV", "gstinPattern"],
+    ["00AAPFU0939F1ZB", "gstinState"],
+    ["39AAPFU0939F1ZQ", "gstinState"],
+    ["27AAPFU0939F1ZW", "gstinChecksum"],
+    ["27aapfu0939f1zw", "gstinChecksum"],
+    ["27AAPFU0939F1Z", "gstinLength"],
+  ] as const)("rejects the GSTIN %j when Registered (%s)", async (gstin, rule) => {
+    await expect422(h.params({ gst_treatment: "Registered", gstin }), [["gstin", h.MSG[rule]]]);
   });
 
   it("reports a repeated query or form parameter", async () => {
@@ -207,41 +193,27 @@ describe("bodies", () => {
     expect(await h.counts()).toEqual(before);
   }
 
-  it("answers 400 for malformed JSON", async () => {
-    await expectBadRequest(
-      '{"company_name": "x",',
-      { "Content-Type": "application/json" },
-      "The request body is not valid JSON",
-    );
-    await expectBadRequest(
-      "company_name=x",
-      { "Content-Type": "application/json; charset=utf-8" },
-      "The request body is not valid JSON",
-    );
-  });
-
-  it("answers 400 for JSON that is not an object", async () => {
-    const description = "The JSON body must be an object whose members are the parameters";
-    for (const body of ["[1,2]", '"text"', "42", "null"])
-      await expectBadRequest(body, { "Content-Type": "application/json" }, description);
-  });
-
-  it("answers 400 for a malformed form body", async () => {
-    await expectBadRequest(
-      "company_name=%E0%A4%A&address=x",
-      h.FORM,
-      "The form body is not valid application/x-www-form-urlencoded (bad percent-encoding)",
-    );
-    await expectBadRequest(
-      "company_name=%zz",
-      h.FORM,
-      "The form body is not valid application/x-www-form-urlencoded (bad percent-encoding)",
-    );
-    await expectBadRequest(
+  const JSON_TYPE = { "Content-Type": "application/json" };
+  const NOT_JSON = "The request body is not valid JSON";
+  const NOT_AN_OBJECT = "The JSON body must be an object whose members are the parameters";
+  const BAD_PERCENT = "The form body is not valid application/x-www-form-urlencoded (bad percent-encoding)";
+  it.each([
+    ["malformed JSON", '{"company_name": "x",', JSON_TYPE, NOT_JSON],
+    ["malformed JSON", "company_name=x", { "Content-Type": "application/json; charset=utf-8" }, NOT_JSON],
+    ["JSON that is not an object", "[1,2]", JSON_TYPE, NOT_AN_OBJECT],
+    ["JSON that is not an object", '"text"', JSON_TYPE, NOT_AN_OBJECT],
+    ["JSON that is not an object", "42", JSON_TYPE, NOT_AN_OBJECT],
+    ["JSON that is not an object", "null", JSON_TYPE, NOT_AN_OBJECT],
+    ["a malformed form body", "company_name=%E0%A4%A&address=x", h.FORM, BAD_PERCENT],
+    ["a malformed form body", "company_name=%zz", h.FORM, BAD_PERCENT],
+    [
+      "a malformed form body",
       "--nope\r\n",
       { "Content-Type": "multipart/form-data; boundary=xyz" },
       "The form body is not valid multipart/form-data",
-    );
+    ],
+  ])("answers 400 for %s: %j", async (_kind, body, headers, description) => {
+    await expectBadRequest(body, headers, description);
   });
 
   it("answers 400 for a body of an unsupported type rather than ignoring it", async () => {

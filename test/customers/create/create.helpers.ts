@@ -23,25 +23,10 @@ export const DATASET = {
     { id: 4, name: "Spare 2", area_code: "S2", city_id: 1 },
   ],
   postal_codes: dataset.postal_codes.slice(0, 2),
+  // Asha and Vikram, each at one of the two postal codes above.
   sales_agents: [
-    {
-      id: 1,
-      first_name: "Asha",
-      last_name: "Rao",
-      mobile_number: "9876543210",
-      email: "asha@example.com",
-      avatar: null,
-      postalcode_ids: [1],
-    },
-    {
-      id: 2,
-      first_name: "Vikram",
-      last_name: "Shetty",
-      mobile_number: "9876500002",
-      email: null,
-      avatar: null,
-      postalcode_ids: [2],
-    },
+    { ...dataset.sales_agents[0], postalcode_ids: [1] },
+    { ...dataset.sales_agents[1], email: null, avatar: null, postalcode_ids: [2] },
   ],
   customers: [
     {
