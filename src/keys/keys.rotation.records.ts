@@ -94,7 +94,7 @@ export class RotationRecords extends KeyRecords {
 
   /**
    * The successor's first use cuts the old key to one more hour (never longer than its grace) and ends
-   * the retry, so the sealed secret goes. Null when it was reported already.
+   * the retry, so the sealed secret goes. Each record read back, or null where none was found.
    */
   async reportFirstUse(
     successorId: string,
