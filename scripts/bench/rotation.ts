@@ -2,6 +2,7 @@
 // against an ordinary key on one server (`npm run dev` on the demo data), loaded in turn, their order
 // alternating from round to round; and the D1 round trips each request makes (Server-Timing), whose
 // goal is 0: the header comes from the KV copy and the fleet's due set, never from D1.
+import { loadavg } from "node:os";
 import { join } from "node:path";
 import { DEMO_OPTIONS } from "../dataset/index.ts";
 import { type Figures, type LoadOptions, mean, measure, median } from "../perf/cannon.ts";
@@ -26,6 +27,7 @@ async function probe(url: string, secret: string): Promise<{ header: string | nu
 
 /** The markdown section, its lines also printed as steps. */
 export async function compareRotation(perf: PerfRun, load: LoadOptions, rounds: number): Promise<string[]> {
+  const loadBefore = loadavg()[0]!;
   const state = join(perf.dir, "rotation-state");
   perf.step("npm run db:import (demo dataset) ...");
   await importInto(state, DEMO_OPTIONS.out);
@@ -66,6 +68,8 @@ export async function compareRotation(perf: PerfRun, load: LoadOptions, rounds: 
     "## Key rotation on the request path",
     "",
     `**${summary}**${failures ? ` (**${failures} failed**)` : ""}`,
+    "",
+    `1-minute load average ${loadBefore.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end (2 cores: above 2, req/s is noise; the round trips are not).`,
     "",
     "| key | D1 round trips per request | Key-Rotation | req/s (rounds) | p50 ms | p99 ms |",
     "|---|---|---|---|---|---|",
