@@ -474,6 +474,35 @@ describe("POST /keys/rotate", () => {
   });
 });
 
+describe("the successor's secret kept for a retry", () => {
+  it("is erased once the old key stops: at its revocation, and by the 5-minute job after its time", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(T0);
+    const sealedOf = async (id: string) =>
+      (await env.DB.prepare("SELECT successor_secret_sealed AS s FROM api_keys WHERE id = ?1")
+        .bind(id)
+        .first<{ s: string | null }>())!.s;
+    const revoked = await makeKey();
+    const timedOut = await makeKey();
+    expect((await rotate(revoked.secret)).status).toBe(201);
+    expect((await rotate(timedOut.secret, { grace: 60 })).status).toBe(201);
+    expect([await sealedOf(revoked.record.id), await sealedOf(timedOut.record.id)]).toEqual([
+      expect.stringMatching(/^v1\./),
+      expect.stringMatching(/^v1\./),
+    ]);
+    await new KeyStore(env.KEYS, env.DB).revoke(revoked.record.id, { actor: "cli" });
+    expect(await sealedOf(revoked.record.id)).toBeNull();
+
+    vi.setSystemTime(T0 + 60_000);
+    const lines = captureConsole();
+    await runJob();
+    expect(await sealedOf(timedOut.record.id)).toBeNull();
+    expect(lines.map((l) => JSON.parse(l.text))).toEqual([
+      expect.objectContaining({ event: "key_copies", due_set_rewritten: false, sealed_secrets_erased: 1 }),
+    ]);
+  });
+});
+
 describe("a roll of a due key", () => {
   it("cancels the rotation: rolled, the new key without rotation, and no header on either", async () => {
     const k = await makeKey();
