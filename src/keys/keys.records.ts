@@ -4,16 +4,19 @@ import { causeMessages, errors } from "../platform/errors.ts";
 import { type AuditEntry, auditStatement, type KeyActorName, revokeAuditStatement } from "./keys.audit.ts";
 import { scopesText, storedScopes } from "./keys.scopes.ts";
 import type { KeyDatabase, KeyRecord } from "./keys.record.ts";
+import { ROTATION_COLUMNS, type RotationRow, rotationOf } from "./keys.rotation.record.ts";
 
 export const KEY_COLUMNS =
   "id, name, mode, prefix, hash, created_at, expires_at, revoked_at, rolled_from, replaced_by, scopes, agent_id";
 const PLACEHOLDERS = KEY_COLUMNS.split(", ")
   .map((_, i) => `?${i + 1}`)
   .join(", ");
-const VERSIONED_COLUMNS = `${KEY_COLUMNS}, version, copy_pending`;
-const MARK = "version = version + 1, copy_pending = 1";
+/** What a read adds to the written columns: the rotation's, which only rotation statements write. */
+export const READ_COLUMNS = `${KEY_COLUMNS}, ${ROTATION_COLUMNS}`;
+const VERSIONED_COLUMNS = `${READ_COLUMNS}, version, copy_pending`;
+export const MARK = "version = version + 1, copy_pending = 1";
 
-export interface KeyRow {
+export interface KeyRow extends RotationRow {
   id: string;
   name: string;
   mode: KeyRecord["mode"];
@@ -57,6 +60,7 @@ export function toRecord(row: KeyRow): KeyRecord {
     replaced_by: row.replaced_by,
     scopes: storedScopes(row.scopes),
     agent_id: row.agent_id,
+    ...rotationOf(row),
   };
 }
 
@@ -78,7 +82,7 @@ function values(r: KeyRecord): unknown[] {
 }
 
 function entryOf(
-  action: "create" | "roll",
+  action: "create" | "roll" | "rotate",
   record: KeyRecord,
   at: string,
   actor: Actor,
@@ -99,10 +103,10 @@ function entryOf(
 type Actor = { actor: KeyActorName; sessionId: string | null };
 
 export class KeyRecords {
-  constructor(private readonly db: KeyDatabase) {}
+  constructor(protected readonly db: KeyDatabase) {}
 
   async get(id: string): Promise<KeyRecord | null> {
-    const row = await this.db.prepare(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE id = ?1`).bind(id).first<KeyRow>();
+    const row = await this.db.prepare(`SELECT ${READ_COLUMNS} FROM api_keys WHERE id = ?1`).bind(id).first<KeyRow>();
     return row ? toRecord(row) : null;
   }
 
@@ -112,7 +116,7 @@ export class KeyRecords {
 
   async list(): Promise<KeyRecord[]> {
     const { results } = await this.db
-      .prepare(`SELECT ${KEY_COLUMNS} FROM api_keys ORDER BY created_at, id`)
+      .prepare(`SELECT ${READ_COLUMNS} FROM api_keys ORDER BY created_at, id`)
       .all<KeyRow>();
     return results.map(toRecord);
   }
@@ -151,29 +155,55 @@ export class KeyRecords {
     now: string,
     actor: Actor,
   ): Promise<{ next: VersionedRecord; old: VersionedRecord } | null> {
+    // A roll cancels a rotation that was due (docs/specification.md section 9).
+    return this.replace(old, next, oldExpiresAt, now, {
+      action: "roll",
+      actor,
+      oldColumns: "rotation_state = CASE WHEN rotation_state = 'due' THEN 'rolled' ELSE rotation_state END",
+      oldParams: [],
+    });
+  }
+
+  /**
+   * A roll or a rotation, one batch: the new key (only while the old one is active at `now`), `alsoNext`
+   * on it, the old key pointed at it (its own columns from ?4 on), the audit row (only if the new key
+   * exists), both read back. Null when the old key was no longer active, or when another roll or
+   * rotation of it committed first (the unique rolled_from fails this batch, which changes nothing).
+   */
+  protected async replace(
+    old: KeyRecord,
+    next: KeyRecord,
+    oldExpiresAt: string,
+    now: string,
+    how: { action: "roll" | "rotate"; actor: Actor; oldColumns: string; oldParams: unknown[]; alsoNext?: string },
+  ): Promise<{ next: VersionedRecord; old: VersionedRecord } | null> {
     const insert = this.db
       .prepare(
         `INSERT INTO api_keys (${KEY_COLUMNS}, copy_pending) SELECT ${PLACEHOLDERS}, 1 WHERE EXISTS (SELECT 1 FROM api_keys ` +
           "WHERE id = ?9 AND revoked_at IS NULL AND replaced_by IS NULL AND (expires_at IS NULL OR expires_at > ?13))",
       )
       .bind(...values(next), now);
+    const alsoNext = how.alsoNext
+      ? [this.db.prepare(`UPDATE api_keys SET ${how.alsoNext} WHERE id = ?1`).bind(next.id)]
+      : [];
     const update = this.db
       .prepare(
-        `UPDATE api_keys SET replaced_by = ?1, expires_at = ?2, ${MARK} ` +
+        `UPDATE api_keys SET replaced_by = ?1, expires_at = ?2, ${how.oldColumns}, ${MARK} ` +
           "WHERE id = ?3 AND replaced_by IS NULL AND EXISTS (SELECT 1 FROM api_keys WHERE id = ?1)",
       )
-      .bind(next.id, oldExpiresAt, old.id);
+      .bind(next.id, oldExpiresAt, old.id, ...how.oldParams);
+    const audit = auditStatement(this.db, entryOf(how.action, old, now, how.actor, next), next.id);
     try {
-      const audit = auditStatement(this.db, entryOf("roll", old, now, actor, next), next.id);
-      const [inserted, , , readNext, readOld] = await this.db.batch<VersionedRow>([
+      const results = await this.db.batch<VersionedRow>([
         insert,
+        ...alsoNext,
         update,
         audit,
         this.readStatement(next.id),
         this.readStatement(old.id),
       ]);
-      const [nextNow, oldNow] = [toVersioned(readNext?.results[0]), toVersioned(readOld?.results[0])];
-      return (inserted?.meta.changes ?? 0) === 1 && nextNow && oldNow ? { next: nextNow, old: oldNow } : null;
+      const [nextNow, oldNow] = [this.versioned(results.at(-2)), this.versioned(results.at(-1))];
+      return (results[0]?.meta.changes ?? 0) === 1 && nextNow && oldNow ? { next: nextNow, old: oldNow } : null;
     } catch (err) {
       if (/UNIQUE constraint failed: api_keys\.rolled_from/.test(causeMessages(err))) return null;
       throw err;
@@ -184,7 +214,12 @@ export class KeyRecords {
   async revoke(id: string, now: string, actor: Actor): Promise<VersionedRecord | null> {
     const [, , read] = await this.db.batch<VersionedRow>([
       revokeAuditStatement(this.db, id, now, actor),
-      this.db.prepare(`UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?1), ${MARK} WHERE id = ?2`).bind(now, id),
+      // A revoked key stops: the sealed successor secret of its rotation goes with it.
+      this.db
+        .prepare(
+          `UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?1), successor_secret_sealed = NULL, ${MARK} WHERE id = ?2`,
+        )
+        .bind(now, id),
       this.readStatement(id),
     ]);
     return toVersioned(read?.results[0]);
@@ -218,8 +253,16 @@ export class KeyRecords {
     return results.map((row) => toVersioned(row)!);
   }
 
-  private readStatement(id: string): D1PreparedStatement {
-    return this.db.prepare(`SELECT ${VERSIONED_COLUMNS} FROM api_keys WHERE id = ?1`).bind(id);
+  protected readStatement(id: string): D1PreparedStatement {
+    return this.db.prepare(`${this.readSql()} WHERE id = ?1`).bind(id);
+  }
+
+  protected readSql(): string {
+    return `SELECT ${VERSIONED_COLUMNS} FROM api_keys`;
+  }
+
+  protected versioned(result: D1Result | undefined): VersionedRecord | null {
+    return toVersioned((result?.results as VersionedRow[] | undefined)?.[0]);
   }
 }
 

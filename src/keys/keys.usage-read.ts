@@ -1,7 +1,7 @@
 // Reading each key's use (docs/specification.md section 2, "Key usage and audit"): two statements in one
 // D1 batch for every key at once, never one per key.
 import type { KeyDatabase, KeyRecord } from "./keys.record.ts";
-import { KEY_COLUMNS, type KeyRow, toRecord } from "./keys.records.ts";
+import { type KeyRow, READ_COLUMNS, toRecord } from "./keys.records.ts";
 
 export const HOUR_MS = 3_600_000;
 export const USAGE_RETENTION_DAYS = 30;
@@ -36,7 +36,7 @@ export async function readUsage(db: KeyDatabase, now: Date): Promise<KeyWithUsag
   const today = Math.floor(nowHour / 24);
   const firstDay = today - (USAGE_RETENTION_DAYS - 1);
   const [keys, days] = await db.batch<unknown>([
-    db.prepare(`SELECT ${KEY_COLUMNS}, last_used_at, copy_pending FROM api_keys ORDER BY created_at, id`),
+    db.prepare(`SELECT ${READ_COLUMNS}, last_used_at, copy_pending FROM api_keys ORDER BY created_at, id`),
     db
       .prepare(
         "SELECT key_id, hour / 24 AS day, sum(requests) AS n, " +

@@ -42,6 +42,7 @@ const TAGS = [
   { name: "Customers", description: "The organization's customers: list and create" },
   { name: "Orders", description: "A customer's sales orders, found by phone number" },
   { name: "Lookups", description: "Areas, postal codes and sales agents: the ids that creating a customer takes" },
+  { name: "Keys", description: "What a key does to itself: rotate, when its answers say `Key-Rotation: due`" },
   { name: "Service", description: "The deployment itself: is it up, which version, which mode" },
 ];
 
@@ -108,8 +109,16 @@ export function openApiDocument(app: OpenAPIHono<AppEnv>, origin: string): OpenA
 function decorate(doc: OpenAPIObject): OpenAPIObject {
   const responses: ResponseLike[] = [];
   for (const item of Object.values(doc.paths ?? {})) {
-    for (const operation of Object.values(item as Record<string, { responses?: Record<string, ResponseLike> }>)) {
+    for (const operation of Object.values(
+      item as Record<string, { responses?: Record<string, ResponseLike>; security?: unknown[] }>,
+    )) {
       responses.push(...Object.values(operation.responses ?? {}));
+      // Any answer to a key that works may say that the key is due for rotation: not a 401.
+      if (!operation.security?.length) continue;
+      for (const [status, response] of Object.entries(operation.responses ?? {})) {
+        if (status !== "401" && !response.$ref)
+          response.headers = { ...response.headers, "Key-Rotation": headerRef("Key-Rotation") };
+      }
     }
   }
   responses.push(...Object.values(doc[ANY_PATH_RESPONSES] as Record<string, ResponseLike>));

@@ -5,7 +5,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { hashSecret } from "../../src/keys/keys.secret.ts";
 import { clearIsolateKeyCache } from "../../src/keys/keys.isolate-cache.ts";
-import type { KeyRecord } from "../../src/keys/keys.record.ts";
+import type { KeyRecord, RotationFields } from "../../src/keys/keys.record.ts";
 import { KeyStore } from "../../src/keys/keys.store.ts";
 import { ApiError } from "../../src/platform/errors.ts";
 import { call, errorEnvelope } from "../helpers/http.ts";
@@ -19,7 +19,7 @@ const path = "/admin/keys";
  */
 async function storePreScopesKey(letter: string, id: string, name: string) {
   const secret = `sk_test_${letter.repeat(43)}`;
-  const record: Omit<KeyRecord, "scopes" | "agent_id"> = {
+  const record: Omit<KeyRecord, "scopes" | "agent_id" | RotationFields> = {
     id,
     name,
     prefix: `sk_test_${letter.repeat(4)}…`,
@@ -108,6 +108,7 @@ describe("rolling through the admin API", () => {
       replaced_by: null,
       scopes: ["read", "write"],
       agent_id: null,
+      rotation: null,
       status: "active",
       copy_pending: false,
       secret: expect.stringMatching(/^sk_test_[0-9A-Za-z]{43}$/),
@@ -143,7 +144,17 @@ describe("keys from the KV-only layout", () => {
       requests_daily: expect.any(Array),
     };
     expect(listed.body).toEqual({
-      data: [{ ...shown, scopes: ["read", "write"], agent_id: null, status: "active", copy_pending: false, ...usage }],
+      data: [
+        {
+          ...shown,
+          scopes: ["read", "write"],
+          agent_id: null,
+          rotation: null,
+          status: "active",
+          copy_pending: false,
+          ...usage,
+        },
+      ],
     });
     expect(await rows()).toEqual([{ id: record.id, rolled_from: null, replaced_by: null, expires_at: null }]);
     expect((await env.KEYS.list({ prefix: "id:" })).keys).toEqual([]);
@@ -242,7 +253,14 @@ describe("scopes and a sales agent on a key", () => {
 
   it("a KV copy written before scopes and agents reads as both scopes and no agent, and keeps working", async () => {
     const { secret, record: old } = await storePreScopesKey("Q", "key_OldShapeOldShape", "before scopes");
-    expect(await store().findBySecret(secret)).toEqual({ ...old, scopes: ["read", "write"], agent_id: null });
+    expect(await store().findBySecret(secret)).toEqual({
+      ...old,
+      scopes: ["read", "write"],
+      agent_id: null,
+      rotation: null,
+      successor_first_used_at: null,
+      awaits_first_use: false,
+    });
     expect((await call("/api/area", { key: secret })).status).toBe(200);
     expect((await call("/api/customers?count=1", { key: secret })).status).toBe(200);
   });
