@@ -28,10 +28,12 @@ export function view(store: KeyStore, record: KeyRecord, copyPending: boolean): 
 }
 
 export async function listKeysWithUsage(store: KeyStore): Promise<AdminKeyWithUsage[]> {
-  return (await store.listWithUsage()).map((record: KeyWithUsage) => {
-    const { daily, ...rest } = publicRecord(record, store.stateOf(record));
-    return { ...rest, requests_daily: daily };
-  });
+  return (await store.listWithUsage()).map((record) => withUsageView(store, record));
+}
+
+export function withUsageView(store: KeyStore, record: KeyWithUsage): AdminKeyWithUsage {
+  const { daily, ...rest } = publicRecord(record, store.stateOf(record));
+  return { ...rest, requests_daily: daily };
 }
 
 export function auditEntries(store: KeyStore, limit: string | undefined): Promise<AuditEntry[]> {

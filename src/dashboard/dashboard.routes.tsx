@@ -15,10 +15,12 @@ import {
   REVOCATION_BOUND_PRODUCTION_SECONDS,
 } from "../keys/keys.store.ts";
 import { limitBody } from "../platform/middleware/body-limit.ts";
-import { createKey, findKey, listKeysWithUsage, revokeKey, rollKey, view } from "../admin/admin.keys.ts";
+import { createKey, findKey, revokeKey, rollKey, view } from "../admin/admin.keys.ts";
 import { FORM_TOKEN_FIELD, issueFormToken, useFormToken } from "../admin/admin.form-tokens.ts";
 import { AGENT_SEARCH_LIMIT, agentsByIds, findAgents } from "../admin/admin.salesagents.ts";
 import { DEFAULT_AUDIT_LIMIT } from "../keys/keys.audit.ts";
+import type { KeyListFilters } from "../keys/keys.store.ts";
+import { listKeyPage, readKeyListQuery } from "../admin/admin.key-list.ts";
 import { signIn, signInAttemptOf } from "../admin/admin.signin-throttle.ts";
 import { type KeysPageProps, KeysPage, LoginPage, MessagePage } from "./dashboard.pages.tsx";
 import { adminTokenMatches } from "../admin/admin.token.ts";
@@ -107,10 +109,14 @@ const requireSession = createMiddleware<DashEnv>(async (c, next) => {
 dashboardRoutes.get("/dashboard", async (c) => {
   const session = await readSession(c);
   if (!session) return c.html(<LoginPage nonce={nonceOf(c)} />);
-  const query = c.req.query("agent_q");
-  if (query === undefined) return renderKeys(c, session, { notice: await noticeOf(c) });
-  // An agent search (the picker's GET form): its matches become the make-key form's choices.
   c.set("session", session);
+  const query = c.req.query("agent_q");
+  if (query === undefined) {
+    return withErrorsShown(c, "The keys were not filtered", undefined, async () =>
+      renderKeys(c, session, { notice: await noticeOf(c) }, 200, readKeyListQuery(c.req.query())),
+    );
+  }
+  // An agent search (the picker's GET form): its matches become the make-key form's choices.
   return withErrorsShown(c, "The agents were not searched", undefined, async () => {
     const agents = await findAgents(c.get("services").db, query);
     return renderKeys(c, session, {
@@ -260,19 +266,19 @@ async function renderKeys(
   session: Session,
   extra: Partial<KeysPageProps> = {},
   status: 200 | 404 | 409 | 422 = 200,
+  listing: { filters: KeyListFilters; page: number } = { filters: {}, page: 1 },
 ): Promise<Response> {
   const { keys: store, db, primaryDb } = c.get("services");
-  const [keys, entries, formToken] = await Promise.all([
-    listKeysWithUsage(store),
+  // The agent that a refused make-key form had chosen stays its choice.
+  const chosen = Number(extra.form?.agent_id);
+  const [list, entries, formToken, chosenAgent] = await Promise.all([
+    listKeyPage(store, listing.filters, listing.page),
     store.audit(DEFAULT_AUDIT_LIMIT),
     issueFormToken(primaryDb, session.id),
+    Number.isSafeInteger(chosen) && chosen > 0 && !extra.picker ? agentsByIds(db, [chosen]) : undefined,
   ]);
-  // The agents named in the table, and the one a refused form had chosen (kept as its choice).
-  const chosen = Number(extra.form?.agent_id);
-  const ids = keys.flatMap((k) => (k.agent_id === null ? [] : [k.agent_id]));
-  const agents = await agentsByIds(db, Number.isSafeInteger(chosen) && chosen > 0 ? [...ids, chosen] : ids);
   const picker = extra.picker ?? {
-    agents: agents.has(chosen) ? [agents.get(chosen)!] : [],
+    agents: chosenAgent?.has(chosen) ? [chosenAgent.get(chosen)!] : [],
     focusFirst: false,
     limit: AGENT_SEARCH_LIMIT,
   };
@@ -283,8 +289,7 @@ async function renderKeys(
       csrfToken={session.csrfToken}
       formToken={formToken}
       mode={mode}
-      keys={keys}
-      keyAgents={agents}
+      list={list}
       audit={{ entries, limit: DEFAULT_AUDIT_LIMIT }}
       bounds={BOUNDS}
       {...extra}

@@ -16,8 +16,10 @@ import { cachedKey, forgetKey, ISOLATE_KEY_TTL_MS, rememberKey } from "./keys.is
 import type { ChangedKey, CreatedKey, KeyDatabase, KeyRecord, KeyState } from "./keys.record.ts";
 import { KeyRecords, notActive, type VersionedRecord } from "./keys.records.ts";
 import { checkNewKey, checkSeconds } from "./keys.rules.ts";
+import { keyState } from "./keys.state.ts";
 import type { Scope } from "./keys.scopes.ts";
 import { type KeyWithUsage, readUsage } from "./keys.usage-read.ts";
+import { type KeyListFilters, type KeyListPage, readKeyListPage } from "./keys.list-page.ts";
 import {
   type KeyMode,
   digestsEqual,
@@ -32,6 +34,8 @@ import {
 export type { KeyRecord } from "./keys.record.ts";
 export type { AuditEntry, KeyActor } from "./keys.audit.ts";
 export type { KeyWithUsage } from "./keys.usage-read.ts";
+export type { KeyListAgent, KeyListFilters, KeyListPage } from "./keys.list-page.ts";
+export { KEY_STATES } from "./keys.list-page.ts";
 
 /** KV's edge cache for key reads (its minimum): a production read may be this stale. */
 export const KV_KEY_CACHE_TTL_SECONDS = 30;
@@ -131,6 +135,12 @@ export class KeyStore {
     return readUsage(this.db, this.now());
   }
 
+  /** One page of the dashboard's filtered key list: the records read once, the use of the page's keys only. */
+  async listPage(filters: KeyListFilters, page: { offset: number; size: number }): Promise<KeyListPage> {
+    await this.carryOver();
+    return readKeyListPage(this.db, filters, page, this.now());
+  }
+
   async audit(limit = DEFAULT_AUDIT_LIMIT): Promise<AuditEntry[]> {
     return readAudit(this.db, checkAuditLimit(limit));
   }
@@ -200,11 +210,7 @@ export class KeyStore {
   }
 
   stateOf(record: KeyRecord): KeyState {
-    const now = this.now().toISOString();
-    if (record.revoked_at && record.revoked_at <= now) return "revoked";
-    if (record.expires_at && record.expires_at <= now) return "expired";
-    if (record.replaced_by && record.expires_at) return "grace";
-    return "active";
+    return keyState(record, this.now().toISOString());
   }
 
   private assertActive(record: KeyRecord): void {

@@ -1,0 +1,96 @@
+// One page of the dashboard's key list (docs/specification.md section 9, "A dashboard for a fleet"): the
+// filters and the counts from one statement that reads each key record once (with its agent's name),
+// then the use of the page's keys only.
+import type { KeyDatabase, KeyState } from "./keys.record.ts";
+import { KEY_COLUMNS, toRecord } from "./keys.records.ts";
+import type { KeyMode } from "./keys.secret.ts";
+import { keyState } from "./keys.state.ts";
+import { type KeyWithUsage, readUsageOf, type UsageKeyRow, withUsage } from "./keys.usage-read.ts";
+
+export const KEY_STATES = ["active", "grace", "expired", "revoked"] as const satisfies readonly KeyState[];
+
+export interface KeyListFilters {
+  /** A part of the name, in any letter case. */
+  name?: string;
+  /** An agent's id, or "none": the keys bound to no agent. */
+  agent?: number | "none";
+  mode?: KeyMode;
+  status?: KeyState;
+}
+
+export interface KeyListAgent {
+  id: number;
+  /** Null when no sales agent has that id any more. */
+  first_name: string | null;
+  last_name: string | null;
+}
+
+export interface KeyListPage {
+  /** The page's keys, newest first, each with its use. */
+  keys: KeyWithUsage[];
+  /** Keys that match every filter. */
+  matching: number;
+  /**
+   * Keys that match the name, agent and mode filters, and of them how many are in each state: the
+   * status filter narrows the list, never the counts, so that they show the whole of what is filtered.
+   */
+  counts: { keys: number } & Record<KeyState, number>;
+  /** Every agent that some key is bound to, for the agent filter. */
+  agents: KeyListAgent[];
+}
+
+type ListRow = UsageKeyRow & { agent_first_name: string | null; agent_last_name: string | null };
+
+// No ORDER BY: the page is sorted here, which costs D1 no sorter rows.
+const LIST_SQL =
+  `SELECT ${KEY_COLUMNS.split(", ")
+    .map((c) => `k.${c}`)
+    .join(", ")}, k.last_used_at, k.copy_pending, ` +
+  "a.first_name AS agent_first_name, a.last_name AS agent_last_name " +
+  "FROM api_keys k LEFT JOIN sales_agents a ON a.id = k.agent_id";
+
+export async function readKeyListPage(
+  db: KeyDatabase,
+  filters: KeyListFilters,
+  page: { offset: number; size: number },
+  now: Date,
+): Promise<KeyListPage> {
+  const nowIso = now.toISOString();
+  const { results } = await db.prepare(LIST_SQL).all<ListRow>();
+  const name = filters.name?.toLowerCase();
+  const counts: KeyListPage["counts"] = { keys: 0, active: 0, grace: 0, expired: 0, revoked: 0 };
+  const agents = new Map<number, KeyListAgent>();
+  const matching: (ListRow & { state: KeyState })[] = [];
+  for (const row of results) {
+    if (row.agent_id !== null && !agents.has(row.agent_id)) {
+      agents.set(row.agent_id, { id: row.agent_id, first_name: row.agent_first_name, last_name: row.agent_last_name });
+    }
+    if (name !== undefined && !row.name.toLowerCase().includes(name)) continue;
+    if (
+      filters.agent === "none" ? row.agent_id !== null : filters.agent !== undefined && row.agent_id !== filters.agent
+    )
+      continue;
+    if (filters.mode !== undefined && row.mode !== filters.mode) continue;
+    const state = keyState(toRecord(row), nowIso);
+    counts.keys++;
+    counts[state]++;
+    if (filters.status === undefined || state === filters.status) matching.push({ ...row, state });
+  }
+  matching.sort((a, b) => cmp(b.created_at, a.created_at) || cmp(b.id, a.id));
+  const rows = matching.slice(page.offset, page.offset + page.size);
+  const usage = await readUsageOf(
+    db,
+    rows.map((r) => r.id),
+    now,
+  );
+  return {
+    keys: rows.map((row) => withUsage(row, usage)),
+    matching: matching.length,
+    counts,
+    agents: [...agents.values()],
+  };
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
