@@ -303,6 +303,25 @@ export const apiKeys = sqliteTable(
     version: integer("version").notNull().default(0),
     /** 1 while the KV copy may differ from this record; the 5-minute job rewrites it (src/scheduled.ts). */
     copyPending: integer("copy_pending").notNull().default(0),
+    /**
+     * App rotation (docs/specification.md section 9): null, "due", "rotated" or "rolled". A rotated key's
+     * successor is replaced_by (and the successor's rolled_from is this key, so api_keys_rolled_from_uq
+     * lets one successor commit).
+     */
+    rotationState: text("rotation_state", { enum: ["due", "rotated", "rolled"] }),
+    rotationRequestedAt: text("rotation_requested_at"),
+    rotatedAt: text("rotated_at"),
+    /** The successor's first request, as the successor's isolate reported it (after its answer). */
+    successorFirstUsedAt: text("successor_first_used_at"),
+    /** Uses of this key more than 60 s after its successor's first use (added by the usage flush). */
+    oldKeyUsesAfterSuccessor: integer("old_key_uses_after_successor").notNull().default(0),
+    /**
+     * The successor's secret, AES-GCM under a key derived (HKDF-SHA-256) from this key's secret, for the
+     * retry of a lost rotate answer; erased when this key stops working.
+     */
+    successorSecretSealed: text("successor_secret_sealed"),
+    /** 1 on a rotation's successor until its first use reaches the old key's record (and so its copy). */
+    awaitsFirstUse: integer("awaits_first_use").notNull().default(0),
   },
   (t) => [
     uniqueIndex("api_keys_hash_uq").on(t.hash),
@@ -313,6 +332,10 @@ export const apiKeys = sqliteTable(
     index("api_keys_copy_pending_idx")
       .on(t.id)
       .where(sql`${t.copyPending} = 1`),
+    // The fleet's due set (src/keys/keys.rotation.ts) is read from the due keys only.
+    index("api_keys_rotation_due_idx")
+      .on(t.id)
+      .where(sql`${t.rotationState} = 'due'`),
   ],
 );
 
@@ -323,14 +346,14 @@ export const keyAudit = sqliteTable(
   {
     id: integer("id").primaryKey(),
     at: text("at").notNull(),
-    action: text("action", { enum: ["create", "roll", "revoke"] }).notNull(),
+    action: text("action", { enum: ["create", "roll", "revoke", "rotation-requested", "rotate"] }).notNull(),
     /** For a roll, the old key. */
     keyId: text("key_id").notNull(),
     /** A roll's new key, else null. */
     newKeyId: text("new_key_id"),
     keyName: text("key_name").notNull(),
     mode: text("mode", { enum: ["test", "live"] }).notNull(),
-    actor: text("actor", { enum: ["dashboard", "admin-api", "cli", "start"] }).notNull(),
+    actor: text("actor", { enum: ["dashboard", "admin-api", "cli", "start", "key"] }).notNull(),
     /** The dashboard session's id, else null. */
     sessionId: text("session_id"),
   },

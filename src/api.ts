@@ -4,13 +4,19 @@ import type { RouteConfig } from "@hono/zod-openapi";
 import { customers } from "./customers/customers.index.ts";
 import { health } from "./health/health.index.ts";
 import * as healthRoutes from "./health/health.routes.ts";
+import { keys } from "./keys/keys.index.ts";
 import { lookups } from "./lookups/lookups.index.ts";
 import { orders } from "./orders/orders.index.ts";
 import { createRouter } from "./platform/route.ts";
 
 export const API_PREFIX = "/api";
 
-export const api = createRouter().route("/", customers).route("/", orders).route("/", lookups).route("/", health);
+export const api = createRouter()
+  .route("/", customers)
+  .route("/", orders)
+  .route("/", lookups)
+  .route("/", keys)
+  .route("/", health);
 
 /** Paths without the /api prefix: what the typed client is built on. */
 export type AppType = typeof api;

@@ -14,7 +14,8 @@ export async function scheduled(controller: ScheduledController, env: Env, _ctx?
   const job = cron === PENDING_COPIES_CRON ? "key_copies" : cron === DAILY_RETENTION_CRON ? "key_retention" : null;
   try {
     if (job === "key_copies") {
-      const result = await new KeyStore(env.KEYS, env.DB).rewritePendingCopies();
+      const store = new KeyStore(env.KEYS, env.DB);
+      const result = { ...(await store.rewritePendingCopies()), ...(await store.rotationUpkeep()) };
       // A copy still pending is a warning: KV refused its write, and the next run tries again.
       log({ level: result.copies_still_pending > 0 ? "warn" : "info", event: job, cron, ...result });
     } else if (job === "key_retention") {

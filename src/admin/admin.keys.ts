@@ -1,6 +1,7 @@
 // What an administrator can do with keys, shared by the JSON admin API and the dashboard's forms. The key
 // store judges every key rule; this reads a request's fields for it and answers 404 for a missing key.
 import { ApiError, errors, type FieldError } from "../platform/errors.ts";
+import { checkRotationFilter } from "../keys/keys.rotation.ts";
 import { checkNewKey, checkSeconds } from "../keys/keys.rules.ts";
 import { KEY_ID_PATTERN } from "../keys/keys.secret.ts";
 import {
@@ -63,6 +64,16 @@ export async function rollKey(store: KeyStore, id: string, body: unknown, actor:
   const created = await store.roll(id, grace, actor);
   if (!created) throw unknownKey(id);
   return { ...view(store, created.record, created.copyPending), secret: created.secret };
+}
+
+/** `{"ids"?, "mode"?, "agent_id"?}`: the keys to mark rotation due (docs/specification.md section 9). */
+export async function requestRotation(store: KeyStore, body: unknown, actor: KeyActor): Promise<{ requested: number }> {
+  const input = readFields(body, ["ids", "mode", "agent_id"], (fields) => {
+    const request = { ids: fields.ids, mode: fields.mode, agentId: fields.agent_id };
+    checkRotationFilter(request);
+    return request;
+  });
+  return store.requestRotation(input, actor);
 }
 
 /** A copy that could not be written is no error: the revocation stands, and the answer says pending. */

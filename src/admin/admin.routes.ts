@@ -4,7 +4,7 @@ import { z, type RouteHandler } from "@hono/zod-openapi";
 import type { AppEnv } from "../platform/env.ts";
 import { queryString } from "../platform/paging/query-params.ts";
 import { readJsonBody } from "./admin.body.ts";
-import { auditEntries, createKey, listKeysWithUsage, revokeKey, rollKey } from "./admin.keys.ts";
+import { auditEntries, createKey, listKeysWithUsage, requestRotation, revokeKey, rollKey } from "./admin.keys.ts";
 import { adminRoute, createAdminRouter } from "./admin.router.ts";
 import { AGENT_QUERY_RULE, findAgents, MAX_AGENT_QUERY_LENGTH } from "./admin.salesagents.ts";
 
@@ -55,6 +55,12 @@ const revoke = adminRoute({
   responses: { 200: { description: "The revoked key" } },
 });
 
+const rotation = adminRoute({
+  method: "post",
+  path: "/admin/keys/rotation",
+  responses: { 200: { description: "How many active keys were marked rotation due" } },
+});
+
 const listKeysHandler: RouteHandler<typeof listKeys, AppEnv> = async (c) =>
   c.json({ data: await listKeysWithUsage(c.get("services").keys) }, 200);
 
@@ -73,6 +79,9 @@ const rollHandler: RouteHandler<typeof roll, AppEnv> = async (c) =>
     201,
   );
 
+const rotationHandler: RouteHandler<typeof rotation, AppEnv> = async (c) =>
+  c.json({ data: await requestRotation(c.get("services").keys, await readJsonBody(c), ADMIN_API) }, 200);
+
 const revokeHandler: RouteHandler<typeof revoke, AppEnv> = async (c) =>
   c.json({ data: await revokeKey(c.get("services").keys, c.req.valid("param").id, ADMIN_API) }, 200);
 
@@ -80,6 +89,7 @@ const revokeHandler: RouteHandler<typeof revoke, AppEnv> = async (c) =>
 export const adminRoutes = createAdminRouter()
   .openapi(listKeys, listKeysHandler)
   .openapi(create, createHandler)
+  .openapi(rotation, rotationHandler)
   .openapi(roll, rollHandler)
   .openapi(revoke, revokeHandler)
   .openapi(audit, auditHandler)

@@ -4,7 +4,7 @@ import { errors } from "../platform/errors.ts";
 import type { KeyDatabase } from "./keys.record.ts";
 import type { KeyMode } from "./keys.secret.ts";
 
-export const KEY_ACTORS = ["dashboard", "admin-api", "cli", "start"] as const;
+export const KEY_ACTORS = ["dashboard", "admin-api", "cli", "start", "key"] as const;
 export type KeyActorName = (typeof KEY_ACTORS)[number];
 
 export interface KeyActor {
@@ -12,12 +12,12 @@ export interface KeyActor {
   sessionId?: string | null;
 }
 
-export type AuditAction = "create" | "roll" | "revoke";
+export type AuditAction = "create" | "roll" | "revoke" | "rotation-requested" | "rotate";
 
 export interface AuditEntry {
   at: string;
   action: AuditAction;
-  /** For a roll, the old key. */
+  /** For a roll or a rotate, the old key. */
   key_id: string;
   new_key_id: string | null;
   key_name: string;

@@ -2,6 +2,8 @@
 // times to live are part of the revocation bound (docs/specification.md section 2).
 import { BoundedLru } from "../platform/lib/lru.ts";
 import type { KeyRecord } from "./keys.record.ts";
+import { clearFirstUseReports } from "./keys.rotation.ts";
+import { clearIsolateDueSet } from "./keys.rotation.due.ts";
 
 export const ISOLATE_KEY_TTL_MS = 10_000;
 export const ISOLATE_KEY_CACHE_SIZE = 2_000;
@@ -50,4 +52,6 @@ export function forgetKey(hash: string): void {
 export function clearIsolateKeyCache(): void {
   known.clear();
   unknown.clear();
+  clearIsolateDueSet();
+  clearFirstUseReports();
 }

@@ -2,7 +2,7 @@
 // filters and the counts from one statement that reads each key record once (with its agent's name),
 // then the use of the page's keys only.
 import type { KeyDatabase, KeyState } from "./keys.record.ts";
-import { KEY_COLUMNS, toRecord } from "./keys.records.ts";
+import { READ_COLUMNS, toRecord } from "./keys.records.ts";
 import type { KeyMode } from "./keys.secret.ts";
 import { keyState } from "./keys.state.ts";
 import { type KeyWithUsage, readUsageOf, type UsageKeyRow, withUsage } from "./keys.usage-read.ts";
@@ -43,7 +43,7 @@ type ListRow = UsageKeyRow & { agent_first_name: string | null; agent_last_name:
 
 // No ORDER BY: the page is sorted here, which costs D1 no sorter rows.
 const LIST_SQL =
-  `SELECT ${KEY_COLUMNS.split(", ")
+  `SELECT ${READ_COLUMNS.split(", ")
     .map((c) => `k.${c}`)
     .join(", ")}, k.last_used_at, k.copy_pending, ` +
   "a.first_name AS agent_first_name, a.last_name AS agent_last_name " +

@@ -17,6 +17,23 @@ export interface KeyRecord {
   replaced_by: string | null;
   scopes: Scope[];
   agent_id: number | null;
+  rotation: KeyRotation | null;
+  /** Internal (never in an answer): when the successor of this rotated key was first used. */
+  successor_first_used_at: string | null;
+  /** Internal: a rotation's successor whose first use has not yet reached its old key's record. */
+  awaits_first_use: boolean;
+}
+
+/** A copy written before rotation existed has none of these. */
+export type RotationFields = "rotation" | "successor_first_used_at" | "awaits_first_use";
+
+/** docs/specification.md section 9, "Progress": the admin API's and `keys list --json`'s `rotation`. */
+export interface KeyRotation {
+  state: "due" | "rotated" | "rolled";
+  requested_at: string | null;
+  rotated_at: string | null;
+  successor_id: string | null;
+  old_key_uses_after_successor: number;
 }
 
 /** "grace": rolled, still working until its expires_at. */

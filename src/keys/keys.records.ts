@@ -4,16 +4,19 @@ import { causeMessages, errors } from "../platform/errors.ts";
 import { type AuditEntry, auditStatement, type KeyActorName, revokeAuditStatement } from "./keys.audit.ts";
 import { scopesText, storedScopes } from "./keys.scopes.ts";
 import type { KeyDatabase, KeyRecord } from "./keys.record.ts";
+import { ROTATION_COLUMNS, type RotationRow, rotationOf } from "./keys.rotation.record.ts";
 
 export const KEY_COLUMNS =
   "id, name, mode, prefix, hash, created_at, expires_at, revoked_at, rolled_from, replaced_by, scopes, agent_id";
 const PLACEHOLDERS = KEY_COLUMNS.split(", ")
   .map((_, i) => `?${i + 1}`)
   .join(", ");
-const VERSIONED_COLUMNS = `${KEY_COLUMNS}, version, copy_pending`;
-const MARK = "version = version + 1, copy_pending = 1";
+/** What a read adds to the written columns: the rotation's, which only rotation statements write. */
+export const READ_COLUMNS = `${KEY_COLUMNS}, ${ROTATION_COLUMNS}`;
+const VERSIONED_COLUMNS = `${READ_COLUMNS}, version, copy_pending`;
+export const MARK = "version = version + 1, copy_pending = 1";
 
-export interface KeyRow {
+export interface KeyRow extends RotationRow {
   id: string;
   name: string;
   mode: KeyRecord["mode"];
@@ -57,6 +60,7 @@ export function toRecord(row: KeyRow): KeyRecord {
     replaced_by: row.replaced_by,
     scopes: storedScopes(row.scopes),
     agent_id: row.agent_id,
+    ...rotationOf(row),
   };
 }
 
@@ -78,7 +82,7 @@ function values(r: KeyRecord): unknown[] {
 }
 
 function entryOf(
-  action: "create" | "roll",
+  action: "create" | "roll" | "rotate",
   record: KeyRecord,
   at: string,
   actor: Actor,
@@ -99,10 +103,10 @@ function entryOf(
 type Actor = { actor: KeyActorName; sessionId: string | null };
 
 export class KeyRecords {
-  constructor(private readonly db: KeyDatabase) {}
+  constructor(protected readonly db: KeyDatabase) {}
 
   async get(id: string): Promise<KeyRecord | null> {
-    const row = await this.db.prepare(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE id = ?1`).bind(id).first<KeyRow>();
+    const row = await this.db.prepare(`SELECT ${READ_COLUMNS} FROM api_keys WHERE id = ?1`).bind(id).first<KeyRow>();
     return row ? toRecord(row) : null;
   }
 
@@ -112,7 +116,7 @@ export class KeyRecords {
 
   async list(): Promise<KeyRecord[]> {
     const { results } = await this.db
-      .prepare(`SELECT ${KEY_COLUMNS} FROM api_keys ORDER BY created_at, id`)
+      .prepare(`SELECT ${READ_COLUMNS} FROM api_keys ORDER BY created_at, id`)
       .all<KeyRow>();
     return results.map(toRecord);
   }
@@ -151,6 +155,40 @@ export class KeyRecords {
     now: string,
     actor: Actor,
   ): Promise<{ next: VersionedRecord; old: VersionedRecord } | null> {
+    // A roll cancels a rotation that was due (docs/specification.md section 9).
+    const { insert, update, audit } = this.replaceStatements(old, next, oldExpiresAt, now, {
+      action: "roll",
+      actor,
+      oldColumns: "rotation_state = CASE WHEN rotation_state = 'due' THEN 'rolled' ELSE rotation_state END",
+      oldParams: [],
+    });
+    try {
+      const [inserted, , , readNext, readOld] = await this.db.batch<VersionedRow>([
+        insert,
+        update,
+        audit,
+        this.readStatement(next.id),
+        this.readStatement(old.id),
+      ]);
+      const [nextNow, oldNow] = [this.versioned(readNext), this.versioned(readOld)];
+      return (inserted?.meta.changes ?? 0) === 1 && nextNow && oldNow ? { next: nextNow, old: oldNow } : null;
+    } catch (err) {
+      if (/UNIQUE constraint failed: api_keys\.rolled_from/.test(causeMessages(err))) return null;
+      throw err;
+    }
+  }
+
+  /**
+   * A roll's or a rotation's three statements: the new key (only while the old one is active at `now`),
+   * the old key pointed at it (its own columns from ?4 on), and the audit row (only if the new key exists).
+   */
+  protected replaceStatements(
+    old: KeyRecord,
+    next: KeyRecord,
+    oldExpiresAt: string,
+    now: string,
+    how: { action: "roll" | "rotate"; actor: Actor; oldColumns: string; oldParams: unknown[] },
+  ): { insert: D1PreparedStatement; update: D1PreparedStatement; audit: D1PreparedStatement } {
     const insert = this.db
       .prepare(
         `INSERT INTO api_keys (${KEY_COLUMNS}, copy_pending) SELECT ${PLACEHOLDERS}, 1 WHERE EXISTS (SELECT 1 FROM api_keys ` +
@@ -159,32 +197,24 @@ export class KeyRecords {
       .bind(...values(next), now);
     const update = this.db
       .prepare(
-        `UPDATE api_keys SET replaced_by = ?1, expires_at = ?2, ${MARK} ` +
+        `UPDATE api_keys SET replaced_by = ?1, expires_at = ?2, ${how.oldColumns}, ${MARK} ` +
           "WHERE id = ?3 AND replaced_by IS NULL AND EXISTS (SELECT 1 FROM api_keys WHERE id = ?1)",
       )
-      .bind(next.id, oldExpiresAt, old.id);
-    try {
-      const audit = auditStatement(this.db, entryOf("roll", old, now, actor, next), next.id);
-      const [inserted, , , readNext, readOld] = await this.db.batch<VersionedRow>([
-        insert,
-        update,
-        audit,
-        this.readStatement(next.id),
-        this.readStatement(old.id),
-      ]);
-      const [nextNow, oldNow] = [toVersioned(readNext?.results[0]), toVersioned(readOld?.results[0])];
-      return (inserted?.meta.changes ?? 0) === 1 && nextNow && oldNow ? { next: nextNow, old: oldNow } : null;
-    } catch (err) {
-      if (/UNIQUE constraint failed: api_keys\.rolled_from/.test(causeMessages(err))) return null;
-      throw err;
-    }
+      .bind(next.id, oldExpiresAt, old.id, ...how.oldParams);
+    const audit = auditStatement(this.db, entryOf(how.action, old, now, how.actor, next), next.id);
+    return { insert, update, audit };
   }
 
   /** Marks the copy pending even when already revoked, so that revoking again rewrites a lost copy. */
   async revoke(id: string, now: string, actor: Actor): Promise<VersionedRecord | null> {
     const [, , read] = await this.db.batch<VersionedRow>([
       revokeAuditStatement(this.db, id, now, actor),
-      this.db.prepare(`UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?1), ${MARK} WHERE id = ?2`).bind(now, id),
+      // A revoked key stops: the sealed successor secret of its rotation goes with it.
+      this.db
+        .prepare(
+          `UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?1), successor_secret_sealed = NULL, ${MARK} WHERE id = ?2`,
+        )
+        .bind(now, id),
       this.readStatement(id),
     ]);
     return toVersioned(read?.results[0]);
@@ -218,8 +248,16 @@ export class KeyRecords {
     return results.map((row) => toVersioned(row)!);
   }
 
-  private readStatement(id: string): D1PreparedStatement {
-    return this.db.prepare(`SELECT ${VERSIONED_COLUMNS} FROM api_keys WHERE id = ?1`).bind(id);
+  protected readStatement(id: string): D1PreparedStatement {
+    return this.db.prepare(`${this.readSql()} WHERE id = ?1`).bind(id);
+  }
+
+  protected readSql(): string {
+    return `SELECT ${VERSIONED_COLUMNS} FROM api_keys`;
+  }
+
+  protected versioned(result: D1Result | undefined): VersionedRecord | null {
+    return toVersioned((result?.results as VersionedRow[] | undefined)?.[0]);
   }
 }
 

@@ -12,7 +12,7 @@ import {
   UNKNOWN_KEY_CACHE_SIZE,
   UNKNOWN_KEY_TTL_MS,
 } from "./keys.isolate-cache.ts";
-import type { KeyRecord } from "./keys.record.ts";
+import type { KeyRecord, RotationFields } from "./keys.record.ts";
 import { KeyRecords } from "./keys.records.ts";
 import { hashSecret } from "./keys.secret.ts";
 import {
@@ -89,6 +89,9 @@ describe("create", () => {
       replaced_by: null,
       scopes: ["read", "write"],
       agent_id: null,
+      rotation: null,
+      successor_first_used_at: null,
+      awaits_first_use: false,
     });
     expect(await d1Rows()).toEqual([
       {
@@ -107,6 +110,13 @@ describe("create", () => {
         last_used_at: null,
         version: 0,
         copy_pending: 0,
+        rotation_state: null,
+        rotation_requested_at: null,
+        rotated_at: null,
+        successor_first_used_at: null,
+        old_key_uses_after_successor: 0,
+        successor_secret_sealed: null,
+        awaits_first_use: 0,
       },
     ]);
     expect((await env.KEYS.list()).keys.map((k) => k.name)).toEqual([`hash:${hash}`]);
@@ -270,12 +280,18 @@ describe("get and list", () => {
     expect(await store.roll("nope", undefined, CLI)).toBeNull();
   });
 
-  it("shows administrators everything but the hash", async () => {
+  it("shows administrators everything but the hash and the rotation's request-path fields", async () => {
     const { store } = storeAt();
     const { record } = await store.create({ name: "a", mode: "test" }, CLI);
     const shown = publicRecord(record, store.stateOf(record));
     expect(shown).not.toHaveProperty("hash");
-    expect(shown).toEqual({ ...record, hash: undefined, status: "active" });
+    expect(shown).toEqual({
+      ...record,
+      hash: undefined,
+      successor_first_used_at: undefined,
+      awaits_first_use: undefined,
+      status: "active",
+    });
   });
 });
 
@@ -440,7 +456,7 @@ describe("records made before D1 held keys (KV only)", () => {
    */
   async function legacyKey(name: string, extra: Partial<KeyRecord> = {}) {
     const secret = `sk_test_${"L".repeat(39)}${name.padStart(4, "0").slice(-4)}`;
-    const stored: Omit<KeyRecord, "scopes" | "agent_id"> = {
+    const stored: Omit<KeyRecord, "scopes" | "agent_id" | RotationFields> = {
       id: `key_LEGACY${name.padStart(10, "0").slice(-10)}`,
       name,
       mode: "test",
@@ -455,7 +471,14 @@ describe("records made before D1 held keys (KV only)", () => {
     };
     await env.KEYS.put(`hash:${stored.hash}`, JSON.stringify(stored));
     await env.KEYS.put(`id:${stored.id}`, stored.hash, { metadata: stored });
-    const record: KeyRecord = { ...stored, scopes: ["read", "write"], agent_id: null };
+    const record: KeyRecord = {
+      ...stored,
+      scopes: ["read", "write"],
+      agent_id: null,
+      rotation: null,
+      successor_first_used_at: null,
+      awaits_first_use: false,
+    };
     return { record, secret };
   }
 

@@ -14,12 +14,28 @@ import { fromCopy, type StoredCopy } from "./keys.copy.ts";
 import { drainCarriedOver, legacyRecords } from "./keys.legacy.ts";
 import { cachedKey, forgetKey, ISOLATE_KEY_TTL_MS, rememberKey } from "./keys.isolate-cache.ts";
 import type { ChangedKey, CreatedKey, KeyDatabase, KeyRecord, KeyState } from "./keys.record.ts";
-import { KeyRecords, notActive, type VersionedRecord } from "./keys.records.ts";
+import { notActive, type VersionedRecord } from "./keys.records.ts";
+import { authError } from "./keys.auth-failure.ts";
+import {
+  alreadyRotated,
+  checkRotationFilter,
+  checkRotationGrace,
+  expiredBecause,
+  FIRST_USE_CUT_MS,
+  isLateUse,
+  rolledNotRotated,
+  type RotationRequest,
+  rotationDue,
+} from "./keys.rotation.ts";
+import { dueIds, readDueSet, writeDueSet } from "./keys.rotation.due.ts";
+import { RotationRecords } from "./keys.rotation.records.ts";
+import { openSuccessorSecret, sealSuccessorSecret } from "./keys.rotation.seal.ts";
 import { checkNewKey, checkSeconds } from "./keys.rules.ts";
 import { keyState } from "./keys.state.ts";
 import type { Scope } from "./keys.scopes.ts";
 import { type KeyWithUsage, readUsage } from "./keys.usage-read.ts";
 import { type KeyListFilters, type KeyListPage, readKeyListPage } from "./keys.list-page.ts";
+import { usageRecorder } from "./keys.usage.ts";
 import {
   type KeyMode,
   digestsEqual,
@@ -54,6 +70,14 @@ export const PENDING_COPIES_PER_RUN = 200;
 /** Must match wrangler.toml [triggers]: with KV's propagation, the bound on a failed copy write. */
 export const COPY_JOB_INTERVAL_SECONDS = 300;
 
+/** Rounds of writing the due set while marks keep changing it: like COPY_WRITE_ROUNDS. */
+export const DUE_SET_WRITE_ROUNDS = 3;
+
+export interface RotatedKey extends CreatedKey {
+  /** False for the same successor answered again (a retry). */
+  created: boolean;
+}
+
 export interface PendingCopiesResult {
   copies_rewritten: number;
   copies_still_pending: number;
@@ -62,7 +86,7 @@ export interface PendingCopiesResult {
 type CopyOutcome = "confirmed" | "kv_write_failed" | "confirm_failed" | "record_kept_changing";
 
 export class KeyStore {
-  private readonly records: KeyRecords;
+  private readonly records: RotationRecords;
 
   constructor(
     private readonly kv: KVNamespace,
@@ -70,7 +94,7 @@ export class KeyStore {
     private readonly now: () => Date = () => new Date(),
     private readonly keyCacheTtlMs = ISOLATE_KEY_TTL_MS,
   ) {
-    this.records = new KeyRecords(db);
+    this.records = new RotationRecords(db);
   }
 
   async create(
@@ -177,7 +201,153 @@ export class KeyStore {
       throw errors.conflict(`Key ${id} changed while it was being rolled; try again`);
     }
     const copies = [await this.followRecord(rolled.next), await this.followRecord(rolled.old)];
+    // The roll cancelled a due rotation: the fleet's due set must stop naming the old key.
+    if (old.rotation?.state === "due") await this.publishDueSet(await this.records.dueIds());
     return { record: rolled.next.record, secret, copyPending: copies.some((c) => c !== "confirmed") };
+  }
+
+  /**
+   * Marks the active keys of the filter (ids, mode and agent together narrow it) rotation due, with one
+   * audit entry each, then writes the fleet's due set once (docs/specification.md section 9).
+   */
+  async requestRotation(input: RotationRequest, actor: KeyActor): Promise<{ requested: number }> {
+    const who = checkActor(actor);
+    const filter = checkRotationFilter(input);
+    if (filter.ids) {
+      const unknown = await this.records.unknownIds(filter.ids);
+      if (unknown.length > 0) {
+        throw errors.validation([{ field: "ids", message: `names no key: ${unknown.slice(0, 10).join(", ")}` }]);
+      }
+    }
+    const { requested, due } = await this.records.markDue(filter, this.now().toISOString(), who);
+    if (requested > 0) await this.publishDueSet(due);
+    return { requested };
+  }
+
+  /** Whether an answer to this working key carries `Key-Rotation: due`: KV only, cached like the key copies. */
+  async rotationDue(record: KeyRecord): Promise<boolean> {
+    if (record.rotation) return rotationDue(record, new Set());
+    return rotationDue(record, await dueIds(this.kv, this.now().getTime(), this.keyCacheTtlMs));
+  }
+
+  /**
+   * POST /keys/rotate with `secret`, which authenticated: its successor (created), or the same successor
+   * again for a retry before the successor's first use. Two racing rotates: one commits, the other
+   * reads the record it left and answers the same successor.
+   */
+  async rotate(copy: KeyRecord, secret: string, graceSeconds: unknown): Promise<RotatedKey> {
+    const grace = checkRotationGrace(graceSeconds);
+    const hash = await hashSecret(secret);
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const old = await this.records.getByHash(hash);
+      if (!old) throw authError("unknown");
+      const again = await this.answerAgain(old, copy, secret);
+      if (again) return again;
+      const now = this.now();
+      const { record, secret: nextSecret } = await newKey(
+        {
+          name: old.name,
+          mode: old.mode,
+          expiresAt: old.expires_at,
+          replaces: old.id,
+          scopes: old.scopes,
+          agentId: old.agent_id,
+        },
+        now,
+      );
+      const graceEnd = new Date(now.getTime() + grace * 1000).toISOString();
+      const oldExpiresAt = old.expires_at && old.expires_at < graceEnd ? old.expires_at : graceEnd;
+      // With no time left, no retry can come: nothing is kept.
+      const sealed =
+        oldExpiresAt > now.toISOString()
+          ? await sealSuccessorSecret(secret, { oldId: old.id, successorId: record.id }, nextSecret)
+          : null;
+      const rotated = await this.records.rotate(old, record, { oldExpiresAt, sealed, now: now.toISOString() });
+      if (rotated) {
+        const copies = [await this.followRecord(rotated.next), await this.followRecord(rotated.old)];
+        return {
+          record: rotated.next.record,
+          secret: nextSecret,
+          copyPending: copies.some((c) => c !== "confirmed"),
+          created: true,
+        };
+      }
+    }
+    throw errors.conflict("The key changed while it was being rotated; try again");
+  }
+
+  /**
+   * After the answer: the successor's first use cuts its old key to one more hour and ends the retry.
+   * Written to both records and both copies, so that the old key's copy carries the time.
+   */
+  async reportFirstUse(successor: KeyRecord, atMs: number): Promise<void> {
+    const at = new Date(atMs).toISOString();
+    const cut = new Date(atMs + FIRST_USE_CUT_MS).toISOString();
+    const { old, successor: next } = await this.records.reportFirstUse(successor.id, at, cut);
+    for (const row of [old, next]) if (row) await this.followRecord(row);
+  }
+
+  /**
+   * The 5-minute job's rotation part: the due set rewritten where it differs from the records (a lost
+   * write, a cancelled or finished rotation), and sealed successor secrets of stopped keys erased.
+   */
+  async rotationUpkeep(): Promise<{ due_set_rewritten: boolean; sealed_secrets_erased: number }> {
+    const result = { due_set_rewritten: false, sealed_secrets_erased: 0 };
+    try {
+      result.sealed_secrets_erased = await this.records.eraseStoppedSecrets(this.now().toISOString());
+      const [due, stored] = await Promise.all([this.records.dueIds(), readDueSet(this.kv)]);
+      if (stored === null ? due.length > 0 : stored.join() !== due.join()) {
+        await writeDueSet(this.kv, due);
+        result.due_set_rewritten = true;
+      }
+    } catch (err) {
+      // The copies' part of the job has its own outcome; this part is tried again at the next run.
+      log({ level: "warn", event: "rotation_upkeep_failed", error: errorName(err) });
+    }
+    return result;
+  }
+
+  /** Null for an active key; else the answer a rotate gets from it (a retry's 200), or the refusal. */
+  private async answerAgain(old: KeyRecord, copy: KeyRecord, secret: string): Promise<RotatedKey | null> {
+    const state = this.stateOf(old);
+    if (state === "revoked") throw authError("revoked");
+    if (state === "expired") throw authError(expiredBecause(old));
+    if (!old.replaced_by) return null;
+    if (old.rotation?.state !== "rotated") throw rolledNotRotated(old);
+    if (old.successor_first_used_at) {
+      // A late use that authentication could not count: the copy it read did not yet carry the first use.
+      if (copy.successor_first_used_at === null && isLateUse(old, this.now().getTime())) {
+        usageRecorder.recordLateUse(old.id);
+      }
+      throw alreadyRotated(old.id);
+    }
+    const [sealed, successor] = await Promise.all([
+      this.records.sealedSecret(old.id),
+      this.records.get(old.replaced_by),
+    ]);
+    const ids = { oldId: old.id, successorId: old.replaced_by };
+    const opened = sealed && successor ? await openSuccessorSecret(secret, ids, sealed) : null;
+    if (!opened || !successor) throw alreadyRotated(old.id);
+    return { record: successor, secret: opened, copyPending: false, created: false };
+  }
+
+  /**
+   * One KV write for the whole fleet, read back from D1 and written again while other marks change it.
+   * A failed write leaves the due keys' copies marked pending: the 5-minute job writes them, due inside.
+   */
+  private async publishDueSet(due: string[]): Promise<void> {
+    let ids = due;
+    try {
+      for (let round = 0; round < DUE_SET_WRITE_ROUNDS; round++) {
+        await writeDueSet(this.kv, ids);
+        const now = await this.records.dueIds();
+        if (now.join() === ids.join()) return;
+        ids = now;
+      }
+    } catch (err) {
+      log({ level: "warn", event: "rotation_due_set_pending", error: errorName(err), due_keys: ids.length });
+      await this.records.markDueCopies();
+    }
   }
 
   /** Revoking again keeps the first time and writes no audit entry, but rewrites the KV copy, healing a lost write. */
@@ -307,11 +477,18 @@ async function newKey(
     replaced_by: null,
     scopes: fields.scopes,
     agent_id: fields.agentId,
+    rotation: null,
+    successor_first_used_at: null,
+    awaits_first_use: false,
   };
   return { record, secret };
 }
 
-export function publicRecord<R extends KeyRecord>(record: R, state: KeyState): Omit<R, "hash"> & { status: KeyState } {
-  const { hash: _hash, ...rest } = record;
+/** Without what is for authentication's eyes only: the hash and the rotation's request-path fields. */
+export function publicRecord<R extends KeyRecord>(
+  record: R,
+  state: KeyState,
+): Omit<R, "hash" | "successor_first_used_at" | "awaits_first_use"> & { status: KeyState } {
+  const { hash: _hash, successor_first_used_at: _first, awaits_first_use: _awaits, ...rest } = record;
   return { ...rest, status: state };
 }

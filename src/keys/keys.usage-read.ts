@@ -1,7 +1,7 @@
 // Reading keys' use (docs/specification.md section 2, "Key usage and audit"): one statement for all the
 // keys asked about, never one per key.
 import type { KeyDatabase, KeyRecord } from "./keys.record.ts";
-import { KEY_COLUMNS, type KeyRow, toRecord } from "./keys.records.ts";
+import { type KeyRow, READ_COLUMNS, toRecord } from "./keys.records.ts";
 
 export const HOUR_MS = 3_600_000;
 export const USAGE_RETENTION_DAYS = 30;
@@ -34,7 +34,7 @@ interface DayRow {
 /** Every key with its use, for the admin API and `keys list`: one batch, never one statement per key. */
 export async function readUsage(db: KeyDatabase, now: Date): Promise<KeyWithUsage[]> {
   const [keys, days] = await db.batch<unknown>([
-    db.prepare(`SELECT ${KEY_COLUMNS}, last_used_at, copy_pending FROM api_keys ORDER BY created_at, id`),
+    db.prepare(`SELECT ${READ_COLUMNS}, last_used_at, copy_pending FROM api_keys ORDER BY created_at, id`),
     usageStatement(db, now, null),
   ]);
   const usage = usageByKey((days?.results ?? []) as DayRow[], now);

@@ -19,7 +19,11 @@ export interface PendingUsage {
   counts: Map<string, Map<number, number>>;
   /** key id -> ms of its latest request */
   lastUsed: Map<string, number>;
+  /** key id -> uses of a rotated old key after its successor's first use (docs/specification.md section 9) */
+  lateUses: Map<string, number>;
 }
+
+const nothingPending = (): PendingUsage => ({ counts: new Map(), lastUsed: new Map(), lateUses: new Map() });
 
 function requestsIn(usage: PendingUsage): number {
   let n = 0;
@@ -28,7 +32,7 @@ function requestsIn(usage: PendingUsage): number {
 }
 
 export class UsageRecorder {
-  private pending: PendingUsage = { counts: new Map(), lastUsed: new Map() };
+  private pending: PendingUsage = nothingPending();
   private lastFlushMs = Number.NEGATIVE_INFINITY;
 
   record(keyId: string, nowMs: number): void {
@@ -40,13 +44,18 @@ export class UsageRecorder {
     if (last === undefined || nowMs > last) this.pending.lastUsed.set(keyId, nowMs);
   }
 
+  /** Written with the counts, so that it needs no D1 work on the request path either. */
+  recordLateUse(keyId: string): void {
+    this.pending.lateUses.set(keyId, (this.pending.lateUses.get(keyId) ?? 0) + 1);
+  }
+
   /** Taken out before it is written, so that two flushes never write the same request. */
   takeIfDue(nowMs: number, intervalSeconds: number): PendingUsage | null {
     if (this.pending.counts.size === 0) return null;
     if (nowMs - this.lastFlushMs < intervalSeconds * 1000) return null;
     this.lastFlushMs = nowMs;
     const taken = this.pending;
-    this.pending = { counts: new Map(), lastUsed: new Map() };
+    this.pending = nothingPending();
     return taken;
   }
 
@@ -57,7 +66,7 @@ export class UsageRecorder {
 
   /** For tests: as a new isolate starts. */
   reset(): void {
-    this.pending = { counts: new Map(), lastUsed: new Map() };
+    this.pending = nothingPending();
     this.lastFlushMs = Number.NEGATIVE_INFINITY;
   }
 }
@@ -81,6 +90,10 @@ export async function writeUsage(db: KeyDatabase, usage: PendingUsage): Promise<
     for (const [hour, requests] of hours) statements.push(upsert.bind(keyId, hour, requests));
   }
   for (const [keyId, ms] of usage.lastUsed) statements.push(touch.bind(toMinute(ms), keyId));
+  const late = db.prepare(
+    "UPDATE api_keys SET old_key_uses_after_successor = old_key_uses_after_successor + ?1 WHERE id = ?2",
+  );
+  for (const [keyId, n] of usage.lateUses) statements.push(late.bind(n, keyId));
   for (let i = 0; i < statements.length; i += MAX_STATEMENTS_PER_BATCH) {
     await db.batch(statements.slice(i, i + MAX_STATEMENTS_PER_BATCH));
   }

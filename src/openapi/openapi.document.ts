@@ -42,6 +42,7 @@ const TAGS = [
   { name: "Customers", description: "The organization's customers: list and create" },
   { name: "Orders", description: "A customer's sales orders, found by phone number" },
   { name: "Lookups", description: "Areas, postal codes and sales agents: the ids that creating a customer takes" },
+  { name: "Keys", description: "What a key does to itself: rotate, when its answers say `Key-Rotation: due`" },
   { name: "Service", description: "The deployment itself: is it up, which version, which mode" },
 ];
 

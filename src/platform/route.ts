@@ -34,6 +34,15 @@ export function apiRoute<const R extends ApiRouteConfig>(config: R) {
   });
 }
 
+/**
+ * A route for what a key does to itself (POST /keys/rotate, docs/specification.md section 9): the same
+ * authentication, usage and rate limit, and no scope, since any key may.
+ */
+export function ownKeyRoute<const R extends Omit<ApiRouteConfig, "scope">>(config: R) {
+  const { middleware = [], ...rest } = config;
+  return createRoute({ ...rest, security: [{ bearerAuth: [] }], middleware: [auth, usage, rateLimit, ...middleware] });
+}
+
 // For a handler that reads the body itself (so one 422 lists body and query together): documented whole,
 // served hidden without the body so that no validator is added; the type keeps the body's parameters.
 export function servedWithoutBody<R extends RouteConfig>(router: Pick<OpenAPIHono, "openAPIRegistry">, route: R): R {

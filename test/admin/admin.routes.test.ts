@@ -55,6 +55,7 @@ describe("every admin route", () => {
       "POST /admin/keys",
       "POST /admin/keys/:id/revoke",
       "POST /admin/keys/:id/roll",
+      "POST /admin/keys/rotation",
     ]);
   });
 

@@ -104,6 +104,7 @@ describe("the admin API: scopes and agents", () => {
         replaced_by: null,
         scopes: ["read"],
         agent_id: 1,
+        rotation: null,
         status: "active",
         copy_pending: false,
         secret: expect.stringMatching(/^sk_test_/),

@@ -469,6 +469,7 @@ describe("the JSON admin API", () => {
         replaced_by: null,
         scopes: ["read", "write"],
         agent_id: null,
+        rotation: null,
         status: "active",
         copy_pending: false,
         secret: expect.stringMatching(new RegExp(`^${SECRET.source}$`)),

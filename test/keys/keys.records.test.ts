@@ -5,7 +5,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { hashSecret } from "../../src/keys/keys.secret.ts";
 import { clearIsolateKeyCache } from "../../src/keys/keys.isolate-cache.ts";
-import type { KeyRecord } from "../../src/keys/keys.record.ts";
+import type { KeyRecord, RotationFields } from "../../src/keys/keys.record.ts";
 import { KeyStore } from "../../src/keys/keys.store.ts";
 import { ApiError } from "../../src/platform/errors.ts";
 import { call, errorEnvelope } from "../helpers/http.ts";
@@ -17,7 +17,7 @@ const path = "/admin/keys";
 async function preScopesRecord(
   secret: string,
   names: Pick<KeyRecord, "id" | "name" | "prefix">,
-): Promise<Omit<KeyRecord, "scopes" | "agent_id">> {
+): Promise<Omit<KeyRecord, "scopes" | "agent_id" | RotationFields>> {
   return {
     ...names,
     mode: "test",
@@ -103,6 +103,7 @@ describe("rolling through the admin API", () => {
       replaced_by: null,
       scopes: ["read", "write"],
       agent_id: null,
+      rotation: null,
       status: "active",
       copy_pending: false,
       secret: expect.stringMatching(/^sk_test_[0-9A-Za-z]{43}$/),
@@ -145,7 +146,17 @@ describe("keys from the KV-only layout", () => {
       requests_daily: expect.any(Array),
     };
     expect(listed.body).toEqual({
-      data: [{ ...shown, scopes: ["read", "write"], agent_id: null, status: "active", copy_pending: false, ...usage }],
+      data: [
+        {
+          ...shown,
+          scopes: ["read", "write"],
+          agent_id: null,
+          rotation: null,
+          status: "active",
+          copy_pending: false,
+          ...usage,
+        },
+      ],
     });
     expect(await rows()).toEqual([{ id: record.id, rolled_from: null, replaced_by: null, expires_at: null }]);
     expect((await env.KEYS.list({ prefix: "id:" })).keys).toEqual([]);
@@ -250,7 +261,14 @@ describe("scopes and a sales agent on a key", () => {
       prefix: "sk_test_QQQQ…",
     });
     await env.KEYS.put(`hash:${old.hash}`, JSON.stringify(old));
-    expect(await store().findBySecret(secret)).toEqual({ ...old, scopes: ["read", "write"], agent_id: null });
+    expect(await store().findBySecret(secret)).toEqual({
+      ...old,
+      scopes: ["read", "write"],
+      agent_id: null,
+      rotation: null,
+      successor_first_used_at: null,
+      awaits_first_use: false,
+    });
     expect((await call("/api/area", { key: secret })).status).toBe(200);
     expect((await call("/api/customers?count=1", { key: secret })).status).toBe(200);
   });

@@ -5,7 +5,7 @@ import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env.ts";
 import { bearerToken } from "../lib/bearer.ts";
 import { ApiError, errors } from "../errors.ts";
-import { log } from "../lib/log.ts";
+import { errorName, log } from "../lib/log.ts";
 import {
   failureBucket,
   isRecentlyValid,
@@ -13,26 +13,13 @@ import {
   recordFailure,
   rememberValid,
 } from "../../keys/keys.failed-auth.ts";
+import { authError, type AuthFailure } from "../../keys/keys.auth-failure.ts";
 import type { KeyRecord } from "../../keys/keys.record.ts";
 import { hashSecret, isKeyMode, KEY_PATTERN, type KeyMode } from "../../keys/keys.secret.ts";
+import { claimFirstUseReport, expiredBecause, KEY_ROTATION_HEADER } from "../../keys/keys.rotation.ts";
 import type { KeyStore } from "../../keys/keys.store.ts";
 
-export type AuthFailure = "missing" | "scheme" | "malformed" | "unknown" | "expired" | "grace_ended" | "revoked";
-
-const DESCRIPTIONS: Record<AuthFailure, string> = {
-  missing: "Missing credentials: send the header 'Authorization: Bearer <API key>'",
-  scheme: "Malformed Authorization header: it must be the word Bearer, one space and the API key",
-  malformed:
-    "Malformed API key: the header must be 'Bearer', one space and the key (sk_test_ or sk_live_ and its characters), with no other whitespace",
-  unknown: "Invalid API key: no such key",
-  expired: "Invalid API key: the key has expired",
-  grace_ended: "Invalid API key: the key was rolled and its grace period has ended; use its replacement",
-  revoked: "Invalid API key: the key has been revoked",
-};
-
-export function authError(failure: AuthFailure): ApiError {
-  return errors.unauthenticated(DESCRIPTIONS[failure]);
-}
+export { authError, type AuthFailure } from "../../keys/keys.auth-failure.ts";
 
 function wrongMode(keyMode: KeyMode, deploymentMode: KeyMode): ApiError {
   return errors.unauthenticated(
@@ -83,8 +70,22 @@ export const auth = createMiddleware<AppEnv>(async (c, next) => {
   }
   rememberValid(outcome.hash, Date.now());
   c.set("apiKey", outcome);
+  const rotationDue = await c.get("services").keys.rotationDue(outcome);
   await next();
+  // On every answer, errors included (they are c.res by now): docs/specification.md section 9.
+  if (rotationDue) c.res.headers.set(KEY_ROTATION_HEADER, "due");
+  const now = Date.now();
+  if (claimFirstUseReport(outcome, now)) c.executionCtx.waitUntil(reportFirstUse(c, outcome, now));
 });
+
+/** After the answer; never throws: a failed report is tried again by this isolate a minute later. */
+async function reportFirstUse(c: Context<AppEnv>, successor: KeyRecord, atMs: number): Promise<void> {
+  try {
+    await c.get("services").keys.reportFirstUse(successor, atMs);
+  } catch (err) {
+    log({ level: "warn", event: "rotation_first_use_not_recorded", key_id: successor.id, error: errorName(err) });
+  }
+}
 
 async function authenticate(
   keys: KeyStore,
@@ -99,6 +100,6 @@ async function authenticate(
   if (record.mode !== mode) return wrongMode(record.mode, mode);
   const state = keys.stateOf(record);
   if (state === "revoked") return authError("revoked");
-  if (state === "expired") return authError(record.replaced_by ? "grace_ended" : "expired");
+  if (state === "expired") return authError(expiredBecause(record));
   return record;
 }
