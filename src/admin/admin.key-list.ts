@@ -3,7 +3,14 @@
 import { errors, type FieldError } from "../platform/errors.ts";
 import { MAX_NAME_LENGTH } from "../keys/keys.rules.ts";
 import { isKeyMode, KEY_MODES } from "../keys/keys.secret.ts";
-import { KEY_STATES, type KeyListAgent, type KeyListFilters, type KeyStore } from "../keys/keys.store.ts";
+import {
+  KEY_STATES,
+  type KeyListAgent,
+  type KeyListCounts,
+  type KeyListFilters,
+  type KeyStore,
+  ROTATION_STATES,
+} from "../keys/keys.store.ts";
 import type { AdminKeyWithUsage } from "./admin.keys.ts";
 import { withUsageView } from "./admin.keys.ts";
 
@@ -11,7 +18,7 @@ export const KEY_LIST_PAGE_SIZE = 50;
 /** Far past any fleet; keeps the offset a small number. */
 export const MAX_KEY_LIST_PAGE = 10_000;
 /** The query parameters, in the order the filter form sends them. */
-export const KEY_LIST_PARAMS = ["name", "agent", "mode", "status", "page"] as const;
+export const KEY_LIST_PARAMS = ["name", "agent", "mode", "status", "rotation", "page"] as const;
 export type KeyListQuery = Partial<Record<(typeof KEY_LIST_PARAMS)[number], string>>;
 
 export interface KeyList {
@@ -22,7 +29,7 @@ export interface KeyList {
   pages: number;
   pageSize: number;
   matching: number;
-  counts: { keys: number } & Record<(typeof KEY_STATES)[number], number>;
+  counts: KeyListCounts;
   agents: KeyListAgent[];
 }
 
@@ -53,6 +60,12 @@ export function readKeyListQuery(query: KeyListQuery): { filters: KeyListFilters
     const state = KEY_STATES.find((s) => s === status);
     if (state) filters.status = state;
     else problems.push({ field: "status", message: `must be one of ${KEY_STATES.join(", ")}` });
+  }
+  const rotation = given(query.rotation);
+  if (rotation !== undefined) {
+    const state = ROTATION_STATES.find((r) => r === rotation);
+    if (state) filters.rotation = state;
+    else problems.push({ field: "rotation", message: `must be one of ${ROTATION_STATES.join(", ")}` });
   }
   const pageText = given(query.page);
   let page = 1;

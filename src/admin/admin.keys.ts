@@ -83,6 +83,22 @@ export async function revokeKey(store: KeyStore, id: string, actor: KeyActor): P
   return view(store, revoked.record, revoked.copyPending);
 }
 
+/**
+ * An old key used after its rotation's successor may have been copied (docs/specification.md section 9):
+ * both are revoked, the old key first. Revoking again is harmless, so this is safe to send twice.
+ */
+export async function revokeBoth(
+  store: KeyStore,
+  id: string,
+  actor: KeyActor,
+): Promise<{ old: AdminKey; successor: AdminKey }> {
+  const record = await findKey(store, id);
+  const successorId = record.rotation?.state === "rotated" ? record.rotation.successor_id : null;
+  if (successorId === null) throw errors.conflict(`Key ${record.id} was not rotated: it has no successor to revoke`);
+  const old = await revokeKey(store, record.id, actor);
+  return { old, successor: await revokeKey(store, successorId, actor) };
+}
+
 export async function findKey(store: KeyStore, id: string): Promise<KeyRecord> {
   const record = await store.get(id);
   if (!record) throw unknownKey(id);

@@ -4,8 +4,8 @@
 import type { Child, FC } from "hono/jsx";
 import type { AdminKey, AdminKeyWithUsage } from "../admin/admin.keys.ts";
 import { KEY_LIST_PARAMS, type KeyList, type KeyListQuery } from "../admin/admin.key-list.ts";
-import { COPY_JOB_INTERVAL_SECONDS, DEFAULT_GRACE_SECONDS, KEY_STATES } from "../keys/keys.store.ts";
-import type { KeyListAgent, KeyListFilters } from "../keys/keys.store.ts";
+import { COPY_JOB_INTERVAL_SECONDS, DEFAULT_GRACE_SECONDS, KEY_STATES, ROTATION_STATES } from "../keys/keys.store.ts";
+import type { KeyListAgent, KeyListFilters, RotationListState } from "../keys/keys.store.ts";
 import { KEY_MODES } from "../keys/keys.secret.ts";
 import { Csrf, FormToken } from "./dashboard.form-fields.tsx";
 import { Time } from "./dashboard.time.tsx";
@@ -26,6 +26,19 @@ const STATUS_WORDS: Record<AdminKey["status"], string> = {
   revoked: "revoked",
 };
 
+const ROTATION_WORDS: Record<RotationListState, string> = {
+  none: "not asked",
+  due: "rotation due",
+  rotated: "rotated",
+  rolled: "rolled",
+};
+
+/** The form that the rows' checkboxes belong to (forms do not nest; the rows have forms of their own). */
+export const ROTATION_FORM_ID = "rotation-form";
+
+/** A key that a rotation request would mark: active, its rotation never asked for. */
+const markable = (key: AdminKeyWithUsage) => key.status === "active" && key.rotation === null;
+
 /** The address of the list with these filters, on this page (page 1 and empty filters left out). */
 export function listHref(filters: KeyListFilters, page = 1): string {
   const query: KeyListQuery = {
@@ -33,6 +46,7 @@ export function listHref(filters: KeyListFilters, page = 1): string {
     agent: filters.agent === undefined ? undefined : String(filters.agent),
     mode: filters.mode,
     status: filters.status,
+    rotation: filters.rotation,
     page: page === 1 ? undefined : String(page),
   };
   const params = new URLSearchParams();
@@ -64,6 +78,7 @@ export const KeyListSection: FC<KeyListProps> = ({ list, csrfToken, formToken })
       <h2 id="keys-heading">Keys</h2>
       <Counts list={list} narrowed={narrowed} />
       <Filters list={list} />
+      {list.counts.keys > 0 && <RotationForm list={list} csrfToken={csrfToken} formToken={formToken} />}
       {list.counts.keys === 0 && !narrowed ? (
         <p>No keys yet.</p>
       ) : list.matching === 0 ? (
@@ -83,6 +98,7 @@ export const KeyListSection: FC<KeyListProps> = ({ list, csrfToken, formToken })
                 per day for 30 days.
               </caption>
               <colgroup>
+                <col class="c-select" />
                 <col class="c-name" />
                 <col class="c-key" />
                 <col class="c-agent" />
@@ -94,6 +110,9 @@ export const KeyListSection: FC<KeyListProps> = ({ list, csrfToken, formToken })
               </colgroup>
               <thead>
                 <tr>
+                  <th scope="col">
+                    <span class="vh">Select</span>
+                  </th>
                   <th scope="col">Name</th>
                   <th scope="col">Key</th>
                   <th scope="col">Agent</th>
@@ -120,11 +139,25 @@ export const KeyListSection: FC<KeyListProps> = ({ list, csrfToken, formToken })
 
 const Counts: FC<{ list: KeyList; narrowed: boolean }> = ({ list: { counts }, narrowed }) => {
   const states = KEY_STATES.map((s) => `${counts[s]} ${STATUS_WORDS[s]}`).join(", ");
+  const late = counts.usedAfterSuccessor;
   return (
-    <p class="counts" id="key-counts">
-      {counts.keys} {counts.keys === 1 ? "key" : "keys"}
-      {narrowed ? " match the name, agent and mode filters" : " in all"}: {states}.
-    </p>
+    <>
+      <p class="counts" id="key-counts">
+        {counts.keys} {counts.keys === 1 ? "key" : "keys"}
+        {narrowed ? " match the name, agent and mode filters" : " in all"}: {states}.
+      </p>
+      <p class="counts" id="rotation-progress">
+        Rotation: {counts.rotation_due} due, {counts.rotation_rotated} rotated, {counts.rotation_rolled} rolled instead.
+        {late > 0 && (
+          <>
+            {" "}
+            <span class="status status-warn">
+              {late} old {late === 1 ? "key was" : "keys were"} used after {late === 1 ? "its" : "their"} successor
+            </span>
+          </>
+        )}
+      </p>
+    </>
   );
 };
 
@@ -187,6 +220,19 @@ const Filters: FC<{ list: KeyList }> = ({ list }) => {
           ))}
         </select>
       </div>
+      <div>
+        <label for="filter-rotation">Rotation</label>
+        <select id="filter-rotation" name="rotation">
+          <option value="" selected={filters.rotation === undefined}>
+            any
+          </option>
+          {ROTATION_STATES.map((r) => (
+            <option value={r} selected={filters.rotation === r}>
+              {ROTATION_WORDS[r]} ({counts[`rotation_${r}`]})
+            </option>
+          ))}
+        </select>
+      </div>
       <button type="submit" class="secondary">
         Show keys
       </button>
@@ -230,6 +276,11 @@ const KeyRow: FC<{
   const agent = item.agent_id === null ? undefined : agents.get(item.agent_id);
   return (
     <tr>
+      <td>
+        {markable(item) && (
+          <input type="checkbox" name="ids" value={item.id} form={ROTATION_FORM_ID} aria-label={`Select ${which}`} />
+        )}
+      </td>
       <th scope="row">{item.name}</th>
       <td>
         <code>{item.prefix}</code>
@@ -258,6 +309,7 @@ const KeyRow: FC<{
       </td>
       <td>
         <Status item={item} />
+        <Rotation item={item} which={which} csrfToken={csrfToken} />
       </td>
       <td>{item.last_used_at ? <Time iso={item.last_used_at} /> : "never"}</td>
       <td>
@@ -333,6 +385,87 @@ const Status: FC<{ item: AdminKey }> = ({ item }) => {
             authentication may not see this yet; written again within {COPY_JOB_INTERVAL_SECONDS / 60} minutes
           </span>
         </>
+      )}
+    </>
+  );
+};
+
+/**
+ * Asks for the rotation of the keys ticked in the list (their checkboxes name this form), or of every
+ * active key of the mode or the agent that the list is filtered by (docs/specification.md section 9).
+ */
+const RotationForm: FC<KeyListProps> = ({ list, csrfToken, formToken }) => {
+  const { filters } = list;
+  const agent = typeof filters.agent === "number" ? list.agents.find((a) => a.id === filters.agent) : undefined;
+  return (
+    <form id={ROTATION_FORM_ID} method="post" action="/dashboard/keys/rotation" class="row rotation-actions">
+      <Csrf token={csrfToken} />
+      <FormToken token={formToken} />
+      <input type="hidden" name="back" value={listHref(filters, list.page)} />
+      <p class="hint" id="rotation-hint">
+        A key marked for rotation keeps working; its app is told (the <code>Key-Rotation: due</code> header within 60
+        seconds) and rotates it itself. Only active keys whose rotation was never asked for are marked.
+      </p>
+      <button type="submit" name="scope" value="selected" aria-describedby="rotation-hint">
+        Request rotation of the selected keys
+      </button>
+      {filters.mode && (
+        <>
+          <input type="hidden" name="mode" value={filters.mode} />
+          <button type="submit" name="scope" value="mode" class="secondary" aria-describedby="rotation-hint">
+            Request rotation of every active {filters.mode}-mode key
+          </button>
+        </>
+      )}
+      {agent && (
+        <>
+          <input type="hidden" name="agent_id" value={String(agent.id)} />
+          <button type="submit" name="scope" value="agent" class="secondary" aria-describedby="rotation-hint">
+            Request rotation of every active key of {agentLabel(agent)}
+          </button>
+        </>
+      )}
+    </form>
+  );
+};
+
+/** The key's rotation, and the warning of an old key used after its successor, with "Revoke both". */
+const Rotation: FC<{ item: AdminKeyWithUsage; which: string; csrfToken: string }> = ({ item, which, csrfToken }) => {
+  const rotation = item.rotation;
+  if (!rotation) return null;
+  const late = rotation.old_key_uses_after_successor;
+  return (
+    <>
+      <span class={`status rotation-${rotation.state}`}>{ROTATION_WORDS[rotation.state]}</span>
+      {rotation.state === "due" && rotation.requested_at && (
+        <span class="hint detail">
+          asked <Time iso={rotation.requested_at} />
+        </span>
+      )}
+      {rotation.state === "rotated" && (
+        <span class="hint detail">
+          {rotation.rotated_at && (
+            <>
+              <Time iso={rotation.rotated_at} />,{" "}
+            </>
+          )}
+          successor {rotation.successor_id}
+        </span>
+      )}
+      {rotation.state === "rolled" && <span class="hint detail">a roll cancelled the rotation</span>}
+      {late > 0 && (
+        <div class="late" role="note">
+          <strong>Warning:</strong> used {late} {late === 1 ? "time" : "times"} after its successor: it may have been
+          copied.
+          {rotation.successor_id && (
+            <form method="post" action={`/dashboard/keys/${item.id}/revoke-both`}>
+              <Csrf token={csrfToken} />
+              <button type="submit" class="danger">
+                Revoke both<span class="vh"> {which} and its successor</span>
+              </button>
+            </form>
+          )}
+        </div>
       )}
     </>
   );

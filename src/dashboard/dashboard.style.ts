@@ -85,5 +85,11 @@ table.keys .figures { display: block; white-space: nowrap; font-size: .85rem; }
 .filters .clear { align-self: center; }
 .pager { display: flex; flex-wrap: wrap; gap: .5rem 1.25rem; align-items: center; margin: .75rem 0; }
 .pager .off { color: var(--muted); }
+table.keys .status { display: inline-block; }
+.rotation-due, .status-warn { color: var(--warn); } .rotation-rotated { color: var(--ok); } .rotation-rolled { color: var(--muted); }
+.late { margin-top: .35rem; padding: .35rem .5rem; border-left: 4px solid var(--danger); background: #fdecea; font-size: .85rem; }
+.late button { margin-top: .3rem; padding: .3rem .5rem; }
+.rotation-actions { margin: 0 0 1rem; gap: .5rem 1rem; align-items: center; }
+.rotation-actions .hint { flex-basis: 100%; margin: 0; }
 @media (prefers-reduced-motion: no-preference) { button { transition: filter .1s; } }
 `;

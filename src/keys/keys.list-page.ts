@@ -8,6 +8,9 @@ import { keyState } from "./keys.state.ts";
 import { type KeyWithUsage, readUsageOf, type UsageKeyRow, withUsage } from "./keys.usage-read.ts";
 
 export const KEY_STATES = ["active", "grace", "expired", "revoked"] as const satisfies readonly KeyState[];
+/** A key's rotation as the list filters it: "none" for a key whose rotation was never asked for. */
+export const ROTATION_STATES = ["none", "due", "rotated", "rolled"] as const;
+export type RotationListState = (typeof ROTATION_STATES)[number];
 
 export interface KeyListFilters {
   /** A part of the name, in any letter case. */
@@ -16,6 +19,7 @@ export interface KeyListFilters {
   agent?: number | "none";
   mode?: KeyMode;
   status?: KeyState;
+  rotation?: RotationListState;
 }
 
 export interface KeyListAgent {
@@ -31,13 +35,17 @@ export interface KeyListPage {
   /** Keys that match every filter. */
   matching: number;
   /**
-   * Keys that match the name, agent and mode filters, and of them how many are in each state: the
-   * status filter narrows the list, never the counts, so that they show the whole of what is filtered.
+   * Keys that match the name, agent and mode filters, and of them how many are in each state and each
+   * rotation state, and how many old keys were used after their successor: the status and rotation
+   * filters narrow the list, never the counts, so that they show the whole of what is filtered.
    */
-  counts: { keys: number } & Record<KeyState, number>;
+  counts: KeyListCounts;
   /** Every agent that some key is bound to, for the agent filter. */
   agents: KeyListAgent[];
 }
+
+export type KeyListCounts = { keys: number; usedAfterSuccessor: number } & Record<KeyState, number> &
+  Record<`rotation_${RotationListState}`, number>;
 
 type ListRow = UsageKeyRow & { agent_first_name: string | null; agent_last_name: string | null };
 
@@ -58,9 +66,17 @@ export async function readKeyListPage(
   const nowIso = now.toISOString();
   const { results } = await db.prepare(LIST_SQL).all<ListRow>();
   const name = filters.name?.toLowerCase();
-  const counts: KeyListPage["counts"] = { keys: 0, active: 0, grace: 0, expired: 0, revoked: 0 };
+  const counts: KeyListCounts = {
+    keys: 0,
+    usedAfterSuccessor: 0,
+    ...(Object.fromEntries(KEY_STATES.map((s) => [s, 0])) as Record<KeyState, number>),
+    ...(Object.fromEntries(ROTATION_STATES.map((r) => [`rotation_${r}`, 0])) as Record<
+      `rotation_${RotationListState}`,
+      number
+    >),
+  };
   const agents = new Map<number, KeyListAgent>();
-  const matching: (ListRow & { state: KeyState })[] = [];
+  const matching: ListRow[] = [];
   for (const row of results) {
     if (row.agent_id !== null && !agents.has(row.agent_id)) {
       agents.set(row.agent_id, { id: row.agent_id, first_name: row.agent_first_name, last_name: row.agent_last_name });
@@ -71,10 +87,16 @@ export async function readKeyListPage(
     )
       continue;
     if (filters.mode !== undefined && row.mode !== filters.mode) continue;
-    const state = keyState(toRecord(row), nowIso);
+    const record = toRecord(row);
+    const state = keyState(record, nowIso);
+    const rotation = record.rotation?.state ?? "none";
     counts.keys++;
     counts[state]++;
-    if (filters.status === undefined || state === filters.status) matching.push({ ...row, state });
+    counts[`rotation_${rotation}`]++;
+    if ((record.rotation?.old_key_uses_after_successor ?? 0) > 0) counts.usedAfterSuccessor++;
+    if (filters.status !== undefined && state !== filters.status) continue;
+    if (filters.rotation !== undefined && rotation !== filters.rotation) continue;
+    matching.push(row);
   }
   matching.sort((a, b) => cmp(b.created_at, a.created_at) || cmp(b.id, a.id));
   const rows = matching.slice(page.offset, page.offset + page.size);

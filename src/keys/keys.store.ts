@@ -50,8 +50,8 @@ import {
 export type { KeyRecord } from "./keys.record.ts";
 export type { AuditEntry, KeyActor } from "./keys.audit.ts";
 export type { KeyWithUsage } from "./keys.usage-read.ts";
-export type { KeyListAgent, KeyListFilters, KeyListPage } from "./keys.list-page.ts";
-export { KEY_STATES } from "./keys.list-page.ts";
+export type { KeyListAgent, KeyListCounts, KeyListFilters, KeyListPage, RotationListState } from "./keys.list-page.ts";
+export { KEY_STATES, ROTATION_STATES } from "./keys.list-page.ts";
 
 /** KV's edge cache for key reads (its minimum): a production read may be this stale. */
 export const KV_KEY_CACHE_TTL_SECONDS = 30;
