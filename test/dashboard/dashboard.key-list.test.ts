@@ -22,6 +22,9 @@ interface Seeded {
   mode: "test" | "live";
   agent: number | null;
   status: "active" | "grace" | "expired" | "revoked";
+  rotation: "none" | "due" | "rotated" | "rolled";
+  /** For a rotated key: uses after its successor's first use. */
+  late: number;
 }
 
 /** Logs in through the form: the session's Cookie header value. */
@@ -44,18 +47,43 @@ const iso = (ms: number) => new Date(ms).toISOString();
  */
 async function seedKeys(count: number, shape: (i: number) => Partial<Omit<Seeded, "id">> = () => ({})) {
   const insert = env.DB.prepare(
-    `INSERT INTO api_keys (${KEY_COLUMNS}) VALUES (?1, ?2, ?3, 'sk_test_Ab12…', ?4, ?5, ?6, ?7, NULL, ?8, 'read,write', ?9)`,
+    `INSERT INTO api_keys (${KEY_COLUMNS}, rotation_state, rotation_requested_at, rotated_at, old_key_uses_after_successor) ` +
+      "VALUES (?1, ?2, ?3, 'sk_test_Ab12…', ?4, ?5, ?6, ?7, NULL, ?8, 'read,write', ?9, ?10, ?11, ?12, ?13)",
   );
   const seeded: Seeded[] = [];
   const statements = Array.from({ length: count }, (_, i) => {
-    const { name = `Phone ${i}`, mode = "test", agent = null, status = "active" } = shape(i);
+    const {
+      name = `Phone ${i}`,
+      mode = "test",
+      agent = null,
+      status = "active",
+      rotation = "none",
+      late = 0,
+    } = shape(i);
     const id = `key_${String(i).padStart(16, "0")}`;
-    seeded.push({ id, name, mode, agent, status });
+    seeded.push({ id, name, mode, agent, status, rotation, late });
     const created = NOW - 30 * 24 * HOUR + i * 60_000;
     const expires = status === "expired" ? iso(NOW - HOUR) : status === "grace" ? iso(NOW + HOUR) : null;
     const revoked = status === "revoked" ? iso(NOW - HOUR) : null;
-    const replacedBy = status === "grace" ? `key_r${String(i).padStart(15, "0")}` : null;
-    return insert.bind(id, name, mode, `hash${i}`, iso(created), expires, revoked, replacedBy, agent);
+    const replacedBy =
+      status === "grace" || rotation === "rotated" || rotation === "rolled"
+        ? `key_r${String(i).padStart(15, "0")}`
+        : null;
+    return insert.bind(
+      id,
+      name,
+      mode,
+      `hash${i}`,
+      iso(created),
+      expires,
+      revoked,
+      replacedBy,
+      agent,
+      rotation === "none" ? null : rotation,
+      rotation === "none" ? null : iso(NOW - 2 * HOUR),
+      rotation === "rotated" ? iso(NOW - HOUR) : null,
+      late,
+    );
   });
   await env.DB.batch(statements);
   return seeded;
@@ -161,9 +189,11 @@ describe("the key list's filters and counts", () => {
     mode: i % 4 === 0 ? "live" : "test",
     agent: [null, 1, 2, 3][i % 4] ?? null,
     status: (["active", "active", "grace", "expired", "revoked"] as const)[i % 5],
+    rotation: (["none", "none", "due", "rotated", "rolled", "none", "due"] as const)[i % 7],
+    late: i % 7 === 3 && i % 2 === 0 ? 2 : 0,
   });
 
-  it("filters by a part of the name in any case, by agent or no agent, by mode and by status", async () => {
+  it("filters by a part of the name in any case, by agent or no agent, by mode, status and rotation", async () => {
     // One page's worth, so that each list is whole.
     const keys = await seedKeys(48, shapes);
     const expectList = async (query: string, want: (k: Seeded) => boolean) => {
@@ -190,7 +220,7 @@ describe("the key list's filters and counts", () => {
       (k) => k.name.startsWith("Till") && k.agent === null && k.mode === "live" && k.status === "active",
     );
     // Empty parameters are no filter (the form sends every field).
-    await expectList("name=&agent=&mode=&status=&page=", () => true);
+    await expectList("name=&agent=&mode=&status=&rotation=&page=", () => true);
   });
 
   it("counts the keys of each status among those the name, agent and mode filters leave", async () => {
@@ -207,6 +237,21 @@ describe("the key list's filters and counts", () => {
       expect(countsOf(await get(`/dashboard?${query}`))).toBe(
         `${agent1} keys match the name, agent and mode filters: ${tally((k) => k.agent === 1)}.`,
       );
+    }
+    const progress = (pick: (k: Seeded) => boolean) => {
+      const kept = keys.filter(pick);
+      const n = (r: Seeded["rotation"]) => kept.filter((k) => k.rotation === r).length;
+      const late = kept.filter((k) => k.late > 0).length;
+      return (
+        `Rotation: ${n("due")} due, ${n("rotated")} rotated, ${n("rolled")} rolled instead. ` +
+        `<span class="status status-warn">${late} old keys were used after their successor</span>`
+      );
+    };
+    // The rotation filter narrows the list, not the progress.
+    for (const query of ["", "rotation=due", "mode=test&rotation=rotated"]) {
+      const res = await get(`/dashboard?${query}`);
+      const pick = query.includes("mode=test") ? (k: Seeded) => k.mode === "test" : () => true;
+      expect(/<p class="counts" id="rotation-progress">([\s\S]*?)<\/p>/.exec(res.text)?.[1]).toBe(progress(pick));
     }
     const res = await get("/dashboard?mode=test&status=grace");
     expect(res.text).toContain(
@@ -241,12 +286,13 @@ describe("the key list's filters and counts", () => {
 
   it("refuses bad filters with a 422 that names each, and shows the whole list", async () => {
     const keys = await seedKeys(3);
-    const res = await get(`/dashboard?name=${"x".repeat(101)}&agent=asha&mode=prod&status=old&page=0`);
+    const res = await get(`/dashboard?name=${"x".repeat(101)}&agent=asha&mode=prod&status=old&rotation=soon&page=0`);
     expect(res.status).toBe(422);
     expect(res.text).toContain(
       '<div class="alert" role="alert"><p>The keys were not filtered: name must be at most 100 characters; ' +
         "agent must be a sales agent&#39;s id (a whole number from 1) or none; mode must be one of test, live; " +
-        "status must be one of active, grace, expired, revoked; page must be a whole number from 1 to 10000.</p></div>",
+        "status must be one of active, grace, expired, revoked; rotation must be one of none, due, rotated, rolled; " +
+        "page must be a whole number from 1 to 10000.</p></div>",
     );
     expect(idsOf(res)).toEqual(newestFirst(keys));
     for (const page of ["-1", "1.5", "10001", "two"]) {
