@@ -1,7 +1,9 @@
 // The dashboard's key list for a fleet (docs/specification.md section 9, "The dashboard's key list") in a
 // real headless Chromium against a real `wrangler dev`: an administrator with 120 keys filters the list,
-// pages through it (Back shows the page before), at 1280 px without scrolling sideways; axe finds nothing
-// serious. One page load per step.
+// pages through it (Back shows the page before), asks for the rotation of a few selected keys and then of
+// an agent's, sees the progress move as an app rotates, and reloads each page that answered a POST without
+// repeating anything; at 1280 px without scrolling sideways, and axe finds nothing serious. One page load
+// per step.
 import { randomBytes } from "node:crypto";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -28,6 +30,8 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the key list of a fleet in Chromium", () =>
   let browser: Browser;
   let page: Page;
   const problems: string[] = [];
+  /** Each key's secret, by id, for the app that rotates it. */
+  const secrets = new Map<string, string>();
 
   async function admin(method: "GET" | "POST", path: string, body?: unknown): Promise<any> {
     const res = await fetch(`${server.url}${path}`, {
@@ -40,6 +44,9 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the key list of a fleet in Chromium", () =>
   }
 
   const rowNames = () => page.locator("table.keys tbody th").allTextContents();
+  const progress = () => page.locator("#rotation-progress").textContent();
+  const rotationRequests = async () =>
+    ((await admin("GET", "/admin/audit?limit=1000")) as any[]).filter((e) => e.action === "rotation-requested").length;
   const counts = () => page.locator("#key-counts").textContent();
 
   /** Neither the page nor the key table scrolls sideways. */
@@ -58,9 +65,10 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the key list of a fleet in Chromium", () =>
     ]);
     // Through the admin API (the key store), ten at a time.
     for (let i = 0; i < KEYS; i += 10) {
-      await Promise.all(
+      const made = await Promise.all(
         Array.from({ length: 10 }, (_, j) => admin("POST", "/admin/keys", { ...shape(i + j), scopes: ["read"] })),
       );
+      for (const key of made) secrets.set(key.id, key.secret);
     }
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     page = await context.newPage();
@@ -93,7 +101,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the key list of a fleet in Chromium", () =>
     await form.getByLabel("Name contains").fill("phone 1");
     await form.getByRole("button", { name: "Show keys" }).click();
     await page.waitForURL(/agent=2/);
-    expect(new URL(page.url()).search).toBe("?name=phone+1&agent=2&mode=test&status=");
+    expect(new URL(page.url()).search).toBe("?name=phone+1&agent=2&mode=test&status=&rotation=");
     const want = Array.from({ length: KEYS }, (_, i) => i)
       .filter((i) => shape(i).agent_id === 2 && shape(i).mode === "test" && `Phone ${i}`.startsWith("Phone 1"))
       .map((i) => `Phone ${i}`);
@@ -123,6 +131,55 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the key list of a fleet in Chromium", () =>
     const all = [...(await rowNames()), ...second, ...third];
     expect([second.length, third.length]).toEqual([50, 20]);
     expect(all.sort()).toEqual(Array.from({ length: KEYS }, (_, i) => shape(i).name).sort());
+  });
+
+  let chosen: string[];
+
+  it("asks for the rotation of the selected keys; reloading the page it led to repeats nothing", async () => {
+    await page.goto(`${server.url}/dashboard?agent=1`);
+    const boxes = page.locator('table.keys tbody input[type="checkbox"]');
+    expect(await boxes.count()).toBe(40);
+    for (let i = 0; i < 3; i++) await boxes.nth(i).check();
+    chosen = await Promise.all([0, 1, 2].map((i) => boxes.nth(i).getAttribute("value") as Promise<string>));
+    await page.getByRole("button", { name: "Request rotation of the selected keys" }).click();
+    await page.waitForURL(`${server.url}/dashboard?agent=1&requested=3`);
+    expect(await page.getByRole("status").textContent()).toMatch(/^Rotation was requested for 3 keys\./);
+    expect(await progress()).toBe("Rotation: 3 due, 0 rotated, 0 rolled instead.");
+    const due = page.locator("table.keys tbody tr").filter({ has: page.locator(".rotation-due") });
+    expect(
+      (await due.evaluateAll((rows) => rows.map((r) => r.querySelector("td:nth-child(3) .hint")?.textContent))).sort(),
+    ).toEqual([...chosen].sort());
+    expect(await rotationRequests()).toBe(3);
+    await page.reload();
+    expect(await rotationRequests()).toBe(3);
+    expect(await progress()).toBe("Rotation: 3 due, 0 rotated, 0 rolled instead.");
+    expect(await sidewaysOverflow()).toEqual({ page: 0, table: 0 });
+    await expectNoSeriousViolations(page, "the key list with keys due for rotation");
+  });
+
+  it("sees the progress move as an app rotates its key", async () => {
+    const res = await fetch(`${server.url}/keys/rotate`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${secrets.get(chosen[0]!)}` },
+    });
+    expect(res.status).toBe(201);
+    const successor = ((await res.json()) as { data: { id: string } }).data;
+    await page.reload();
+    expect(await progress()).toBe("Rotation: 2 due, 1 rotated, 0 rolled instead.");
+    const old = page.locator("table.keys tbody tr").filter({ hasText: chosen[0]! });
+    expect(await old.locator(".rotation-rotated").textContent()).toBe("rotated");
+    expect(await old.locator(".rotation-rotated + .detail").textContent()).toContain(`successor ${successor.id}`);
+  });
+
+  it("asks for the rotation of every active key of the agent; a reload repeats nothing", async () => {
+    // The agent's 40 keys and the successor, less the 3 already asked for.
+    await page.getByRole("button", { name: "Request rotation of every active key of Asha Rao (#1)" }).click();
+    await page.waitForURL(`${server.url}/dashboard?agent=1&requested=38`);
+    expect(await progress()).toBe("Rotation: 40 due, 1 rotated, 0 rolled instead.");
+    expect(await page.locator('table.keys tbody input[type="checkbox"]').count()).toBe(0);
+    await page.reload();
+    expect(await rotationRequests()).toBe(41);
+    await expectNoSeriousViolations(page, "an agent's keys, all due or rotated");
     expect(problems).toEqual([]);
   });
 });
