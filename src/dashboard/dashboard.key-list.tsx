@@ -163,7 +163,6 @@ const Counts: FC<{ list: KeyList; narrowed: boolean }> = ({ list: { counts }, na
 
 const Filters: FC<{ list: KeyList }> = ({ list }) => {
   const { filters, counts } = list;
-  const agentValue = filters.agent === undefined ? "" : String(filters.agent);
   const sorted = [...list.agents].sort((a, b) => agentLabel(a).localeCompare(agentLabel(b)));
   return (
     <form method="get" action="/dashboard" class="row filters" role="search" aria-label="Filter the keys">
@@ -178,61 +177,28 @@ const Filters: FC<{ list: KeyList }> = ({ list }) => {
           value={filters.name ?? ""}
         />
       </div>
-      <div>
-        <label for="filter-agent">Agent</label>
-        <select id="filter-agent" name="agent">
-          <option value="" selected={agentValue === ""}>
-            any
-          </option>
-          <option value="none" selected={agentValue === "none"}>
-            no agent (every customer)
-          </option>
-          {sorted.map((a) => (
-            <option value={String(a.id)} selected={agentValue === String(a.id)}>
-              {agentLabel(a)}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div>
-        <label for="filter-mode">Mode</label>
-        <select id="filter-mode" name="mode">
-          <option value="" selected={filters.mode === undefined}>
-            any
-          </option>
-          {KEY_MODES.map((m) => (
-            <option value={m} selected={filters.mode === m}>
-              {m}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div>
-        <label for="filter-status">Status</label>
-        <select id="filter-status" name="status">
-          <option value="" selected={filters.status === undefined}>
-            any
-          </option>
-          {KEY_STATES.map((s) => (
-            <option value={s} selected={filters.status === s}>
-              {STATUS_WORDS[s]} ({counts[s]})
-            </option>
-          ))}
-        </select>
-      </div>
-      <div>
-        <label for="filter-rotation">Rotation</label>
-        <select id="filter-rotation" name="rotation">
-          <option value="" selected={filters.rotation === undefined}>
-            any
-          </option>
-          {ROTATION_STATES.map((r) => (
-            <option value={r} selected={filters.rotation === r}>
-              {ROTATION_WORDS[r]} ({counts[`rotation_${r}`]})
-            </option>
-          ))}
-        </select>
-      </div>
+      <FilterChoice
+        name="agent"
+        label="Agent"
+        value={filters.agent === undefined ? "" : String(filters.agent)}
+        options={[
+          ["none", "no agent (every customer)"],
+          ...sorted.map((a): [string, string] => [String(a.id), agentLabel(a)]),
+        ]}
+      />
+      <FilterChoice name="mode" label="Mode" value={filters.mode ?? ""} options={KEY_MODES.map((m) => [m, m])} />
+      <FilterChoice
+        name="status"
+        label="Status"
+        value={filters.status ?? ""}
+        options={KEY_STATES.map((s) => [s, `${STATUS_WORDS[s]} (${counts[s]})`])}
+      />
+      <FilterChoice
+        name="rotation"
+        label="Rotation"
+        value={filters.rotation ?? ""}
+        options={ROTATION_STATES.map((r) => [r, `${ROTATION_WORDS[r]} (${counts[`rotation_${r}`]})`])}
+      />
       <button type="submit" class="secondary">
         Show keys
       </button>
@@ -242,6 +208,20 @@ const Filters: FC<{ list: KeyList }> = ({ list }) => {
     </form>
   );
 };
+
+/** One filter's select: "any" (no filter, the empty value) and its choices, as [value, text]. */
+const FilterChoice: FC<{ name: string; label: string; value: string; options: [string, string][] }> = (props) => (
+  <div>
+    <label for={`filter-${props.name}`}>{props.label}</label>
+    <select id={`filter-${props.name}`} name={props.name}>
+      {[["", "any"], ...props.options].map(([value, text]) => (
+        <option value={value} selected={props.value === value}>
+          {text}
+        </option>
+      ))}
+    </select>
+  </div>
+);
 
 const Pager: FC<{ list: KeyList }> = ({ list }) => {
   if (list.pages <= 1) return null;

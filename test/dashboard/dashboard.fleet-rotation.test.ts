@@ -3,8 +3,8 @@
 // repeats; each key's rotation shown; "Revoke both" for an old key used after its successor.
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
-import { BASE, type CallResult, call, statusAndHeaders } from "../helpers/http.ts";
-import { auditSessionId } from "../helpers/session.ts";
+import { type CallResult, call, statusAndHeaders } from "../helpers/http.ts";
+import { dashboardLogin, formPost, resetKeysAndAgents } from "../helpers/session.ts";
 import { makeKey } from "../helpers/api-keys.ts";
 import type { KeyRecord } from "../../src/keys/keys.record.ts";
 
@@ -13,17 +13,10 @@ const bearer = { Authorization: `Bearer ${ADMIN}` };
 const ISO = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 const ALREADY_SENT = "/dashboard?notice=already-sent";
 
-interface Session {
-  cookie: string;
-  id: string;
-}
+type Session = Awaited<ReturnType<typeof dashboardLogin>>;
 
-async function login(): Promise<Session> {
-  const res = await send("/dashboard/login", [["token", ADMIN]]);
-  expect(res.status).toBe(303);
-  const cookie = (res.headers as unknown as { getSetCookie(): string[] }).getSetCookie()[0]!.split(";")[0]!;
-  return { cookie, id: await auditSessionId(cookie) };
-}
+const login = dashboardLogin;
+const send = (path: string, fields: [string, string][], session?: Session) => formPost(path, fields, session?.cookie);
 
 /** A page of the list and the tokens its forms carry. */
 async function page(session: Session, path = "/dashboard") {
@@ -34,13 +27,6 @@ async function page(session: Session, path = "/dashboard") {
     csrf: /name="csrf_token" value="([^"]+)"/.exec(res.text)![1]!,
     formToken: /name="form_token" value="([^"]+)"/.exec(res.text)![1]!,
   };
-}
-
-/** A form POST as the browser sends it (a field may repeat), redirects answered rather than followed. */
-function send(path: string, fields: [string, string][], session?: Session): Promise<CallResult> {
-  const headers: Record<string, string> = { "Content-Type": "application/x-www-form-urlencoded", Origin: BASE };
-  if (session) headers.Cookie = session.cookie;
-  return call(path, { method: "POST", headers, body: new URLSearchParams(fields).toString(), redirect: "manual" });
 }
 
 const keys = async (): Promise<any[]> => (await call("/admin/keys", { headers: bearer })).body.data;
@@ -66,16 +52,9 @@ function rowOf(res: CallResult, id: string): string {
 }
 
 beforeEach(async () => {
-  await env.DB.batch([
-    env.DB.prepare("DELETE FROM admin_signin_failures"),
-    env.DB.prepare("DELETE FROM key_audit"),
-    env.DB.prepare("DELETE FROM api_keys"),
-    env.DB.prepare("DELETE FROM form_tokens"),
-    env.DB.prepare("DELETE FROM sales_agents"),
-    env.DB.prepare(
-      "INSERT INTO sales_agents (id, first_name, last_name, mobile_number) VALUES " +
-        "(1, 'Asha', 'Rao', '9876543210'), (2, 'Vikram', 'Shetty', '9876500002')",
-    ),
+  await resetKeysAndAgents([
+    [1, "Asha", "Rao"],
+    [2, "Vikram", "Shetty"],
   ]);
 });
 

@@ -4,7 +4,8 @@
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { KEY_COLUMNS } from "../../src/keys/keys.records.ts";
-import { BASE, type CallResult, call } from "../helpers/http.ts";
+import { type CallResult, call } from "../helpers/http.ts";
+import { dashboardLogin, resetKeysAndAgents } from "../helpers/session.ts";
 import { rowsReadOf, workOf } from "../helpers/timing-header.ts";
 
 const ADMIN = env.ADMIN_TOKEN!;
@@ -25,18 +26,6 @@ interface Seeded {
   rotation: "none" | "due" | "rotated" | "rolled";
   /** For a rotated key: uses after its successor's first use. */
   late: number;
-}
-
-/** Logs in through the form: the session's Cookie header value. */
-async function login(): Promise<string> {
-  const res = await call("/dashboard/login", {
-    method: "POST",
-    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: BASE },
-    body: new URLSearchParams({ token: ADMIN }).toString(),
-    redirect: "manual",
-  });
-  expect(res.status).toBe(303);
-  return (res.headers as unknown as { getSetCookie(): string[] }).getSetCookie()[0]!.split(";")[0]!;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -109,17 +98,8 @@ let cookie: string;
 const get = (path: string) => call(path, { headers: { Cookie: cookie } });
 
 beforeEach(async () => {
-  await env.DB.batch([
-    env.DB.prepare("DELETE FROM admin_signin_failures"),
-    env.DB.prepare("DELETE FROM api_keys"),
-    env.DB.prepare("DELETE FROM key_usage"),
-    env.DB.prepare("DELETE FROM sales_agents"),
-    env.DB.prepare(
-      "INSERT INTO sales_agents (id, first_name, last_name, mobile_number) VALUES " +
-        AGENTS.map(([id, first, last]) => `(${id}, '${first}', '${last}', '98765000${id}0')`).join(", "),
-    ),
-  ]);
-  cookie = await login();
+  await resetKeysAndAgents(AGENTS);
+  cookie = (await dashboardLogin()).cookie;
 });
 
 describe("the key list's pages", () => {
