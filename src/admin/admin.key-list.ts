@@ -1,5 +1,5 @@
-// The dashboard's key list as its address asks for it (docs/specification.md section 9, "A dashboard for
-// a fleet"): the filters and the page read from the query, refused by name when they break a rule.
+// The dashboard's key list as its address asks for it (docs/specification.md section 9, "The dashboard's
+// key list"): the filters and the page read from the query, refused by name when they break a rule.
 import { errors, type FieldError } from "../platform/errors.ts";
 import { MAX_NAME_LENGTH } from "../keys/keys.rules.ts";
 import { isKeyMode, KEY_MODES } from "../keys/keys.secret.ts";
@@ -11,8 +11,7 @@ import {
   type KeyStore,
   ROTATION_STATES,
 } from "../keys/keys.store.ts";
-import type { AdminKeyWithUsage } from "./admin.keys.ts";
-import { withUsageView } from "./admin.keys.ts";
+import { type AdminKeyWithUsage, withUsageView } from "./admin.keys.ts";
 
 export const KEY_LIST_PAGE_SIZE = 50;
 /** Far past any fleet; keeps the offset a small number. */

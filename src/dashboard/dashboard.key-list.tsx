@@ -1,6 +1,6 @@
-// The key list of a fleet (docs/specification.md section 9, "A dashboard for a fleet"): filters in the
-// address (so that reload, Back and a bookmark show the same list), counts, one page of rows that fit
-// 1280 px without scrolling sideways, and the pages' links.
+// The key list of a fleet (docs/specification.md section 9, "The dashboard's key list"): filters in the
+// address (so that reload, Back and a bookmark show the same list), counts and the rotation's progress,
+// one page of rows that fit 1280 px without scrolling sideways, the pages' links, and the rotation forms.
 import type { Child, FC } from "hono/jsx";
 import type { AdminKey, AdminKeyWithUsage } from "../admin/admin.keys.ts";
 import { KEY_LIST_PARAMS, type KeyList, type KeyListQuery } from "../admin/admin.key-list.ts";
@@ -12,7 +12,7 @@ import { Time } from "./dashboard.time.tsx";
 import { UsageChart } from "./dashboard.usage-chart.tsx";
 
 /** Grace choices offered when rolling (seconds the old key keeps working). */
-export const GRACE_CHOICES = [
+const GRACE_CHOICES = [
   { seconds: 0, label: "now" },
   { seconds: 3_600, label: "in 1 hour" },
   { seconds: 86_400, label: "in 24 hours" },
@@ -34,13 +34,13 @@ const ROTATION_WORDS: Record<RotationListState, string> = {
 };
 
 /** The form that the rows' checkboxes belong to (forms do not nest; the rows have forms of their own). */
-export const ROTATION_FORM_ID = "rotation-form";
+const ROTATION_FORM_ID = "rotation-form";
 
 /** A key that a rotation request would mark: active, its rotation never asked for. */
 const markable = (key: AdminKeyWithUsage) => key.status === "active" && key.rotation === null;
 
 /** The address of the list with these filters, on this page (page 1 and empty filters left out). */
-export function listHref(filters: KeyListFilters, page = 1): string {
+function listHref(filters: KeyListFilters, page = 1): string {
   const query: KeyListQuery = {
     name: filters.name,
     agent: filters.agent === undefined ? undefined : String(filters.agent),
@@ -58,7 +58,7 @@ export function listHref(filters: KeyListFilters, page = 1): string {
   return search === "" ? "/dashboard" : `/dashboard?${search}`;
 }
 
-export const agentLabel = (a: KeyListAgent) =>
+const agentLabel = (a: KeyListAgent) =>
   a.first_name === null ? `#${a.id} (no longer a sales agent)` : `${a.first_name} ${a.last_name} (#${a.id})`;
 
 export interface KeyListProps {

@@ -1,4 +1,4 @@
-// One page of the dashboard's key list (docs/specification.md section 9, "A dashboard for a fleet"): the
+// One page of the dashboard's key list (docs/specification.md section 9, "The dashboard's key list"): the
 // filters and the counts from one statement that reads each key record once (with its agent's name),
 // then the use of the page's keys only.
 import type { KeyDatabase, KeyState } from "./keys.record.ts";

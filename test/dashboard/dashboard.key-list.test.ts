@@ -1,4 +1,4 @@
-// The dashboard's key list for a fleet (docs/specification.md section 9, "A dashboard for a fleet"),
+// The dashboard's key list for a fleet (docs/specification.md section 9, "The dashboard's key list"),
 // through HTTP into the worker: pages of 50 with links that keep the filters, each filter, the counts,
 // refused filters, and what one page costs D1 (the key records read once, the use of the page's keys only).
 import { env } from "cloudflare:workers";
