@@ -159,7 +159,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the key dashboard in Chromium", () => {
     await page.goto(`${server.url}/dashboard`);
     const row = keyRow(page, "E2E integration", "Roll");
     expect(await row.count()).toBe(1);
-    expect(await row.locator("td").nth(2).innerText()).toBe("test\nread, write");
+    expect(await row.locator("td").nth(3).innerText()).toBe("test\nread, write");
     expect(await row.locator("td code").textContent()).toBe(`${first.slice(0, 12)}…`);
     expect(await row.locator(".status").textContent()).toBe("active");
     expect(await page.content()).not.toContain(first);
@@ -226,8 +226,8 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the key dashboard in Chromium", () => {
     await page.goto(`${server.url}/dashboard`);
     const row = keyRow(page, "Field app", "Roll");
     const cells = await row.locator("td").allInnerTexts();
-    expect(cells[0]!.startsWith(`${fieldApp.slice(0, 12)}…`)).toBe(true);
-    expect([cells[1], cells[2], cells[4], await row.locator(".figures").textContent()]).toEqual([
+    expect(cells[1]!.startsWith(`${fieldApp.slice(0, 12)}…`)).toBe(true);
+    expect([cells[2], cells[3], cells[5], await row.locator(".figures").textContent()]).toEqual([
       "Asha Rao\n#1",
       "test\nread",
       "never",
@@ -249,7 +249,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the key dashboard in Chromium", () => {
       figures = await row.locator(".figures").textContent();
     }
     expect(figures).toBe("24 h: 3, 7 days: 3");
-    expect(await row.locator("td").nth(4).textContent()).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d UTC$/);
+    expect(await row.locator("td").nth(5).textContent()).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d UTC$/);
     const chart = row.getByRole("img");
     const today = new Date().toISOString().slice(0, 10);
     expect(await chart.getAttribute("aria-label")).toMatch(
