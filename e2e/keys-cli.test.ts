@@ -52,7 +52,7 @@ interface NewKey {
 
 interface AuditEntry {
   at: string;
-  action: "create" | "roll" | "revoke";
+  action: "create" | "roll" | "revoke" | "rotation-requested" | "rotate";
   key_id: string;
   new_key_id: string | null;
   key_name: string;
@@ -333,12 +333,13 @@ describe("npm run keys", () => {
         "requests_24h",
         "requests_7d",
         "revoked_at",
+        "rotation",
         "scopes",
         "status",
       ]);
       expect(k.copy_pending).toBe(false);
-      // Nothing has used a key yet.
-      expect([k.last_used_at, k.requests_24h, k.requests_7d]).toEqual([null, 0, 0]);
+      // Nothing has used a key yet, nor asked for a rotation.
+      expect([k.last_used_at, k.requests_24h, k.requests_7d, k.rotation]).toEqual([null, 0, 0, null]);
     }
     const table = await keys("list");
     for (const text of [res.stdout, table.stdout]) {
@@ -347,7 +348,7 @@ describe("npm run keys", () => {
     }
     expect(table.stdout).toContain(`${kept.id}  warehouse app`);
     expect(table.stdout.split("\n").find((l) => l.startsWith("ID "))).toMatch(
-      /^ID +NAME +MODE +PREFIX +STATUS +SCOPES +AGENT +CREATED +EXPIRES +REVOKED +LAST USED +24H +7D$/,
+      /^ID +NAME +MODE +PREFIX +STATUS +SCOPES +AGENT +CREATED +EXPIRES +REVOKED +LAST USED +24H +7D +ROTATION$/,
     );
   }, 240_000);
 
@@ -559,6 +560,60 @@ describe("the keys on a running server (wrangler dev on the same PERSIST_DIR)", 
     expect((await rawStatus(server!, `Authorization: Bearer ${latest.secret}\t`)).status).toBe(200);
     expect((await rawStatus(server!, `Authorization: Bearer ${latest.secret}`)).status).toBe(200);
   }, 240_000);
+
+  it("rotate marks keys due by ID, --mode or --agent; the server says so; an app's rotate shows in list --json", async () => {
+    await expectError(["rotate"], /^Error: rotate needs key ids, --mode or --agent/);
+    await expectError(["rotate", "nope"], /^Error: 'nope' is not a key id/);
+    await expectError(["rotate", "--mode", "prod"], /^Error: --mode must be test or live, not 'prod'/);
+    await expectError(["rotate", "key_0000000000000000"], /^Error: ids names no key: key_0000000000000000/);
+    const phone = await keysJson<NewKey>("create", "--mode", "test", "--name", "rotating phone", "--json");
+    expect(await keysJson("rotate", phone.id, "--json")).toEqual({ requested: 1 });
+    // The active keys that no rotation has touched yet, by the listing: what --agent and --mode mark.
+    const markable = async (match: (k: Record<string, any>) => boolean) =>
+      (lastLine((await keys("list", "--json")).stdout) as Record<string, any>[]).filter(
+        (k) => k.status === "active" && k.rotation === null && match(k),
+      ).length;
+    const ofAgent = await markable((k) => k.agent_id === 42);
+    expect(await keysJson("rotate", "--agent", "42", "--json")).toEqual({ requested: ofAgent });
+    const live = await markable((k) => k.mode === "live");
+    expect(live).toBeGreaterThan(0);
+    expect(await keysJson("rotate", "--mode", "live", "--json")).toEqual({ requested: live });
+    // Keys already due are not marked again.
+    expect((await keys("rotate", phone.id)).stdout).toBe(
+      "Marked 0 active keys rotation due: their apps rotate them at their next request (npm run keys -- list shows each key's rotation).\n",
+    );
+    const before = lastLine((await keys("list", "--json")).stdout) as Record<string, any>[];
+    expect(before.find((k) => k.id === phone.id)!.rotation).toEqual({
+      state: "due",
+      requested_at: expect.stringMatching(/Z$/),
+      rotated_at: null,
+      successor_id: null,
+      old_key_uses_after_successor: 0,
+    });
+
+    // The server (its key cache is 1 s) answers the due key with the header; the app rotates it.
+    const start = Date.now();
+    let due: string | null = null;
+    while (due === null && Date.now() - start < 30_000) {
+      const res = await fetch(`${server!.url}/api/area`, { headers: { Authorization: `Bearer ${phone.secret}` } });
+      due = res.headers.get("Key-Rotation");
+      if (due === null) await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(due).toBe("due");
+    const rotated = await fetch(`${server!.url}/api/keys/rotate`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${phone.secret}` },
+    });
+    const { data } = (await rotated.json()) as { data: { id: string; secret: string; replaces: string } };
+    printed.push(data.secret);
+    expect({ status: rotated.status, replaces: data.replaces }).toEqual({ status: 201, replaces: phone.id });
+    const after = lastLine((await keys("list", "--json")).stdout) as Record<string, any>[];
+    expect(after.find((k) => k.id === phone.id)).toMatchObject({
+      status: "grace",
+      rotation: { state: "rotated", successor_id: data.id, old_key_uses_after_successor: 0 },
+    });
+    expect(after.find((k) => k.id === data.id)).toMatchObject({ status: "active", rotation: null, replaces: phone.id });
+  }, 120_000);
 
   it("leaves no secret anywhere in the state folder", async () => {
     await server!.stop();

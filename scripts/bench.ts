@@ -29,6 +29,7 @@ const COMMAND: CommandLine = {
   --usage MODES          USAGE_FLUSH_SECONDS values to compare, comma-separated (default "60,off";
                          60 is wrangler.toml's; "0" writes after every request; "none" skips it)
   --usage-only           only that comparison (no floors, rows, pages, demo page or bundle)
+  --rotation-only        only a key whose rotation is due against an ordinary one (demo data)
   --big-import ORDERS         only time the import of a file of ORDERS orders (and a tenth as many
                               customers), with the importer's peak memory: minutes and gigabytes`,
 };
@@ -43,6 +44,7 @@ const OPTIONS = {
   "big-import": { type: "string", value: "ORDERS" },
   usage: { type: "string", value: "MODES" },
   "usage-only": { type: "boolean" },
+  "rotation-only": { type: "boolean" },
 } as const;
 
 /** `--usage 60,off,0`: the USAGE_FLUSH_SECONDS values to compare ("" for wrangler.toml's 60). */
@@ -69,6 +71,7 @@ function options(argv: string[]) {
     orders: wholeNumber("orders", values.orders, 200_000, 0),
     usage: usageModes(values.usage),
     usageOnly: values["usage-only"] === true,
+    rotationOnly: values["rotation-only"] === true,
     bigImport: values["big-import"] === undefined ? undefined : wholeNumber("big-import", values["big-import"], 0, 10),
   };
   if (opts.usageOnly && opts.usage.length === 0) throw new UsageError("--usage-only needs at least one --usage value");
@@ -106,6 +109,19 @@ runPerf(COMMAND, "bench", async (open) => {
   const perf = open();
   const step = (message: string) => perf.step(message);
   if (opts.bigImport !== undefined) return bigImport(perf, opts.bigImport);
+  if (opts.rotationOnly) {
+    const { compareRotation } = await import("./bench/rotation.ts");
+    const lines = await compareRotation(perf, opts.load, opts.rounds);
+    return written(
+      [
+        `# npm run bench -- --rotation-only: ${new Date().toISOString()}`,
+        "",
+        `- Command: \`npm run bench -- --rotation-only --duration ${opts.load.seconds} --rounds ${opts.rounds} --connections ${opts.load.connections} --warmup ${opts.load.warmupSeconds}\``,
+        "",
+        ...lines,
+      ].join("\n"),
+    );
+  }
   // Loaded once the command line is known to be good: wrangler and autocannon are large modules.
   const { bundleSize } = await import("./bench/bundle.ts");
   const { measure } = await import("./perf/cannon.ts");

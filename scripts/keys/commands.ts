@@ -2,7 +2,7 @@
 // options, operands and checks. Parsed and checked before anything is opened, so that a mistake
 // costs nothing and says, in one line, what is wrong. To add an option or a subcommand, add it to
 // COMMANDS; the parser (scripts/lib/cli.ts) refuses everything a subcommand does not list.
-import { type KeyMode, isKeyMode } from "../../src/keys/keys.secret.ts";
+import { type KeyMode, isKeyMode, KEY_ID_PATTERN } from "../../src/keys/keys.secret.ts";
 import { checkName, checkSeconds, MAX_LIFETIME_SECONDS } from "../../src/keys/keys.rules.ts";
 import { parseScopes, type Scope } from "../../src/keys/keys.scopes.ts";
 import { DEFAULT_AUDIT_LIMIT, MAX_AUDIT_LIMIT } from "../../src/keys/keys.audit.ts";
@@ -21,7 +21,8 @@ export type Command =
   | { command: "list" }
   | { command: "roll"; id: string; grace: number | undefined }
   | { command: "revoke"; id: string }
-  | { command: "audit"; limit: number };
+  | { command: "audit"; limit: number }
+  | { command: "rotate"; ids: string[] | null; mode: KeyMode | null; agentId: number | null };
 
 /** Options that every subcommand takes. */
 const COMMON = { json: { type: "boolean" }, ...PLATFORM_OPTIONS } as const;
@@ -71,6 +72,31 @@ const COMMANDS = {
     operands: ["ID"],
     usage: "revoke ID [--json]",
     build: (_values, [id]): Command => ({ command: "revoke", id: id! }),
+  }),
+  rotate: subcommand({
+    options: {
+      mode: { type: "string", value: "test|live" },
+      agent: { type: "string", value: "SALES_AGENT_ID" },
+    },
+    operands: ["ID..."],
+    usage: "rotate (ID... | --mode test|live | --agent SALES_AGENT_ID) [--json]      (marks active keys rotation due)",
+    build(values, ids): Command {
+      if (ids.length === 0 && values.mode === undefined && values.agent === undefined) {
+        throw new UsageError("rotate needs key ids, --mode or --agent");
+      }
+      if (values.mode !== undefined && !isKeyMode(values.mode)) {
+        throw new UsageError(`--mode must be test or live, not '${values.mode}'`);
+      }
+      for (const id of ids) {
+        if (!KEY_ID_PATTERN.test(id)) throw new UsageError(`'${id}' is not a key id: key_ and 16 letters or digits`);
+      }
+      return {
+        command: "rotate",
+        ids: ids.length > 0 ? ids : null,
+        mode: values.mode ?? null,
+        agentId: values.agent === undefined ? null : agent(values.agent),
+      };
+    },
   }),
   audit: subcommand({
     options: { limit: { type: "string", value: "N" } },

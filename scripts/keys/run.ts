@@ -105,6 +105,17 @@ async function run(cmd: Command, ctx: Context): Promise<void> {
       else printAudit(out, entries);
       return;
     }
+    case "rotate": {
+      const { requested } = await store.requestRotation(cmd, CLI);
+      if (json) out.log(JSON.stringify({ requested }));
+      else {
+        out.log(
+          `Marked ${requested} active key${requested === 1 ? "" : "s"} rotation due: their apps rotate them at their next request ` +
+            `(npm run keys -- list shows each key's rotation).`,
+        );
+      }
+      return;
+    }
     case "roll": {
       const created = await store.roll(cmd.id, cmd.grace, CLI);
       if (!created) throw unknown(cmd.id);
@@ -202,6 +213,7 @@ function printTable(out: Output, rows: ReturnType<typeof listed>[]): void {
     "LAST USED",
     "24H",
     "7D",
+    "ROTATION",
   ];
   const lines = rows.map((r) => [
     r.id,
@@ -217,6 +229,7 @@ function printTable(out: Output, rows: ReturnType<typeof listed>[]): void {
     r.last_used_at ?? "never",
     String(r.requests_24h),
     String(r.requests_7d),
+    r.rotation?.state ?? "-",
   ]);
   printColumns(out, header, lines);
 }

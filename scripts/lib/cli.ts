@@ -158,7 +158,7 @@ export function usageErrorLine(err: UsageError, command: CommandLine): string {
  */
 export interface Subcommand<T extends OptionTable, R> {
   options: T;
-  /** Names of its operands, in order, e.g. ["ID"]; each is required. */
+  /** Names of its operands, in order, e.g. ["ID"]; each is required, but a last one named "ID..." takes any number. */
   operands: readonly string[];
   /** Its line in the usage, e.g. "roll ID [--grace SECONDS] [--json]". */
   usage: string;
@@ -203,7 +203,8 @@ export function parseSubcommand<G extends OptionTable, R>(
     else if (Object.hasOwn(common, option)) shared[option] = value;
     else throw new UsageError(`--${option} is not an option of ${name}`, true);
   }
-  if (operands.length > spec.operands.length) {
+  const variadic = spec.operands.at(-1)?.endsWith("...") ?? false;
+  if (!variadic && operands.length > spec.operands.length) {
     throw new UsageError(
       spec.operands.length === 0
         ? `${name} takes no argument: '${operands[0]}' was given`
@@ -211,7 +212,7 @@ export function parseSubcommand<G extends OptionTable, R>(
       true,
     );
   }
-  if (operands.length < spec.operands.length)
+  if (operands.length < spec.operands.length - (variadic ? 1 : 0))
     throw new UsageError(`${name} needs ${spec.operands.slice(operands.length).join(" ")}`, true);
   return { help: false, common: shared as Values<G>, command: spec.build(own as Values<OptionTable>, operands) };
 }

@@ -156,45 +156,36 @@ export class KeyRecords {
     actor: Actor,
   ): Promise<{ next: VersionedRecord; old: VersionedRecord } | null> {
     // A roll cancels a rotation that was due (docs/specification.md section 9).
-    const { insert, update, audit } = this.replaceStatements(old, next, oldExpiresAt, now, {
+    return this.replace(old, next, oldExpiresAt, now, {
       action: "roll",
       actor,
       oldColumns: "rotation_state = CASE WHEN rotation_state = 'due' THEN 'rolled' ELSE rotation_state END",
       oldParams: [],
     });
-    try {
-      const [inserted, , , readNext, readOld] = await this.db.batch<VersionedRow>([
-        insert,
-        update,
-        audit,
-        this.readStatement(next.id),
-        this.readStatement(old.id),
-      ]);
-      const [nextNow, oldNow] = [this.versioned(readNext), this.versioned(readOld)];
-      return (inserted?.meta.changes ?? 0) === 1 && nextNow && oldNow ? { next: nextNow, old: oldNow } : null;
-    } catch (err) {
-      if (/UNIQUE constraint failed: api_keys\.rolled_from/.test(causeMessages(err))) return null;
-      throw err;
-    }
   }
 
   /**
-   * A roll's or a rotation's three statements: the new key (only while the old one is active at `now`),
-   * the old key pointed at it (its own columns from ?4 on), and the audit row (only if the new key exists).
+   * A roll or a rotation, one batch: the new key (only while the old one is active at `now`), `alsoNext`
+   * on it, the old key pointed at it (its own columns from ?4 on), the audit row (only if the new key
+   * exists), both read back. Null when the old key was no longer active, or when another roll or
+   * rotation of it committed first (the unique rolled_from fails this batch, which changes nothing).
    */
-  protected replaceStatements(
+  protected async replace(
     old: KeyRecord,
     next: KeyRecord,
     oldExpiresAt: string,
     now: string,
-    how: { action: "roll" | "rotate"; actor: Actor; oldColumns: string; oldParams: unknown[] },
-  ): { insert: D1PreparedStatement; update: D1PreparedStatement; audit: D1PreparedStatement } {
+    how: { action: "roll" | "rotate"; actor: Actor; oldColumns: string; oldParams: unknown[]; alsoNext?: string },
+  ): Promise<{ next: VersionedRecord; old: VersionedRecord } | null> {
     const insert = this.db
       .prepare(
         `INSERT INTO api_keys (${KEY_COLUMNS}, copy_pending) SELECT ${PLACEHOLDERS}, 1 WHERE EXISTS (SELECT 1 FROM api_keys ` +
           "WHERE id = ?9 AND revoked_at IS NULL AND replaced_by IS NULL AND (expires_at IS NULL OR expires_at > ?13))",
       )
       .bind(...values(next), now);
+    const alsoNext = how.alsoNext
+      ? [this.db.prepare(`UPDATE api_keys SET ${how.alsoNext} WHERE id = ?1`).bind(next.id)]
+      : [];
     const update = this.db
       .prepare(
         `UPDATE api_keys SET replaced_by = ?1, expires_at = ?2, ${how.oldColumns}, ${MARK} ` +
@@ -202,7 +193,21 @@ export class KeyRecords {
       )
       .bind(next.id, oldExpiresAt, old.id, ...how.oldParams);
     const audit = auditStatement(this.db, entryOf(how.action, old, now, how.actor, next), next.id);
-    return { insert, update, audit };
+    try {
+      const results = await this.db.batch<VersionedRow>([
+        insert,
+        ...alsoNext,
+        update,
+        audit,
+        this.readStatement(next.id),
+        this.readStatement(old.id),
+      ]);
+      const [nextNow, oldNow] = [this.versioned(results.at(-2)), this.versioned(results.at(-1))];
+      return (results[0]?.meta.changes ?? 0) === 1 && nextNow && oldNow ? { next: nextNow, old: oldNow } : null;
+    } catch (err) {
+      if (/UNIQUE constraint failed: api_keys\.rolled_from/.test(causeMessages(err))) return null;
+      throw err;
+    }
   }
 
   /** Marks the copy pending even when already revoked, so that revoking again rewrites a lost copy. */

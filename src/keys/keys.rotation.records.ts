@@ -1,6 +1,5 @@
 // Rotation's statements on the key records (docs/specification.md section 9): each change one D1 batch
 // with its audit rows, its copy marks and the records read back, like keys.records.ts.
-import { causeMessages } from "../platform/errors.ts";
 import type { KeyActorName } from "./keys.audit.ts";
 import type { KeyDatabase, KeyRecord } from "./keys.record.ts";
 import { KeyRecords, MARK, type VersionedRecord } from "./keys.records.ts";
@@ -77,43 +76,25 @@ export class RotationRecords extends KeyRecords {
     return row?.sealed ?? null;
   }
 
-  /**
-   * Null when another rotate or a roll of the old key committed first (the unique rolled_from) or the old
-   * key stopped being active: the caller reads the record again and answers from it.
-   */
+  /** Null when another rotate or a roll of the old key committed first, or it stopped being active. */
   async rotate(
     old: KeyRecord,
     next: KeyRecord,
     change: { oldExpiresAt: string; sealed: string | null; now: string },
   ): Promise<{ next: VersionedRecord; old: VersionedRecord } | null> {
-    const { insert, update, audit } = this.replaceStatements(old, next, change.oldExpiresAt, change.now, {
+    return this.replace(old, next, change.oldExpiresAt, change.now, {
       action: "rotate",
       actor: { actor: "key", sessionId: null },
       oldColumns: "rotation_state = 'rotated', rotated_at = ?4, successor_secret_sealed = ?5",
       oldParams: [change.now, change.sealed],
+      // Its first use reaches the old key's record through reportFirstUse.
+      alsoNext: "awaits_first_use = 1",
     });
-    try {
-      const [inserted, , , , readNext, readOld] = await this.database.batch([
-        insert,
-        // Its first use reaches the old key's record through reportFirstUse.
-        this.database.prepare("UPDATE api_keys SET awaits_first_use = 1 WHERE id = ?1").bind(next.id),
-        update,
-        audit,
-        this.readStatement(next.id),
-        this.readStatement(old.id),
-      ]);
-      const nextNow = this.versioned(readNext);
-      const oldNow = this.versioned(readOld);
-      return (inserted?.meta.changes ?? 0) === 1 && nextNow && oldNow ? { next: nextNow, old: oldNow } : null;
-    } catch (err) {
-      if (/UNIQUE constraint failed: api_keys\.rolled_from/.test(causeMessages(err))) return null;
-      throw err;
-    }
   }
 
   /**
    * The successor's first use cuts the old key to one more hour (never longer than its grace) and ends
-   * the retry, so the sealed secret goes. Null when it was reported already.
+   * the retry, so the sealed secret goes. Each record read back, or null where none was found.
    */
   async reportFirstUse(
     successorId: string,

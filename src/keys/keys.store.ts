@@ -27,7 +27,7 @@ import {
   type RotationRequest,
   rotationDue,
 } from "./keys.rotation.ts";
-import { dueIds, readDueSet, writeDueSet } from "./keys.rotation.due.ts";
+import { DUE_SET_KEY, dueIds, readDueSet, rememberDueSet, writeDueSet } from "./keys.rotation.due.ts";
 import { RotationRecords } from "./keys.rotation.records.ts";
 import { openSuccessorSecret, sealSuccessorSecret } from "./keys.rotation.seal.ts";
 import { checkNewKey, checkSeconds } from "./keys.rules.ts";
@@ -122,13 +122,19 @@ export class KeyStore {
     return { record: inserted.record, secret, copyPending: copy !== "confirmed" };
   }
 
-  /** KV only, never D1: at most one read, whose answer (found or not) this isolate trusts for keyCacheTtlMs. */
+  /** KV only, never D1: at most one read (with the due set), whose answer this isolate trusts for keyCacheTtlMs. */
   async findBySecret(secret: string): Promise<KeyRecord | null> {
     const hash = await hashSecret(secret);
     const nowMs = this.now().getTime();
     const cached = cachedKey(hash, nowMs);
     if (cached !== undefined) return cached;
-    const stored = await this.kv.get<StoredCopy>(`hash:${hash}`, { type: "json", cacheTtl: KV_KEY_CACHE_TTL_SECONDS });
+    // The fleet's rotation due set comes in the same read (docs/decisions.md).
+    const read = await this.kv.get<unknown>([`hash:${hash}`, DUE_SET_KEY], {
+      type: "json",
+      cacheTtl: KV_KEY_CACHE_TTL_SECONDS,
+    });
+    rememberDueSet(read.get(DUE_SET_KEY));
+    const stored = read.get(`hash:${hash}`) as StoredCopy | null;
     // The read is by hash already; the comparison guards against a record stored under the wrong key.
     const found =
       stored && typeof stored.hash === "string" && digestsEqual(stored.hash, hash) ? fromCopy(stored) : null;
@@ -180,19 +186,7 @@ export class KeyStore {
     if (!old) return null;
     this.assertActive(old);
     const now = this.now();
-    const { record, secret } = await newKey(
-      {
-        name: old.name,
-        mode: old.mode,
-        expiresAt: old.expires_at,
-        replaces: old.id,
-        scopes: old.scopes,
-        agentId: old.agent_id,
-      },
-      now,
-    );
-    const graceEnd = new Date(now.getTime() + grace * 1000).toISOString();
-    const oldExpiresAt = old.expires_at && old.expires_at < graceEnd ? old.expires_at : graceEnd;
+    const { record, secret, oldExpiresAt } = await replacementOf(old, grace, now);
     const rolled = await this.records.roll(old, record, oldExpiresAt, now.toISOString(), who);
     if (!rolled) {
       // Another roll, a revocation or the expiry got there first: say which, from the record as it is now.
@@ -224,10 +218,10 @@ export class KeyStore {
     return { requested };
   }
 
-  /** Whether an answer to this working key carries `Key-Rotation: due`: KV only, cached like the key copies. */
+  /** Whether an answer to this working key carries `Key-Rotation: due`: from the read that found its copy. */
   async rotationDue(record: KeyRecord): Promise<boolean> {
     if (record.rotation) return rotationDue(record, new Set());
-    return rotationDue(record, await dueIds(this.kv, this.now().getTime(), this.keyCacheTtlMs));
+    return rotationDue(record, await dueIds(this.kv));
   }
 
   /**
@@ -244,19 +238,7 @@ export class KeyStore {
       const again = await this.answerAgain(old, copy, secret);
       if (again) return again;
       const now = this.now();
-      const { record, secret: nextSecret } = await newKey(
-        {
-          name: old.name,
-          mode: old.mode,
-          expiresAt: old.expires_at,
-          replaces: old.id,
-          scopes: old.scopes,
-          agentId: old.agent_id,
-        },
-        now,
-      );
-      const graceEnd = new Date(now.getTime() + grace * 1000).toISOString();
-      const oldExpiresAt = old.expires_at && old.expires_at < graceEnd ? old.expires_at : graceEnd;
+      const { record, secret: nextSecret, oldExpiresAt } = await replacementOf(old, grace, now);
       // With no time left, no retry can come: nothing is kept.
       const sealed =
         oldExpiresAt > now.toISOString()
@@ -450,6 +432,28 @@ export class KeyStore {
     await this.records.insertMissing(legacy);
     await drainCarriedOver(this.kv, legacy);
   }
+}
+
+/**
+ * A roll's or a rotation's new key: the old one's name, mode, scopes, agent and expiry (so it never
+ * outlives it); and the old key's end, its grace from now but never past its own expiry.
+ */
+async function replacementOf(
+  old: KeyRecord,
+  graceSeconds: number,
+  now: Date,
+): Promise<Omit<CreatedKey, "copyPending"> & { oldExpiresAt: string }> {
+  const fields = {
+    name: old.name,
+    mode: old.mode,
+    expiresAt: old.expires_at,
+    replaces: old.id,
+    scopes: old.scopes,
+    agentId: old.agent_id,
+  };
+  const graceEnd = new Date(now.getTime() + graceSeconds * 1000).toISOString();
+  const oldExpiresAt = old.expires_at && old.expires_at < graceEnd ? old.expires_at : graceEnd;
+  return { ...(await newKey(fields, now)), oldExpiresAt };
 }
 
 async function newKey(

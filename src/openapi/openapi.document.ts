@@ -109,8 +109,16 @@ export function openApiDocument(app: OpenAPIHono<AppEnv>, origin: string): OpenA
 function decorate(doc: OpenAPIObject): OpenAPIObject {
   const responses: ResponseLike[] = [];
   for (const item of Object.values(doc.paths ?? {})) {
-    for (const operation of Object.values(item as Record<string, { responses?: Record<string, ResponseLike> }>)) {
+    for (const operation of Object.values(
+      item as Record<string, { responses?: Record<string, ResponseLike>; security?: unknown[] }>,
+    )) {
       responses.push(...Object.values(operation.responses ?? {}));
+      // Any answer to a key that works may say that the key is due for rotation: not a 401.
+      if (!operation.security?.length) continue;
+      for (const [status, response] of Object.entries(operation.responses ?? {})) {
+        if (status !== "401" && !response.$ref)
+          response.headers = { ...response.headers, "Key-Rotation": headerRef("Key-Rotation") };
+      }
     }
   }
   responses.push(...Object.values(doc[ANY_PATH_RESPONSES] as Record<string, ResponseLike>));

@@ -23,6 +23,12 @@ export const RESPONSE_HEADERS = {
     required: true,
     schema: { type: "string", pattern: "^[0-9]+$" },
   },
+  "Key-Rotation": {
+    description:
+      "`due` when the key of the request should be rotated (its rotation is due, or it is an old key already rotated that still works): call POST /keys/rotate with it, store the successor and use that (docs/specification.md section 9). Absent otherwise.",
+    required: false,
+    schema: { type: "string", const: "due" },
+  },
   "WWW-Authenticate": {
     description: "The authentication scheme to use: Bearer.",
     required: true,

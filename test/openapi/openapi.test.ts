@@ -128,6 +128,7 @@ describe("GET /openapi.json", () => {
             headers: {
               "X-Request-Id": { $ref: "#/components/headers/X-Request-Id" },
               "Server-Timing": { $ref: "#/components/headers/Server-Timing" },
+              "Key-Rotation": { $ref: "#/components/headers/Key-Rotation" },
             },
             content: {
               "application/json": {
@@ -152,7 +153,9 @@ describe("GET /openapi.json", () => {
       "Server-Timing": { $ref: "#/components/headers/Server-Timing" },
       ETag: { $ref: "#/components/headers/ETag" },
       "Cache-Control": expect.objectContaining({ required: true }),
+      "Key-Rotation": { $ref: "#/components/headers/Key-Rotation" },
     });
+    expect(areas["401"].headers["Key-Rotation"]).toBeUndefined();
     expect(areas["401"].headers["WWW-Authenticate"]).toEqual({ $ref: "#/components/headers/WWW-Authenticate" });
     expect(areas["429"].headers["Retry-After"]).toEqual({ $ref: "#/components/headers/Retry-After" });
     expect(areas["503"].headers["Retry-After"]).toEqual({ $ref: "#/components/headers/Retry-After" });

@@ -177,8 +177,8 @@ describe("the key", () => {
     const { secret } = await makeKey();
     const warm = await call(PATH, { key: secret });
     expect200(warm);
-    // The key's record, the fleet's rotation due set, and the area list's lookup-cache entry (the isolate keeps all three).
-    expect(kvReads(warm)).toBe(3);
+    // The key's record, and the area list's lookup-cache entry (the isolate keeps both).
+    expect(kvReads(warm)).toBe(2);
 
     const flood = Array.from({ length: ISOLATE_KEY_CACHE_SIZE + 1 }, () => newSecret("test"));
     // Each hundred from its own address, under the limit on failed authentication per address.
@@ -325,13 +325,12 @@ describe("revocation by another process (the command line, another isolate)", ()
 
   it("reads KV on every request with KEY_CACHE_SECONDS 0", async () => {
     const { secret } = await makeKey();
-    // The first request also fills the area list's cache; after it, the key and the rotation due set,
-    // trusted exactly as long as the key (docs/decisions.md), are the only KV reads.
+    // The first request also fills the area list's cache; after it, the key is the only KV read.
     expect200(await callWithEnv({ KEY_CACHE_SECONDS: "0" }, PATH, { key: secret }));
     for (let i = 0; i < 2; i++) {
       const res = await callWithEnv({ KEY_CACHE_SECONDS: "0" }, PATH, { key: secret });
       expect200(res);
-      expect(kvReads(res)).toBe(2);
+      expect(kvReads(res)).toBe(1);
     }
   });
 
