@@ -340,7 +340,7 @@ const Status: FC<{ item: AdminKey }> = ({ item }) => {
   if (item.status === "grace" && item.expires_at) {
     detail = (
       <>
-        rolled; works until <Time iso={item.expires_at} />
+        {item.rotation?.state === "rotated" ? "rotated" : "rolled"}; works until <Time iso={item.expires_at} />
       </>
     );
   } else if (item.status === "revoked" && item.revoked_at) {

@@ -254,6 +254,9 @@ describe("an old key used after its successor", () => {
     const session = await login();
     const { res, csrf } = await page(session);
     const row = rowOf(res, old.record.id);
+    expect(row).toContain(
+      '<span class="status status-grace">expiring</span><span class="hint detail">rotated; works until <time datetime=',
+    );
     expect(row).toMatch(
       new RegExp(
         '<span class="status rotation-rotated">rotated</span><span class="hint detail"><time datetime="[^"]+">[^<]+</time>, ' +
