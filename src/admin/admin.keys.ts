@@ -29,10 +29,12 @@ export function view(store: KeyStore, record: KeyRecord, copyPending: boolean): 
 }
 
 export async function listKeysWithUsage(store: KeyStore): Promise<AdminKeyWithUsage[]> {
-  return (await store.listWithUsage()).map((record: KeyWithUsage) => {
-    const { daily, ...rest } = publicRecord(record, store.stateOf(record));
-    return { ...rest, requests_daily: daily };
-  });
+  return (await store.listWithUsage()).map((record) => withUsageView(store, record));
+}
+
+export function withUsageView(store: KeyStore, record: KeyWithUsage): AdminKeyWithUsage {
+  const { daily, ...rest } = publicRecord(record, store.stateOf(record));
+  return { ...rest, requests_daily: daily };
 }
 
 export function auditEntries(store: KeyStore, limit: string | undefined): Promise<AuditEntry[]> {
@@ -79,6 +81,22 @@ export async function revokeKey(store: KeyStore, id: string, actor: KeyActor): P
   const revoked = await store.revoke(id, actor);
   if (!revoked) throw unknownKey(id);
   return view(store, revoked.record, revoked.copyPending);
+}
+
+/**
+ * An old key used after its rotation's successor may have been copied (docs/specification.md section 9):
+ * both are revoked, the old key first. Revoking again is harmless, so this is safe to send twice.
+ */
+export async function revokeBoth(
+  store: KeyStore,
+  id: string,
+  actor: KeyActor,
+): Promise<{ old: AdminKey; successor: AdminKey }> {
+  const record = await findKey(store, id);
+  const successorId = record.rotation?.state === "rotated" ? record.rotation.successor_id : null;
+  if (successorId === null) throw errors.conflict(`Key ${record.id} was not rotated: it has no successor to revoke`);
+  const old = await revokeKey(store, record.id, actor);
+  return { old, successor: await revokeKey(store, successorId, actor) };
 }
 
 export async function findKey(store: KeyStore, id: string): Promise<KeyRecord> {

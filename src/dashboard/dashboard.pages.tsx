@@ -1,37 +1,20 @@
 // The dashboard's pages, rendered on the server (hono/jsx escapes every value). No external
 // resources; the only script is the copy button's, and the page works without it.
 import { raw } from "hono/html";
-import type { Child, FC, PropsWithChildren } from "hono/jsx";
-import type { AdminKey, AdminKeyWithUsage, NewKey } from "../admin/admin.keys.ts";
-import type { AdminAgent } from "../admin/admin.salesagents.ts";
+import type { FC, PropsWithChildren } from "hono/jsx";
+import type { AdminKey, NewKey } from "../admin/admin.keys.ts";
+import type { KeyList } from "../admin/admin.key-list.ts";
 import type { FieldError } from "../platform/errors.ts";
-import { type AuditEntry, COPY_JOB_INTERVAL_SECONDS, DEFAULT_GRACE_SECONDS } from "../keys/keys.store.ts";
+import type { AuditEntry } from "../keys/keys.store.ts";
 import { SCOPES } from "../keys/keys.scopes.ts";
-import { CSRF_FIELD } from "../admin/admin.session.ts";
-import { FORM_TOKEN_FIELD } from "../admin/admin.form-tokens.ts";
-import { AgentChoices, type AgentPickerProps, AgentSearch, agentName } from "./dashboard.agent-picker.tsx";
+import { AgentChoices, type AgentPickerProps, AgentSearch } from "./dashboard.agent-picker.tsx";
 import { AuditPanel } from "./dashboard.audit-panel.tsx";
+import { Csrf, FormToken, SPANS } from "./dashboard.form-fields.tsx";
+import { KeyListSection } from "./dashboard.key-list.tsx";
 import { STYLE } from "./dashboard.style.ts";
 import { Time } from "./dashboard.time.tsx";
-import { UsageChart } from "./dashboard.usage-chart.tsx";
 
 const SCOPE_HINTS = { read: "read: every GET endpoint", write: "write: create customers" } as const;
-
-/** The spans the dashboard offers, in seconds, as its choices say them. */
-const SPANS = [
-  [3_600, "in 1 hour"],
-  [86_400, "in 24 hours"],
-  [604_800, "in 7 days"],
-  [2_592_000, "in 30 days"],
-  [7_776_000, "in 90 days"],
-  [31_536_000, "in 1 year"],
-] as const;
-
-/** Grace choices offered when rolling (seconds the old key keeps working): up to 7 days. */
-export const GRACE_CHOICES = [
-  { seconds: 0, label: "now" },
-  ...SPANS.slice(0, 3).map(([seconds, label]) => ({ seconds, label })),
-];
 
 /** Expiry choices of a new key: the seconds as the form sends them, "" for never. */
 export const EXPIRY_CHOICES = [
@@ -111,9 +94,7 @@ export interface KeysPageProps {
   /** For the forms whose answer shows a new secret (make, roll). */
   formToken: string;
   mode: "test" | "live";
-  keys: AdminKeyWithUsage[];
-  /** An agent that no longer exists is absent. */
-  keyAgents: Map<number, AdminAgent>;
+  list: KeyList;
   audit: { entries: AuditEntry[]; limit: number };
   picker: Omit<AgentPickerProps, "chosen">;
   /** Revocation bounds, in seconds. */
@@ -127,7 +108,7 @@ export interface KeysPageProps {
 }
 
 export const KeysPage: FC<KeysPageProps> = (props) => {
-  const { nonce, csrfToken, keys, newKey, notice, error } = props;
+  const { nonce, csrfToken, newKey, notice, error } = props;
   return (
     <Layout title="API keys: dashboard" nonce={nonce}>
       <header class="top">
@@ -157,53 +138,13 @@ export const KeysPage: FC<KeysPageProps> = (props) => {
           {props.bounds.production} seconds in production.
         </p>
         <CreateForm {...props} />
-        <section aria-labelledby="keys-heading">
-          <h2 id="keys-heading">Keys</h2>
-          {keys.length === 0 ? (
-            <p>No keys yet.</p>
-          ) : (
-            // Focusable, so that a keyboard can scroll the table sideways on a narrow screen.
-            <div class="table-wrap" tabindex={0} role="region" aria-label="Keys table">
-              <table>
-                <caption>
-                  Keys of both modes, newest first. Only a prefix of each key is kept for display. Requests are counted
-                  per key (within about a minute of their use), over the last 24 hours, 7 days and per day for 30 days.
-                </caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">Mode</th>
-                    <th scope="col">Key</th>
-                    <th scope="col">Scopes</th>
-                    <th scope="col">Agent</th>
-                    <th scope="col">Created</th>
-                    <th scope="col">Expires</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Last used</th>
-                    <th scope="col">24 h</th>
-                    <th scope="col">7 days</th>
-                    <th scope="col">Per day, 30 days</th>
-                    <th scope="col">Actions</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {[...keys].reverse().map((key) => (
-                    <KeyRow item={key} agents={props.keyAgents} csrfToken={csrfToken} formToken={props.formToken} />
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
-        </section>
+        <KeyListSection list={props.list} csrfToken={csrfToken} formToken={props.formToken} />
         <AuditPanel entries={props.audit.entries} limit={props.audit.limit} />
       </main>
       {newKey && <script nonce={nonce} dangerouslySetInnerHTML={{ __html: COPY_SCRIPT }} />}
     </Layout>
   );
 };
-
-const Csrf: FC<{ token: string }> = ({ token }) => <input type="hidden" name={CSRF_FIELD} value={token} />;
-const FormToken: FC<{ token: string }> = ({ token }) => <input type="hidden" name={FORM_TOKEN_FIELD} value={token} />;
 
 const CreateForm: FC<KeysPageProps> = ({ csrfToken, formToken, form, error, picker }) => {
   const nameError = error?.fields?.find((f) => f.field === "name");
@@ -282,125 +223,6 @@ const CreateForm: FC<KeysPageProps> = ({ csrfToken, formToken, form, error, pick
         ))}
       </form>
     </section>
-  );
-};
-
-const KeyRow: FC<{
-  item: AdminKeyWithUsage;
-  agents: Map<number, AdminAgent>;
-  csrfToken: string;
-  formToken: string;
-}> = ({ item, agents, csrfToken, formToken }) => {
-  const which = `${item.name} (${item.prefix})`;
-  const agent = item.agent_id === null ? undefined : agents.get(item.agent_id);
-  return (
-    <tr>
-      <th scope="row">{item.name}</th>
-      <td>{item.mode}</td>
-      <td>
-        <code>{item.prefix}</code>
-        <br />
-        <span class="hint">{item.id}</span>
-      </td>
-      <td>{item.scopes.join(", ")}</td>
-      <td>
-        {item.agent_id === null ? (
-          "every customer"
-        ) : (
-          <>
-            {agent ? agentName(agent) : "unknown agent"}
-            <br />
-            <span class="hint">#{item.agent_id}</span>
-          </>
-        )}
-      </td>
-      <td>
-        <Time iso={item.created_at} />
-      </td>
-      <td>{item.expires_at ? <Time iso={item.expires_at} /> : "never"}</td>
-      <td>
-        <Status item={item} />
-      </td>
-      <td>{item.last_used_at ? <Time iso={item.last_used_at} /> : "never"}</td>
-      <td class="num">{item.requests_24h}</td>
-      <td class="num">{item.requests_7d}</td>
-      <td>
-        <UsageChart days={item.requests_daily} />
-      </td>
-      <td>
-        <div class="actions">
-          {item.status === "active" && (
-            <form method="post" action={`/dashboard/keys/${item.id}/roll`}>
-              <Csrf token={csrfToken} />
-              <FormToken token={formToken} />
-              <div>
-                <label for={`grace-${item.id}`}>
-                  Old key stops<span class="vh"> for {which}</span>
-                </label>
-                <select id={`grace-${item.id}`} name="grace">
-                  {GRACE_CHOICES.map((choice) => (
-                    <option value={String(choice.seconds)} selected={choice.seconds === DEFAULT_GRACE_SECONDS}>
-                      {choice.label}
-                    </option>
-                  ))}
-                </select>
-              </div>
-              <button type="submit" class="secondary">
-                Roll<span class="vh"> key {which}</span>
-              </button>
-            </form>
-          )}
-          {(item.status === "active" || item.status === "grace" || item.copy_pending) && (
-            <form method="post" action={`/dashboard/keys/${item.id}/revoke`}>
-              <Csrf token={csrfToken} />
-              <button type="submit" class="danger">
-                Revoke<span class="vh"> key {which}</span>
-              </button>
-            </form>
-          )}
-        </div>
-      </td>
-    </tr>
-  );
-};
-
-const Status: FC<{ item: AdminKey }> = ({ item }) => {
-  const words: Record<AdminKey["status"], string> = {
-    active: "active",
-    grace: "expiring",
-    expired: "expired",
-    revoked: "revoked",
-  };
-  let detail: Child = null;
-  if (item.status === "grace" && item.expires_at) {
-    detail = (
-      <>
-        {" "}
-        (rolled; works until <Time iso={item.expires_at} />)
-      </>
-    );
-  } else if (item.status === "revoked" && item.revoked_at) {
-    detail = (
-      <>
-        {" "}
-        (<Time iso={item.revoked_at} />)
-      </>
-    );
-  }
-  return (
-    <>
-      <span class={`status status-${item.status}`}>{words[item.status]}</span>
-      {detail}
-      {item.copy_pending && (
-        <>
-          <br />
-          <span class="status status-pending">copy pending</span>{" "}
-          <span class="hint">
-            (authentication may not see this yet; written again within {COPY_JOB_INTERVAL_SECONDS / 60} minutes)
-          </span>
-        </>
-      )}
-    </>
   );
 };
 

@@ -6,7 +6,7 @@ import { createMiddleware } from "hono/factory";
 import { HTTPException } from "hono/http-exception";
 import { NONCE, type SecureHeadersVariables, secureHeaders } from "hono/secure-headers";
 import type { Bindings, Variables } from "../platform/env.ts";
-import { ApiError, toApiError } from "../platform/errors.ts";
+import { ApiError, errors, toApiError } from "../platform/errors.ts";
 import { errorName, log } from "../platform/lib/log.ts";
 import {
   COPY_JOB_INTERVAL_SECONDS,
@@ -15,10 +15,12 @@ import {
   REVOCATION_BOUND_PRODUCTION_SECONDS,
 } from "../keys/keys.store.ts";
 import { limitBody } from "../platform/middleware/body-limit.ts";
-import { createKey, findKey, listKeysWithUsage, revokeKey, rollKey, view } from "../admin/admin.keys.ts";
+import { createKey, findKey, requestRotation, revokeBoth, revokeKey, rollKey, view } from "../admin/admin.keys.ts";
 import { FORM_TOKEN_FIELD, issueFormToken, useFormToken } from "../admin/admin.form-tokens.ts";
 import { AGENT_SEARCH_LIMIT, agentsByIds, findAgents } from "../admin/admin.salesagents.ts";
 import { DEFAULT_AUDIT_LIMIT } from "../keys/keys.audit.ts";
+import type { KeyListFilters, KeyStore } from "../keys/keys.store.ts";
+import { listKeyPage, readKeyListQuery } from "../admin/admin.key-list.ts";
 import { signIn, signInAttemptOf } from "../admin/admin.signin-throttle.ts";
 import { type KeysPageProps, KeysPage, LoginPage, MessagePage } from "./dashboard.pages.tsx";
 import { adminTokenMatches } from "../admin/admin.token.ts";
@@ -107,10 +109,14 @@ const requireSession = createMiddleware<DashEnv>(async (c, next) => {
 dashboardRoutes.get("/dashboard", async (c) => {
   const session = await readSession(c);
   if (!session) return c.html(<LoginPage nonce={nonceOf(c)} />);
-  const query = c.req.query("agent_q");
-  if (query === undefined) return renderKeys(c, session, { notice: await noticeOf(c) });
-  // An agent search (the picker's GET form): its matches become the make-key form's choices.
   c.set("session", session);
+  const query = c.req.query("agent_q");
+  if (query === undefined) {
+    return withErrorsShown(c, "The keys were not filtered", undefined, async () =>
+      renderKeys(c, session, { notice: await noticeOf(c) }, 200, readKeyListQuery(c.req.query())),
+    );
+  }
+  // An agent search (the picker's GET form): its matches become the make-key form's choices.
   return withErrorsShown(c, "The agents were not searched", undefined, async () => {
     const agents = await findAgents(c.get("services").db, query);
     return renderKeys(c, session, {
@@ -179,8 +185,10 @@ function createFormValues(c: DashContext) {
 
 const NOT_MADE = "The key was not made";
 const NOT_ROLLED = "The key was not rolled";
+const NOT_REQUESTED = "The rotation was not requested";
 const makeOnce = oneTimeForm((c) => outOfDate(c, NOT_MADE, createFormValues(c)));
 const rollOnce = oneTimeForm((c) => outOfDate(c, NOT_ROLLED));
+const rotateOnce = oneTimeForm((c) => outOfDate(c, NOT_REQUESTED));
 
 dashboardRoutes.post("/dashboard/keys", checkOrigin, limitBody, requireSession, makeOnce, async (c) => {
   const values = createFormValues(c);
@@ -225,6 +233,41 @@ dashboardRoutes.post("/dashboard/keys/:id/revoke", checkOrigin, limitBody, requi
   });
 });
 
+// The selected keys, or every active key of the mode or the agent that the list was filtered by; back to
+// that list (303), which then shows the keys' new state.
+dashboardRoutes.post("/dashboard/keys/rotation", checkOrigin, limitBody, requireSession, rotateOnce, async (c) => {
+  const form = c.get("form");
+  const scope = text(form.scope);
+  return withErrorsShown(c, NOT_REQUESTED, undefined, async () => {
+    const ids = texts(form.ids);
+    if (scope === "selected" && ids.length === 0) {
+      throw errors.validation([{ field: "ids", message: "must name at least one key: tick the keys to rotate" }]);
+    }
+    const agentId = text(form.agent_id);
+    const body =
+      scope === "mode"
+        ? { mode: text(form.mode) }
+        : scope === "agent"
+          ? { agent_id: agentId === undefined ? undefined : number(agentId) }
+          : { ids };
+    const { requested } = await requestRotation(c.get("services").keys, body, dashboardActor(c));
+    const back = listAddress(text(form.back));
+    return c.redirect(`${back}${back.includes("?") ? "&" : "?"}requested=${requested}`, 303);
+  });
+});
+
+dashboardRoutes.post("/dashboard/keys/:id/revoke-both", checkOrigin, limitBody, requireSession, async (c) => {
+  return withErrorsShown(c, "The keys were not revoked", undefined, async () => {
+    const { old } = await revokeBoth(c.get("services").keys, c.req.param("id"), dashboardActor(c));
+    return c.redirect(`/dashboard?revoked_both=${encodeURIComponent(old.id)}`, 303);
+  });
+});
+
+/** Only an address of the key list itself: the form's field must not send the browser elsewhere. */
+function listAddress(given: string | undefined): string {
+  return given !== undefined && /^\/dashboard(\?[\w.~%&=+-]*)?$/.test(given) ? given : "/dashboard";
+}
+
 async function noticeOf(c: DashContext): Promise<string | undefined> {
   if (c.req.query("notice") === ALREADY_SENT) {
     return (
@@ -232,9 +275,19 @@ async function noticeOf(c: DashContext): Promise<string | undefined> {
       "only once, in the answer to the form that made it; if it was not copied, revoke that key and make another."
     );
   }
+  const requested = c.req.query("requested");
+  if (requested !== undefined && /^\d{1,6}$/.test(requested)) {
+    const n = Number(requested);
+    return n === 0
+      ? "No key was marked: none of the keys chosen was active with its rotation not yet asked for."
+      : `Rotation was requested for ${n} ${n === 1 ? "key" : "keys"}. Each keeps working and carries ` +
+          `Key-Rotation: due within 60 seconds, so that its app rotates it.`;
+  }
+  const store = c.get("services").keys;
+  const both = c.req.query("revoked_both");
+  if (both !== undefined) return revokedBothNotice(store, both);
   const id = c.req.query("revoked");
   if (id === undefined) return undefined;
-  const store = c.get("services").keys;
   const found = await store.getWithCopy(id);
   if (!found || store.stateOf(found.record) !== "revoked") return undefined;
   const { record } = found;
@@ -242,6 +295,17 @@ async function noticeOf(c: DashContext): Promise<string | undefined> {
     pendingNotice(found.copyPending) ??
     `Key “${record.name}” (${record.prefix}) is revoked. It stops working everywhere within ` +
       `${BOUNDS.local} seconds locally and about ${BOUNDS.production} seconds in production.`
+  );
+}
+
+async function revokedBothNotice(store: KeyStore, id: string): Promise<string | undefined> {
+  const old = await store.get(id);
+  const successor = old?.rotation?.successor_id ? await store.get(old.rotation.successor_id) : null;
+  if (!old || !successor || store.stateOf(old) !== "revoked" || store.stateOf(successor) !== "revoked")
+    return undefined;
+  return (
+    `Key “${old.name}” (${old.prefix}) and its successor (${successor.prefix}) are revoked. They stop working ` +
+    `everywhere within ${BOUNDS.local} seconds locally and about ${BOUNDS.production} seconds in production.`
   );
 }
 
@@ -260,19 +324,19 @@ async function renderKeys(
   session: Session,
   extra: Partial<KeysPageProps> = {},
   status: 200 | 404 | 409 | 422 = 200,
+  listing: { filters: KeyListFilters; page: number } = { filters: {}, page: 1 },
 ): Promise<Response> {
   const { keys: store, db, primaryDb } = c.get("services");
-  const [keys, entries, formToken] = await Promise.all([
-    listKeysWithUsage(store),
+  // The agent that a refused make-key form had chosen stays its choice.
+  const chosen = Number(extra.form?.agent_id);
+  const [list, entries, formToken, chosenAgent] = await Promise.all([
+    listKeyPage(store, listing.filters, listing.page),
     store.audit(DEFAULT_AUDIT_LIMIT),
     issueFormToken(primaryDb, session.id),
+    Number.isSafeInteger(chosen) && chosen > 0 && !extra.picker ? agentsByIds(db, [chosen]) : undefined,
   ]);
-  // The agents named in the table, and the one a refused form had chosen (kept as its choice).
-  const chosen = Number(extra.form?.agent_id);
-  const ids = keys.flatMap((k) => (k.agent_id === null ? [] : [k.agent_id]));
-  const agents = await agentsByIds(db, Number.isSafeInteger(chosen) && chosen > 0 ? [...ids, chosen] : ids);
   const picker = extra.picker ?? {
-    agents: agents.has(chosen) ? [agents.get(chosen)!] : [],
+    agents: chosenAgent?.has(chosen) ? [chosenAgent.get(chosen)!] : [],
     focusFirst: false,
     limit: AGENT_SEARCH_LIMIT,
   };
@@ -283,8 +347,7 @@ async function renderKeys(
       csrfToken={session.csrfToken}
       formToken={formToken}
       mode={mode}
-      keys={keys}
-      keyAgents={agents}
+      list={list}
       audit={{ entries, limit: DEFAULT_AUDIT_LIMIT }}
       bounds={BOUNDS}
       {...extra}

@@ -69,5 +69,27 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; }
 fieldset.agents { flex-basis: 100%; }
 .agent-list { display: flex; flex-direction: column; gap: .2rem; }
 table.audit td, table.audit th { white-space: nowrap; }
+table.keys { table-layout: fixed; }
+table.keys th, table.keys td { padding: .5rem .45rem; overflow-wrap: anywhere; }
+col.c-select { width: 2.5rem; } col.c-name { width: 11%; } col.c-key { width: 10.5rem; } col.c-agent { width: 10%; }
+col.c-access { width: 6.5rem; } col.c-status { width: 12%; } col.c-used { width: 6.5rem; } col.c-requests { width: 8.75rem; }
+col.c-actions { width: 11rem; }
+table.keys .hint { font-size: .85rem; }
+table.keys .detail { display: block; }
+table.keys .figures { display: block; white-space: nowrap; font-size: .85rem; }
+.num { font-variant-numeric: tabular-nums; }
+.counts { font-weight: 600; }
+.filters { margin: .75rem 0 1rem; }
+.filters > div { min-width: 0; }
+.filters select { max-width: 16rem; }
+.filters .clear { align-self: center; }
+.pager { display: flex; flex-wrap: wrap; gap: .5rem 1.25rem; align-items: center; margin: .75rem 0; }
+.pager .off { color: var(--muted); }
+table.keys .status { display: inline-block; }
+.rotation-due, .status-warn { color: var(--warn); } .rotation-rotated { color: var(--ok); } .rotation-rolled { color: var(--muted); }
+.late { margin-top: .35rem; padding: .35rem .5rem; border-left: 4px solid var(--danger); background: #fdecea; font-size: .85rem; }
+.late button { margin-top: .3rem; padding: .3rem .5rem; }
+.rotation-actions { margin: 0 0 1rem; gap: .5rem 1rem; align-items: center; }
+.rotation-actions .hint { flex-basis: 100%; margin: 0; }
 @media (prefers-reduced-motion: no-preference) { button { transition: filter .1s; } }
 `;

@@ -31,8 +31,10 @@ import { DUE_SET_KEY, dueIds, readDueSet, rememberDueSet, writeDueSet } from "./
 import { RotationRecords } from "./keys.rotation.records.ts";
 import { openSuccessorSecret, sealSuccessorSecret } from "./keys.rotation.seal.ts";
 import { checkNewKey, checkSeconds } from "./keys.rules.ts";
+import { keyState } from "./keys.state.ts";
 import type { Scope } from "./keys.scopes.ts";
 import { type KeyWithUsage, readUsage } from "./keys.usage-read.ts";
+import { type KeyListFilters, type KeyListPage, readKeyListPage } from "./keys.list-page.ts";
 import { usageRecorder } from "./keys.usage.ts";
 import {
   type KeyMode,
@@ -48,6 +50,8 @@ import {
 export type { KeyRecord } from "./keys.record.ts";
 export type { AuditEntry, KeyActor } from "./keys.audit.ts";
 export type { KeyWithUsage } from "./keys.usage-read.ts";
+export type { KeyListAgent, KeyListCounts, KeyListFilters, KeyListPage, RotationListState } from "./keys.list-page.ts";
+export { KEY_STATES, ROTATION_STATES } from "./keys.list-page.ts";
 
 /** KV's edge cache for key reads (its minimum): a production read may be this stale. */
 export const KV_KEY_CACHE_TTL_SECONDS = 30;
@@ -159,6 +163,12 @@ export class KeyStore {
   async listWithUsage(): Promise<KeyWithUsage[]> {
     await this.carryOver();
     return readUsage(this.db, this.now());
+  }
+
+  /** One page of the dashboard's filtered key list: the records read once, the use of the page's keys only. */
+  async listPage(filters: KeyListFilters, page: { offset: number; size: number }): Promise<KeyListPage> {
+    await this.carryOver();
+    return readKeyListPage(this.db, filters, page, this.now());
   }
 
   async audit(limit = DEFAULT_AUDIT_LIMIT): Promise<AuditEntry[]> {
@@ -352,11 +362,7 @@ export class KeyStore {
   }
 
   stateOf(record: KeyRecord): KeyState {
-    const now = this.now().toISOString();
-    if (record.revoked_at && record.revoked_at <= now) return "revoked";
-    if (record.expires_at && record.expires_at <= now) return "expired";
-    if (record.replaced_by && record.expires_at) return "grace";
-    return "active";
+    return keyState(record, this.now().toISOString());
   }
 
   private assertActive(record: KeyRecord): void {

@@ -344,7 +344,9 @@ describe("the dashboard: make-key form, key table and audit panel", () => {
     expect(made.status).toBe(200);
     const key = (await call("/admin/keys", { headers: bearer })).body.data[0];
     expect(key).toMatchObject({ name: "Asha's app", scopes: ["read"], agent_id: 1 });
-    expect(keyRowOf(made, key.id)).toContain(`<td>read</td><td>Asha Rao<br/><span class="hint">#1</span></td>`);
+    expect(keyRowOf(made, key.id)).toContain(
+      `<td>Asha Rao<br/><span class="hint">#1</span></td><td>test<br/><span class="scopes">read</span></td>`,
+    );
     const rolled = await call(
       `/dashboard/keys/${key.id}/roll`,
       form(
@@ -430,9 +432,13 @@ describe("the dashboard: make-key form, key table and audit panel", () => {
     const listed = await listedWithUsage(record.id, 4);
     const { cookie } = await login();
     const row = keyRowOf(await call("/dashboard", { headers: { Cookie: cookie } }), record.id);
-    expect(row).toContain(`<td>read, write</td><td>Meena Iyer<br/><span class="hint">#3</span></td>`);
+    expect(row).toContain(
+      `<td>Meena Iyer<br/><span class="hint">#3</span></td><td>test<br/><span class="scopes">read, write</span></td>`,
+    );
     expect(row).toContain(`<td><time datetime="${listed.last_used_at}">`);
-    expect(row).toContain('<td class="num">4</td><td class="num">4</td>');
+    expect(row).toContain(
+      '<td><span class="figures">24 h: <span class="num">4</span>, 7 days: <span class="num">4</span></span><svg class="chart"',
+    );
     const days = listed.requests_daily as { date: string; requests: number }[];
     const label = `Requests per day, ${days[0]!.date} to ${today()}: 4 requests in total, most on ${today()} (4)`;
     expect(row).toContain(

@@ -170,10 +170,12 @@ describe("the logged-in page", () => {
     expect(page).toContain("<h1>API keys</h1>");
     for (const { record } of [test, live]) {
       expect(page).toContain(
-        `<th scope="row">${record.name}</th><td>${record.mode}</td><td><code>${record.prefix}</code>`,
+        `<th scope="row">${record.name}</th><td><code>${record.prefix}</code><br/><span class="hint">${record.id}</span>` +
+          `<br/><span class="hint">made <time datetime="${record.created_at}">`,
       );
-      expect(page).toContain(`<span class="hint">${record.id}</span>`);
-      expect(page).toContain(`<time datetime="${record.created_at}">`);
+      expect(page).toContain(
+        `<td>every customer</td><td>${record.mode}<br/><span class="scopes">read, write</span></td>`,
+      );
     }
     expect(page).toContain(`<time datetime="${test.record.expires_at}">`);
     expect(page).not.toContain(test.secret);

@@ -485,7 +485,7 @@ describe("the dashboard and a pending copy", () => {
   }
 
   const PENDING_BADGE =
-    '<span class="status status-pending">copy pending</span> <span class="hint">(authentication may not see this yet; written again within 5 minutes)</span>';
+    '<span class="status status-pending">copy pending</span><span class="hint detail">authentication may not see this yet; written again within 5 minutes</span>';
   const NOTICE =
     '<p class="notice" role="status">The change is saved, but the copy that authentication reads could not be written yet: until it is, ' +
     "authentication may still treat the key as it did before the change. It is written again within 5 minutes (in production, plus up to " +

@@ -1,0 +1,95 @@
+// The dashboard's key list as its address asks for it (docs/specification.md section 9, "The dashboard's
+// key list"): the filters and the page read from the query, refused by name when they break a rule.
+import { errors, type FieldError } from "../platform/errors.ts";
+import { MAX_NAME_LENGTH } from "../keys/keys.rules.ts";
+import { isKeyMode, KEY_MODES } from "../keys/keys.secret.ts";
+import {
+  KEY_STATES,
+  type KeyListAgent,
+  type KeyListCounts,
+  type KeyListFilters,
+  type KeyStore,
+  ROTATION_STATES,
+} from "../keys/keys.store.ts";
+import { type AdminKeyWithUsage, withUsageView } from "./admin.keys.ts";
+
+export const KEY_LIST_PAGE_SIZE = 50;
+/** Far past any fleet; keeps the offset a small number. */
+export const MAX_KEY_LIST_PAGE = 10_000;
+/** The query parameters, in the order the filter form sends them. */
+export const KEY_LIST_PARAMS = ["name", "agent", "mode", "status", "rotation", "page"] as const;
+export type KeyListQuery = Partial<Record<(typeof KEY_LIST_PARAMS)[number], string>>;
+
+export interface KeyList {
+  keys: AdminKeyWithUsage[];
+  filters: KeyListFilters;
+  /** 1-based. */
+  page: number;
+  pages: number;
+  pageSize: number;
+  matching: number;
+  counts: KeyListCounts;
+  agents: KeyListAgent[];
+}
+
+/** Every broken parameter in one 422; an empty parameter is no filter. */
+export function readKeyListQuery(query: KeyListQuery): { filters: KeyListFilters; page: number } {
+  const problems: FieldError[] = [];
+  const filters: KeyListFilters = {};
+  const given = (v: string | undefined) => (v === undefined || v.trim() === "" ? undefined : v.trim());
+  const name = given(query.name);
+  if (name !== undefined) {
+    if (name.length > MAX_NAME_LENGTH)
+      problems.push({ field: "name", message: `must be at most ${MAX_NAME_LENGTH} characters` });
+    else filters.name = name;
+  }
+  const agent = given(query.agent);
+  if (agent === "none") filters.agent = "none";
+  else if (agent !== undefined) {
+    if (/^[1-9]\d{0,14}$/.test(agent)) filters.agent = Number(agent);
+    else problems.push({ field: "agent", message: "must be a sales agent's id (a whole number from 1) or none" });
+  }
+  const mode = given(query.mode);
+  if (mode !== undefined) {
+    if (isKeyMode(mode)) filters.mode = mode;
+    else problems.push({ field: "mode", message: `must be one of ${KEY_MODES.join(", ")}` });
+  }
+  const status = given(query.status);
+  if (status !== undefined) {
+    const state = KEY_STATES.find((s) => s === status);
+    if (state) filters.status = state;
+    else problems.push({ field: "status", message: `must be one of ${KEY_STATES.join(", ")}` });
+  }
+  const rotation = given(query.rotation);
+  if (rotation !== undefined) {
+    const state = ROTATION_STATES.find((r) => r === rotation);
+    if (state) filters.rotation = state;
+    else problems.push({ field: "rotation", message: `must be one of ${ROTATION_STATES.join(", ")}` });
+  }
+  const pageText = given(query.page);
+  let page = 1;
+  if (pageText !== undefined) {
+    if (/^\d{1,6}$/.test(pageText) && Number(pageText) >= 1 && Number(pageText) <= MAX_KEY_LIST_PAGE) {
+      page = Number(pageText);
+    } else {
+      problems.push({ field: "page", message: `must be a whole number from 1 to ${MAX_KEY_LIST_PAGE}` });
+    }
+  }
+  if (problems.length > 0) throw errors.validation(problems);
+  return { filters, page };
+}
+
+export async function listKeyPage(store: KeyStore, filters: KeyListFilters, page: number): Promise<KeyList> {
+  const size = KEY_LIST_PAGE_SIZE;
+  const read = await store.listPage(filters, { offset: (page - 1) * size, size });
+  return {
+    keys: read.keys.map((key) => withUsageView(store, key)),
+    filters,
+    page,
+    pages: Math.max(1, Math.ceil(read.matching / size)),
+    pageSize: size,
+    matching: read.matching,
+    counts: read.counts,
+    agents: read.agents,
+  };
+}
