@@ -149,6 +149,8 @@ export const orders = sqliteTable(
     uniqueIndex("orders_order_no_uq").on(t.orderNo),
     // Serves a customer's orders page (filter, date range and sort) from the index alone.
     index("orders_customer_date_idx").on(t.customerId, t.date, t.id),
+    // A first sync walks each customer's orders by id (docs/specification.md section 8).
+    index("orders_customer_id_idx").on(t.customerId, t.id),
   ],
 );
 
