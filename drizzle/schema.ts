@@ -415,7 +415,9 @@ export const syncChanges = sqliteTable(
   },
   (t) => [
     uniqueIndex("sync_changes_record_uq").on(t.book, t.kind, t.recordId),
-    index("sync_changes_book_seq_idx").on(t.book, t.seq),
+    // Covering: a sync reads a book's entries after a seq from the index alone, one row an entry
+    // (docs/specification.md section 8, "Cost").
+    index("sync_changes_book_seq_idx").on(t.book, t.seq, t.kind, t.recordId, t.deleted),
   ],
 );
 
