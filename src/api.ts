@@ -7,10 +7,16 @@ import * as healthRoutes from "./health/health.routes.ts";
 import { lookups } from "./lookups/lookups.index.ts";
 import { orders } from "./orders/orders.index.ts";
 import { createRouter } from "./platform/route.ts";
+import { sync } from "./sync/sync.index.ts";
 
 export const API_PREFIX = "/api";
 
-export const api = createRouter().route("/", customers).route("/", orders).route("/", lookups).route("/", health);
+export const api = createRouter()
+  .route("/", customers)
+  .route("/", orders)
+  .route("/", sync)
+  .route("/", lookups)
+  .route("/", health);
 
 /** Paths without the /api prefix: what the typed client is built on. */
 export type AppType = typeof api;
