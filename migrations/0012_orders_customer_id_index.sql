@@ -1,1 +1,0 @@
-CREATE INDEX `orders_customer_id_idx` ON `orders` (`customer_id`,`id`);
