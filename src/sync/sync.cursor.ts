@@ -60,7 +60,7 @@ export function decodeSyncCursor(text: string): SyncCursor | null {
   }
   if (typeof wire !== "object" || wire === null || Array.isArray(wire)) return null;
   const { b, h, s, w, ...rest } = wire as Record<string, unknown>;
-  if (Object.keys(rest).length > 0 || !isWhole(b, 1) || !isWhole(h, 1) || !isWhole(s, 0)) return null;
+  if (Object.keys(rest).length > 0 || !isWhole(b, 1) || !isWhole(h, 0) || !isWhole(s, 0)) return null;
   if (w === undefined) return { book: b, shape: h, position: { kind: "log", seq: s } };
   if (!Array.isArray(w) || w.length !== 2 || !isWhole(w[0], 0) || !isWhole(w[1], 0)) return null;
   return { book: b, shape: h, position: { kind: "walk", start: s, customer: w[0], order: w[1] } };
