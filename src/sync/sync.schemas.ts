@@ -7,27 +7,22 @@ import { OrderSchema } from "../orders/orders.schemas.ts";
 /** A first sync's cursor after customer 1 (the walk pinned at seq 0). */
 export const walkCursorExample = "eyJiIjo3LCJoIjoxLCJzIjowLCJ3IjpbMSwwXX0";
 
-const CustomerChangeSchema = z
-  .object({
-    type: z.literal("customer"),
-    id: z.number().int(),
-    op: z.enum(["upsert", "delete"]),
-    data: z.union([CustomerSchema, z.null()]),
-  })
-  .openapi("CustomerChange", {
-    description: "A customer's change: `data` is the customer as GET /customers lists it, null for a delete",
-  });
+/** A change of one record type: `data` is the listing's item, null for a delete. */
+function changeOf<T extends string, R extends z.ZodType>(type: T, record: R, name: string, listing: string) {
+  return z
+    .object({
+      type: z.literal(type),
+      id: z.number().int(),
+      op: z.enum(["upsert", "delete"]),
+      data: z.union([record, z.null()]),
+    })
+    .openapi(name, {
+      description: `A ${type}'s change: \`data\` is the ${type} as ${listing} lists it, null for a delete`,
+    });
+}
 
-const OrderChangeSchema = z
-  .object({
-    type: z.literal("order"),
-    id: z.number().int(),
-    op: z.enum(["upsert", "delete"]),
-    data: z.union([OrderSchema, z.null()]),
-  })
-  .openapi("OrderChange", {
-    description: "An order's change: `data` is the order as GET /orders lists it, null for a delete",
-  });
+const CustomerChangeSchema = changeOf("customer", CustomerSchema, "CustomerChange", "GET /customers");
+const OrderChangeSchema = changeOf("order", OrderSchema, "OrderChange", "GET /orders");
 
 export const ChangeSchema = z.discriminatedUnion("type", [CustomerChangeSchema, OrderChangeSchema]);
 

@@ -192,6 +192,32 @@ describe("after a first sync", () => {
     ]);
   });
 
+  it("an answer ends before the record that would take its body past 1,000,000 bytes", async () => {
+    const wide = "W".repeat(150_000);
+    await importBooks((d) => {
+      for (let id = 30; id < 38; id++)
+        d.customers!.push({
+          ...d.customers![0]!,
+          id,
+          company_name: wide,
+          display_name: wide,
+          contactperson_number: `97100000${id}`,
+          address: null,
+        });
+    });
+    const sizes: number[] = [];
+    const received: number[] = [];
+    for (let more = true; more;) {
+      const res = await next(agent1, 1);
+      sizes.push(new TextEncoder().encode(res.text).length);
+      received.push(...res.body.data.changes.map((c) => c.id));
+      more = res.body.data.has_more;
+    }
+    expect(received).toEqual([30, 31, 32, 33, 34, 35, 36, 37]);
+    expect(sizes.length).toBe(3);
+    for (const size of sizes) expect(size).toBeLessThanOrEqual(1_000_000);
+  });
+
   it("a record changed 1,000 times: one change, within the cost; replicas equal the listings", async () => {
     const { store } = await replicate(agent1);
     const updates = Array.from({ length: 1000 }, (_, i) =>
