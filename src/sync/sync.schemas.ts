@@ -17,7 +17,7 @@ function changeOf<T extends string, R extends z.ZodType>(type: T, record: R, nam
       data: z.union([record, z.null()]),
     })
     .openapi(name, {
-      description: `A ${type}'s change: \`data\` is the ${type} as ${listing} lists it, null for a delete`,
+      description: `A change to a record of the book: \`data\` is the ${type} as ${listing} lists it, null for a delete`,
     });
 }
 
