@@ -1,6 +1,7 @@
 // What an import adds to its final batch for the sync change log (docs/specification.md section 8,
 // "The change log"): the floor that spares the log triggers needless rewrites, and the marks of the
-// records that show a lookup whose shown fields the file changes. Platform-neutral.
+// records that show a lookup whose shown fields the file changes, written through the view sync_mark
+// like the triggers' (an entry that the batch wrote already is left as it is). Platform-neutral.
 import { SPEC_OF, STAGING_PREFIX } from "./import.staged.ts";
 import type { CommitParts } from "./import.write.ts";
 
@@ -79,10 +80,6 @@ function chunkStarts(table: "customers" | "orders" | null, chunk: number): strin
   );
 }
 
-const FRESH = (kind: string, id: string) =>
-  `NOT EXISTS (SELECT 1 FROM sync_changes AS f WHERE f.book = c.salesagent_id AND f.kind = '${kind}' ` +
-  `AND f.record_id = ${id} AND f.deleted = 0 AND f.seq > (SELECT seq FROM ${FLOOR}))`;
-
 const shownIds = (kind: Kind) => `(SELECT id FROM ${SHOWN_TABLE} WHERE kind = '${kind}')`;
 
 /** `column >= start AND column < next start`, open at both ends so that every id is in a chunk. */
@@ -104,10 +101,10 @@ function customerMarks(plan: SyncLogPlan): string[] {
   if (shows.length === 0) return [];
   return ranges("c.id", plan.customerChunks).map(
     (range) =>
-      "INSERT OR REPLACE INTO sync_changes (book, kind, record_id, deleted, changed_at) " +
-      "SELECT c.salesagent_id, 'customer', c.id, 0, unixepoch() FROM customers AS c " +
+      "INSERT INTO sync_mark (book, kind, record_id, deleted) " +
+      "SELECT c.salesagent_id, 'customer', c.id, 0 FROM customers AS c " +
       "JOIN customer_addresses AS a ON a.customer_id = c.id " +
-      `WHERE ${range} AND c.salesagent_id IS NOT NULL AND (${shows.join(" OR ")}) AND ${FRESH("customer", "c.id")}`,
+      `WHERE ${range} AND c.salesagent_id IS NOT NULL AND (${shows.join(" OR ")})`,
   );
 }
 
@@ -124,11 +121,11 @@ function orderMarks(plan: SyncLogPlan): string[] {
   ].filter((s) => s !== null);
   return ranges("o.id", plan.orderChunks).map(
     (range) =>
-      "INSERT OR REPLACE INTO sync_changes (book, kind, record_id, deleted, changed_at) " +
-      "SELECT c.salesagent_id, 'order', o.id, 0, unixepoch() FROM orders AS o " +
+      "INSERT INTO sync_mark (book, kind, record_id, deleted) " +
+      "SELECT c.salesagent_id, 'order', o.id, 0 FROM orders AS o " +
       "JOIN customers AS c ON c.id = o.customer_id " +
       (address ? "LEFT JOIN customer_addresses AS a ON a.customer_id = c.id " : "") +
-      `WHERE ${range} AND c.salesagent_id IS NOT NULL AND (${shows.join(" OR ")}) AND ${FRESH("order", "o.id")}`,
+      `WHERE ${range} AND c.salesagent_id IS NOT NULL AND (${shows.join(" OR ")})`,
   );
 }
 

@@ -87,6 +87,11 @@ const EDITS: [string, Edit, Entry[]][] = [
   ],
   ["the last status renamed", (d) => (orderOf(d, 12).statuses![1]!.name = "Delivered"), [[1, "order", 12, 0]]],
   ["the last status removed", (d) => orderOf(d, 12).statuses!.pop(), [[1, "order", 12, 0]]],
+  [
+    "the last status moved before another, which is the last now",
+    (d) => (orderOf(d, 12).statuses![1]!.at = "2026-03-14T08:00:00Z"),
+    [[1, "order", 12, 0]],
+  ],
   ["an earlier status changed: nothing", (d) => (orderOf(d, 12).statuses![0]!.at = "2026-03-14T08:00:00Z"), []],
   [
     "a status added that is not the last: nothing",
@@ -173,6 +178,28 @@ describe("a move", () => {
     expect(await loggedSince(before)).toEqual([
       [2, "order", 13, 1],
       [1, "order", 13, 0],
+    ]);
+  });
+});
+
+describe("a delete", () => {
+  it("of a customer or an order (no write path deletes them yet) is a delete in its book", async () => {
+    await importDataset(env.DB, books());
+    const before = await log();
+    await env.DB.batch(
+      [
+        "DELETE FROM invoices WHERE order_id = 13",
+        "DELETE FROM order_statuses WHERE order_id = 13",
+        "DELETE FROM order_items WHERE order_id = 13",
+        "DELETE FROM orders WHERE id = 13",
+        "DELETE FROM customer_addresses WHERE customer_id = 3",
+        "DELETE FROM customers WHERE id = 3",
+      ].map((sql) => env.DB.prepare(sql)),
+    );
+    // The marks of the lines, statuses and address went before them: the deletes replaced them.
+    expect(await loggedSince(before)).toEqual([
+      [2, "order", 13, 1],
+      [2, "customer", 3, 1],
     ]);
   });
 });
