@@ -149,6 +149,8 @@ export const orders = sqliteTable(
     uniqueIndex("orders_order_no_uq").on(t.orderNo),
     // Serves a customer's orders page (filter, date range and sort) from the index alone.
     index("orders_customer_date_idx").on(t.customerId, t.date, t.id),
+    // A first sync walks each customer's orders by id (docs/specification.md section 8).
+    index("orders_customer_id_idx").on(t.customerId, t.id),
   ],
 );
 
@@ -413,7 +415,9 @@ export const syncChanges = sqliteTable(
   },
   (t) => [
     uniqueIndex("sync_changes_record_uq").on(t.book, t.kind, t.recordId),
-    index("sync_changes_book_seq_idx").on(t.book, t.seq),
+    // Covering: a sync reads a book's entries after a seq from the index alone, one row an entry
+    // (docs/specification.md section 8, "Cost").
+    index("sync_changes_book_seq_idx").on(t.book, t.seq, t.kind, t.recordId, t.deleted),
     // The daily purge reads the old tombstones only, however many live entries the log holds.
     index("sync_changes_tombstone_age_idx")
       .on(t.changedAt)
