@@ -1,3 +1,0 @@
-DROP INDEX `sync_changes_book_seq_idx`;--> statement-breakpoint
-CREATE INDEX `sync_changes_book_seq_idx` ON `sync_changes` (`book`,`seq`,`kind`,`record_id`,`deleted`);--> statement-breakpoint
-CREATE INDEX `orders_customer_id_idx` ON `orders` (`customer_id`,`id`);
