@@ -27,6 +27,8 @@ interface WalkKey {
   type: "customer" | "order";
   id: number;
   customerId: number;
+  /** An order's date ("" for a customer): with the id, its place among its customer's orders. */
+  date: string;
 }
 
 /** The records of an answer, read by id in one round trip, restricted to the book. */
@@ -57,7 +59,7 @@ export async function readChanges(
     expireBelow(purge[0]?.mark ?? 0, position.seq);
     log = { after: position.seq, entries, fetched: limit + 1 };
   } else {
-    const after = position ?? { customer: 0, order: 0 };
+    const after = position ?? { customer: 0, order: 0, date: "" };
     const [purge, last, rest, next] = await runBatch(db, [
       purgeMarkStatement(book),
       lastSeqStatement(book),
@@ -93,20 +95,20 @@ function expireBelow(purgeMark: number, from: number) {
 
 /** The walk's keys in order: the rest of the last customer's orders, then each next customer and its orders. */
 function walkKeys(
-  after: { customer: number; order: number },
-  rest: { orderId: number }[],
-  next: { customerId: number | null; orderId: number | null }[],
+  after: { customer: number; order: number; date: string },
+  rest: { orderId: number; date: string }[],
+  next: { customerId: number | null; orderId: number | null; date: string | null }[],
   limit: number,
 ): { keys: WalkKey[]; complete: boolean } {
-  const keys: WalkKey[] = rest.map((r) => ({ type: "order", id: r.orderId, customerId: after.customer }));
+  const keys: WalkKey[] = rest.map((r) => ({ type: "order", id: r.orderId, customerId: after.customer, date: r.date }));
   // Past a cut-off rest, the next customers do not follow on from it.
   if (rest.length > limit) return { keys, complete: false };
   let previous: number | null = null;
   for (const row of next) {
     const customerId = row.customerId!;
-    if (customerId !== previous) keys.push({ type: "customer", id: customerId, customerId });
+    if (customerId !== previous) keys.push({ type: "customer", id: customerId, customerId, date: "" });
     previous = customerId;
-    if (row.orderId !== null) keys.push({ type: "order", id: row.orderId, customerId });
+    if (row.orderId !== null) keys.push({ type: "order", id: row.orderId, customerId, date: row.date! });
   }
   return { keys, complete: next.length <= limit };
 }
@@ -177,6 +179,7 @@ function assemble({ book, cursor, cursorText, limit, walk, log, records }: Assem
     start: walk?.start ?? 0,
     customer: 0,
     order: 0,
+    date: "",
   };
   let hasMore = false;
 
@@ -211,6 +214,7 @@ function assemble({ book, cursor, cursorText, limit, walk, log, records }: Assem
           start: walk.start,
           customer: key.customerId,
           order: key.type === "order" ? key.id : 0,
+          date: key.date,
         };
       }
       if (!walk.complete || walk.keys.length > limit) throw new Full();

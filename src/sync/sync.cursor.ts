@@ -11,8 +11,9 @@ export interface WalkPosition {
   start: number;
   /** The last customer walked (0 before the first). */
   customer: number;
-  /** The last of that customer's orders walked (0: the customer itself). */
+  /** The last of that customer's orders walked (0: the customer itself), and its date ("" then). */
   order: number;
+  date: string;
 }
 
 /** A later sync: every change of the book after this seq is still to come. */
@@ -35,9 +36,10 @@ interface Wire {
   b: number;
   h: number;
   s: number;
-  w?: [number, number];
+  w?: [number, number, string];
 }
 
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 /** Far longer than any cursor made here; a longer text is not even decoded. */
 const MAX_LENGTH = 256;
 
@@ -45,7 +47,7 @@ export function encodeSyncCursor(cursor: SyncCursor): string {
   const { position } = cursor;
   const wire: Wire =
     position.kind === "walk"
-      ? { b: cursor.book, h: cursor.shape, s: position.start, w: [position.customer, position.order] }
+      ? { b: cursor.book, h: cursor.shape, s: position.start, w: [position.customer, position.order, position.date] }
       : { b: cursor.book, h: cursor.shape, s: position.seq };
   return encodeBase64Url(new TextEncoder().encode(JSON.stringify(wire)).buffer).replace(/=+$/, "");
 }
@@ -62,8 +64,10 @@ export function decodeSyncCursor(text: string): SyncCursor | null {
   const { b, h, s, w, ...rest } = wire as Record<string, unknown>;
   if (Object.keys(rest).length > 0 || !isWhole(b, 1) || !isWhole(h, 0) || !isWhole(s, 0)) return null;
   if (w === undefined) return { book: b, shape: h, position: { kind: "log", seq: s } };
-  if (!Array.isArray(w) || w.length !== 2 || !isWhole(w[0], 0) || !isWhole(w[1], 0)) return null;
-  return { book: b, shape: h, position: { kind: "walk", start: s, customer: w[0], order: w[1] } };
+  if (!Array.isArray(w) || w.length !== 3 || !isWhole(w[0], 0) || !isWhole(w[1], 0)) return null;
+  const date: unknown = w[2];
+  if (typeof date !== "string" || (w[1] === 0 ? date !== "" : !ISO_DATE.test(date))) return null;
+  return { book: b, shape: h, position: { kind: "walk", start: s, customer: w[0], order: w[1], date } };
 }
 
 function isWhole(value: unknown, min: number): value is number {

@@ -10,6 +10,7 @@ const BOOK = sql.placeholder("book");
 const LIMIT = sql.placeholder("limit");
 const AFTER_CUSTOMER = sql.placeholder("afterCustomer");
 const AFTER_ORDER = sql.placeholder("afterOrder");
+const AFTER_DATE = sql.placeholder("afterDate");
 const AFTER_SEQ = sql.placeholder("afterSeq");
 
 const customerEntry = alias(syncChanges, "customer_entry");
@@ -23,22 +24,28 @@ const queries = cq.compiled((db) => ({
     .from(syncChanges)
     .where(eq(syncChanges.book, BOOK))
     .prepare(),
-  // The rest of the orders of the customer that the walk stopped in.
+  // The rest of the orders of the customer that the walk stopped in, after (date, id).
   walkRest: db
-    .select({ orderId: orders.id })
+    .select({ orderId: orders.id, date: orders.date })
     .from(orders)
-    .where(and(eq(orders.customerId, AFTER_CUSTOMER), gt(orders.id, AFTER_ORDER)))
-    .orderBy(asc(orders.id))
+    .where(
+      and(eq(orders.customerId, AFTER_CUSTOMER), sql`(${orders.date}, ${orders.id}) > (${AFTER_DATE}, ${AFTER_ORDER})`),
+    )
+    .orderBy(asc(orders.date), asc(orders.id))
     .limit(LIMIT)
     .prepare(),
-  // The next customers, each followed by its orders (a row with a null order: a customer with none),
-  // read in index order from customers_salesagent_idx and orders_customer_id_idx: no sort.
+  // The next customers, each followed by its orders by (date, id) (a row with a null order: a customer
+  // with none), read in index order from customers_salesagent_idx and orders_customer_date_idx: no sort.
   walkNext: db
-    .select({ customerId: as(customers.id, "customer_id"), orderId: as(orders.id, "order_id") })
+    .select({
+      customerId: as(customers.id, "customer_id"),
+      orderId: as(orders.id, "order_id"),
+      date: as(orders.date, "order_date"),
+    })
     .from(customers)
     .leftJoin(orders, eq(orders.customerId, customers.id))
     .where(and(eq(customers.salesagentId, BOOK), gt(customers.id, AFTER_CUSTOMER)))
-    .orderBy(asc(customers.id), asc(orders.id))
+    .orderBy(asc(customers.id), asc(orders.date), asc(orders.id))
     .limit(LIMIT)
     .prepare(),
   // The book's entries after a seq; for an order that is still there, its customer and the seq of the
@@ -82,9 +89,9 @@ export const purgeMarkStatement = (book: number) => queries().purgeMark.bind({ b
 export const lastSeqStatement = (book: number) => queries().lastSeq.bind({ book });
 
 /** At most `limit` rows each: the walk's next records after (customer, order) in walk order. */
-export function walkStatements(book: number, after: { customer: number; order: number }, limit: number) {
+export function walkStatements(book: number, after: { customer: number; order: number; date: string }, limit: number) {
   const q = queries();
-  const values = { book, afterCustomer: after.customer, afterOrder: after.order, limit };
+  const values = { book, afterCustomer: after.customer, afterOrder: after.order, afterDate: after.date, limit };
   return [q.walkRest.bind(values), q.walkNext.bind(values)] as const;
 }
 

@@ -20,11 +20,13 @@ export function getSync(key: string, params: Record<string, string | number | un
 }
 
 /** A later sync's cursor at this seq; a first sync's after (customer, order) with `walk`. */
-export function syncCursor(book: number, seq: number, walk?: [number, number], shape = RECORD_SHAPE) {
+export function syncCursor(book: number, seq: number, walk?: [number, number, string], shape = RECORD_SHAPE) {
   return encodeSyncCursor({
     book,
     shape,
-    position: walk ? { kind: "walk", start: seq, customer: walk[0], order: walk[1] } : { kind: "log", seq },
+    position: walk
+      ? { kind: "walk", start: seq, customer: walk[0], order: walk[1], date: walk[2] }
+      : { kind: "log", seq },
   });
 }
 
@@ -66,13 +68,14 @@ export async function bookFromListings(agentKey: string): Promise<Book> {
   return book;
 }
 
-/** The first sync's changes for a book: each customer by id, then its orders by id. */
+/** The first sync's changes for a book: each customer by id, then its orders by date, then id. */
 export function walkOf(book: Book): SyncChange[] {
   const changes: SyncChange[] = [];
   const orders = [...book.order.values()] as any[];
   for (const id of [...book.customer.keys()].sort((a, b) => a - b)) {
     changes.push({ type: "customer", id, op: "upsert", data: book.customer.get(id) as any });
-    for (const order of orders.filter((o) => o.customer.id === id).sort((a, b) => a.id - b.id)) {
+    const mine = orders.filter((o) => o.customer.id === id);
+    for (const order of mine.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.id - b.id))) {
       changes.push({ type: "order", id: order.id, op: "upsert", data: order });
     }
   }
