@@ -5,7 +5,7 @@ import { CustomerSchema, customerExample } from "../customers/customers.schemas.
 import { OrderSchema } from "../orders/orders.schemas.ts";
 
 /** A first sync's cursor after customer 1 (the walk pinned at seq 0). */
-export const walkCursorExample = "eyJiIjo3LCJoIjoxLCJzIjowLCJ3IjpbMSwwXX0";
+export const walkCursorExample = "eyJiIjo3LCJoIjoxLCJzIjowLCJ3IjpbMSwwLCIiXX0";
 
 /** A change of one record type: `data` is the listing's item, null for a delete. */
 function changeOf<T extends string, R extends z.ZodType>(type: T, record: R, name: string, listing: string) {
