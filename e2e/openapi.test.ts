@@ -23,6 +23,7 @@ const API_PATHS = [
   "/api/orders",
   "/api/postalcodes",
   "/api/salesagents",
+  "/api/sync",
 ];
 
 type Json = Record<string, any>;
@@ -82,7 +83,7 @@ describe("GET /openapi.json", () => {
     }
   });
 
-  it("names the eight API paths, once each, behind the bearer scheme, and the health check without it", () => {
+  it("names the nine API paths, once each, behind the bearer scheme, and the health check without it", () => {
     expect(Object.keys(doc.paths).sort()).toEqual(API_PATHS);
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: "http", scheme: "bearer" });
     const operations = Object.entries(doc.paths as Json).flatMap(([path, item]) =>
@@ -97,6 +98,7 @@ describe("GET /openapi.json", () => {
       "get /api/orders",
       "get /api/postalcodes",
       "get /api/salesagents",
+      "get /api/sync",
       "post /api/customers/create",
     ]);
     for (const { path, method, op } of operations) {
