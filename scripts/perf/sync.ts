@@ -1,14 +1,13 @@
-// npm run bench:sync: what GET /sync costs (docs/performance.md). One agent's book of 1,500 customers and
-// 15,000 orders, imported into a fresh local D1, served by `npm run dev`: the first sync's answers, rows
-// read a record and seconds; 50 creates and the delta that brings them (rows read, bytes); a caught-up
-// sync (rows read) and its requests per second beside the `select 1` floor of `npm run bench`.
-import type { Dataset, OrderRecord } from "../../src/import/importer.ts";
+// npm run bench:sync: what GET /sync costs (docs/performance.md). One agent's book (./sync-book.ts:
+// 1,500 customers, 15,000 orders) imported into a fresh local D1 and served by `npm run dev`: the first
+// sync's answers, rows read a record and seconds; 50 creates and the delta that brings them (rows read,
+// bytes); a caught-up sync (rows read) and its requests per second beside the `select 1` floor of
+// `npm run bench`.
 import type { CommandLine } from "../lib/cli.ts";
 import { measure, type LoadOptions } from "./cannon.ts";
 import { makeKey, runPerf } from "./harness.ts";
+import { CUSTOMERS, dataset, ORDERS } from "./sync-book.ts";
 
-const CUSTOMERS = 1500;
-const ORDERS_EACH = 10;
 const LIMIT = 1000;
 const CREATES = 50;
 const LOAD: LoadOptions = { connections: 16, seconds: 5, warmupSeconds: 2 };
@@ -18,82 +17,18 @@ const COMMAND: CommandLine = {
   usage: "Usage: npm run bench:sync\n  Not a test: prints figures (minutes; serves the API with npm run dev).",
 };
 
-function book(): Dataset {
-  const customers = Array.from({ length: CUSTOMERS }, (_, i) => ({
-    id: i + 1,
-    contact_person_name: `Contact ${i + 1}`,
-    company_name: `Company ${i + 1}`,
-    display_name: `Company ${i + 1}`,
-    email: null,
-    contactperson_number: `9${String(i + 1).padStart(9, "0")}`,
-    company_phone: null,
-    gst_treatment: "Unregistered",
-    gstin: null,
-    customer_code: null,
-    status: "Active",
-    approval: "accepted",
-    salesagent_id: 1,
-    address: { addressline1: `${i + 1} Main Road`, addressline2: "", area_id: 1, postalcode_id: 1 },
-  }));
-  const orders: OrderRecord[] = Array.from({ length: CUSTOMERS * ORDERS_EACH }, (_, i) => ({
-    id: i + 1,
-    order_no: `SO-${i + 1}`,
-    customer_id: Math.floor(i / ORDERS_EACH) + 1,
-    salesagent_id: 1,
-    deliveryagent_id: 1,
-    date: "2026-03-14",
-    item_total_amount: 100,
-    discount_amount: 0,
-    return_total_amount: 0,
-    billable_amount: 100,
-    items: [
-      { product_id: 1, quantity: 1, price: 60 },
-      { product_id: 2, quantity: 2, price: 20 },
-    ],
-    statuses: [
-      { name: "Placed", at: "2026-03-14T09:30:00Z" },
-      { name: "Delivered", at: "2026-03-15T09:30:00Z" },
-    ],
-    invoices: [],
-  }));
-  return {
-    states: [{ id: 1, code: "MH", name: "Maharashtra" }],
-    cities: [{ id: 1, name: "Mumbai", code: "MUM", state_id: 1 }],
-    areas: [{ id: 1, name: "Andheri East", area_code: "AE", city_id: 1 }],
-    postal_codes: [{ id: 1, code: "400069" }],
-    sales_agents: [
-      {
-        id: 1,
-        first_name: "Asha",
-        last_name: "Rao",
-        mobile_number: "9876543210",
-        email: null,
-        avatar: null,
-        postalcode_ids: [1],
-      },
-    ],
-    delivery_agents: [{ id: 1, first_name: "Ravi", last_name: "K", phone_number: "9123456780" }],
-    products: [
-      { id: 1, sku: "SKU-001", name: "Tea 250g" },
-      { id: 2, sku: "SKU-002", name: "Sugar 1kg" },
-    ],
-    customers,
-    orders,
-  } as Dataset;
-}
-
 const rowsRead = (res: Response) =>
   Number(/d1rows;desc="(\d+) rows read"/.exec(res.headers.get("Server-Timing") ?? "")?.[1]);
 
 runPerf(COMMAND, "bench", async (open) => {
   const perf = open();
   const state = `${perf.dir}/state`;
-  perf.step(`importing one book: ${CUSTOMERS} customers, ${CUSTOMERS * ORDERS_EACH} orders ...`);
+  perf.step(`importing one book: ${CUSTOMERS} customers, ${ORDERS} orders ...`);
   process.env.PERSIST_DIR = state;
   const { openMigratedPlatform } = await import("../lib/migrated-platform.ts");
   const { importDataset } = await import("../../src/import/importer.ts");
   const platform = await openMigratedPlatform({});
-  await importDataset(platform.env.DB, book());
+  await importDataset(platform.env.DB, dataset("Mumbai"));
   await platform.dispose();
   const key = await makeKey(state, "bench-sync");
   const api = await perf.serveApi("api-sync", "dev", state);
