@@ -3,7 +3,7 @@
 // them; `npm run graph:check` fails on any rule below, `npm run graph` redraws the picture). Data
 // flows request -> middleware -> route -> domain module -> db -> response; a file imports only from
 // its own layer or the ones below it. The layers cut across the folders: each capability folder
-// (customers/, orders/, lookups/, health/, keys/, admin/, import/, dashboard/) holds a route layer
+// (customers/, orders/, lookups/, health/, keys/, admin/, import/, dashboard/, sync/) holds a route layer
 // (*.routes.ts, *.handlers.ts, its router *.index.ts), domain modules, schemas (*.schemas.ts) and
 // queries (*.queries.ts); src/platform/ holds the shared machinery of every layer. A file belongs to
 // the first layer below whose pattern it matches:

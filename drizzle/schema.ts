@@ -147,7 +147,8 @@ export const orders = sqliteTable(
   },
   (t) => [
     uniqueIndex("orders_order_no_uq").on(t.orderNo),
-    // Serves a customer's orders page (filter, date range and sort) from the index alone.
+    // Serves a customer's orders page (filter, date range and sort) from the index alone, and a first
+    // sync's walk of each customer's orders (docs/specification.md section 8).
     index("orders_customer_date_idx").on(t.customerId, t.date, t.id),
   ],
 );
@@ -436,7 +437,9 @@ export const syncChanges = sqliteTable(
   },
   (t) => [
     uniqueIndex("sync_changes_record_uq").on(t.book, t.kind, t.recordId),
-    index("sync_changes_book_seq_idx").on(t.book, t.seq),
+    // Covering: a sync reads a book's entries after a seq from the index alone, one row an entry
+    // (docs/specification.md section 8, "Cost").
+    index("sync_changes_book_seq_idx").on(t.book, t.seq, t.kind, t.recordId, t.deleted),
     // The daily purge reads the old tombstones only, however many live entries the log holds.
     index("sync_changes_tombstone_age_idx")
       .on(t.changedAt)

@@ -24,6 +24,7 @@ const API_PATHS = [
   "/api/orders",
   "/api/postalcodes",
   "/api/salesagents",
+  "/api/sync",
 ];
 
 type Json = Record<string, any>;
@@ -98,6 +99,7 @@ describe("GET /openapi.json", () => {
       "get /api/orders",
       "get /api/postalcodes",
       "get /api/salesagents",
+      "get /api/sync",
       "post /api/customers/create",
       "post /api/keys/rotate",
     ]);

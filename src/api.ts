@@ -8,12 +8,14 @@ import { keys } from "./keys/keys.index.ts";
 import { lookups } from "./lookups/lookups.index.ts";
 import { orders } from "./orders/orders.index.ts";
 import { createRouter } from "./platform/route.ts";
+import { sync } from "./sync/sync.index.ts";
 
 export const API_PREFIX = "/api";
 
 export const api = createRouter()
   .route("/", customers)
   .route("/", orders)
+  .route("/", sync)
   .route("/", lookups)
   .route("/", keys)
   .route("/", health);

@@ -5,6 +5,7 @@ import type { Hono } from "hono";
 import { hc, type ClientRequestOptions } from "hono/client";
 import type { AppEnv } from "./platform/env.ts";
 import type { AppType } from "./api.ts";
+import type { Change } from "./sync/sync.schemas.ts";
 
 // hc demands every part a route describes (query, header, json, form) in every call, even an all-optional
 // one; this lets such a part be left out. Type-only: nothing of the worker is bundled into a caller.
@@ -96,4 +97,140 @@ export function keyRotation(baseUrl: string | URL, options: KeyRotationOptions):
       return res;
     },
   };
+}
+
+// The sync helper (docs/specification.md section 8, "In the typed client"): keeps an agent's book in a
+// store that the app supplies, following cursors until caught up.
+
+export type SyncChange = Change;
+export type SyncRecordType = Change["type"];
+export type SyncRecord = NonNullable<Change["data"]>;
+
+/** The last cursor applied; `etag` is the answer's when it had no changes (a 304 then says the same). */
+export interface SyncPosition {
+  cursor: string;
+  etag?: string;
+}
+
+/** Where the app keeps its copy of the book (a database on a phone, a Map in a test). */
+export interface SyncStore {
+  get(type: SyncRecordType, id: number): Promise<SyncRecord | undefined>;
+  put(type: SyncRecordType, id: number, record: SyncRecord): Promise<void>;
+  delete(type: SyncRecordType, id: number): Promise<void>;
+  /** The ids of the records held: a resync after a 410 drops those it did not deliver. */
+  listIds(type: SyncRecordType): Promise<number[]>;
+  getCursor(): Promise<SyncPosition | null>;
+  putCursor(position: SyncPosition | null): Promise<void>;
+  /** Forgets the records and the cursor (an app signing out). */
+  clear(): Promise<void>;
+}
+
+/** A SyncStore in memory: for tests and small tools. */
+export class MemorySyncStore implements SyncStore {
+  readonly records = { customer: new Map<number, SyncRecord>(), order: new Map<number, SyncRecord>() };
+  position: SyncPosition | null = null;
+
+  async get(type: SyncRecordType, id: number) {
+    return this.records[type].get(id);
+  }
+  async put(type: SyncRecordType, id: number, record: SyncRecord) {
+    this.records[type].set(id, record);
+  }
+  async delete(type: SyncRecordType, id: number) {
+    this.records[type].delete(id);
+  }
+  async listIds(type: SyncRecordType) {
+    return [...this.records[type].keys()];
+  }
+  async getCursor() {
+    return this.position;
+  }
+  async putCursor(position: SyncPosition | null) {
+    this.position = position;
+  }
+  async clear() {
+    this.records.customer.clear();
+    this.records.order.clear();
+    this.position = null;
+  }
+}
+
+export interface SyncOptions {
+  /** The agent whose book to sync; a key bound to an agent may leave it out. */
+  salesagentId?: number;
+  /** Records an answer, 1 to 1000 (the service's default: 200). */
+  limit?: number;
+}
+
+export interface SyncResult {
+  /** Answers applied (a 304 applies none). */
+  pages: number;
+  changes: number;
+  /** The service answered 410 and the book was synced again from no cursor. */
+  resynced: boolean;
+  /** Records dropped after such a resync: held, but not delivered by it. */
+  removed: number;
+}
+
+/** An answer that the helper cannot apply: its status and error envelope. */
+export class SyncError extends Error {
+  override readonly name = "SyncError";
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+  ) {
+    super(`GET /sync answered ${status}`);
+  }
+}
+
+/**
+ * Brings the store up to date: asks with the stored cursor (and the ETag of a caught-up answer),
+ * applies each answer's changes before storing its next_cursor, and asks again while has_more is true.
+ * On a 410 it syncs again from no cursor and then drops every record held that this sync did not
+ * deliver. A failure leaves the store at the last answer applied: calling again resumes from there.
+ */
+export async function sync(api: ApiClient, store: SyncStore, options: SyncOptions = {}): Promise<SyncResult> {
+  const result: SyncResult = { pages: 0, changes: 0, resynced: false, removed: 0 };
+  let position = await store.getCursor();
+  let delivered: Set<string> | null = null;
+  for (;;) {
+    const query = {
+      ...(options.salesagentId === undefined ? {} : { salesagent_id: String(options.salesagentId) }),
+      ...(options.limit === undefined ? {} : { limit: String(options.limit) }),
+      ...(position ? { cursor: position.cursor } : {}),
+    };
+    const headers: Record<string, string> = position?.etag ? { "If-None-Match": position.etag } : {};
+    const res = await api.sync.$get({ query }, { headers });
+    if (res.status === 304) break;
+    if (res.status === 410 && !delivered) {
+      delivered = new Set();
+      result.resynced = true;
+      position = null;
+      continue;
+    }
+    if (res.status !== 200) throw new SyncError(res.status, await res.json().catch(() => null));
+    const { data } = await res.json();
+    for (const change of data.changes) {
+      if (change.op === "upsert" && change.data) await store.put(change.type, change.id, change.data);
+      else await store.delete(change.type, change.id);
+      delivered?.add(`${change.type}:${change.id}`);
+    }
+    const caughtUp = data.changes.length === 0 && !data.has_more;
+    const etag = res.headers.get("ETag");
+    position = caughtUp && etag ? { cursor: data.next_cursor, etag } : { cursor: data.next_cursor };
+    await store.putCursor(position);
+    result.pages++;
+    result.changes += data.changes.length;
+    if (!data.has_more) break;
+  }
+  if (delivered) {
+    for (const type of ["customer", "order"] as const) {
+      for (const id of await store.listIds(type)) {
+        if (delivered.has(`${type}:${id}`)) continue;
+        await store.delete(type, id);
+        result.removed++;
+      }
+    }
+  }
+  return result;
 }

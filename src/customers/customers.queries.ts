@@ -1,5 +1,5 @@
 // The customers' queries: a customer with its whole address group, and a page of them.
-import { and, asc, eq, gt, gte, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, gt, gte, type Placeholder, sql, type SQL } from "drizzle-orm";
 import { areas, cities, customerAddresses, customers, postalCodes, states } from "../../drizzle/schema.ts";
 import type { Database } from "../platform/db/database.ts";
 import type { Page } from "../platform/paging/pagination.ts";
@@ -7,22 +7,33 @@ import * as cq from "../platform/db/compiled.ts";
 import { addressColumns, as, customerColumns } from "../platform/db/columns.ts";
 import { agentCustomerCount, keptCount } from "../platform/db/totals.ts";
 
-/** Customers with their whole address group, in one statement; the caller adds order and limits. */
-export function selectCustomersWithAddress(db: Database, where?: SQL) {
-  return db
-    .select({
-      ...customerColumns,
-      status: as(customers.status, "c_status"),
-      approval: as(customers.approval, "c_approval"),
-      ...addressColumns,
-    })
-    .from(customers)
+const withAddressColumns = {
+  ...customerColumns,
+  status: as(customers.status, "c_status"),
+  approval: as(customers.approval, "c_approval"),
+  ...addressColumns,
+};
+
+/**
+ * Customers with their whole address group, in one statement; the caller adds order and limits. With
+ * `ids` (a JSON array, cq.idList), the list drives the join: one row read an id, where `id IN (list)`
+ * reads three and the planner may prefer an index that reads far more.
+ */
+export function selectCustomersWithAddress(db: Database, where?: SQL, ids?: Placeholder) {
+  const select = db.select(withAddressColumns);
+  // The cast only forgets that json_each is in the FROM too: the selected columns, and so the rows, are the same.
+  const from = ids
+    ? (select.from(sql`json_each(${ids})`).crossJoin(customers) as unknown as ReturnType<
+        typeof select.from<typeof customers>
+      >)
+    : select.from(customers);
+  return from
     .leftJoin(customerAddresses, eq(customerAddresses.customerId, customers.id))
     .leftJoin(areas, eq(areas.id, customerAddresses.areaId))
     .leftJoin(cities, eq(cities.id, areas.cityId))
     .leftJoin(states, eq(states.id, cities.stateId))
     .leftJoin(postalCodes, eq(postalCodes.id, customerAddresses.postalcodeId))
-    .where(where);
+    .where(ids ? and(eq(customers.id, sql`value`), where) : where);
 }
 
 export type CustomerWithAddressRow = Awaited<ReturnType<typeof selectCustomersWithAddress>>[number];
@@ -65,4 +76,15 @@ export function customersPageStatements(page: Page, agentId: number | null = nul
 
 export function listCustomers(db: Database, page: Page, agentId: number | null = null) {
   return cq.runPage(db, customersPageStatements(page, agentId));
+}
+
+// An agent's customers by id, for sync (docs/specification.md section 8): the same row as a page's, so
+// that a record is exactly the listing's item. Ids of other agents' customers are left out.
+// The agent check is kept off customers_salesagent_idx (unary +), so that the ids drive the join.
+const customersByIds = cq.compiled((db) => ({
+  rows: selectCustomersWithAddress(db, eq(sql`+${customers.salesagentId}`, AGENT), sql.placeholder("ids")).prepare(),
+}));
+
+export function customersByIdsStatement(ids: Iterable<number>, agentId: number) {
+  return customersByIds().rows.bind({ ids: cq.idsValue(ids), agentId });
 }

@@ -68,7 +68,7 @@ const customerFields = {
   customer_code: z.string().nullable(),
 };
 
-const customerExample = {
+export const customerExample = {
   ...customerFieldsExample,
   status: "Active" as const,
   approval: "accepted" as const,

@@ -41,6 +41,10 @@ carry an \`ETag\`; a matching \`If-None-Match\` gets 304.`;
 const TAGS = [
   { name: "Customers", description: "The organization's customers: list and create" },
   { name: "Orders", description: "A customer's sales orders, found by phone number" },
+  {
+    name: "Sync",
+    description: "A sales agent's book (customers and their orders) kept on the phone: the changes since a cursor",
+  },
   { name: "Lookups", description: "Areas, postal codes and sales agents: the ids that creating a customer takes" },
   { name: "Keys", description: "What a key does to itself: rotate, when its answers say `Key-Rotation: due`" },
   { name: "Service", description: "The deployment itself: is it up, which version, which mode" },

@@ -48,6 +48,7 @@ const afterCursor = (to: boolean) =>
 
 const orderColumns = {
   id: as(orders.id, "o_id"),
+  customerId: as(orders.customerId, "o_customer_id"),
   orderNo: as(orders.orderNo, "o_order_no"),
   itemTotalAmount: as(orders.itemTotalAmount, "o_item_total_amount"),
   discountAmount: as(orders.discountAmount, "o_discount_amount"),
@@ -227,3 +228,32 @@ export async function findOrdersByPhone(db: Database, filter: OrderFilter, page:
 }
 
 export type OrdersPageRows = NonNullable<Awaited<ReturnType<typeof findOrdersByPhone>>>;
+
+// An agent's orders by id, for sync (docs/specification.md section 8): the page's own union, so that a
+// record is exactly the listing's item. Orders of other agents' customers are left out.
+const ordersByIds = cq.compiled((db) => ({
+  rows: pageRows(
+    db,
+    db
+      .select({ id: orders.id })
+      .from(sql`json_each(${sql.placeholder("ids")})`)
+      .crossJoin(orders)
+      .crossJoin(customers)
+      .where(
+        and(
+          eq(orders.id, sql`value`),
+          eq(customers.id, orders.customerId),
+          // Kept off customers_salesagent_idx (unary +), so that the ids drive the join.
+          eq(sql`+${customers.salesagentId}`, sql.placeholder("agentId")),
+        ),
+      ),
+  ).prepare(),
+}));
+
+export function ordersByIdsStatement(ids: Iterable<number>, agentId: number) {
+  const q = ordersByIds().rows;
+  const bound = q.bind({ ids: cq.idsValue(ids), agentId });
+  return { ...bound, map: (result: D1Result) => pageOf(bound.map(result)) };
+}
+
+export type OrderRowsById = ReturnType<typeof pageOf>;

@@ -62,7 +62,7 @@ export function toOrders(rows: OrdersPageRows): Order[] {
   }));
 }
 
-function groupBy<T, K>(rows: T[], key: (row: T) => K): Map<K, T[]> {
+export function groupBy<T, K>(rows: T[], key: (row: T) => K): Map<K, T[]> {
   const groups = new Map<K, T[]>();
   for (const row of rows) {
     const k = key(row);

@@ -18,6 +18,7 @@ export const ErrorCodeSchema = z.enum([
   "CONFLICT",
   "PAYLOAD_TOO_LARGE",
   "VALIDATION_ERROR",
+  "SYNC_EXPIRED",
   "RATE_LIMITED",
   "INTERNAL_ERROR",
   "SERVICE_UNAVAILABLE",
@@ -25,7 +26,7 @@ export const ErrorCodeSchema = z.enum([
 
 export type ErrorCode = z.infer<typeof ErrorCodeSchema>;
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 422 | 429 | 500 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 410 | 413 | 422 | 429 | 500 | 503;
 
 export interface FieldError {
   field: string;
@@ -80,6 +81,8 @@ export const errors = {
     new ApiError(413, "PAYLOAD_TOO_LARGE", `The request body is larger than ${limitBytes} bytes`),
   validation: (fields: FieldError[]) =>
     new ApiError(422, "VALIDATION_ERROR", fields.map((f) => `${f.field} ${f.message}`).join("; "), { fields }),
+  /** A sync cursor that can no longer be served (docs/specification.md section 8, "Retention"). */
+  syncExpired: (description: string) => new ApiError(410, "SYNC_EXPIRED", description),
   rateLimited: (retryAfterSeconds: number) =>
     new ApiError(429, "RATE_LIMITED", "Too many requests for this key; retry later", {
       headers: { "Retry-After": String(retryAfterSeconds) },

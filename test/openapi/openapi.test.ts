@@ -8,6 +8,7 @@ const API_PATHS = [
   "/api/customers",
   "/api/customers/create",
   "/api/orders",
+  "/api/sync",
   "/api/fetch-salesagent-by-pincode",
   "/api/area",
   "/api/areas",
@@ -91,6 +92,7 @@ describe("GET /openapi.json", () => {
       "get /api/orders listOrders",
       "get /api/postalcodes listPostalCodes",
       "get /api/salesagents listSalesAgents",
+      "get /api/sync syncBook",
       "post /api/customers/create createCustomer",
       "post /api/keys/rotate rotateKey",
     ]);
@@ -100,6 +102,7 @@ describe("GET /openapi.json", () => {
     const { body } = await call("/openapi.json");
     const statuses = (path: string, method = "get") => Object.keys(body.paths[path][method].responses);
     expect(statuses("/api/orders")).toEqual(["200", "401", "403", "404", "422", "429", "500", "503"]);
+    expect(statuses("/api/sync")).toEqual(["200", "304", "401", "403", "410", "422", "429", "500", "503"]);
     expect(statuses("/api/area")).toEqual(["200", "304", "401", "403", "429", "500", "503"]);
     expect(statuses("/api/fetch-salesagent-by-pincode")).toEqual([
       "200",

@@ -282,7 +282,17 @@ describe("CORS", () => {
     expect(res.headers.get("Access-Control-Allow-Origin")).toBe("https://admin.example.com");
     expect(res.headers.get("Vary")).toContain("Origin");
     const exposed = (res.headers.get("Access-Control-Expose-Headers") ?? "").split(/,\s*/);
-    expect(exposed).toEqual(expect.arrayContaining(["X-Request-Id", "Retry-After", "ETag", "Server-Timing"]));
+    expect(exposed.sort()).toEqual(
+      [
+        "ETag",
+        "Idempotent-Replayed",
+        "Key-Rotation",
+        "Retry-After",
+        "Server-Timing",
+        "X-D1-Bookmark",
+        "X-Request-Id",
+      ].sort(),
+    );
   });
 
   it("answers a preflight from a configured origin without a key", async () => {

@@ -104,6 +104,12 @@ export function limitWithin(kept: SQLWrapper, limit: Placeholder | number): Plac
   return sql`case when ${PAGE.offset} < coalesce(${kept}, 0) then ${limit} else 0 end` as unknown as Placeholder;
 }
 
+/**
+ * A list of ids is bound as one JSON array parameter that the statement reads with json_each: D1
+ * allows 100 bound parameters a statement, and one per id would make each length a statement of its own.
+ */
+export const idsValue = (ids: Iterable<number>): string => JSON.stringify([...ids]);
+
 export const AFTER = {
   id: sql.placeholder("afterId"),
   date: sql.placeholder("afterDate"),

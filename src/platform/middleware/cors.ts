@@ -12,7 +12,16 @@ const crossOrigin = cors({
       .includes(origin)
       ? origin
       : null,
-  exposeHeaders: ["X-Request-Id", "Server-Timing", "ETag", "Retry-After", "Idempotent-Replayed", "X-D1-Bookmark"],
+  // ETag and Key-Rotation: a web app's sync and key rotation read them (docs/specification.md section 8).
+  exposeHeaders: [
+    "X-Request-Id",
+    "Server-Timing",
+    "ETag",
+    "Key-Rotation",
+    "Retry-After",
+    "Idempotent-Replayed",
+    "X-D1-Bookmark",
+  ],
 });
 
 export const corsForOrigins: MiddlewareHandler<AppEnv> = async (c, next) => {

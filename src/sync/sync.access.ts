@@ -1,0 +1,62 @@
+// Who may sync which book, and the request's problems that depend on the key and the data
+// (docs/specification.md section 8, "Who" and "Cursor").
+import { createMiddleware } from "hono/factory";
+import type { KeyRecord } from "../keys/keys.store.ts";
+import type { Database } from "../platform/db/database.ts";
+import type { AppEnv } from "../platform/env.ts";
+import { errors, type FieldError } from "../platform/errors.ts";
+import { decodeSyncCursor, RECORD_SHAPE, type SyncCursor } from "./sync.cursor.ts";
+import { agentStatement } from "./sync.queries.ts";
+import { runBatch } from "../platform/db/compiled.ts";
+
+export const AGENT_ID = /^[1-9][0-9]{0,14}$/;
+
+/** Before the parameters' checks: a key bound to one agent asking for another's book is a 403, not a 422. */
+export const bookAccess = createMiddleware<AppEnv>(async (c, next) => {
+  const agent = c.get("apiKey")?.agent_id ?? null;
+  const asked = c.req.queries("salesagent_id");
+  if (agent !== null && asked?.length === 1 && AGENT_ID.test(asked[0]!) && Number(asked[0]) !== agent) {
+    throw errors.forbidden(`This API key is bound to sales agent ${agent}: it may sync that agent's book only`);
+  }
+  await next();
+});
+
+export const NOT_A_SYNC_CURSOR = "is not a sync cursor of this service: send next_cursor as it was given";
+
+export interface BookRequest {
+  book: number | null;
+  cursor: SyncCursor | null;
+  fields: FieldError[];
+}
+
+/**
+ * The book asked for and the cursor, with what is wrong with them; `valid` names the parameters that
+ * passed the schema (only those are checked here, so that no parameter is reported twice).
+ */
+export async function checkBook(
+  db: Database,
+  key: KeyRecord,
+  query: { salesagent_id?: number; cursor?: string },
+  valid: { salesagent_id: boolean; cursor: boolean },
+): Promise<BookRequest> {
+  const fields: FieldError[] = [];
+  const book = valid.salesagent_id ? (query.salesagent_id ?? key.agent_id) : null;
+  if (valid.salesagent_id && book === null) {
+    fields.push({ field: "salesagent_id", message: "is required for a key that is not bound to a sales agent" });
+  }
+  // An agent-bound key's own agent needs no look-up: its book is the one it was made for.
+  if (valid.salesagent_id && key.agent_id === null && book !== null) {
+    const [found] = await runBatch(db, [agentStatement(book)]);
+    if (found.length === 0) fields.push({ field: "salesagent_id", message: "names no sales agent" });
+  }
+  let cursor: SyncCursor | null = null;
+  if (valid.cursor && query.cursor !== undefined) {
+    cursor = decodeSyncCursor(query.cursor);
+    if (cursor === null || cursor.shape > RECORD_SHAPE) {
+      fields.push({ field: "cursor", message: NOT_A_SYNC_CURSOR });
+    } else if (book !== null && cursor.book !== book) {
+      fields.push({ field: "cursor", message: "is for another sales agent's book: send the cursor of this book" });
+    }
+  }
+  return { book, cursor, fields };
+}

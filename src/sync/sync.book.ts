@@ -1,0 +1,275 @@
+// One sync answer (docs/specification.md section 8): the keys of the next records (a first sync's walk,
+// then the book's log), then the records themselves by id with the listings' own queries and
+// serializers, assembled in order within the answer's limits.
+import { customersByIdsStatement, type CustomerWithAddressRow } from "../customers/customers.queries.ts";
+import { toCustomer } from "../customers/customers.serialize.ts";
+import { ordersByIdsStatement, type OrderRowsById } from "../orders/orders.queries.ts";
+import { groupBy, type Order, toOrders } from "../orders/orders.serialize.ts";
+import type { Database } from "../platform/db/database.ts";
+import { runBatch } from "../platform/db/compiled.ts";
+import { errors } from "../platform/errors.ts";
+import { encodeSyncCursor, RECORD_SHAPE, type LogPosition, type SyncCursor, type WalkPosition } from "./sync.cursor.ts";
+import { lastSeqStatement, type LogEntry, logStatement, purgeMarkStatement, walkStatements } from "./sync.queries.ts";
+import type { Change } from "./sync.schemas.ts";
+
+/** SPEC "Answer size": the body, envelope included. */
+export const MAX_BODY_BYTES = 1_000_000;
+/** Room for the envelope around the changes: the members' names, the cursor, has_more. */
+const ENVELOPE_BYTES = 200;
+
+export interface SyncAnswer {
+  changes: Change[];
+  next_cursor: string;
+  has_more: boolean;
+}
+
+interface WalkKey {
+  type: "customer" | "order";
+  id: number;
+  customerId: number;
+  /** An order's date ("" for a customer): with the id, its place among its customer's orders. */
+  date: string;
+}
+
+/** The records of an answer, read by id in one round trip, restricted to the book. */
+interface Records {
+  customers: Map<number, CustomerWithAddressRow>;
+  orders: Map<number, Order>;
+}
+
+/**
+ * The answer to one request. `cursor` is null on a first sync and `cursorText` is the cursor as sent,
+ * so that a caught-up answer hands back the very same text.
+ */
+export async function readChanges(
+  db: Database,
+  book: number,
+  cursor: SyncCursor | null,
+  cursorText: string | undefined,
+  limit: number,
+): Promise<SyncAnswer> {
+  const position = cursor?.position ?? null;
+  let walk: Walk | null = null;
+  let log: Log | null = null;
+  if (position?.kind === "log") {
+    const [purge, entries] = await runBatch(db, [
+      purgeMarkStatement(book),
+      logStatement(book, position.seq, limit + 1),
+    ]);
+    expireBelow(purge[0]?.mark ?? 0, position.seq);
+    log = { after: position.seq, entries, fetched: limit + 1 };
+  } else {
+    const after = position ?? { customer: 0, order: 0, date: "" };
+    const [purge, last, rest, next] = await runBatch(db, [
+      purgeMarkStatement(book),
+      lastSeqStatement(book),
+      ...walkStatements(book, after, limit + 1),
+    ]);
+    const purgeMark = purge[0]?.mark ?? 0;
+    if (position) expireBelow(purgeMark, position.start);
+    // Pinned at the book's highest seq when the walk began (never below the purge mark, so that the
+    // log after it is whole): what changes during the walk comes after it.
+    const start = position?.start ?? Math.max(last[0]?.seq ?? 0, purgeMark);
+    walk = { start, ...walkKeys(after, rest, next, limit) };
+    if (walk.complete && walk.keys.length < limit) {
+      const room = limit - walk.keys.length + 1;
+      const [entries] = await runBatch(db, [logStatement(book, start, room)]);
+      log = { after: start, entries, fetched: room };
+    }
+  }
+
+  const records = await readRecords(db, book, walk?.keys.slice(0, limit) ?? [], log?.entries ?? []);
+  return assemble({ book, cursor, cursorText, limit, walk, log, records });
+}
+
+type Walk = { start: number; keys: WalkKey[]; complete: boolean };
+type Log = { after: number; entries: LogEntry[]; fetched: number };
+
+function expireBelow(purgeMark: number, from: number) {
+  if (from < purgeMark) {
+    throw errors.syncExpired(
+      "This cursor is below its book's purge mark: deletes that it would need were purged. Sync again without a cursor, then drop every record that this sync did not deliver.",
+    );
+  }
+}
+
+/** The walk's keys in order: the rest of the last customer's orders, then each next customer and its orders. */
+function walkKeys(
+  after: { customer: number; order: number; date: string },
+  rest: { orderId: number; date: string }[],
+  next: { customerId: number | null; orderId: number | null; date: string | null }[],
+  limit: number,
+): { keys: WalkKey[]; complete: boolean } {
+  const keys: WalkKey[] = rest.map((r) => ({ type: "order", id: r.orderId, customerId: after.customer, date: r.date }));
+  // Past a cut-off rest, the next customers do not follow on from it.
+  if (rest.length > limit) return { keys, complete: false };
+  let previous: number | null = null;
+  for (const row of next) {
+    const customerId = row.customerId!;
+    if (customerId !== previous) keys.push({ type: "customer", id: customerId, customerId, date: "" });
+    previous = customerId;
+    if (row.orderId !== null) keys.push({ type: "order", id: row.orderId, customerId, date: row.date! });
+  }
+  return { keys, complete: next.length <= limit };
+}
+
+async function readRecords(db: Database, book: number, walk: WalkKey[], entries: LogEntry[]): Promise<Records> {
+  const customerIds = new Set<number>();
+  const orderIds = new Set<number>();
+  for (const key of walk) {
+    customerIds.add(key.customerId);
+    if (key.type === "order") orderIds.add(key.id);
+  }
+  for (const e of entries) {
+    if (e.deleted) continue;
+    if (e.kind === "customer") customerIds.add(e.recordId);
+    else if (e.customerId !== null) {
+      orderIds.add(e.recordId);
+      customerIds.add(e.customerId);
+    }
+  }
+  const records: Records = { customers: new Map(), orders: new Map() };
+  if (customerIds.size === 0 && orderIds.size === 0) return records;
+  const [customerRows, orderRows] = await runBatch(db, [
+    customersByIdsStatement(customerIds, book),
+    ordersByIdsStatement(orderIds, book),
+  ]);
+  for (const row of customerRows) records.customers.set(row.id!, row);
+  for (const order of serializeOrders(orderRows, records.customers)) records.orders.set(order.id, order);
+  return records;
+}
+
+/** Each order with the customer its row names; one whose customer was not read is left out. */
+function serializeOrders(rows: OrderRowsById, customers: Map<number, CustomerWithAddressRow>): Order[] {
+  const items = groupBy(rows.items, (r) => r.orderId);
+  const invoices = groupBy(rows.invoices, (r) => r.orderId);
+  return rows.orders.flatMap((order) => {
+    const customer = customers.get(order.customerId!);
+    if (!customer) return [];
+    const id = order.id!;
+    return toOrders({
+      customer,
+      total: 0,
+      orders: [order],
+      items: items.get(id) ?? [],
+      invoices: invoices.get(id) ?? [],
+    });
+  });
+}
+
+interface Assembly {
+  book: number;
+  cursor: SyncCursor | null;
+  cursorText: string | undefined;
+  limit: number;
+  walk: Walk | null;
+  log: Log | null;
+  records: Records;
+}
+
+/** Why an answer ends before its keys do: full, or a record that changed between the two reads. */
+class Full extends Error {}
+
+function assemble({ book, cursor, cursorText, limit, walk, log, records }: Assembly): SyncAnswer {
+  const changes: Change[] = [];
+  const sent = new Set<string>();
+  let bytes = ENVELOPE_BYTES;
+  let position: WalkPosition | LogPosition = cursor?.position ?? {
+    kind: "walk",
+    start: walk?.start ?? 0,
+    customer: 0,
+    order: 0,
+    date: "",
+  };
+  let hasMore = false;
+
+  // Adds changes that must stay together (a customer sent first, then its order), or throws Full.
+  const add = (...group: Change[]) => {
+    if (changes.length + group.length > limit && changes.length > 0) throw new Full();
+    const size = group.reduce((sum, change) => sum + utf8Length(JSON.stringify(change)) + 1, 0);
+    if (bytes + size > MAX_BODY_BYTES && changes.length > 0) throw new Full();
+    bytes += size;
+    changes.push(...group);
+    for (const change of group) sent.add(`${change.type}:${change.id}`);
+  };
+  const customerUpsert = (id: number): Change | null => {
+    const row = records.customers.get(id);
+    return row ? { type: "customer", id, op: "upsert", data: toCustomer(row) } : null;
+  };
+
+  try {
+    if (walk) {
+      for (const key of walk.keys.slice(0, limit)) {
+        if (key.type === "customer") {
+          const change = customerUpsert(key.id);
+          // Gone from the book since its key was read: its delete is in the log after the walk.
+          if (change) add(change);
+        } else {
+          const order = records.orders.get(key.id);
+          if (order && order.customer.id !== key.customerId) throw new Full();
+          if (order) add({ type: "order", id: key.id, op: "upsert", data: order });
+        }
+        position = {
+          kind: "walk",
+          start: walk.start,
+          customer: key.customerId,
+          order: key.type === "order" ? key.id : 0,
+          date: key.date,
+        };
+      }
+      if (!walk.complete || walk.keys.length > limit) throw new Full();
+      position = { kind: "log", seq: walk.start };
+      if (!log) throw new Full();
+    }
+    if (log) {
+      for (const entry of log.entries) {
+        if (changes.length >= limit) throw new Full();
+        const type = entry.kind === "customer" ? "customer" : "order";
+        if (!sent.has(`${type}:${entry.recordId}`)) {
+          if (type === "customer") {
+            add(
+              (entry.deleted ? null : customerUpsert(entry.recordId)) ?? {
+                type,
+                id: entry.recordId,
+                op: "delete",
+                data: null,
+              },
+            );
+          } else {
+            const order = entry.deleted ? undefined : records.orders.get(entry.recordId);
+            if (!order) add({ type, id: entry.recordId, op: "delete", data: null });
+            else {
+              if (order.customer.id !== entry.customerId) throw new Full();
+              const change: Change = { type, id: entry.recordId, op: "upsert", data: order };
+              // Ordered: a customer changed since the cursor and not sent yet comes first.
+              const customerNewer = entry.customerSeq !== null && entry.customerSeq > log.after;
+              if (customerNewer && !sent.has(`customer:${order.customer.id}`)) {
+                const customer = customerUpsert(order.customer.id);
+                if (!customer) throw new Full();
+                add(customer, change);
+              } else add(change);
+            }
+          }
+        }
+        position = { kind: "log", seq: entry.seq! };
+      }
+      hasMore = log.entries.length >= log.fetched;
+    }
+  } catch (err) {
+    if (!(err instanceof Full)) throw err;
+    hasMore = true;
+  }
+
+  const unchanged = cursor !== null && cursorText !== undefined && samePosition(cursor.position, position);
+  const next = unchanged ? cursorText : encodeSyncCursor({ book, shape: RECORD_SHAPE, position });
+  return { changes, next_cursor: next, has_more: hasMore };
+}
+
+function samePosition(a: WalkPosition | LogPosition, b: WalkPosition | LogPosition): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+const encoder = new TextEncoder();
+function utf8Length(text: string): number {
+  return encoder.encode(text).length;
+}

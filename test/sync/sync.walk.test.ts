@@ -1,0 +1,308 @@
+// GET /sync on the test fixture (docs/specification.md section 8): who may sync what, a first sync's walk
+// at any page size with records equal to the listings' items, the caught-up answer and its 304, 410
+// and the typed client's recovery, a cursor that outlives its key, reads at the primary, the cost.
+import { env } from "cloudflare:workers";
+import { MemorySyncStore } from "order-lookup-service/client";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { clearIsolateCaches, makeKey } from "../helpers/api-keys.ts";
+import { callWithEnv, refusingBookmarksD1 } from "../helpers/faults.ts";
+import { call, errorEnvelope, statusAndHeaders, validationEnvelope } from "../helpers/http.ts";
+import { seedFixture } from "../helpers/seed.ts";
+import { rowsReadOf } from "../helpers/timing-header.ts";
+import {
+  type Book,
+  bookFromListings,
+  bookOf,
+  expectWithinCost,
+  getSync,
+  lastSeq,
+  replicate,
+  type SyncBody,
+  syncCursor,
+  walkOf,
+} from "./sync.helpers.ts";
+
+let key: string;
+let agent1: string;
+let readOnlyAgent2: string;
+let book1: Book;
+beforeAll(async () => {
+  await seedFixture();
+  key = (await makeKey({ name: "office" })).secret;
+  agent1 = (await makeKey({ name: "Asha's app", agentId: 1 })).secret;
+  readOnlyAgent2 = (await makeKey({ name: "Vikram's app", agentId: 2, scopes: ["read"] })).secret;
+  book1 = await bookFromListings(agent1);
+});
+beforeEach(() => clearIsolateCaches());
+
+describe("who may sync which book", () => {
+  it("an agent-bound key syncs its own book, with or without naming it; any key may name a book", async () => {
+    const own = await getSync(agent1, { limit: 1000 });
+    const named = await getSync(agent1, { limit: 1000, salesagent_id: 1 });
+    const office = await getSync(key, { limit: 1000, salesagent_id: 1 });
+    const expected = {
+      data: { changes: walkOf(book1), next_cursor: syncCursor(1, await lastSeq(1)), has_more: false },
+    };
+    for (const res of [own, named, office])
+      expect({ status: res.status, body: res.body }).toEqual({ status: 200, body: expected });
+    expect(book1.customer.size).toBe(23);
+    expect(book1.order.size).toBe(12);
+  });
+
+  it("an agent-bound key naming another agent's book: 403, before any parameter's 422", async () => {
+    const res = await getSync(agent1, { salesagent_id: 2, limit: 0, cursor: "nonsense" });
+    expect({ status: res.status, body: res.body }).toEqual({
+      status: 403,
+      body: errorEnvelope(
+        403,
+        "PERMISSION_ERROR",
+        "This API key is bound to sales agent 1: it may sync that agent's book only",
+        "/api/sync",
+      ),
+    });
+  });
+
+  it("a key without the read scope: 403 naming the scope", async () => {
+    const writeOnly = (await makeKey({ name: "writer", scopes: ["write"] })).secret;
+    const res = await getSync(writeOnly, { salesagent_id: 1 });
+    expect({ status: res.status, body: res.body }).toEqual({
+      status: 403,
+      body: errorEnvelope(
+        403,
+        "PERMISSION_ERROR",
+        "This API key lacks the 'read' scope, which GET /sync needs",
+        "/api/sync",
+      ),
+    });
+  });
+
+  it.each([
+    [
+      "no book named by a key bound to none",
+      {},
+      [{ field: "salesagent_id", message: "is required for a key that is not bound to a sales agent" }],
+    ],
+    ["an unknown sales agent", { salesagent_id: 99 }, [{ field: "salesagent_id", message: "names no sales agent" }]],
+    [
+      "a book that is not an id",
+      { salesagent_id: "1.5" },
+      [{ field: "salesagent_id", message: "must be a sales agent's id: a positive integer" }],
+    ],
+    ["limit 0", { salesagent_id: 1, limit: 0 }, [{ field: "limit", message: "must be an integer between 1 and 1000" }]],
+    [
+      "limit 1001",
+      { salesagent_id: 1, limit: 1001 },
+      [{ field: "limit", message: "must be an integer between 1 and 1000" }],
+    ],
+    [
+      "a cursor that does not decode",
+      { salesagent_id: 1, cursor: "bm90IGEgY3Vyc29y" },
+      [{ field: "cursor", message: "is not a sync cursor of this service: send next_cursor as it was given" }],
+    ],
+    [
+      "a cursor of another book",
+      { salesagent_id: 1, cursor: syncCursor(2, 0) },
+      [{ field: "cursor", message: "is for another sales agent's book: send the cursor of this book" }],
+    ],
+    [
+      "everything at once, each parameter once",
+      { salesagent_id: 99, limit: "ten", cursor: "%%%" },
+      [
+        { field: "salesagent_id", message: "names no sales agent" },
+        { field: "limit", message: "must be an integer between 1 and 1000" },
+        { field: "cursor", message: "is not a sync cursor of this service: send next_cursor as it was given" },
+      ],
+    ],
+  ] as const)("422 for %s", async (_, params, fields) => {
+    const res = await getSync(key, params);
+    expect({ status: res.status, body: res.body }).toEqual({
+      status: 422,
+      body: validationEnvelope("/api/sync", [...fields]),
+    });
+  });
+
+  it("422 for a cursor of another book sent by an agent-bound key, and for a parameter given twice", async () => {
+    const other = await getSync(readOnlyAgent2, { cursor: syncCursor(1, 0) });
+    expect({ status: other.status, body: other.body }).toEqual({
+      status: 422,
+      body: validationEnvelope("/api/sync", [
+        { field: "cursor", message: "is for another sales agent's book: send the cursor of this book" },
+      ]),
+    });
+    const repeated = await call("/api/sync?salesagent_id=1&limit=5&limit=6", { key });
+    expect({ status: repeated.status, body: repeated.body }).toEqual({
+      status: 422,
+      body: validationEnvelope("/api/sync", [{ field: "limit", message: "must be given once, as a single value" }]),
+    });
+  });
+});
+
+/** A first sync's cursor right after the walk's change at this index (an order of customer 1). */
+function walkCursorAt(start: number, index: number) {
+  const change = walkOf(book1)[index]!;
+  if (change.type !== "order") throw new Error(`change ${index} is not an order`);
+  return syncCursor(1, start, [change.data!.customer.id, change.id, change.data!.date]);
+}
+
+describe("a first sync", () => {
+  it.each([1, 2, 5, 13, 200])(
+    "by %i records an answer: the same changes in the same order, each answer within its cost",
+    async (limit) => {
+      const changes = [];
+      let cursor: string | undefined;
+      let answers = 0;
+      for (;;) {
+        const res = await getSync(agent1, { limit, cursor });
+        expect(res.status).toBe(200);
+        expect(res.body.data.changes.length).toBeLessThanOrEqual(limit);
+        expectWithinCost(res);
+        changes.push(...res.body.data.changes);
+        cursor = res.body.data.next_cursor;
+        answers++;
+        if (!res.body.data.has_more) break;
+      }
+      expect(changes).toEqual(walkOf(book1));
+      expect(cursor).toBe(syncCursor(1, await lastSeq(1)));
+      expect(answers).toBe(Math.floor(35 / limit) + 1);
+    },
+  );
+
+  it("a walk's cursor names the last customer and order walked; the next answer starts right after them", async () => {
+    const first = await getSync(agent1, { limit: 3 });
+    const start = await lastSeq(1);
+    expect(first.body.data).toEqual({
+      changes: walkOf(book1).slice(0, 3),
+      next_cursor: walkCursorAt(start, 2),
+      has_more: true,
+    });
+    const next = await getSync(agent1, { limit: 3, cursor: first.body.data.next_cursor });
+    expect(next.body.data).toEqual({
+      changes: walkOf(book1).slice(3, 6),
+      next_cursor: walkCursorAt(start, 5),
+      has_more: true,
+    });
+  });
+
+  it("goes on from a cursor with another key of the same agent: the cursor belongs to the book", async () => {
+    const first = await getSync(agent1, { limit: 4 });
+    const enrolled = (await makeKey({ name: "Asha's new phone", agentId: 1, scopes: ["read"] })).secret;
+    const byOld = await getSync(agent1, { limit: 4, cursor: first.body.data.next_cursor });
+    const byNew = await getSync(enrolled, { limit: 4, cursor: first.body.data.next_cursor });
+    const byOffice = await getSync(key, { limit: 4, salesagent_id: 1, cursor: first.body.data.next_cursor });
+    expect(byNew.body).toEqual(byOld.body);
+    expect(byOffice.body).toEqual(byOld.body);
+    expect(byOld.body.data.changes).toEqual(walkOf(book1).slice(4, 8));
+  });
+
+  it("reads at the primary, whatever X-D1-Bookmark the client sends", async () => {
+    const d1 = refusingBookmarksD1("never");
+    const bookmark = "00000001-00000002-00004e2f-4f1e2b0d6a5f3c1e8b3a2f1d0c9b8a7f";
+    const res = await callWithEnv<SyncBody>({ DB: d1 }, "/api/sync?limit=2", {
+      key: agent1,
+      headers: { "X-D1-Bookmark": bookmark },
+    });
+    expect(res.status).toBe(200);
+    expect(d1.constraints).toEqual(["first-primary"]);
+  });
+});
+
+describe("caught up", () => {
+  it("no changes: the same cursor back, has_more false, an ETag; that ETag as If-None-Match: 304 with no body", async () => {
+    const cursor = syncCursor(1, await lastSeq(1));
+    const res = await getSync(agent1, { cursor });
+    expect({ status: res.status, body: res.body }).toEqual({
+      status: 200,
+      body: { data: { changes: [], next_cursor: cursor, has_more: false } },
+    });
+    expect(rowsReadOf(res)).toBeLessThanOrEqual(10);
+    const etag = res.headers.get("ETag")!;
+    expect(etag).toMatch(/^"[0-9a-f]{40}"$/);
+    const again = await getSync(agent1, { cursor }, { "If-None-Match": etag });
+    expect({ ...statusAndHeaders(again, "ETag"), text: again.text }).toEqual({ status: 304, ETag: etag, text: "" });
+    expect(rowsReadOf(again)).toBeLessThanOrEqual(10);
+    const otherTag = await getSync(agent1, { cursor }, { "If-None-Match": '"0000"' });
+    expect(otherTag.status).toBe(200);
+  });
+});
+
+describe("410 SYNC_EXPIRED", () => {
+  const recovery = "Sync again without a cursor, then drop every record that this sync did not deliver.";
+
+  it("a cursor below its book's purge mark, and one made for an older record shape, each saying which", async () => {
+    const start = await lastSeq(1);
+    await env.DB.prepare("INSERT INTO sync_books (book, purge_mark) VALUES (1, ?)")
+      .bind(start + 5)
+      .run();
+    try {
+      for (const cursor of [syncCursor(1, start), syncCursor(1, start + 4, [3, 0, ""])]) {
+        const res = await getSync(agent1, { cursor });
+        expect({ status: res.status, body: res.body }).toEqual({
+          status: 410,
+          body: errorEnvelope(
+            410,
+            "SYNC_EXPIRED",
+            `This cursor is below its book's purge mark: deletes that it would need were purged. ${recovery}`,
+            "/api/sync",
+          ),
+        });
+      }
+      const atMark = await getSync(agent1, { cursor: syncCursor(1, start + 5) });
+      expect(atMark.status).toBe(200);
+      // A first sync never starts below the mark, though the book's entries are all older.
+      const fresh = await getSync(agent1, { limit: 1000 });
+      expect(fresh.body.data.next_cursor).toBe(syncCursor(1, start + 5));
+    } finally {
+      await env.DB.prepare("DELETE FROM sync_books").run();
+    }
+    const shape = await getSync(agent1, { cursor: syncCursor(1, start, undefined, 0) });
+    expect({ status: shape.status, body: shape.body }).toEqual({
+      status: 410,
+      body: errorEnvelope(
+        410,
+        "SYNC_EXPIRED",
+        `This cursor was made for an older shape of the records. ${recovery}`,
+        "/api/sync",
+      ),
+    });
+  });
+});
+
+describe("the typed client's sync helper", () => {
+  it("fills a store with the book; asked again, gets a 304 and applies nothing", async () => {
+    const { store, result } = await replicate(agent1, new MemorySyncStore(), { limit: 7 });
+    expect(result).toEqual({ pages: 6, changes: 35, resynced: false, removed: 0 });
+    expect(bookOf(store)).toEqual(book1);
+    const cursor = store.position!.cursor;
+    expect(store.position).toEqual({ cursor, etag: expect.stringMatching(/^"[0-9a-f]{40}"$/) });
+    // The last answer was caught up: its ETag goes with the cursor, and the service answers 304.
+    const again = await replicate(agent1, store);
+    expect(again.result).toEqual({ pages: 0, changes: 0, resynced: false, removed: 0 });
+    expect(store.position!.cursor).toBe(cursor);
+    expect(bookOf(store)).toEqual(book1);
+  });
+
+  it("after a 410, syncs again from no cursor and drops what that sync did not deliver", async () => {
+    const { store } = await replicate(agent1);
+    const stale = book1.customer.get(4) as never;
+    await store.put("customer", 999, stale);
+    await store.put("order", 998, book1.order.get(101) as never);
+    const start = await lastSeq(1);
+    await env.DB.prepare("INSERT INTO sync_books (book, purge_mark) VALUES (1, ?)")
+      .bind(start + 1)
+      .run();
+    try {
+      const { result } = await replicate(agent1, store, { limit: 10 });
+      expect(result).toEqual({ pages: 4, changes: 35, resynced: true, removed: 2 });
+      expect(bookOf(store)).toEqual(book1);
+      expect(store.position).toEqual({ cursor: syncCursor(1, start + 1) });
+    } finally {
+      await env.DB.prepare("DELETE FROM sync_books").run();
+    }
+  });
+
+  it("names the book for a key bound to none, and throws on an answer it cannot apply", async () => {
+    const { store } = await replicate(key, new MemorySyncStore(), { salesagentId: 1 });
+    expect(bookOf(store)).toEqual(book1);
+    await expect(replicate(key)).rejects.toMatchObject({ name: "SyncError", status: 422 });
+  });
+});
