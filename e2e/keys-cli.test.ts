@@ -52,9 +52,10 @@ interface NewKey {
 
 interface AuditEntry {
   at: string;
-  action: "create" | "roll" | "revoke";
-  key_id: string;
+  action: "create" | "roll" | "revoke" | "enroll-code" | "enroll" | "revoke-code";
+  key_id: string | null;
   new_key_id: string | null;
+  code_id: string | null;
   key_name: string;
   mode: "test" | "live";
   actor: string;
@@ -401,6 +402,7 @@ describe("npm run keys", () => {
       action,
       key_id: key.id,
       new_key_id: newKey?.id ?? null,
+      code_id: null,
       key_name: name,
       mode,
       actor: "cli",
@@ -424,8 +426,8 @@ describe("npm run keys", () => {
     const table = await keys("audit");
     expect(table.code).toBe(0);
     const lines = table.stdout.trimEnd().split("\n");
-    expect(lines.at(-11)).toMatch(/^AT +ACTION +KEY +NEW KEY +NAME +MODE +ACTOR +SESSION$/);
-    expect(lines.at(-10)).toMatch(new RegExp(`^\\S+Z +revoke +${revoked.id} +- +to revoke +test +cli +-$`));
+    expect(lines.at(-11)).toMatch(/^AT +ACTION +KEY +NEW KEY +CODE +NAME +MODE +ACTOR +SESSION$/);
+    expect(lines.at(-10)).toMatch(new RegExp(`^\\S+Z +revoke +${revoked.id} +- +- +to revoke +test +cli +-$`));
     for (const secret of printed) expect(table.stdout + JSON.stringify(entries)).not.toContain(secret.slice(12));
   }, 240_000);
 

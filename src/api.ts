@@ -2,6 +2,8 @@
 // chained so that the routes' types reach the typed client (src/client.ts).
 import type { RouteConfig } from "@hono/zod-openapi";
 import { customers } from "./customers/customers.index.ts";
+import { enroll } from "./enroll/enroll.index.ts";
+import * as enrollRoutes from "./enroll/enroll.routes.ts";
 import { health } from "./health/health.index.ts";
 import * as healthRoutes from "./health/health.routes.ts";
 import { lookups } from "./lookups/lookups.index.ts";
@@ -10,7 +12,12 @@ import { createRouter } from "./platform/route.ts";
 
 export const API_PREFIX = "/api";
 
-export const api = createRouter().route("/", customers).route("/", orders).route("/", lookups).route("/", health);
+export const api = createRouter()
+  .route("/", customers)
+  .route("/", orders)
+  .route("/", lookups)
+  .route("/", health)
+  .route("/", enroll);
 
 /** Paths without the /api prefix: what the typed client is built on. */
 export type AppType = typeof api;
@@ -20,5 +27,12 @@ export const apiRoutes: { route: RouteConfig }[] = api.openAPIRegistry.definitio
   d.type === "route" && d.route.security?.length ? [{ route: d.route }] : [],
 );
 
-/** Served without a key (documented with `security: []`): they must read no data. */
-export const publicRoutes = [{ route: healthRoutes.health }];
+/**
+ * Served without a key (documented with `security: []`): they must read no data, except POST /enroll, whose code
+ * is its credential (docs/specification.md section 9).
+ */
+export const publicRoutes = [
+  { route: healthRoutes.health },
+  { route: enrollRoutes.page },
+  { route: enrollRoutes.exchange },
+];

@@ -1,5 +1,6 @@
-// The cron triggers' work: daily, key data past its retention; every 5 minutes, the key copies
+// The cron triggers' work: daily, key data past its retention and enrollment secrets past their window; every 5 minutes, the key copies
 // still pending (docs/specification.md section 2, "The copy follows the record").
+import { Enrollments } from "./enroll/enroll.codes.ts";
 import { deleteExpiredKeyData } from "./keys/keys.retention.ts";
 import { KeyStore } from "./keys/keys.store.ts";
 import { errorName, log } from "./platform/lib/log.ts";
@@ -18,8 +19,12 @@ export async function scheduled(controller: ScheduledController, env: Env, _ctx?
       // A copy still pending is a warning: KV refused its write, and the next run tries again.
       log({ level: result.copies_still_pending > 0 ? "warn" : "info", event: job, cron, ...result });
     } else if (job === "key_retention") {
-      const result = await deleteExpiredKeyData(env.DB, new Date(controller.scheduledTime));
-      log({ event: job, cron, ...result });
+      const now = new Date(controller.scheduledTime);
+      const result = await deleteExpiredKeyData(env.DB, now);
+      // Enrollment secrets past their retry window (docs/specification.md section 9), if no read erased them first.
+      const store = new KeyStore(env.KEYS, env.DB);
+      const sealed_secrets_erased = await new Enrollments(env.DB, store, () => now).eraseSealedSecrets();
+      log({ event: job, cron, ...result, sealed_secrets_erased });
     } else {
       throw new Error(`no job for the cron ${JSON.stringify(cron)}: wrangler.toml and src/scheduled.ts disagree`);
     }

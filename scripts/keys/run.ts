@@ -226,12 +226,13 @@ function printAudit(out: Output, entries: AuditEntry[]): void {
     out.log("No key changes recorded.");
     return;
   }
-  const header = ["AT", "ACTION", "KEY", "NEW KEY", "NAME", "MODE", "ACTOR", "SESSION"];
+  const header = ["AT", "ACTION", "KEY", "NEW KEY", "CODE", "NAME", "MODE", "ACTOR", "SESSION"];
   const lines = entries.map((e) => [
     e.at,
     e.action,
-    e.key_id,
+    e.key_id ?? "-",
     e.new_key_id ?? "-",
+    e.code_id ?? "-",
     e.key_name,
     e.mode,
     e.actor,

@@ -14,6 +14,7 @@ const API_PATHS = [
   "/api/postalcodes",
   "/api/salesagents",
   "/api/healthz",
+  "/api/enroll",
 ];
 
 let key: string;
@@ -24,7 +25,7 @@ beforeAll(async () => {
 beforeEach(() => clearIsolateCaches());
 
 describe("GET /openapi.json", () => {
-  it("answers without a key: an OpenAPI 3.1 document of the eight API paths and the health check, each once", async () => {
+  it("answers without a key: an OpenAPI 3.1 document of the eight API paths, the health check and enrollment, each once", async () => {
     const res = await call("/openapi.json");
     expect(statusAndHeaders(res, "Content-Type", "Cache-Control")).toEqual({
       status: 200,
@@ -35,7 +36,9 @@ describe("GET /openapi.json", () => {
     expect(res.body.info).toEqual({
       title: "Order and customer lookup API",
       version: "0.1.0",
-      description: expect.stringContaining("Every endpoint but `/api/healthz` takes `Authorization: Bearer <API key>`"),
+      description: expect.stringContaining(
+        "Every endpoint but `/api/healthz` and `/api/enroll` (whose enrollment code is its\ncredential) takes `Authorization: Bearer <API key>`",
+      ),
       contact: { name: "API team", url: "https://api-team.example.com", email: "api-team@example.com" },
       license: { name: "Proprietary: all rights reserved", identifier: "LicenseRef-Proprietary" },
     });
@@ -48,7 +51,7 @@ describe("GET /openapi.json", () => {
     expect(res.body.servers).toEqual([{ url: "https://orders.example.in", description: "This deployment" }]);
   });
 
-  it("declares the bearer scheme and puts every operation behind it but the health check, which needs none", async () => {
+  it("declares the bearer scheme and puts every operation behind it but the health check and enrollment", async () => {
     const { body } = await call("/openapi.json");
     expect(body.components.securitySchemes).toEqual({
       bearerAuth: { type: "http", scheme: "bearer", description: expect.stringContaining("sk_test_") },
@@ -56,7 +59,7 @@ describe("GET /openapi.json", () => {
     for (const [path, item] of Object.entries<
       Record<string, { security?: unknown; responses: Record<string, unknown> }>
     >(body.paths)) {
-      if (path === "/api/healthz") continue;
+      if (path === "/api/healthz" || path === "/api/enroll") continue;
       for (const [method, operation] of Object.entries(item)) {
         expect(operation.security, `${method} ${path}`).toEqual([{ bearerAuth: [] }]);
         expect(Object.keys(operation.responses), `${method} ${path}`).toEqual(
@@ -64,6 +67,10 @@ describe("GET /openapi.json", () => {
         );
       }
     }
+    const enroll = body.paths["/api/enroll"];
+    expect(Object.keys(enroll)).toEqual(["post", "get"]);
+    expect([enroll.post.security, enroll.get.security]).toEqual([[], []]);
+    expect(Object.keys(enroll.post.responses)).toEqual(["200", "201", "400", "401", "413", "422", "429", "500", "503"]);
     const health = body.paths["/api/healthz"];
     expect(Object.keys(health)).toEqual(["get"]);
     expect(health.get.security).toEqual([]);
@@ -85,12 +92,14 @@ describe("GET /openapi.json", () => {
       "get /api/area listAreas",
       "get /api/areas listAreasAlias",
       "get /api/customers listCustomers",
+      "get /api/enroll getEnrollmentPage",
       "get /api/fetch-salesagent-by-pincode listSalesAgentsByPincode",
       "get /api/healthz getHealth",
       "get /api/orders listOrders",
       "get /api/postalcodes listPostalCodes",
       "get /api/salesagents listSalesAgents",
       "post /api/customers/create createCustomer",
+      "post /api/enroll exchangeEnrollmentCode",
     ]);
   });
 
@@ -113,7 +122,7 @@ describe("GET /openapi.json", () => {
     for (const [path, methods] of Object.entries(
       body.paths as Record<string, Record<string, { responses: Record<string, any> }>>,
     )) {
-      if (path.endsWith("/healthz")) continue;
+      if (path.endsWith("/healthz") || path.endsWith("/enroll")) continue;
       for (const [method, operation] of Object.entries(methods)) {
         const scope = method === "get" ? "read" : "write";
         const endpoint = `${method.toUpperCase()} ${path.replace(/^\/api/, "")}`;
