@@ -52,7 +52,7 @@ const COPY_SCRIPT = `(() => {
   });
 })();`;
 
-const Layout: FC<PropsWithChildren<{ title: string; nonce: string }>> = ({ title, nonce, children }) => (
+export const Layout: FC<PropsWithChildren<{ title: string; nonce: string }>> = ({ title, nonce, children }) => (
   <>
     {raw("<!doctype html>")}
     <html lang="en">
@@ -128,6 +128,7 @@ export const KeysPage: FC<KeysPageProps> = (props) => {
     <Layout title="API keys: dashboard" nonce={nonce}>
       <header class="top">
         <h1>API keys</h1>
+        <a href="/dashboard/enrollments">Enrollment codes for phones</a>
         <form method="post" action="/dashboard/logout">
           <Csrf token={csrfToken} />
           <button type="submit" class="secondary">
@@ -198,8 +199,10 @@ export const KeysPage: FC<KeysPageProps> = (props) => {
   );
 };
 
-const Csrf: FC<{ token: string }> = ({ token }) => <input type="hidden" name={CSRF_FIELD} value={token} />;
-const FormToken: FC<{ token: string }> = ({ token }) => <input type="hidden" name={FORM_TOKEN_FIELD} value={token} />;
+export const Csrf: FC<{ token: string }> = ({ token }) => <input type="hidden" name={CSRF_FIELD} value={token} />;
+export const FormToken: FC<{ token: string }> = ({ token }) => (
+  <input type="hidden" name={FORM_TOKEN_FIELD} value={token} />
+);
 
 const CreateForm: FC<KeysPageProps> = ({ csrfToken, formToken, form, error, picker }) => {
   const nameError = error?.fields?.find((f) => f.field === "name");

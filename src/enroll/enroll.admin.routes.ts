@@ -6,8 +6,7 @@ import { readJsonBody } from "../admin/admin.body.ts";
 import { adminRoute, createAdminRouter } from "../admin/admin.router.ts";
 import type { AppEnv } from "../platform/env.ts";
 import { errors } from "../platform/errors.ts";
-import { CODE_ID_PATTERN } from "./enroll.codes.ts";
-import { enrollmentsOf } from "./enroll.handlers.ts";
+import { CODE_ID_PATTERN, enrollmentsFor } from "./enroll.codes.ts";
 
 const ADMIN_API = { actor: "admin-api" } as const;
 
@@ -35,16 +34,16 @@ const createHandler: RouteHandler<typeof create, AppEnv> = async (c) => {
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
     throw errors.validation([{ field: "request", message: "must be a JSON object" }]);
   }
-  const made = await enrollmentsOf(c).create(body as Record<string, unknown>, ADMIN_API);
+  const made = await enrollmentsFor(c.get("services")).create(body as Record<string, unknown>, ADMIN_API);
   return c.json({ data: made }, 201);
 };
 
 const listHandler: RouteHandler<typeof list, AppEnv> = async (c) =>
-  c.json({ data: await enrollmentsOf(c).list() }, 200);
+  c.json({ data: await enrollmentsFor(c.get("services")).list() }, 200);
 
 const revokeHandler: RouteHandler<typeof revoke, AppEnv> = async (c) => {
   const id = c.req.valid("param").id;
-  const revoked = await enrollmentsOf(c).revoke(id, ADMIN_API);
+  const revoked = await enrollmentsFor(c.get("services")).revoke(id, ADMIN_API);
   if (!revoked) {
     throw errors.notFound(
       CODE_ID_PATTERN.test(id) ? `No enrollment code with id ${id}` : "No enrollment code with that id",

@@ -7,6 +7,7 @@ import { checkAgentId, checkMode, checkName, MAX_NAME_LENGTH } from "../keys/key
 import { parseScopes, scopesText, type Scope, storedScopes } from "../keys/keys.scopes.ts";
 import { type KeyMode, randomBase62 } from "../keys/keys.secret.ts";
 import { type KeyRecord, type KeyStore } from "../keys/keys.store.ts";
+import type { Services } from "../platform/env.ts";
 import { ApiError, errors, type FieldError } from "../platform/errors.ts";
 import { hashCode, newCode, normalizeCode } from "./enroll.code.ts";
 import { seal, unseal } from "./enroll.seal.ts";
@@ -75,6 +76,11 @@ const COLUMNS =
   "id, code_hash, agent_id, mode, scopes, name, key_expires_in, created_at, expires_at, used_at, revoked_at, key_id, " +
   "secret_sealed, secret_salt, secret_iv";
 const PENDING_AT_1 = "revoked_at IS NULL AND used_at IS NULL AND expires_at > ?1";
+
+/** The enrollment codes of a request: written to D1's primary, keys made by the request's key store. */
+export function enrollmentsFor(services: Pick<Services, "primaryDb" | "keys">): Enrollments {
+  return new Enrollments(services.primaryDb.$client, services.keys);
+}
 
 export class Enrollments {
   constructor(

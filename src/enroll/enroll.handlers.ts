@@ -1,7 +1,6 @@
 // POST /enroll and GET /enroll (docs/specification.md section 9, "Enrollment"). Failed exchanges are throttled
 // per client address by the administrator sign-in's own rule, in a bucket of their own.
 import type { RouteHandler } from "@hono/zod-openapi";
-import type { Context } from "hono";
 import { html } from "hono/html";
 import { readJsonBody } from "../admin/admin.body.ts";
 import { throttled } from "../admin/admin.signin-throttle.ts";
@@ -9,7 +8,7 @@ import { publicRecord } from "../keys/keys.store.ts";
 import type { AppEnv } from "../platform/env.ts";
 import { errors, type FieldError } from "../platform/errors.ts";
 import { log } from "../platform/lib/log.ts";
-import { type Exchange, Enrollments, MAX_DEVICE_NAME_LENGTH, type Refusal } from "./enroll.codes.ts";
+import { type Exchange, enrollmentsFor, MAX_DEVICE_NAME_LENGTH, type Refusal } from "./enroll.codes.ts";
 import type * as routes from "./enroll.routes.ts";
 
 const REFUSALS: Record<Refusal, string> = {
@@ -22,11 +21,6 @@ const REFUSALS: Record<Refusal, string> = {
 
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/;
-
-export function enrollmentsOf(c: Context<AppEnv>): Enrollments {
-  const { primaryDb, keys } = c.get("services");
-  return new Enrollments(primaryDb.$client, keys);
-}
 
 function readExchange(body: unknown): { code: string; deviceName: string | null } {
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
@@ -49,7 +43,7 @@ function readExchange(body: unknown): { code: string; deviceName: string | null 
 
 export const exchange: RouteHandler<typeof routes.exchange, AppEnv> = async (c) => {
   const { code, deviceName } = readExchange(await readJsonBody(c));
-  const enrollments = enrollmentsOf(c);
+  const enrollments = enrollmentsFor(c.get("services"));
   let result = { outcome: "refused", why: "unknown" } as Exchange;
   await throttled(
     {
