@@ -58,9 +58,17 @@ export const EnrollmentsPage: FC<EnrollmentsPageProps> = (props) => {
     <Layout title="Enrollment codes: dashboard" nonce={nonce}>
       <header class="top">
         <h1>Enrollment codes</h1>
-        <a href="/dashboard">API keys</a>
+        <form method="post" action="/dashboard/logout">
+          <Csrf token={csrfToken} />
+          <button type="submit" class="secondary">
+            Log out
+          </button>
+        </form>
       </header>
       <main>
+        <p>
+          <a href="/dashboard">Back to the API keys</a>
+        </p>
         {error && (
           <div class="alert" role="alert">
             <p>{error.message}</p>

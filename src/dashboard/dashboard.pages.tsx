@@ -128,7 +128,6 @@ export const KeysPage: FC<KeysPageProps> = (props) => {
     <Layout title="API keys: dashboard" nonce={nonce}>
       <header class="top">
         <h1>API keys</h1>
-        <a href="/dashboard/enrollments">Enrollment codes for phones</a>
         <form method="post" action="/dashboard/logout">
           <Csrf token={csrfToken} />
           <button type="submit" class="secondary">
@@ -148,6 +147,10 @@ export const KeysPage: FC<KeysPageProps> = (props) => {
           </p>
         )}
         {newKey && <NewSecret {...newKey} />}
+        <p>
+          <a href="/dashboard/enrollments">Enrollment codes for phones</a>: put a key on a field phone without typing a
+          secret.
+        </p>
         <p class="hint intro">
           This deployment accepts <strong>{props.mode}-mode</strong> keys only. Revoking or rolling a key takes effect
           everywhere within {props.bounds.local} seconds locally (wrangler dev) and within about{" "}
