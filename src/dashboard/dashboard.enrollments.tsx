@@ -6,9 +6,8 @@ import { raw } from "hono/html";
 import type { FC } from "hono/jsx";
 import type { AdminAgent } from "../admin/admin.salesagents.ts";
 import type { EnrollmentCode, NewEnrollmentCode } from "../enroll/enroll.codes.ts";
-import { SCOPES } from "../keys/keys.scopes.ts";
 import { AgentChoices, type AgentPickerProps, AgentSearch, agentName } from "./dashboard.agent-picker.tsx";
-import { Csrf, FormToken, Layout } from "./dashboard.pages.tsx";
+import { Csrf, FormToken, ModeChoices, ScopeChoices, SignedInPage } from "./dashboard.pages.tsx";
 import { Time } from "./dashboard.time.tsx";
 
 export const CODE_LIFE_CHOICES = [
@@ -55,39 +54,25 @@ export function qrSvg(text: string, label: string): string {
 export const EnrollmentsPage: FC<EnrollmentsPageProps> = (props) => {
   const { nonce, csrfToken, made, notice, error } = props;
   return (
-    <Layout title="Enrollment codes: dashboard" nonce={nonce}>
-      <header class="top">
-        <h1>Enrollment codes</h1>
-        <form method="post" action="/dashboard/logout">
-          <Csrf token={csrfToken} />
-          <button type="submit" class="secondary">
-            Log out
-          </button>
-        </form>
-      </header>
-      <main>
-        <p>
-          <a href="/dashboard">Back to the API keys</a>
-        </p>
-        {error && (
-          <div class="alert" role="alert">
-            <p>{error.message}</p>
-          </div>
-        )}
-        {notice && (
-          <p class="notice" role="status">
-            {notice}
-          </p>
-        )}
-        {made && <NewCode {...made} agents={props.agents} />}
-        <p class="hint intro">
-          An enrollment code puts a key on a field phone without anyone typing a secret: the phone's app scans the QR
-          code (or takes the code typed in) and exchanges it once for a key bound to the code's sales agent.
-        </p>
-        <MakeForm {...props} />
-        <CodesTable codes={props.codes} agents={props.agents} csrfToken={csrfToken} />
-      </main>
-    </Layout>
+    <SignedInPage
+      title="Enrollment codes: dashboard"
+      heading="Enrollment codes"
+      nonce={nonce}
+      csrfToken={csrfToken}
+      error={error}
+      notice={notice}
+    >
+      <p>
+        <a href="/dashboard">Back to the API keys</a>
+      </p>
+      {made && <NewCode {...made} agents={props.agents} />}
+      <p class="hint intro">
+        An enrollment code puts a key on a field phone without anyone typing a secret: the phone's app scans the QR code
+        (or takes the code typed in) and exchanges it once for a key bound to the code's sales agent.
+      </p>
+      <MakeForm {...props} />
+      <CodesTable codes={props.codes} agents={props.agents} csrfToken={csrfToken} />
+    </SignedInPage>
   );
 };
 
@@ -125,33 +110,8 @@ const MakeForm: FC<EnrollmentsPageProps> = ({ csrfToken, formToken, form, picker
         <Csrf token={csrfToken} />
         <FormToken token={formToken} />
         <AgentChoices {...picker} chosen={form?.agent_id} required />
-        <fieldset>
-          <legend>Mode</legend>
-          <div class="choices">
-            <label class="choice">
-              <input type="radio" name="mode" value="test" checked={mode === "test"} /> test
-            </label>
-            <label class="choice">
-              <input type="radio" name="mode" value="live" checked={mode === "live"} /> live
-            </label>
-          </div>
-        </fieldset>
-        <fieldset>
-          <legend>Scopes</legend>
-          <div class="choices">
-            {SCOPES.map((scope) => (
-              <label class="choice">
-                <input
-                  type="checkbox"
-                  name="scopes"
-                  value={scope}
-                  checked={form?.scopes ? form.scopes.includes(scope) : true}
-                />{" "}
-                {scope}
-              </label>
-            ))}
-          </div>
-        </fieldset>
+        <ModeChoices mode={mode} />
+        <ScopeChoices scopes={form?.scopes} />
         <div>
           <label for="code-life">Code can be used for</label>
           <select id="code-life" name="expires_in">

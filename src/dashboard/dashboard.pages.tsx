@@ -122,83 +122,109 @@ export interface KeysPageProps {
   form?: { name?: string; mode?: string; expires_in?: string; scopes?: string[]; agent_id?: string };
 }
 
+/** A page of the signed-in administrator: heading and Log out, then what went wrong or happened, then the page. */
+export const SignedInPage: FC<
+  PropsWithChildren<{
+    title: string;
+    heading: string;
+    nonce: string;
+    csrfToken: string;
+    error?: { message: string };
+    notice?: string;
+    /** After main: a page's script. */
+    tail?: Child;
+  }>
+> = ({ title, heading, nonce, csrfToken, error, notice, tail, children }) => (
+  <Layout title={title} nonce={nonce}>
+    <header class="top">
+      <h1>{heading}</h1>
+      <form method="post" action="/dashboard/logout">
+        <Csrf token={csrfToken} />
+        <button type="submit" class="secondary">
+          Log out
+        </button>
+      </form>
+    </header>
+    <main>
+      {error && (
+        <div class="alert" role="alert">
+          <p>{error.message}</p>
+        </div>
+      )}
+      {notice && (
+        <p class="notice" role="status">
+          {notice}
+        </p>
+      )}
+      {children}
+    </main>
+    {tail}
+  </Layout>
+);
+
 export const KeysPage: FC<KeysPageProps> = (props) => {
   const { nonce, csrfToken, keys, newKey, notice, error } = props;
   return (
-    <Layout title="API keys: dashboard" nonce={nonce}>
-      <header class="top">
-        <h1>API keys</h1>
-        <form method="post" action="/dashboard/logout">
-          <Csrf token={csrfToken} />
-          <button type="submit" class="secondary">
-            Log out
-          </button>
-        </form>
-      </header>
-      <main>
-        {error && (
-          <div class="alert" role="alert">
-            <p>{error.message}</p>
+    <SignedInPage
+      title="API keys: dashboard"
+      heading="API keys"
+      nonce={nonce}
+      csrfToken={csrfToken}
+      error={error}
+      notice={notice}
+      tail={newKey && <script nonce={nonce} dangerouslySetInnerHTML={{ __html: COPY_SCRIPT }} />}
+    >
+      {newKey && <NewSecret {...newKey} />}
+      <p>
+        <a href="/dashboard/enrollments">Enrollment codes for phones</a>: put a key on a field phone without typing a
+        secret.
+      </p>
+      <p class="hint intro">
+        This deployment accepts <strong>{props.mode}-mode</strong> keys only. Revoking or rolling a key takes effect
+        everywhere within {props.bounds.local} seconds locally (wrangler dev) and within about {props.bounds.production}{" "}
+        seconds in production.
+      </p>
+      <CreateForm {...props} />
+      <section aria-labelledby="keys-heading">
+        <h2 id="keys-heading">Keys</h2>
+        {keys.length === 0 ? (
+          <p>No keys yet.</p>
+        ) : (
+          // Focusable, so that a keyboard can scroll the table sideways on a narrow screen.
+          <div class="table-wrap" tabindex={0} role="region" aria-label="Keys table">
+            <table>
+              <caption>
+                Keys of both modes, newest first. Only a prefix of each key is kept for display. Requests are counted
+                per key (within about a minute of their use), over the last 24 hours, 7 days and per day for 30 days.
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Mode</th>
+                  <th scope="col">Key</th>
+                  <th scope="col">Scopes</th>
+                  <th scope="col">Agent</th>
+                  <th scope="col">Created</th>
+                  <th scope="col">Expires</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Last used</th>
+                  <th scope="col">24 h</th>
+                  <th scope="col">7 days</th>
+                  <th scope="col">Per day, 30 days</th>
+                  <th scope="col">Actions</th>
+                </tr>
+              </thead>
+              <tbody>
+                {[...keys].reverse().map((key) => (
+                  <KeyRow item={key} agents={props.keyAgents} csrfToken={csrfToken} formToken={props.formToken} />
+                ))}
+              </tbody>
+            </table>
           </div>
         )}
-        {notice && (
-          <p class="notice" role="status">
-            {notice}
-          </p>
-        )}
-        {newKey && <NewSecret {...newKey} />}
-        <p>
-          <a href="/dashboard/enrollments">Enrollment codes for phones</a>: put a key on a field phone without typing a
-          secret.
-        </p>
-        <p class="hint intro">
-          This deployment accepts <strong>{props.mode}-mode</strong> keys only. Revoking or rolling a key takes effect
-          everywhere within {props.bounds.local} seconds locally (wrangler dev) and within about{" "}
-          {props.bounds.production} seconds in production.
-        </p>
-        <CreateForm {...props} />
-        <section aria-labelledby="keys-heading">
-          <h2 id="keys-heading">Keys</h2>
-          {keys.length === 0 ? (
-            <p>No keys yet.</p>
-          ) : (
-            // Focusable, so that a keyboard can scroll the table sideways on a narrow screen.
-            <div class="table-wrap" tabindex={0} role="region" aria-label="Keys table">
-              <table>
-                <caption>
-                  Keys of both modes, newest first. Only a prefix of each key is kept for display. Requests are counted
-                  per key (within about a minute of their use), over the last 24 hours, 7 days and per day for 30 days.
-                </caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">Mode</th>
-                    <th scope="col">Key</th>
-                    <th scope="col">Scopes</th>
-                    <th scope="col">Agent</th>
-                    <th scope="col">Created</th>
-                    <th scope="col">Expires</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Last used</th>
-                    <th scope="col">24 h</th>
-                    <th scope="col">7 days</th>
-                    <th scope="col">Per day, 30 days</th>
-                    <th scope="col">Actions</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {[...keys].reverse().map((key) => (
-                    <KeyRow item={key} agents={props.keyAgents} csrfToken={csrfToken} formToken={props.formToken} />
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
-        </section>
-        <AuditPanel entries={props.audit.entries} limit={props.audit.limit} />
-      </main>
-      {newKey && <script nonce={nonce} dangerouslySetInnerHTML={{ __html: COPY_SCRIPT }} />}
-    </Layout>
+      </section>
+      <AuditPanel entries={props.audit.entries} limit={props.audit.limit} />
+    </SignedInPage>
   );
 };
 
@@ -238,17 +264,7 @@ const CreateForm: FC<KeysPageProps> = ({ csrfToken, formToken, form, error, pick
             </p>
           )}
         </div>
-        <fieldset>
-          <legend>Mode</legend>
-          <div class="choices">
-            <label class="choice">
-              <input type="radio" name="mode" value="test" checked={mode === "test"} /> test
-            </label>
-            <label class="choice">
-              <input type="radio" name="mode" value="live" checked={mode === "live"} /> live
-            </label>
-          </div>
-        </fieldset>
+        <ModeChoices mode={mode} />
         <div>
           <label for="key-expiry">Expires</label>
           <select id="key-expiry" name="expires_in">
@@ -259,22 +275,7 @@ const CreateForm: FC<KeysPageProps> = ({ csrfToken, formToken, form, error, pick
             ))}
           </select>
         </div>
-        <fieldset>
-          <legend>Scopes</legend>
-          <div class="choices">
-            {SCOPES.map((scope) => (
-              <label class="choice">
-                <input
-                  type="checkbox"
-                  name="scopes"
-                  value={scope}
-                  checked={form?.scopes ? form.scopes.includes(scope) : true}
-                />{" "}
-                {SCOPE_HINTS[scope]}
-              </label>
-            ))}
-          </div>
-        </fieldset>
+        <ScopeChoices scopes={form?.scopes} />
         <AgentChoices {...picker} chosen={form?.agent_id} />
         <button type="submit">Make key</button>
         {otherErrors.map((f) => (
@@ -286,6 +287,35 @@ const CreateForm: FC<KeysPageProps> = ({ csrfToken, formToken, form, error, pick
     </section>
   );
 };
+
+export const ModeChoices: FC<{ mode: "test" | "live" }> = ({ mode }) => (
+  <fieldset>
+    <legend>Mode</legend>
+    <div class="choices">
+      <label class="choice">
+        <input type="radio" name="mode" value="test" checked={mode === "test"} /> test
+      </label>
+      <label class="choice">
+        <input type="radio" name="mode" value="live" checked={mode === "live"} /> live
+      </label>
+    </div>
+  </fieldset>
+);
+
+/** `scopes`: what a refused form had ticked; absent, both. */
+export const ScopeChoices: FC<{ scopes?: string[] }> = ({ scopes }) => (
+  <fieldset>
+    <legend>Scopes</legend>
+    <div class="choices">
+      {SCOPES.map((scope) => (
+        <label class="choice">
+          <input type="checkbox" name="scopes" value={scope} checked={scopes ? scopes.includes(scope) : true} />{" "}
+          {SCOPE_HINTS[scope]}
+        </label>
+      ))}
+    </div>
+  </fieldset>
+);
 
 const KeyRow: FC<{
   item: AdminKeyWithUsage;

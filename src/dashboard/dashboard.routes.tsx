@@ -17,7 +17,8 @@ import {
 import { limitBody } from "../platform/middleware/body-limit.ts";
 import { createKey, findKey, listKeysWithUsage, revokeKey, rollKey, view } from "../admin/admin.keys.ts";
 import { FORM_TOKEN_FIELD, issueFormToken, useFormToken } from "../admin/admin.form-tokens.ts";
-import { AGENT_SEARCH_LIMIT, agentsByIds, findAgents } from "../admin/admin.salesagents.ts";
+import { type AdminAgent, AGENT_SEARCH_LIMIT, agentsByIds, findAgents } from "../admin/admin.salesagents.ts";
+import type { Database } from "../platform/db/database.ts";
 import { DEFAULT_AUDIT_LIMIT } from "../keys/keys.audit.ts";
 import { signIn, signInAttemptOf } from "../admin/admin.signin-throttle.ts";
 import { type KeysPageProps, KeysPage, LoginPage, MessagePage } from "./dashboard.pages.tsx";
@@ -296,9 +297,9 @@ dashboardRoutes.post("/dashboard/enrollments/:id/revoke", checkOrigin, limitBody
 
 async function enrollmentNoticeOf(c: DashContext): Promise<string | undefined> {
   if (c.req.query("notice") === ALREADY_SENT) {
-    return (
-      "That form had already been sent, so it was not sent again: nothing changed. A new enrollment code is shown " +
-      "only once, in the answer to the form that made it; if it was not used, revoke it and make another."
+    return alreadySentNotice(
+      "A new enrollment code is shown only once, in the answer to the form that made it;",
+      "if it was not used, revoke it and make another.",
     );
   }
   const id = c.req.query("revoked");
@@ -317,14 +318,11 @@ async function renderEnrollments(
     enrollmentsFor(c.get("services")).list(),
     issueFormToken(primaryDb, session.id),
   ]);
-  const chosen = Number(extra.form?.agent_id);
-  const ids = codes.map((code) => code.agent_id);
-  const agents = await agentsByIds(db, Number.isSafeInteger(chosen) && chosen > 0 ? [...ids, chosen] : ids);
-  const picker = extra.picker ?? {
-    agents: agents.has(chosen) ? [agents.get(chosen)!] : [],
-    focusFirst: false,
-    limit: AGENT_SEARCH_LIMIT,
-  };
+  const { agents, picker } = await agentsShown(
+    db,
+    codes.map((code) => code.agent_id),
+    extra,
+  );
   return c.html(
     <EnrollmentsPage
       nonce={nonceOf(c)}
@@ -339,11 +337,31 @@ async function renderEnrollments(
   );
 }
 
+/** The agents named in a table, and the one a refused form had chosen (kept as the picker's choice). */
+async function agentsShown(
+  db: Database,
+  ids: number[],
+  extra: { form?: { agent_id?: string }; picker?: KeysPageProps["picker"] },
+): Promise<{ agents: Map<number, AdminAgent>; picker: KeysPageProps["picker"] }> {
+  const chosen = Number(extra.form?.agent_id);
+  const agents = await agentsByIds(db, Number.isSafeInteger(chosen) && chosen > 0 ? [...ids, chosen] : ids);
+  const picker = extra.picker ?? {
+    agents: agents.has(chosen) ? [agents.get(chosen)!] : [],
+    focusFirst: false,
+    limit: AGENT_SEARCH_LIMIT,
+  };
+  return { agents, picker };
+}
+
+function alreadySentNotice(shown: string, ifLost: string): string {
+  return `That form had already been sent, so it was not sent again: nothing changed. ${shown} ${ifLost}`;
+}
+
 async function noticeOf(c: DashContext): Promise<string | undefined> {
   if (c.req.query("notice") === ALREADY_SENT) {
-    return (
-      "That form had already been sent, so it was not sent again: nothing changed. A new key's secret is shown " +
-      "only once, in the answer to the form that made it; if it was not copied, revoke that key and make another."
+    return alreadySentNotice(
+      "A new key's secret is shown only once, in the answer to the form that made it;",
+      "if it was not copied, revoke that key and make another.",
     );
   }
   const id = c.req.query("revoked");
@@ -381,15 +399,11 @@ async function renderKeys(
     store.audit(DEFAULT_AUDIT_LIMIT),
     issueFormToken(primaryDb, session.id),
   ]);
-  // The agents named in the table, and the one a refused form had chosen (kept as its choice).
-  const chosen = Number(extra.form?.agent_id);
-  const ids = keys.flatMap((k) => (k.agent_id === null ? [] : [k.agent_id]));
-  const agents = await agentsByIds(db, Number.isSafeInteger(chosen) && chosen > 0 ? [...ids, chosen] : ids);
-  const picker = extra.picker ?? {
-    agents: agents.has(chosen) ? [agents.get(chosen)!] : [],
-    focusFirst: false,
-    limit: AGENT_SEARCH_LIMIT,
-  };
+  const { agents, picker } = await agentsShown(
+    db,
+    keys.flatMap((k) => (k.agent_id === null ? [] : [k.agent_id])),
+    extra,
+  );
   const mode = c.env.MODE === "live" ? "live" : "test";
   return c.html(
     <KeysPage

@@ -54,19 +54,9 @@ export type Refusal = "unknown" | "expired" | "used" | "revoked" | "agent";
 export type Exchange =
   { outcome: "made" | "again"; record: KeyRecord; secret: string } | { outcome: "refused"; why: Refusal };
 
-interface CodeRow {
-  id: string;
+interface CodeRow extends Omit<EnrollmentCode, "scopes" | "status"> {
   code_hash: string;
-  agent_id: number;
-  mode: KeyMode;
   scopes: string;
-  name: string;
-  key_expires_in: number | null;
-  created_at: string;
-  expires_at: string;
-  used_at: string | null;
-  revoked_at: string | null;
-  key_id: string | null;
   secret_sealed: string | null;
   secret_salt: string | null;
   secret_iv: string | null;
