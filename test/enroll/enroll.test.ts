@@ -7,6 +7,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vite
 import { EnrollmentError, exchangeEnrollmentCode } from "../../src/client.ts";
 import { scheduled, DAILY_RETENTION_CRON } from "../../src/scheduled.ts";
 import { BASE, call, contractFetch, errorEnvelope, validationEnvelope } from "../helpers/http.ts";
+import { callWithEnv, downD1, expectNoLeak, failingWriteBatchD1 } from "../helpers/faults.ts";
 import { captureConsole, type LogLine } from "../helpers/logs.ts";
 import { seedFixture } from "../helpers/seed.ts";
 
@@ -506,6 +507,27 @@ describe("audit and secrecy", () => {
     await scheduled({ cron: DAILY_RETENTION_CRON, scheduledTime: Date.now(), noRetry() {} }, env);
     expect(await codeRow(code.id)).toMatchObject({ secret_sealed: null, secret_salt: null, secret_iv: null });
     expect((await codeRow(fresh.id))!.secret_sealed).toEqual(expect.any(String));
+  });
+});
+
+describe("faults", () => {
+  it("D1 down: 503 with Retry-After and nothing leaked; a write batch that fails makes nothing; the code still works", async () => {
+    const code = await makeCode({ agent_id: 2, mode: "test" });
+    for (const db of [downD1(), failingWriteBatchD1()]) {
+      const res = await callWithEnv({ DB: db }, "/enroll", {
+        method: "POST",
+        headers: { "CF-Connecting-IP": ip },
+        body: { code: code.code },
+      });
+      expect({ status: res.status, retryAfter: res.headers.get("Retry-After"), code: res.body.error.code }).toEqual({
+        status: 503,
+        retryAfter: "5",
+        code: "SERVICE_UNAVAILABLE",
+      });
+      expectNoLeak(res.text);
+    }
+    expect(await codeRow(code.id)).toMatchObject({ used_at: null, key_id: null, secret_sealed: null });
+    expect((await exchange(code.code)).status).toBe(201);
   });
 });
 
