@@ -222,9 +222,10 @@ export const idempotencyKeys = sqliteTable("idempotency_keys", {
   createdAt: integer("created_at").notNull(),
 });
 
-// Administrator sign-ins of the last 10 minutes, by client address (src/admin/admin.signin-throttle.ts):
-// each attempt reserves a row before its token is compared; a success deletes its row, a failure keeps
-// it. Pruned as it is written: rows older than the window are deleted with each attempt.
+// Administrator sign-ins and enrollment code exchanges of the last 10 minutes, by bucket and client address
+// (src/admin/admin.signin-throttle.ts): each attempt reserves a row before its secret is compared; a
+// success deletes its row, a failure keeps it. Pruned as it is written: rows older than the window are
+// deleted with each attempt.
 export const adminSigninFailures = sqliteTable(
   "admin_signin_failures",
   {
@@ -232,10 +233,15 @@ export const adminSigninFailures = sqliteTable(
     address: text("address").notNull(),
     /** Milliseconds since the epoch. */
     at: integer("at").notNull(),
+    /** "signin" or "enroll": the two are counted apart (docs/specification.md section 9). */
+    bucket: text("bucket", { enum: ["signin", "enroll"] })
+      .notNull()
+      .default("signin"),
   },
   (t) => [
     index("admin_signin_failures_address_at_idx").on(t.address, t.at),
     index("admin_signin_failures_at_idx").on(t.at),
+    index("admin_signin_failures_bucket_address_at_idx").on(t.bucket, t.address, t.at),
   ],
 );
 
@@ -340,21 +346,25 @@ export const apiKeys = sqliteTable(
   ],
 );
 
-// The key audit log (docs/specification.md section 2): one row per create, roll and revoke, written
-// in the same D1 batch as the key record change. Never a secret. Kept 400 days (src/scheduled.ts).
+// The key audit log (docs/specification.md section 2): one row per key or enrollment code change, written
+// in the same D1 batch as the change. Never a secret or a code. Kept 400 days (src/scheduled.ts).
 export const keyAudit = sqliteTable(
   "key_audit",
   {
     id: integer("id").primaryKey(),
     at: text("at").notNull(),
-    action: text("action", { enum: ["create", "roll", "revoke", "rotation-requested", "rotate"] }).notNull(),
-    /** For a roll, the old key. */
-    keyId: text("key_id").notNull(),
-    /** A roll's new key, else null. */
+    action: text("action", {
+      enum: ["create", "roll", "revoke", "enroll-code", "enroll", "revoke-code", "rotation-requested", "rotate"],
+    }).notNull(),
+    /** For a roll or a rotate, the old key; null for an enrollment code's own entries. */
+    keyId: text("key_id"),
+    /** A roll's or a rotate's new key, else null. */
     newKeyId: text("new_key_id"),
+    /** The enrollment code of enroll-code, enroll and revoke-code, else null. */
+    codeId: text("code_id"),
     keyName: text("key_name").notNull(),
     mode: text("mode", { enum: ["test", "live"] }).notNull(),
-    actor: text("actor", { enum: ["dashboard", "admin-api", "cli", "start", "key"] }).notNull(),
+    actor: text("actor", { enum: ["dashboard", "admin-api", "cli", "start", "key", "enrollment"] }).notNull(),
     /** The dashboard session's id, else null. */
     sessionId: text("session_id"),
   },
@@ -460,3 +470,43 @@ export const syncBooks = sqliteTable("sync_books", {
 export const syncImportFloor = sqliteTable("sync_import_floor", {
   seq: integer("seq").primaryKey(),
 });
+
+// One-time enrollment codes (src/enroll/, docs/specification.md section 9): only the code's SHA-256 is
+// kept. Exchanging it makes a key in the same D1 batch that marks the code used; for the 10-minute
+// retry window the new secret is kept encrypted under a key derived from the code (AES-GCM), and erased
+// at the first read after the window or by the daily job.
+export const enrollmentCodes = sqliteTable(
+  "enrollment_codes",
+  {
+    id: text("id").primaryKey(),
+    /** SHA-256 of the code as normalized (upper case, no dashes), lower-case hex. */
+    codeHash: text("code_hash").notNull(),
+    agentId: integer("agent_id").notNull(),
+    mode: text("mode", { enum: ["test", "live"] }).notNull(),
+    /** As api_keys.scopes. */
+    scopes: text("scopes").notNull(),
+    /** The key's name; the agent's names when the code was made without one. */
+    name: text("name").notNull(),
+    /** The life of the key made, in seconds; null: no expiry. */
+    keyExpiresIn: integer("key_expires_in"),
+    createdAt: text("created_at").notNull(),
+    expiresAt: text("expires_at").notNull(),
+    usedAt: text("used_at"),
+    revokedAt: text("revoked_at"),
+    /** The key made by the exchange. */
+    keyId: text("key_id"),
+    /** The new key's secret, AES-GCM under HKDF-SHA-256(code, salt): base64url, null once erased. */
+    secretSealed: text("secret_sealed"),
+    secretSalt: text("secret_salt"),
+    secretIv: text("secret_iv"),
+  },
+  (t) => [
+    uniqueIndex("enrollment_codes_code_hash_uq").on(t.codeHash),
+    uniqueIndex("enrollment_codes_key_id_uq").on(t.keyId),
+    index("enrollment_codes_created_idx").on(t.createdAt, t.id),
+    // The daily job's scan reads only the codes still holding a sealed secret.
+    index("enrollment_codes_sealed_idx")
+      .on(t.usedAt)
+      .where(sql`${t.secretSealed} IS NOT NULL`),
+  ],
+);

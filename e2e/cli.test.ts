@@ -145,6 +145,48 @@ describe("the keys command line keeps its syntax", () => {
       json: true,
       cmd: { command: "audit", limit: 5 },
     });
+    expect(
+      parseKeysCommandLine([
+        "enroll",
+        "--agent",
+        "7",
+        "--mode",
+        "live",
+        "--scopes",
+        "read",
+        "--expires-in",
+        "600",
+        "--key-expires-in",
+        "3600",
+        "--name",
+        "van 7",
+        "--json",
+      ]),
+    ).toEqual({
+      ...local,
+      json: true,
+      cmd: {
+        command: "enroll",
+        agentId: 7,
+        mode: "live",
+        scopes: ["read"],
+        expiresIn: 600,
+        keyExpiresIn: 3600,
+        name: "van 7",
+      },
+    });
+    expect(parseKeysCommandLine(["enroll", "--agent=7", "--mode=test"])).toEqual({
+      ...local,
+      cmd: {
+        command: "enroll",
+        agentId: 7,
+        mode: "test",
+        scopes: ["read", "write"],
+        expiresIn: 86_400,
+        keyExpiresIn: null,
+        name: null,
+      },
+    });
     expect(parseKeysCommandLine(["help"])).toEqual({ help: true });
   });
 });

@@ -2,8 +2,8 @@
 // download) against a real `wrangler dev`: an administrator logs in, makes a key, uses it, rolls it
 // and revokes it, by typing and clicking as a person would; makes a read-only key bound to a sales
 // agent found through the picker by keyboard, sees its usage and the audit panel; axe-core checks
-// the login page, the make-key form, the key list and the audit panel. Takes a screenshot of the
-// logged-in page; with UPDATE_SCREENSHOT=1 it replaces docs/dashboard.png (docs/keys.md's picture),
+// the login page, the make-key form, the key list and the audit panel. Makes an enrollment code and
+// reads its QR code back. Takes a screenshot of the logged-in page; with UPDATE_SCREENSHOT=1 it replaces docs/dashboard.png (docs/keys.md's picture),
 // else a temp file.
 import { createHash, randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
@@ -11,7 +11,9 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Browser, BrowserContext, Page } from "playwright-core";
+import jsQR from "jsqr";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { exchangeEnrollmentCode } from "../src/client.ts";
 import { expectNoSeriousViolations } from "./helpers/axe.ts";
 import { launchBrowser, SKIP_BROWSER_TESTS, watchProblems } from "./helpers/browser.ts";
 import { type DevServer, startWranglerDev } from "./helpers/server.ts";
@@ -284,10 +286,11 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the key dashboard in Chromium", () => {
         trs.slice(0, 3).map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent).slice(1)),
       );
     const who = ["Field app", "test", "dashboard", `${sessionId.slice(0, 8)}…`];
-    expect(entries.map((e) => [e[0], ...e.slice(3)])).toEqual([
-      ["revoke", ...who],
-      ["roll", ...who],
-      ["create", ...who],
+    // Action, key, new key, enrollment code, then who: the code column is empty for a key's own change.
+    expect(entries.map((e) => [e[0], e[3], ...e.slice(4)])).toEqual([
+      ["revoke", "–", ...who],
+      ["roll", "–", ...who],
+      ["create", "–", ...who],
     ]);
     expect(entries[1]![2]).toBe(entries[0]![1]);
     await expectNoSeriousViolations(page, "the audit panel");
@@ -313,6 +316,65 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the key dashboard in Chromium", () => {
     mkdirSync(dirname(SCREENSHOT), { recursive: true });
     await page.screenshot({ path: SCREENSHOT, fullPage: true });
     await expectNoSeriousViolations(page, "the key list, with keys of every status");
+    expect(problems).toEqual([]);
+  });
+
+  it("makes an enrollment code for an agent: its QR code holds the enrollment link, a reload shows it no more", async () => {
+    await page.goto(`${server.url}/dashboard`);
+    await page.getByRole("link", { name: "Enrollment codes for phones" }).click();
+    await page.getByRole("heading", { name: "Enrollment codes", level: 1 }).waitFor();
+    await page.getByLabel("Find a sales agent to bind the key to").fill("Vikram");
+    await page.getByRole("button", { name: "Find agents" }).click();
+    await page.getByRole("radio", { name: /^Vikram Shetty/ }).check();
+    await page.getByRole("checkbox", { name: /^write/ }).uncheck();
+    await page.getByRole("button", { name: "Make code" }).click();
+    const code = (await page.locator("#new-code").textContent())!;
+    expect(code).toMatch(/^[0-9A-HJKMNP-TV-Z]{4}(-[0-9A-HJKMNP-TV-Z]{4}){3}$/);
+    expect(page.url()).toBe(`${server.url}/dashboard/enrollments`);
+    await expectNoSeriousViolations(page, "the page that shows a new enrollment code and its QR code");
+
+    // The QR code read back as a phone's camera would: the inline SVG's path drawn on a canvas, its pixels
+    // decoded by jsQR.
+    const size = 400;
+    const image = await page.locator("svg.qr").evaluate((svg, px) => {
+      const modules = Number(svg.getAttribute("viewBox")!.split(" ")[2]);
+      const canvas = document.createElement("canvas");
+      canvas.width = canvas.height = px;
+      const ctx = canvas.getContext("2d")!;
+      ctx.fillStyle = "#fff";
+      ctx.fillRect(0, 0, px, px);
+      ctx.scale(px / modules, px / modules);
+      ctx.fillStyle = "#000";
+      for (const path of svg.querySelectorAll("path")) ctx.fill(new Path2D(path.getAttribute("d")!));
+      // As base64: a plain array of every channel takes seconds to cross to the test.
+      const bytes = ctx.getImageData(0, 0, px, px).data;
+      let binary = "";
+      for (let i = 0; i < bytes.length; i += 8192) binary += String.fromCharCode(...bytes.subarray(i, i + 8192));
+      return btoa(binary);
+    }, size);
+    const decoded = jsQR(new Uint8ClampedArray(Buffer.from(image, "base64")), size, size);
+    expect(decoded?.data).toBe(`${server.url}/enroll#${code}`);
+
+    // Reloading sends the form again: nothing is made, and the code is shown no more.
+    page.once("dialog", (d) => void d.accept());
+    await page.reload();
+    await page.getByRole("heading", { name: "Enrollment codes", level: 1 }).waitFor();
+    expect(page.url()).toBe(`${server.url}/dashboard/enrollments?notice=already-sent`);
+    expect(await page.content()).not.toContain(code);
+    expect(await page.locator("svg.qr").count()).toBe(0);
+    await expectNoSeriousViolations(page, "the enrollment codes list");
+
+    // The phone's exchange: a read-only key for the agent, which works on the API.
+    const { status, key } = await exchangeEnrollmentCode(server.url, code.toLowerCase(), "Field phone");
+    expect({ status, name: key.name, agent: key.agent_id, scopes: key.scopes }).toEqual({
+      status: 201,
+      name: "Vikram Shetty (Field phone)",
+      agent: 2,
+      scopes: ["read"],
+    });
+    expect(await apiStatus(server, key.secret)).toBe(200);
+    await page.reload();
+    await expect(page.locator("tbody .status").first().textContent()).resolves.toBe("used");
     expect(problems).toEqual([]);
   });
 

@@ -52,9 +52,10 @@ interface NewKey {
 
 interface AuditEntry {
   at: string;
-  action: "create" | "roll" | "revoke" | "rotation-requested" | "rotate";
-  key_id: string;
+  action: "create" | "roll" | "revoke" | "rotation-requested" | "rotate" | "enroll-code" | "enroll" | "revoke-code";
+  key_id: string | null;
   new_key_id: string | null;
+  code_id: string | null;
   key_name: string;
   mode: "test" | "live";
   actor: string;
@@ -62,6 +63,18 @@ interface AuditEntry {
 }
 
 const BOTH = ["read", "write"];
+
+/** `keys enroll --json`'s answer (CONTRACTS.md). */
+interface Enrollment {
+  id: string;
+  code: string;
+  agent_id: number;
+  mode: "test" | "live";
+  scopes: ("read" | "write")[];
+  name: string;
+  expires_at: string;
+  status: string;
+}
 
 /** `npm run keys -- ARGS` in this process: the command's code, its lines and its exit status. */
 async function keys(...args: string[]): Promise<Omit<CommandResult, "seconds">> {
@@ -402,6 +415,7 @@ describe("npm run keys", () => {
       action,
       key_id: key.id,
       new_key_id: newKey?.id ?? null,
+      code_id: null,
       key_name: name,
       mode,
       actor: "cli",
@@ -425,8 +439,8 @@ describe("npm run keys", () => {
     const table = await keys("audit");
     expect(table.code).toBe(0);
     const lines = table.stdout.trimEnd().split("\n");
-    expect(lines.at(-11)).toMatch(/^AT +ACTION +KEY +NEW KEY +NAME +MODE +ACTOR +SESSION$/);
-    expect(lines.at(-10)).toMatch(new RegExp(`^\\S+Z +revoke +${revoked.id} +- +to revoke +test +cli +-$`));
+    expect(lines.at(-11)).toMatch(/^AT +ACTION +KEY +NEW KEY +CODE +NAME +MODE +ACTOR +SESSION$/);
+    expect(lines.at(-10)).toMatch(new RegExp(`^\\S+Z +revoke +${revoked.id} +- +- +to revoke +test +cli +-$`));
     for (const secret of printed) expect(table.stdout + JSON.stringify(entries)).not.toContain(secret.slice(12));
   }, 240_000);
 
@@ -464,6 +478,20 @@ describe("npm run keys", () => {
         /^Error: --agent must be a sales agent's id \(a whole number from 1\), not 'x1'$/,
       ],
       [["audit", "--limit", "0"], /^Error: --limit must be a whole number from 1 to 10000, not '0'$/],
+      [["enroll", "--mode", "test"], /^Error: --agent is required: the sales agent's id$/],
+      [["enroll", "--agent", "42"], /^Error: --mode is required: test or live$/],
+      [
+        ["enroll", "--agent", "42", "--mode", "test", "--expires-in", "299"],
+        /^Error: --expires-in must be a whole number of seconds from 300 to 604800, not '299'$/,
+      ],
+      [
+        ["enroll", "--agent", "42", "--mode", "test", "--key-expires-in", "63072001"],
+        /^Error: --key-expires-in must be a whole number of seconds from 3600 to 63072000, not '63072001'$/,
+      ],
+      [
+        ["enroll", "--agent", "7", "--mode", "test"],
+        /^Error: agent_id must be an existing sales agent's id: there is no sales agent 7$/,
+      ],
       [["audit", "--grace", "1"], /^Error: --grace is not an option of audit/],
       [[], /^Error: a command is required/],
     ];
@@ -614,6 +642,53 @@ describe("the keys on a running server (wrangler dev on the same PERSIST_DIR)", 
     });
     expect(after.find((k) => k.id === data.id)).toMatchObject({ status: "active", rotation: null, replaces: phone.id });
   }, 120_000);
+
+  it("keys enroll: the code, printed once, is exchanged on the server for an agent's key; the audit names it", async () => {
+    const args = ["enroll", "--agent", "42", "--mode", "test", "--scopes", "read", "--expires-in", "600"];
+    const made = jsonAnswer<Enrollment>(args, await keysProcess(...args, "--key-expires-in", "3600", "--json"));
+    expect(made).toEqual({
+      id: expect.stringMatching(/^enr_[0-9A-Za-z]{16}$/),
+      code: expect.stringMatching(/^[0-9A-HJKMNP-TV-Z]{4}(-[0-9A-HJKMNP-TV-Z]{4}){3}$/),
+      agent_id: 42,
+      mode: "test",
+      scopes: ["read"],
+      name: "Asha Rao",
+      expires_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      status: "pending",
+    });
+    // Without --json: a sentence, then the code alone on its own line, once.
+    const human = await keys("enroll", "--agent", "42", "--mode", "test", "--name", "spare phone");
+    expect(human.code).toBe(0);
+    const lines = human.stdout.trimEnd().split("\n");
+    expect(lines[0]).toMatch(
+      /^Made enrollment code enr_\w{16} for sales agent 42: a test-mode key "spare phone" \(read,write\), exchangeable once until \S+Z\.$/,
+    );
+    expect(lines.at(-1)).toMatch(/^[0-9A-HJKMNP-TV-Z]{4}(-[0-9A-HJKMNP-TV-Z]{4}){3}$/);
+    expect(human.stdout.match(/[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-/g)).toHaveLength(1);
+    for (const code of [made.code, lines.at(-1)!]) printed.push(code, code.replaceAll("-", ""));
+
+    const res = await fetch(`${server!.url}/enroll`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ code: made.code.toLowerCase(), device_name: "Pixel" }),
+    });
+    const { data } = (await res.json()) as { data: NewKey & { id: string } };
+    expect({ status: res.status, name: data.name, agent: data.agent_id, scopes: data.scopes }).toEqual({
+      status: 201,
+      name: "Asha Rao (Pixel)",
+      agent: 42,
+      scopes: ["read"],
+    });
+    printed.push(data.secret);
+    expect((await status(server!, `Bearer ${data.secret}`)).status).toBe(200);
+
+    const audit = await keysJson<AuditEntry[]>("audit", "--limit", "3", "--json");
+    expect(audit.map((e) => [e.action, e.key_id, e.code_id, e.actor])).toEqual([
+      ["enroll", data.id, made.id, "enrollment"],
+      ["enroll-code", null, expect.stringMatching(/^enr_/), "cli"],
+      ["enroll-code", null, made.id, "cli"],
+    ]);
+  }, 240_000);
 
   it("leaves no secret anywhere in the state folder", async () => {
     await server!.stop();

@@ -18,6 +18,7 @@ const API_PATHS = [
   "/api/areas",
   "/api/customers",
   "/api/customers/create",
+  "/api/enroll",
   "/api/fetch-salesagent-by-pincode",
   "/api/healthz",
   "/api/keys/rotate",
@@ -84,7 +85,7 @@ describe("GET /openapi.json", () => {
     }
   });
 
-  it("names the nine API paths, once each, behind the bearer scheme, and the health check without it", () => {
+  it("names the nine API paths, once each, behind the bearer scheme, and the health check and enrollment without it", () => {
     expect(Object.keys(doc.paths).sort()).toEqual(API_PATHS);
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: "http", scheme: "bearer" });
     const operations = Object.entries(doc.paths as Json).flatMap(([path, item]) =>
@@ -94,6 +95,7 @@ describe("GET /openapi.json", () => {
       "get /api/area",
       "get /api/areas",
       "get /api/customers",
+      "get /api/enroll",
       "get /api/fetch-salesagent-by-pincode",
       "get /api/healthz",
       "get /api/orders",
@@ -102,11 +104,13 @@ describe("GET /openapi.json", () => {
       "get /api/sync",
       "post /api/customers/create",
       "post /api/keys/rotate",
+      "post /api/enroll",
     ]);
     for (const { path, method, op } of operations) {
-      const open = path === "/api/healthz";
+      const open = path === "/api/healthz" || path === "/api/enroll";
       expect(op.security, `${method} ${path}`).toEqual(open ? [] : [{ bearerAuth: [] }]);
-      expect(Object.hasOwn(op.responses, "401"), `${method} ${path}`).toBe(!open);
+      // POST /enroll's 401 is a refused enrollment code, not a missing key.
+      expect(Object.hasOwn(op.responses, "401"), `${method} ${path}`).toBe(!open || method === "post");
     }
   });
 
@@ -168,7 +172,8 @@ describe.skipIf(SKIP_BROWSER_TESTS)("GET /docs in a browser", () => {
     const rendered = await page
       .locator(".opblock-summary-path")
       .evaluateAll((els) => els.map((e) => e.getAttribute("data-path")));
-    expect([...rendered].sort()).toEqual(API_PATHS);
+    // One block per operation: /api/enroll has two (GET, POST).
+    expect([...rendered].sort()).toEqual([...API_PATHS, "/api/enroll"].sort());
     await expect(page.locator(".info .title").innerText()).resolves.toContain("Order and customer lookup API");
     await expectNoSeriousViolations(page, "/docs with every operation collapsed");
 

@@ -2,6 +2,8 @@
 // chained so that the routes' types reach the typed client (src/client.ts).
 import type { RouteConfig } from "@hono/zod-openapi";
 import { customers } from "./customers/customers.index.ts";
+import { enroll } from "./enroll/enroll.index.ts";
+import * as enrollRoutes from "./enroll/enroll.routes.ts";
 import { health } from "./health/health.index.ts";
 import * as healthRoutes from "./health/health.routes.ts";
 import { keys } from "./keys/keys.index.ts";
@@ -18,7 +20,8 @@ export const api = createRouter()
   .route("/", sync)
   .route("/", lookups)
   .route("/", keys)
-  .route("/", health);
+  .route("/", health)
+  .route("/", enroll);
 
 /** Paths without the /api prefix: what the typed client is built on. */
 export type AppType = typeof api;
@@ -28,5 +31,12 @@ export const apiRoutes: { route: RouteConfig }[] = api.openAPIRegistry.definitio
   d.type === "route" && d.route.security?.length ? [{ route: d.route }] : [],
 );
 
-/** Served without a key (documented with `security: []`): they must read no data. */
-export const publicRoutes = [{ route: healthRoutes.health }];
+/**
+ * Served without a key (documented with `security: []`): they must read no data, except POST /enroll, whose code
+ * is its credential (docs/specification.md section 9).
+ */
+export const publicRoutes = [
+  { route: healthRoutes.health },
+  { route: enrollRoutes.page },
+  { route: enrollRoutes.exchange },
+];

@@ -6,6 +6,7 @@ import { requestId } from "hono/request-id";
 import { adminRoutes } from "./admin/admin.routes.ts";
 import { API_PREFIX, api } from "./api.ts";
 import { dashboardApp } from "./dashboard/dashboard.index.ts";
+import { enrollAdminRoutes } from "./enroll/enroll.admin.routes.ts";
 import { mountDocs } from "./openapi/openapi.index.ts";
 import type { AppEnv } from "./platform/env.ts";
 import { notFoundHandler, onError, validationHook } from "./platform/errors.ts";
@@ -26,6 +27,7 @@ export function createApp() {
   mountDocs(app);
   // The administrator's side takes the admin token or its session, not API keys.
   app.route("/", adminRoutes);
+  app.route("/", enrollAdminRoutes);
   app.route("/", dashboardApp);
 
   // The 405 answer needs every served path: the API's at both mounts, the admin API's once (no /api alias).
@@ -33,6 +35,7 @@ export function createApp() {
     notFoundHandler([
       ...api.routes.flatMap((r) => [r, { method: r.method, path: `${API_PREFIX}${r.path}` }]),
       ...adminRoutes.routes,
+      ...enrollAdminRoutes.routes,
     ]),
   );
   app.onError(onError);

@@ -1,5 +1,7 @@
-// The cron triggers' work: daily, key data past its retention and the sync log's old tombstones;
-// every 5 minutes, the key copies still pending (docs/specification.md sections 2 and 8).
+// The cron triggers' work: daily, key data past its retention, enrollment secrets past their window and
+// the sync log's old tombstones; every 5 minutes, the key copies still pending (docs/specification.md
+// sections 2, 8 and 9).
+import { Enrollments } from "./enroll/enroll.codes.ts";
 import { deleteExpiredKeyData } from "./keys/keys.retention.ts";
 import { KeyStore } from "./keys/keys.store.ts";
 import { errorName, log } from "./platform/lib/log.ts";
@@ -45,8 +47,12 @@ async function run(job: Job, { cron, scheduledTime }: ScheduledController, env: 
     // A copy still pending is a warning: KV refused its write, and the next run tries again.
     log({ level: result.copies_still_pending > 0 ? "warn" : "info", event: job, cron, ...result });
   } else if (job === "key_retention") {
-    const result = await deleteExpiredKeyData(env.DB, new Date(scheduledTime));
-    log({ event: job, cron, ...result });
+    const now = new Date(scheduledTime);
+    const result = await deleteExpiredKeyData(env.DB, now);
+    // Enrollment secrets past their retry window (docs/specification.md section 9), if no read erased them first.
+    const store = new KeyStore(env.KEYS, env.DB);
+    const sealed_secrets_erased = await new Enrollments(env.DB, store, () => now).eraseSealedSecrets();
+    log({ event: job, cron, ...result, sealed_secrets_erased });
   } else {
     const result = await purgeTombstones(env.DB, new Date(scheduledTime), retentionDays(env.SYNC_RETENTION_DAYS));
     log({ level: result.tombstones_left ? "warn" : "info", event: job, cron, ...result });

@@ -6,6 +6,7 @@ import { type KeyMode, isKeyMode, KEY_ID_PATTERN } from "../../src/keys/keys.sec
 import { checkName, checkSeconds, MAX_LIFETIME_SECONDS } from "../../src/keys/keys.rules.ts";
 import { parseScopes, type Scope } from "../../src/keys/keys.scopes.ts";
 import { DEFAULT_AUDIT_LIMIT, MAX_AUDIT_LIMIT } from "../../src/keys/keys.audit.ts";
+import { CODE_EXPIRES_IN, KEY_EXPIRES_IN } from "../../src/enroll/enroll.codes.ts";
 import { ApiError } from "../../src/platform/errors.ts";
 import { type CommandLine, parseSubcommand, PLATFORM_OPTIONS, platformOf, subcommand, UsageError } from "../lib/cli.ts";
 
@@ -22,7 +23,16 @@ export type Command =
   | { command: "roll"; id: string; grace: number | undefined }
   | { command: "revoke"; id: string }
   | { command: "audit"; limit: number }
-  | { command: "rotate"; ids: string[] | null; mode: KeyMode | null; agentId: number | null };
+  | { command: "rotate"; ids: string[] | null; mode: KeyMode | null; agentId: number | null }
+  | {
+      command: "enroll";
+      agentId: number;
+      mode: KeyMode;
+      scopes: Scope[];
+      expiresIn: number;
+      keyExpiresIn: number | null;
+      name: string | null;
+    };
 
 /** Options that every subcommand takes. */
 const COMMON = { json: { type: "boolean" }, ...PLATFORM_OPTIONS } as const;
@@ -109,10 +119,46 @@ const COMMANDS = {
   }),
 };
 
+const ENROLL = {
+  enroll: subcommand({
+    options: {
+      agent: { type: "string", value: "SALES_AGENT_ID" },
+      mode: { type: "string", value: "test|live" },
+      scopes: { type: "string", value: "read,write" },
+      "expires-in": { type: "string", value: "SECONDS" },
+      "key-expires-in": { type: "string", value: "SECONDS" },
+      name: { type: "string", value: "NAME" },
+    },
+    operands: [],
+    usage:
+      "enroll --agent SALES_AGENT_ID --mode test|live [--scopes read,write] [--expires-in SECONDS] " +
+      `[--key-expires-in SECONDS] [--name NAME] [--json]      (a one-time enrollment code; its life ${CODE_EXPIRES_IN.min} to ` +
+      `${CODE_EXPIRES_IN.max}, default ${CODE_EXPIRES_IN.default}; the key's ${KEY_EXPIRES_IN.min} to ${KEY_EXPIRES_IN.max}, default none)`,
+    build(values): Command {
+      if (values.agent === undefined) throw new UsageError("--agent is required: the sales agent's id");
+      const agentId = agent(values.agent);
+      if (values.mode === undefined) throw new UsageError("--mode is required: test or live");
+      if (!isKeyMode(values.mode)) throw new UsageError(`--mode must be test or live, not '${values.mode}'`);
+      const scopes =
+        values.scopes === undefined ? parseScopes(undefined) : rule(() => parseScopes(values.scopes), "--scopes");
+      const expiresIn =
+        values["expires-in"] === undefined
+          ? CODE_EXPIRES_IN.default
+          : within("--expires-in", values["expires-in"], CODE_EXPIRES_IN);
+      const keyExpiresIn =
+        values["key-expires-in"] === undefined
+          ? null
+          : within("--key-expires-in", values["key-expires-in"], KEY_EXPIRES_IN);
+      const name = values.name === undefined ? null : rule(() => checkName(values.name), "--name");
+      return { command: "enroll", agentId, mode: values.mode, scopes, expiresIn, keyExpiresIn, name };
+    },
+  }),
+};
+
 export const KEYS_COMMAND_LINE: CommandLine = {
   invocation: "npm run keys --",
   usage: `Usage: npm run keys -- <command> [options]
-${Object.values(COMMANDS)
+${Object.values({ ...COMMANDS, ...ENROLL })
   .map((c) => `  ${c.usage}`)
   .join("\n")}
 Options for every command: --remote (the Cloudflare account's key store), --env NAME (e.g. live).
@@ -124,7 +170,7 @@ export type Parsed =
 
 /** Throws a UsageError for any mistake. */
 export function parseKeysCommandLine(argv: readonly string[]): Parsed {
-  const parsed = parseSubcommand(argv, COMMON, COMMANDS);
+  const parsed = parseSubcommand(argv, COMMON, { ...COMMANDS, ...ENROLL });
   if (parsed.help) return parsed;
   return { help: false, cmd: parsed.command, json: parsed.common.json ?? false, ...platformOf(parsed.common) };
 }
@@ -140,6 +186,16 @@ function seconds(option: string, text: string, min: number): number {
 function agent(text: string): number {
   if (!/^[1-9][0-9]{0,14}$/.test(text))
     throw new UsageError(`--agent must be a sales agent's id (a whole number from 1), not '${text}'`);
+  return Number(text);
+}
+
+/** Whole seconds within an enrollment bound, written as plain digits. */
+function within(option: string, text: string, bounds: { min: number; max: number }): number {
+  if (!/^[0-9]{1,10}$/.test(text) || Number(text) < bounds.min || Number(text) > bounds.max) {
+    throw new UsageError(
+      `${option} must be a whole number of seconds from ${bounds.min} to ${bounds.max}, not '${text}'`,
+    );
+  }
   return Number(text);
 }
 

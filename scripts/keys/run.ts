@@ -11,6 +11,7 @@ import {
 } from "../../src/keys/keys.store.ts";
 import type { KeyWithUsage } from "../../src/keys/keys.usage-read.ts";
 import { KEY_ID_PATTERN } from "../../src/keys/keys.secret.ts";
+import { Enrollments } from "../../src/enroll/enroll.codes.ts";
 import { ApiError } from "../../src/platform/errors.ts";
 import type { Platform, Target } from "../lib/local.ts";
 import { UsageError, usageErrorLine } from "../lib/cli.ts";
@@ -38,6 +39,7 @@ class CommandError extends Error {
 
 interface Context {
   store: KeyStore;
+  enrollments: Enrollments;
   json: boolean;
   remote: boolean;
   /** The deployment mode of the store's environment (its MODE var). */
@@ -58,7 +60,8 @@ export async function keysCommand(argv: readonly string[], io: KeysIo): Promise<
     const platform = await io.openPlatform({ remote, environment });
     try {
       const store = new KeyStore(platform.env.KEYS, platform.env.DB);
-      await run(cmd, { store, json, remote, deploymentMode: String(platform.env.MODE), out });
+      const enrollments = new Enrollments(platform.env.DB, store);
+      await run(cmd, { store, enrollments, json, remote, deploymentMode: String(platform.env.MODE), out });
     } finally {
       await platform.dispose();
     }
@@ -129,6 +132,37 @@ async function run(cmd: Command, ctx: Context): Promise<void> {
       );
       if (created.copyPending)
         warnPending(out, `${cmd.id} or ${created.record.id}`, "may be treated as before the roll");
+      return;
+    }
+    case "enroll": {
+      const made = await ctx.enrollments.create(
+        {
+          agent_id: cmd.agentId,
+          mode: cmd.mode,
+          scopes: cmd.scopes,
+          expires_in: cmd.expiresIn,
+          key_expires_in: cmd.keyExpiresIn,
+          name: cmd.name,
+        },
+        CLI,
+      );
+      if (cmd.mode !== ctx.deploymentMode) {
+        out.error(
+          `Note: this key store's deployment runs in ${ctx.deploymentMode} mode; it will refuse the ${cmd.mode}-mode key that this code makes.`,
+        );
+      }
+      // The code is printed once, here, and nowhere else: D1 keeps only its hash.
+      if (json) out.log(JSON.stringify(made));
+      else {
+        out.log(
+          `Made enrollment code ${made.id} for sales agent ${made.agent_id}: a ${made.mode}-mode key "${made.name}" ` +
+            `(${made.scopes.join(",")}), exchangeable once until ${made.expires_at}.`,
+        );
+        out.log(
+          "The code, shown this once (enter it in the field app, or open <base URL>/enroll#<code> as a QR code):",
+        );
+        out.log(made.code);
+      }
       return;
     }
     case "revoke": {
@@ -239,12 +273,13 @@ function printAudit(out: Output, entries: AuditEntry[]): void {
     out.log("No key changes recorded.");
     return;
   }
-  const header = ["AT", "ACTION", "KEY", "NEW KEY", "NAME", "MODE", "ACTOR", "SESSION"];
+  const header = ["AT", "ACTION", "KEY", "NEW KEY", "CODE", "NAME", "MODE", "ACTOR", "SESSION"];
   const lines = entries.map((e) => [
     e.at,
     e.action,
-    e.key_id,
+    e.key_id ?? "-",
     e.new_key_id ?? "-",
+    e.code_id ?? "-",
     e.key_name,
     e.mode,
     e.actor,

@@ -1,5 +1,6 @@
 // Limits guessing of the administrator token, through the dashboard's login form and the admin API's bearer
-// token alike (docs/specification.md section 2, "The administrator's sign-in").
+// token alike (docs/specification.md section 2, "The administrator's sign-in"), and of enrollment codes by the
+// same rule in a bucket of their own (section 9).
 import type { AppEnv } from "../platform/env.ts";
 import type { Database } from "../platform/db/database.ts";
 import { errors } from "../platform/errors.ts";
@@ -10,9 +11,12 @@ import { clientBucket } from "../platform/lib/client-address.ts";
 export const SIGNIN_WINDOW_MS = 10 * 60 * 1000;
 export const SIGNIN_MAX_FAILURES = 10;
 
-// Unlock times of addresses found locked, so that their further attempts cost no D1 query. Bounded against
-// a flood from many addresses: one pushed out only costs one D1 query again.
+// Unlock times of bucket and addresses found locked, so that their further attempts cost no D1 query. Bounded
+// against a flood from many addresses: one pushed out only costs one D1 query again.
 const knownLocked = new BoundedLru<number>(10_000, SIGNIN_WINDOW_MS);
+
+/** Failed sign-ins and failed enrollment code exchanges are counted apart. */
+export type ThrottleBucket = "signin" | "enroll";
 
 export interface SignInAttempt {
   /** The primary database: every attempt must see the reservations just made. */
@@ -20,6 +24,17 @@ export interface SignInAttempt {
   connectingIp: string | undefined;
   requestId: string;
   via: "dashboard" | "admin-api";
+}
+
+export interface ThrottledAttempt {
+  /** The primary database: every attempt must see the reservations just made. */
+  db: Database;
+  connectingIp: string | undefined;
+  bucket: ThrottleBucket;
+  /** What 429 to answer while the address is locked out. */
+  locked: (retryAfterSeconds: number) => Error;
+  /** Logs a failed attempt (without the secret tried). */
+  failed: (address: string) => void;
 }
 
 export function signInAttemptOf(c: SignInContext, via: SignInAttempt["via"]): SignInAttempt {
@@ -37,23 +52,42 @@ interface SignInContext {
 }
 
 /** While the address is locked out: a 429, and the token is not even checked. */
-export async function signIn(attempt: SignInAttempt, tokenMatches: () => Promise<boolean>): Promise<boolean> {
-  const address = clientBucket(attempt.connectingIp);
-  const nowMs = Date.now();
-  const unlockAt = knownLocked.get(address, nowMs);
-  if (unlockAt !== undefined && unlockAt > nowMs) throw errors.signInLocked(secondsUntil(unlockAt, nowMs));
+export function signIn(attempt: SignInAttempt, tokenMatches: () => Promise<boolean>): Promise<boolean> {
+  return throttled(
+    {
+      db: attempt.db,
+      connectingIp: attempt.connectingIp,
+      bucket: "signin",
+      locked: errors.signInLocked,
+      failed: (address) =>
+        log({ level: "warn", request_id: attempt.requestId, event: "admin_signin_failed", via: attempt.via, address }),
+    },
+    tokenMatches,
+  );
+}
 
-  const reservation = await reserve(attempt.db, address, nowMs);
+/**
+ * At most SIGNIN_MAX_FAILURES failed attempts per bucket and address in SIGNIN_WINDOW_MS have their secret checked
+ * by `matches`; while the address is locked out, `locked`'s 429 is thrown and nothing is checked.
+ */
+export async function throttled(attempt: ThrottledAttempt, matches: () => Promise<boolean>): Promise<boolean> {
+  const address = clientBucket(attempt.connectingIp);
+  const lockKey = `${attempt.bucket} ${address}`;
+  const nowMs = Date.now();
+  const unlockAt = knownLocked.get(lockKey, nowMs);
+  if (unlockAt !== undefined && unlockAt > nowMs) throw attempt.locked(secondsUntil(unlockAt, nowMs));
+
+  const reservation = await reserve(attempt.db, attempt.bucket, address, nowMs);
   if ("unlockAt" in reservation) {
-    knownLocked.set(address, reservation.unlockAt, nowMs);
-    throw errors.signInLocked(secondsUntil(reservation.unlockAt, nowMs));
+    knownLocked.set(lockKey, reservation.unlockAt, nowMs);
+    throw attempt.locked(secondsUntil(reservation.unlockAt, nowMs));
   }
   // A throw from here on keeps the reservation: an attempt that did not finish counts as a failure.
-  if (await tokenMatches()) {
+  if (await matches()) {
     await attempt.db.$client.prepare("DELETE FROM admin_signin_failures WHERE id = ?1").bind(reservation.id).run();
     return true;
   }
-  log({ level: "warn", request_id: attempt.requestId, event: "admin_signin_failed", via: attempt.via, address });
+  attempt.failed(address);
   return false;
 }
 
@@ -61,22 +95,29 @@ export async function signIn(attempt: SignInAttempt, tokenMatches: () => Promise
  * The reservation is one conditional INSERT: D1 runs one statement at a time, so parallel attempts cannot
  * all pass the count. A success deletes its row; a failure keeps it.
  */
-async function reserve(db: Database, address: string, nowMs: number): Promise<{ id: number } | { unlockAt: number }> {
+async function reserve(
+  db: Database,
+  bucket: ThrottleBucket,
+  address: string,
+  nowMs: number,
+): Promise<{ id: number } | { unlockAt: number }> {
   const since = nowMs - SIGNIN_WINDOW_MS;
   const d1 = db.$client;
   const [, reserved, tenth] = (await d1.batch([
     d1.prepare("DELETE FROM admin_signin_failures WHERE at <= ?1").bind(since),
     d1
       .prepare(
-        `INSERT INTO admin_signin_failures (address, at) SELECT ?1, ?2
-         WHERE (SELECT count(*) FROM admin_signin_failures WHERE address = ?1 AND at > ?3) < ?4 RETURNING id`,
+        `INSERT INTO admin_signin_failures (bucket, address, at) SELECT ?5, ?1, ?2
+         WHERE (SELECT count(*) FROM admin_signin_failures WHERE bucket = ?5 AND address = ?1 AND at > ?3) < ?4
+         RETURNING id`,
       )
-      .bind(address, nowMs, since, SIGNIN_MAX_FAILURES),
+      .bind(address, nowMs, since, SIGNIN_MAX_FAILURES, bucket),
     d1
       .prepare(
-        "SELECT at FROM admin_signin_failures WHERE address = ?1 AND at > ?2 ORDER BY at DESC, id DESC LIMIT 1 OFFSET ?3",
+        "SELECT at FROM admin_signin_failures WHERE bucket = ?4 AND address = ?1 AND at > ?2 " +
+          "ORDER BY at DESC, id DESC LIMIT 1 OFFSET ?3",
       )
-      .bind(address, since, SIGNIN_MAX_FAILURES - 1),
+      .bind(address, since, SIGNIN_MAX_FAILURES - 1, bucket),
   ])) as [D1Result, D1Result<{ id: number }>, D1Result<{ at: number }>];
   const id = reserved.results[0]?.id;
   if (id !== undefined) return { id };

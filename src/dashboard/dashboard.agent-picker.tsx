@@ -28,8 +28,8 @@ function pickerHint(query: string | undefined, found: number, limit: number): st
 export const agentName = (a: AdminAgent) => `${a.first_name} ${a.last_name}`;
 
 /** The search form: outside the make-key form (forms do not nest), linked to it by the fieldset's hint. */
-export const AgentSearch: FC<{ query?: string }> = ({ query }) => (
-  <form method="get" action="/dashboard" role="search" class="row agent-search" aria-label="Sales agents">
+export const AgentSearch: FC<{ query?: string; action?: string }> = ({ query, action = "/dashboard" }) => (
+  <form method="get" action={action} role="search" class="row agent-search" aria-label="Sales agents">
     <div>
       <label for="agent-q">Find a sales agent to bind the key to</label>
       <input
@@ -51,26 +51,40 @@ export const AgentSearch: FC<{ query?: string }> = ({ query }) => (
   </form>
 );
 
-export const AgentChoices: FC<AgentPickerProps> = ({ query, agents, chosen, focusFirst, limit }) => {
+/** `required`: an enrollment code's agent, without the "no agent" choice. */
+export const AgentChoices: FC<AgentPickerProps & { required?: boolean }> = ({
+  query,
+  agents,
+  chosen,
+  focusFirst,
+  limit,
+  required,
+}) => {
   const picked = agents.some((a) => String(a.id) === chosen) ? chosen : "";
   return (
     <fieldset class="agents">
       <legend>Sales agent</legend>
       <p class="hint" id="agent-hint">
-        {pickerHint(query, agents.length, limit)}
+        {required && query === undefined
+          ? "Search above for the sales agent whose phone this code enrolls."
+          : pickerHint(query, agents.length, limit)}
       </p>
       <div class="agent-list">
-        <label class="choice">
-          <input type="radio" name="agent_id" value="" checked={picked === ""} aria-describedby="agent-hint" /> no agent
-          (every customer)
-        </label>
+        {!required && (
+          <label class="choice">
+            <input type="radio" name="agent_id" value="" checked={picked === ""} aria-describedby="agent-hint" /> no
+            agent (every customer)
+          </label>
+        )}
         {agents.map((a, i) => (
           <label class="choice">
             <input
               type="radio"
               name="agent_id"
               value={String(a.id)}
-              checked={picked === String(a.id)}
+              checked={picked === String(a.id) || (required && agents.length === 1) || undefined}
+              required={required || undefined}
+              aria-describedby={required && i === 0 ? "agent-hint" : undefined}
               autofocus={focusFirst && i === 0 ? true : undefined}
             />{" "}
             {agentName(a)} ({a.mobile_number}), #{a.id}

@@ -26,6 +26,7 @@ export const AuditPanel: FC<{ entries: readonly AuditEntry[]; limit: number }> =
               <th scope="col">Action</th>
               <th scope="col">Key</th>
               <th scope="col">New key</th>
+              <th scope="col">Enrollment code</th>
               <th scope="col">Name</th>
               <th scope="col">Mode</th>
               <th scope="col">Actor</th>
@@ -39,10 +40,9 @@ export const AuditPanel: FC<{ entries: readonly AuditEntry[]; limit: number }> =
                   <Time iso={e.at} />
                 </td>
                 <td>{e.action}</td>
-                <td>
-                  <code>{e.key_id}</code>
-                </td>
+                <td>{e.key_id ? <code>{e.key_id}</code> : "–"}</td>
                 <td>{e.new_key_id ? <code>{e.new_key_id}</code> : "–"}</td>
+                <td>{e.code_id ? <code>{e.code_id}</code> : "–"}</td>
                 <td>{e.key_name}</td>
                 <td>{e.mode}</td>
                 <td>{e.actor}</td>

@@ -1,7 +1,7 @@
 // The dashboard's pages, rendered on the server (hono/jsx escapes every value). No external
 // resources; the only script is the copy button's, and the page works without it.
 import { raw } from "hono/html";
-import type { FC, PropsWithChildren } from "hono/jsx";
+import type { Child, FC, PropsWithChildren } from "hono/jsx";
 import type { AdminKey, NewKey } from "../admin/admin.keys.ts";
 import type { KeyList } from "../admin/admin.key-list.ts";
 import type { FieldError } from "../platform/errors.ts";
@@ -39,7 +39,7 @@ const COPY_SCRIPT = `(() => {
   });
 })();`;
 
-const Layout: FC<PropsWithChildren<{ title: string; nonce: string }>> = ({ title, nonce, children }) => (
+export const Layout: FC<PropsWithChildren<{ title: string; nonce: string }>> = ({ title, nonce, children }) => (
   <>
     {raw("<!doctype html>")}
     <html lang="en">
@@ -107,42 +107,72 @@ export interface KeysPageProps {
   form?: { name?: string; mode?: string; expires_in?: string; scopes?: string[]; agent_id?: string };
 }
 
+/** A page of the signed-in administrator: heading and Log out, then what went wrong or happened, then the page. */
+export const SignedInPage: FC<
+  PropsWithChildren<{
+    title: string;
+    heading: string;
+    nonce: string;
+    csrfToken: string;
+    error?: { message: string };
+    notice?: string;
+    /** After main: a page's script. */
+    tail?: Child;
+  }>
+> = ({ title, heading, nonce, csrfToken, error, notice, tail, children }) => (
+  <Layout title={title} nonce={nonce}>
+    <header class="top">
+      <h1>{heading}</h1>
+      <form method="post" action="/dashboard/logout">
+        <Csrf token={csrfToken} />
+        <button type="submit" class="secondary">
+          Log out
+        </button>
+      </form>
+    </header>
+    <main>
+      {error && (
+        <div class="alert" role="alert">
+          <p>{error.message}</p>
+        </div>
+      )}
+      {notice && (
+        <p class="notice" role="status">
+          {notice}
+        </p>
+      )}
+      {children}
+    </main>
+    {tail}
+  </Layout>
+);
+
 export const KeysPage: FC<KeysPageProps> = (props) => {
   const { nonce, csrfToken, newKey, notice, error } = props;
   return (
-    <Layout title="API keys: dashboard" nonce={nonce}>
-      <header class="top">
-        <h1>API keys</h1>
-        <form method="post" action="/dashboard/logout">
-          <Csrf token={csrfToken} />
-          <button type="submit" class="secondary">
-            Log out
-          </button>
-        </form>
-      </header>
-      <main>
-        {error && (
-          <div class="alert" role="alert">
-            <p>{error.message}</p>
-          </div>
-        )}
-        {notice && (
-          <p class="notice" role="status">
-            {notice}
-          </p>
-        )}
-        {newKey && <NewSecret {...newKey} />}
-        <p class="hint intro">
-          This deployment accepts <strong>{props.mode}-mode</strong> keys only. Revoking or rolling a key takes effect
-          everywhere within {props.bounds.local} seconds locally (wrangler dev) and within about{" "}
-          {props.bounds.production} seconds in production.
-        </p>
-        <CreateForm {...props} />
-        <KeyListSection list={props.list} csrfToken={csrfToken} formToken={props.formToken} />
-        <AuditPanel entries={props.audit.entries} limit={props.audit.limit} />
-      </main>
-      {newKey && <script nonce={nonce} dangerouslySetInnerHTML={{ __html: COPY_SCRIPT }} />}
-    </Layout>
+    <SignedInPage
+      title="API keys: dashboard"
+      heading="API keys"
+      nonce={nonce}
+      csrfToken={csrfToken}
+      error={error}
+      notice={notice}
+      tail={newKey && <script nonce={nonce} dangerouslySetInnerHTML={{ __html: COPY_SCRIPT }} />}
+    >
+      {newKey && <NewSecret {...newKey} />}
+      <p>
+        <a href="/dashboard/enrollments">Enrollment codes for phones</a>: put a key on a field phone without typing a
+        secret.
+      </p>
+      <p class="hint intro">
+        This deployment accepts <strong>{props.mode}-mode</strong> keys only. Revoking or rolling a key takes effect
+        everywhere within {props.bounds.local} seconds locally (wrangler dev) and within about {props.bounds.production}{" "}
+        seconds in production.
+      </p>
+      <CreateForm {...props} />
+      <KeyListSection list={props.list} csrfToken={csrfToken} formToken={props.formToken} />
+      <AuditPanel entries={props.audit.entries} limit={props.audit.limit} />
+    </SignedInPage>
   );
 };
 
@@ -177,17 +207,7 @@ const CreateForm: FC<KeysPageProps> = ({ csrfToken, formToken, form, error, pick
             </p>
           )}
         </div>
-        <fieldset>
-          <legend>Mode</legend>
-          <div class="choices">
-            <label class="choice">
-              <input type="radio" name="mode" value="test" checked={mode === "test"} /> test
-            </label>
-            <label class="choice">
-              <input type="radio" name="mode" value="live" checked={mode === "live"} /> live
-            </label>
-          </div>
-        </fieldset>
+        <ModeChoices mode={mode} />
         <div>
           <label for="key-expiry">Expires</label>
           <select id="key-expiry" name="expires_in">
@@ -198,22 +218,7 @@ const CreateForm: FC<KeysPageProps> = ({ csrfToken, formToken, form, error, pick
             ))}
           </select>
         </div>
-        <fieldset>
-          <legend>Scopes</legend>
-          <div class="choices">
-            {SCOPES.map((scope) => (
-              <label class="choice">
-                <input
-                  type="checkbox"
-                  name="scopes"
-                  value={scope}
-                  checked={form?.scopes ? form.scopes.includes(scope) : true}
-                />{" "}
-                {SCOPE_HINTS[scope]}
-              </label>
-            ))}
-          </div>
-        </fieldset>
+        <ScopeChoices scopes={form?.scopes} />
         <AgentChoices {...picker} chosen={form?.agent_id} />
         <button type="submit">Make key</button>
         {otherErrors.map((f) => (
@@ -225,6 +230,35 @@ const CreateForm: FC<KeysPageProps> = ({ csrfToken, formToken, form, error, pick
     </section>
   );
 };
+
+export const ModeChoices: FC<{ mode: "test" | "live" }> = ({ mode }) => (
+  <fieldset>
+    <legend>Mode</legend>
+    <div class="choices">
+      <label class="choice">
+        <input type="radio" name="mode" value="test" checked={mode === "test"} /> test
+      </label>
+      <label class="choice">
+        <input type="radio" name="mode" value="live" checked={mode === "live"} /> live
+      </label>
+    </div>
+  </fieldset>
+);
+
+/** `scopes`: what a refused form had ticked; absent, both. */
+export const ScopeChoices: FC<{ scopes?: string[] }> = ({ scopes }) => (
+  <fieldset>
+    <legend>Scopes</legend>
+    <div class="choices">
+      {SCOPES.map((scope) => (
+        <label class="choice">
+          <input type="checkbox" name="scopes" value={scope} checked={scopes ? scopes.includes(scope) : true} />{" "}
+          {SCOPE_HINTS[scope]}
+        </label>
+      ))}
+    </div>
+  </fieldset>
+);
 
 const NewSecret: FC<{ created: NewKey; replaced?: AdminKey }> = ({ created, replaced }) => (
   <section class="secret" aria-labelledby="new-key-heading">

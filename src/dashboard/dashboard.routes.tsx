@@ -17,12 +17,15 @@ import {
 import { limitBody } from "../platform/middleware/body-limit.ts";
 import { createKey, findKey, requestRotation, revokeBoth, revokeKey, rollKey, view } from "../admin/admin.keys.ts";
 import { FORM_TOKEN_FIELD, issueFormToken, useFormToken } from "../admin/admin.form-tokens.ts";
-import { AGENT_SEARCH_LIMIT, agentsByIds, findAgents } from "../admin/admin.salesagents.ts";
+import { type AdminAgent, AGENT_SEARCH_LIMIT, agentsByIds, findAgents } from "../admin/admin.salesagents.ts";
+import type { Database } from "../platform/db/database.ts";
 import { DEFAULT_AUDIT_LIMIT } from "../keys/keys.audit.ts";
 import type { KeyListFilters, KeyStore } from "../keys/keys.store.ts";
 import { listKeyPage, readKeyListQuery } from "../admin/admin.key-list.ts";
 import { signIn, signInAttemptOf } from "../admin/admin.signin-throttle.ts";
 import { type KeysPageProps, KeysPage, LoginPage, MessagePage } from "./dashboard.pages.tsx";
+import { type EnrollmentsPageProps, EnrollmentsPage } from "./dashboard.enrollments.tsx";
+import { enrollmentsFor } from "../enroll/enroll.codes.ts";
 import { adminTokenMatches } from "../admin/admin.token.ts";
 import {
   CSRF_FIELD,
@@ -125,6 +128,16 @@ dashboardRoutes.get("/dashboard", async (c) => {
   });
 });
 
+dashboardRoutes.get("/dashboard/enrollments", async (c) => {
+  const session = await readSession(c);
+  if (!session) return c.html(<LoginPage nonce={nonceOf(c)} />);
+  c.set("session", session);
+  const query = c.req.query("agent_q");
+  if (query === undefined) return renderEnrollments(c, { notice: await enrollmentNoticeOf(c) });
+  const agents = await findAgents(c.get("services").db, query);
+  return renderEnrollments(c, { picker: { query, agents, focusFirst: agents.length > 0, limit: AGENT_SEARCH_LIMIT } });
+});
+
 // The forms' addresses, reloaded or bookmarked after a POST, lead back to the page.
 dashboardRoutes.get("/dashboard/*", (c) => c.redirect("/dashboard", 303));
 
@@ -156,15 +169,18 @@ dashboardRoutes.post("/dashboard/logout", checkOrigin, limitBody, requireSession
   return c.redirect("/dashboard", 303);
 });
 
-/** For the forms whose answer shows a new secret; `stale` shows the form again with a new token. */
-function oneTimeForm(stale: (c: DashContext) => Promise<Response>) {
+/**
+ * For the forms whose answer shows a new secret or code; `stale` shows the form again with a new token, and a form
+ * sent again answers 303 to `list`.
+ */
+function oneTimeForm(stale: (c: DashContext) => Promise<Response>, list = "/dashboard") {
   return createMiddleware<DashEnv>(async (c, next) => {
     const use = await useFormToken(c.get("services").primaryDb, {
       token: text(c.get("form")[FORM_TOKEN_FIELD]),
       sessionId: c.get("session").id,
       form: c.req.path,
     });
-    if (use === "used") return c.redirect(`/dashboard?notice=${ALREADY_SENT}`, 303);
+    if (use === "used") return c.redirect(`${list}?notice=${ALREADY_SENT}`, 303);
     if (use === "foreign") return staleForm(c);
     if (use === "stale") return stale(c);
     await next();
@@ -268,11 +284,127 @@ function listAddress(given: string | undefined): string {
   return given !== undefined && /^\/dashboard(\?[\w.~%&=+-]*)?$/.test(given) ? given : "/dashboard";
 }
 
+function codeFormValues(c: DashContext) {
+  const form = c.get("form");
+  return {
+    agent_id: text(form.agent_id),
+    mode: text(form.mode),
+    scopes: texts(form.scopes),
+    expires_in: text(form.expires_in),
+    key_expires_in: text(form.key_expires_in),
+    name: text(form.name),
+  };
+}
+
+const NOT_MADE_CODE = "The enrollment code was not made";
+const makeCodeOnce = oneTimeForm(
+  (c) => renderEnrollments(c, { error: { message: outOfDateMessage(NOT_MADE_CODE) }, form: codeFormValues(c) }, 409),
+  "/dashboard/enrollments",
+);
+
+dashboardRoutes.post("/dashboard/enrollments", checkOrigin, limitBody, requireSession, makeCodeOnce, async (c) => {
+  const values = codeFormValues(c);
+  const optional = (value: string | undefined) => (value === "" || value === undefined ? undefined : number(value));
+  try {
+    const code = await enrollmentsFor(c.get("services")).create(
+      {
+        agent_id: values.agent_id === undefined || values.agent_id === "" ? undefined : number(values.agent_id),
+        mode: values.mode,
+        scopes: values.scopes,
+        expires_in: optional(values.expires_in),
+        key_expires_in: optional(values.key_expires_in),
+        name: values.name === undefined || values.name.trim() === "" ? undefined : values.name,
+      },
+      dashboardActor(c),
+    );
+    const link = `${new URL(c.req.url).origin}/enroll#${code.code}`;
+    return renderEnrollments(c, { made: { code, link } });
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.status !== 422) throw err;
+    return renderEnrollments(c, { error: { message: `${NOT_MADE_CODE}: ${err.description}.` }, form: values }, 422);
+  }
+});
+
+dashboardRoutes.post("/dashboard/enrollments/:id/revoke", checkOrigin, limitBody, requireSession, async (c) => {
+  const id = c.req.param("id");
+  try {
+    const revoked = await enrollmentsFor(c.get("services")).revoke(id, dashboardActor(c));
+    if (!revoked)
+      return renderEnrollments(c, { error: { message: "No such enrollment code: nothing was revoked." } }, 404);
+    return c.redirect(`/dashboard/enrollments?revoked=${encodeURIComponent(revoked.id)}`, 303);
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.status !== 409) throw err;
+    return renderEnrollments(c, { error: { message: `The code was not revoked: ${err.description}.` } }, 409);
+  }
+});
+
+async function enrollmentNoticeOf(c: DashContext): Promise<string | undefined> {
+  if (c.req.query("notice") === ALREADY_SENT) {
+    return alreadySentNotice(
+      "A new enrollment code is shown only once, in the answer to the form that made it;",
+      "if it was not used, revoke it and make another.",
+    );
+  }
+  const id = c.req.query("revoked");
+  const code = id === undefined ? null : await enrollmentsFor(c.get("services")).get(id);
+  return code?.status === "revoked" ? `Enrollment code ${code.id} (“${code.name}”) is revoked.` : undefined;
+}
+
+async function renderEnrollments(
+  c: DashContext,
+  extra: Partial<EnrollmentsPageProps> = {},
+  status: 200 | 404 | 409 | 422 = 200,
+): Promise<Response> {
+  const session = c.get("session");
+  const { db, primaryDb } = c.get("services");
+  const [codes, formToken] = await Promise.all([
+    enrollmentsFor(c.get("services")).list(),
+    issueFormToken(primaryDb, session.id),
+  ]);
+  const { agents, picker } = await agentsShown(
+    db,
+    codes.map((code) => code.agent_id),
+    extra,
+  );
+  return c.html(
+    <EnrollmentsPage
+      nonce={nonceOf(c)}
+      csrfToken={session.csrfToken}
+      formToken={formToken}
+      codes={codes}
+      agents={agents}
+      {...extra}
+      picker={picker}
+    />,
+    status,
+  );
+}
+
+/** The agents named in a table, and the one a refused form had chosen (kept as the picker's choice). */
+async function agentsShown(
+  db: Database,
+  ids: number[],
+  extra: { form?: { agent_id?: string }; picker?: KeysPageProps["picker"] },
+): Promise<{ agents: Map<number, AdminAgent>; picker: KeysPageProps["picker"] }> {
+  const chosen = Number(extra.form?.agent_id);
+  const agents = await agentsByIds(db, Number.isSafeInteger(chosen) && chosen > 0 ? [...ids, chosen] : ids);
+  const picker = extra.picker ?? {
+    agents: agents.has(chosen) ? [agents.get(chosen)!] : [],
+    focusFirst: false,
+    limit: AGENT_SEARCH_LIMIT,
+  };
+  return { agents, picker };
+}
+
+function alreadySentNotice(shown: string, ifLost: string): string {
+  return `That form had already been sent, so it was not sent again: nothing changed. ${shown} ${ifLost}`;
+}
+
 async function noticeOf(c: DashContext): Promise<string | undefined> {
   if (c.req.query("notice") === ALREADY_SENT) {
-    return (
-      "That form had already been sent, so it was not sent again: nothing changed. A new key's secret is shown " +
-      "only once, in the answer to the form that made it; if it was not copied, revoke that key and make another."
+    return alreadySentNotice(
+      "A new key's secret is shown only once, in the answer to the form that made it;",
+      "if it was not copied, revoke that key and make another.",
     );
   }
   const requested = c.req.query("requested");
@@ -378,10 +510,14 @@ async function withErrorsShown(
 }
 
 function outOfDate(c: DashContext, what: string, form?: KeysPageProps["form"]): Promise<Response> {
-  const message =
+  return renderKeys(c, c.get("session"), { error: { message: outOfDateMessage(what) }, form }, 409);
+}
+
+function outOfDateMessage(what: string): string {
+  return (
     `${what}: the form was out of date (a form can be sent for an hour after its page was shown). ` +
-    "Nothing was changed; send it again.";
-  return renderKeys(c, c.get("session"), { error: { message }, form }, 409);
+    "Nothing was changed; send it again."
+  );
 }
 
 function lockedOut(c: DashContext, err: ApiError): Response | Promise<Response> {

@@ -52,7 +52,7 @@ code { font-family: ui-monospace, "Cascadia Mono", Menlo, Consolas, monospace; f
 .status { font-weight: 600; white-space: nowrap; }
 .status-active { color: var(--ok); } .status-grace { color: var(--warn); }
 .status-expired, .status-revoked { color: var(--danger); }
-.status-pending { color: var(--warn); }
+.status-pending { color: var(--warn); } .status-used { color: var(--ok); }
 .actions { display: flex; flex-wrap: wrap; gap: .5rem; align-items: flex-end; }
 .actions form { display: flex; gap: .4rem; align-items: flex-end; flex-wrap: wrap; }
 .actions label { font-weight: 400; font-size: .85rem; margin: 0; }
@@ -91,5 +91,7 @@ table.keys .status { display: inline-block; }
 .late button { margin-top: .3rem; padding: .3rem .5rem; }
 .rotation-actions { margin: 0 0 1rem; gap: .5rem 1rem; align-items: center; }
 .rotation-actions .hint { flex-basis: 100%; margin: 0; }
+.qr { display: block; width: 16rem; height: 16rem; background: #fff; margin: .75rem 0; }
+.code { font: 700 1.6rem/1.2 ui-monospace, "Cascadia Mono", Menlo, Consolas, monospace; letter-spacing: .08em; }
 @media (prefers-reduced-motion: no-preference) { button { transition: filter .1s; } }
 `;

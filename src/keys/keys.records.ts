@@ -82,17 +82,19 @@ function values(r: KeyRecord): unknown[] {
 }
 
 function entryOf(
-  action: "create" | "roll" | "rotate",
+  action: "create" | "roll" | "rotate" | "enroll",
   record: KeyRecord,
   at: string,
   actor: Actor,
   next: KeyRecord | null,
+  codeId: string | null = null,
 ): AuditEntry {
   return {
     at,
     action,
     key_id: record.id,
     new_key_id: next?.id ?? null,
+    code_id: codeId,
     key_name: record.name,
     mode: record.mode,
     actor: actor.actor,
@@ -101,6 +103,16 @@ function entryOf(
 }
 
 type Actor = { actor: KeyActorName; sessionId: string | null };
+
+/**
+ * What a key made by exchanging an enrollment code must win first, in its own batch (docs/specification.md
+ * section 9): `statement` runs first; the key is inserted only if `proof` (SQL; ?1 is the new key's id) then holds.
+ */
+export interface KeyClaim {
+  codeId: string;
+  statement: D1PreparedStatement;
+  proof: string;
+}
 
 export class KeyRecords {
   constructor(protected readonly db: KeyDatabase) {}
@@ -121,20 +133,24 @@ export class KeyRecords {
     return results.map(toRecord);
   }
 
-  /** Null, and nothing written, when the key names a sales agent that does not exist. */
-  async insert(record: KeyRecord, actor: Actor): Promise<VersionedRecord | null> {
+  /**
+   * Null, and nothing written, when the key names a sales agent that does not exist, or when a claim is given and
+   * its proof does not hold after its statement ran (the same batch: an enrollment code's exchange).
+   */
+  async insert(record: KeyRecord, actor: Actor, claim?: KeyClaim): Promise<VersionedRecord | null> {
     const insert = this.db
       .prepare(
         `INSERT INTO api_keys (${KEY_COLUMNS}, copy_pending) SELECT ${PLACEHOLDERS}, 1 ` +
-          "WHERE ?12 IS NULL OR EXISTS (SELECT 1 FROM sales_agents WHERE id = ?12)",
+          "WHERE (?12 IS NULL OR EXISTS (SELECT 1 FROM sales_agents WHERE id = ?12))" +
+          (claim ? ` AND ${claim.proof}` : ""),
       )
       .bind(...values(record));
-    const [, , read] = await this.db.batch<VersionedRow>([
-      insert,
-      auditStatement(this.db, entryOf("create", record, record.created_at, actor, null), record.id),
-      this.readStatement(record.id),
-    ]);
-    return toVersioned(read?.results[0]);
+    const entry = claim
+      ? entryOf("enroll", record, record.created_at, actor, null, claim.codeId)
+      : entryOf("create", record, record.created_at, actor, null);
+    const statements = [insert, auditStatement(this.db, entry, record.id), this.readStatement(record.id)];
+    const results = await this.db.batch<VersionedRow>(claim ? [claim.statement, ...statements] : statements);
+    return toVersioned(results.at(-1)?.results[0]);
   }
 
   /** The legacy carry-over: records already here are left as they are. */

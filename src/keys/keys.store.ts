@@ -14,7 +14,7 @@ import { fromCopy, type StoredCopy } from "./keys.copy.ts";
 import { drainCarriedOver, legacyRecords } from "./keys.legacy.ts";
 import { cachedKey, forgetKey, ISOLATE_KEY_TTL_MS, rememberKey } from "./keys.isolate-cache.ts";
 import type { ChangedKey, CreatedKey, KeyDatabase, KeyRecord, KeyState } from "./keys.record.ts";
-import { notActive, type VersionedRecord } from "./keys.records.ts";
+import { type KeyClaim, KeyRecords, notActive, type VersionedRecord } from "./keys.records.ts";
 import { authError } from "./keys.auth-failure.ts";
 import {
   alreadyRotated,
@@ -49,6 +49,7 @@ import {
 // Re-exported for users outside src/keys/.
 export type { KeyRecord } from "./keys.record.ts";
 export type { AuditEntry, KeyActor } from "./keys.audit.ts";
+export type { KeyClaim } from "./keys.records.ts";
 export type { KeyWithUsage } from "./keys.usage-read.ts";
 export type { KeyListAgent, KeyListCounts, KeyListFilters, KeyListPage, RotationListState } from "./keys.list-page.ts";
 export { KEY_STATES, ROTATION_STATES } from "./keys.list-page.ts";
@@ -118,6 +119,29 @@ export class KeyStore {
         { field: "agent_id", message: `must be an existing sales agent's id: there is no sales agent ${agentId}` },
       ]);
     }
+    const copy = await this.followRecord(inserted);
+    return { record: inserted.record, secret, copyPending: copy !== "confirmed" };
+  }
+
+  /**
+   * A key made by exchanging an enrollment code (docs/specification.md section 9), under the same rules as any
+   * key: `claim` builds, from the new record and its secret, what the key's batch must win first (the code marked
+   * used). Null, and nothing written, when the claim does not hold.
+   */
+  async createClaimed(
+    input: { name: string; mode: KeyMode; expiresInSeconds: number | null; scopes: readonly string[]; agentId: number },
+    claim: (record: KeyRecord, secret: string) => Promise<KeyClaim>,
+  ): Promise<CreatedKey | null> {
+    const { name, mode, expiresInSeconds: expiresIn, scopes, agentId } = checkNewKey(input);
+    const now = this.now();
+    const expiresAt = expiresIn === null ? null : new Date(now.getTime() + expiresIn * 1000).toISOString();
+    const { record, secret } = await newKey({ name, mode, expiresAt, replaces: null, scopes, agentId }, now);
+    const inserted = await this.records.insert(
+      record,
+      checkActor({ actor: "enrollment" }),
+      await claim(record, secret),
+    );
+    if (!inserted) return null;
     const copy = await this.followRecord(inserted);
     return { record: inserted.record, secret, copyPending: copy !== "confirmed" };
   }

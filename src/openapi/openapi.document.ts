@@ -19,13 +19,13 @@ the sales agents' apps need, for a sales and distribution organization.
 **Paths.** Every endpoint is served under \`${API_PREFIX}\` (listed here) and also at the root:
 \`${API_PREFIX}/customers\` and \`/customers\` are the same endpoint, as are \`/area\` and \`/areas\`.
 
-**Authentication.** Every endpoint but \`${API_PREFIX}/healthz\` takes \`Authorization: Bearer <API key>\`: the scheme word (any
-letter case), one space, and the key (\`sk_test_…\` or \`sk_live_…\`), with no other whitespace. A
-deployment accepts keys of its own mode only. Authentication comes first: without a valid key the
-answer is 401 whatever else is wrong with the request; the per-key rate limit (429) comes next. Only
-one answer comes before the 401: once 300 requests from one client address have failed authentication
-within a minute, its further requests get 429 (with \`Retry-After\`) unless their key authenticated
-within the last minute.
+**Authentication.** Every endpoint but \`${API_PREFIX}/healthz\` and \`${API_PREFIX}/enroll\` (whose enrollment code is its
+credential) takes \`Authorization: Bearer <API key>\`: the scheme word (any letter case), one space, and the
+key (\`sk_test_…\` or \`sk_live_…\`), with no other whitespace. A deployment accepts keys of its own mode
+only. Authentication comes first: without a valid key the answer is 401 whatever else is wrong with the
+request; the per-key rate limit (429) comes next. Only one answer comes before the 401: once 300 requests
+from one client address have failed authentication within a minute, its further requests get 429 (with
+\`Retry-After\`) unless their key authenticated within the last minute.
 
 **Errors.** Every error, of every status, is the \`Error\` envelope; \`status_code\` equals the HTTP status
 and \`fields\` (422) lists every broken parameter by its request name. Two answers can come from any
@@ -48,6 +48,7 @@ const TAGS = [
   { name: "Lookups", description: "Areas, postal codes and sales agents: the ids that creating a customer takes" },
   { name: "Keys", description: "What a key does to itself: rotate, when its answers say `Key-Rotation: due`" },
   { name: "Service", description: "The deployment itself: is it up, which version, which mode" },
+  { name: "Enrollment", description: "A field phone exchanges a one-time enrollment code for its API key" },
 ];
 
 /** OpenAPI 3.1 takes an SPDX expression; "LicenseRef-" is SPDX's form for a licence of one's own. */

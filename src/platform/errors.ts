@@ -100,6 +100,10 @@ export const errors = {
     new ApiError(429, "RATE_LIMITED", "Too many failed sign-ins from this address; retry later", {
       headers: { "Retry-After": String(retryAfterSeconds) },
     }),
+  enrollmentLocked: (retryAfterSeconds: number) =>
+    new ApiError(429, "RATE_LIMITED", "Too many failed enrollment code exchanges from this address; retry later", {
+      headers: { "Retry-After": String(retryAfterSeconds) },
+    }),
   internal: () => new ApiError(500, "INTERNAL_ERROR", "The service failed to answer this request"),
   unavailable: (what: string) =>
     new ApiError(503, "SERVICE_UNAVAILABLE", `The ${what} cannot be reached; retry later`, {

@@ -7,6 +7,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import app from "../../src/index.ts";
 import { adminAuth } from "../../src/admin/admin.auth.ts";
 import { adminRoutes } from "../../src/admin/admin.routes.ts";
+import { enrollAdminRoutes } from "../../src/enroll/enroll.admin.routes.ts";
 import { call, errorEnvelope, expectErrorAnswer, statusAndHeaders, validationEnvelope } from "../helpers/http.ts";
 import { MISSING_ADMIN_CREDENTIALS } from "../helpers/session.ts";
 import { makeKey } from "../helpers/api-keys.ts";
@@ -20,9 +21,13 @@ beforeEach(async () => {
   await env.DB.prepare("DELETE FROM admin_signin_failures").run();
 });
 
-/** The admin router's routes, method and Hono path, once each (middleware entries left out). */
+/** The admin routers' routes (keys, enrollment codes), method and Hono path, once each (middleware entries left out). */
 const routes = [
-  ...new Set(adminRoutes.routes.filter((r) => r.method !== "ALL").map((r) => `${r.method} ${r.path}`)),
+  ...new Set(
+    [...adminRoutes.routes, ...enrollAdminRoutes.routes]
+      .filter((r) => r.method !== "ALL")
+      .map((r) => `${r.method} ${r.path}`),
+  ),
 ].map((route) => {
   const [method, path] = route.split(" ") as [string, string];
   return { method, path, url: path.replace(/:[^/]+/g, "key_0000000000000000") };
@@ -50,8 +55,11 @@ describe("every admin route", () => {
   it("is the admin API's list of endpoints", () => {
     expect(routes.map((r) => `${r.method} ${r.path}`).sort()).toEqual([
       "GET /admin/audit",
+      "GET /admin/enrollments",
       "GET /admin/keys",
       "GET /admin/salesagents",
+      "POST /admin/enrollments",
+      "POST /admin/enrollments/:id/revoke",
       "POST /admin/keys",
       "POST /admin/keys/:id/revoke",
       "POST /admin/keys/:id/roll",

@@ -220,7 +220,7 @@ describe("GET /admin/audit", () => {
     const res = await call("/admin/audit", { headers: bearer });
     expect(res.status).toBe(200);
     expect(res.headers.get("Cache-Control")).toBe("no-store");
-    const common = { key_name: "Audited", mode: "live", actor: "admin-api", session_id: null };
+    const common = { code_id: null, key_name: "Audited", mode: "live", actor: "admin-api", session_id: null };
     expect(res.body).toEqual({
       data: [
         { at: ISO, action: "revoke", key_id: rolled.id, new_key_id: null, ...common },
@@ -365,7 +365,7 @@ describe("the dashboard: make-key form, key table and audit panel", () => {
     expect(revoke.status).toBe(303);
     const revoked = await call(revoke.headers.get("Location")!, { headers: { Cookie: cookie } });
 
-    const common = { key_name: "Asha's app", mode: "test", actor: "dashboard", session_id: sessionId };
+    const common = { code_id: null, key_name: "Asha's app", mode: "test", actor: "dashboard", session_id: sessionId };
     expect((await call("/admin/audit", { headers: bearer })).body.data).toEqual([
       { at: ISO, action: "revoke", key_id: fresh.id, new_key_id: null, ...common },
       { at: ISO, action: "roll", key_id: key.id, new_key_id: fresh.id, ...common },
@@ -375,7 +375,7 @@ describe("the dashboard: make-key form, key table and audit panel", () => {
     expect(rows).toHaveLength(3);
     expect(rows[0]).toMatch(
       new RegExp(
-        `^<tr><td><time datetime="[^"]+">[^<]+ UTC</time></td><td>revoke</td><td><code>${fresh.id}</code></td><td>–</td>` +
+        `^<tr><td><time datetime="[^"]+">[^<]+ UTC</time></td><td>revoke</td><td><code>${fresh.id}</code></td><td>–</td><td>–</td>` +
           `<td>Asha&#39;s app</td><td>test</td><td>dashboard</td><td><code>${sessionId.slice(0, 8)}…</code></td>$`,
       ),
     );
@@ -463,7 +463,9 @@ describe("the dashboard: make-key form, key table and audit panel", () => {
     const rows = auditRowsOf(page);
     expect(rows).toHaveLength(50);
     expect(
-      rows.map((r) => /<td>create<\/td><td><code>[^<]+<\/code><\/td><td>–<\/td><td>([^<]+)<\/td>/.exec(r)?.[1]),
+      rows.map(
+        (r) => /<td>create<\/td><td><code>[^<]+<\/code><\/td><td>–<\/td><td>–<\/td><td>([^<]+)<\/td>/.exec(r)?.[1],
+      ),
     ).toEqual(Array.from({ length: 50 }, (_, i) => `key ${54 - i}`));
     expect(rows.every((r) => r.includes("<td>cli</td><td>–</td>"))).toBe(true);
   });

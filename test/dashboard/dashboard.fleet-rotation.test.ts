@@ -96,6 +96,7 @@ describe("asking for rotation from the key list", () => {
         action: "rotation-requested",
         key_id: id,
         new_key_id: null,
+        code_id: null,
         key_name: made.find((k) => k.id === id)!.name,
         mode: "test",
         actor: "dashboard",

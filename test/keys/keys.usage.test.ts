@@ -202,7 +202,16 @@ describe("retention (the daily cron trigger)", () => {
       new Date(now).toISOString(),
     ]);
     expect(lines.map((l) => [l.method, JSON.parse(l.text)])).toEqual([
-      ["log", { event: "key_retention", cron: "17 3 * * *", usage_rows_deleted: 1, audit_rows_deleted: 1 }],
+      [
+        "log",
+        {
+          event: "key_retention",
+          cron: "17 3 * * *",
+          usage_rows_deleted: 1,
+          audit_rows_deleted: 1,
+          sealed_secrets_erased: 0,
+        },
+      ],
       [
         "log",
         { level: "info", event: "sync_retention", cron: "17 3 * * *", tombstones_purged: 0, tombstones_left: false },

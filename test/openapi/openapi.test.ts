@@ -16,6 +16,7 @@ const API_PATHS = [
   "/api/salesagents",
   "/api/keys/rotate",
   "/api/healthz",
+  "/api/enroll",
 ];
 
 let key: string;
@@ -26,7 +27,7 @@ beforeAll(async () => {
 beforeEach(() => clearIsolateCaches());
 
 describe("GET /openapi.json", () => {
-  it("answers without a key: an OpenAPI 3.1 document of the nine API paths and the health check, each once", async () => {
+  it("answers without a key: an OpenAPI 3.1 document of the nine API paths, the health check and enrollment, each once", async () => {
     const res = await call("/openapi.json");
     expect(statusAndHeaders(res, "Content-Type", "Cache-Control")).toEqual({
       status: 200,
@@ -37,7 +38,9 @@ describe("GET /openapi.json", () => {
     expect(res.body.info).toEqual({
       title: "Order and customer lookup API",
       version: "0.1.0",
-      description: expect.stringContaining("Every endpoint but `/api/healthz` takes `Authorization: Bearer <API key>`"),
+      description: expect.stringContaining(
+        "Every endpoint but `/api/healthz` and `/api/enroll` (whose enrollment code is its\ncredential) takes `Authorization: Bearer <API key>`",
+      ),
       contact: { name: "API team", url: "https://api-team.example.com", email: "api-team@example.com" },
       license: { name: "Proprietary: all rights reserved", identifier: "LicenseRef-Proprietary" },
     });
@@ -50,7 +53,7 @@ describe("GET /openapi.json", () => {
     expect(res.body.servers).toEqual([{ url: "https://orders.example.in", description: "This deployment" }]);
   });
 
-  it("declares the bearer scheme and puts every operation behind it but the health check, which needs none", async () => {
+  it("declares the bearer scheme and puts every operation behind it but the health check and enrollment", async () => {
     const { body } = await call("/openapi.json");
     expect(body.components.securitySchemes).toEqual({
       bearerAuth: { type: "http", scheme: "bearer", description: expect.stringContaining("sk_test_") },
@@ -58,7 +61,7 @@ describe("GET /openapi.json", () => {
     for (const [path, item] of Object.entries<
       Record<string, { security?: unknown; responses: Record<string, unknown> }>
     >(body.paths)) {
-      if (path === "/api/healthz") continue;
+      if (path === "/api/healthz" || path === "/api/enroll") continue;
       for (const [method, operation] of Object.entries(item)) {
         expect(operation.security, `${method} ${path}`).toEqual([{ bearerAuth: [] }]);
         expect(Object.keys(operation.responses), `${method} ${path}`).toEqual(
@@ -66,6 +69,10 @@ describe("GET /openapi.json", () => {
         );
       }
     }
+    const enroll = body.paths["/api/enroll"];
+    expect(Object.keys(enroll)).toEqual(["post", "get"]);
+    expect([enroll.post.security, enroll.get.security]).toEqual([[], []]);
+    expect(Object.keys(enroll.post.responses)).toEqual(["200", "201", "400", "401", "413", "422", "429", "500", "503"]);
     const health = body.paths["/api/healthz"];
     expect(Object.keys(health)).toEqual(["get"]);
     expect(health.get.security).toEqual([]);
@@ -87,6 +94,7 @@ describe("GET /openapi.json", () => {
       "get /api/area listAreas",
       "get /api/areas listAreasAlias",
       "get /api/customers listCustomers",
+      "get /api/enroll getEnrollmentPage",
       "get /api/fetch-salesagent-by-pincode listSalesAgentsByPincode",
       "get /api/healthz getHealth",
       "get /api/orders listOrders",
@@ -94,6 +102,7 @@ describe("GET /openapi.json", () => {
       "get /api/salesagents listSalesAgents",
       "get /api/sync syncBook",
       "post /api/customers/create createCustomer",
+      "post /api/enroll exchangeEnrollmentCode",
       "post /api/keys/rotate rotateKey",
     ]);
   });
@@ -118,8 +127,8 @@ describe("GET /openapi.json", () => {
     for (const [path, methods] of Object.entries(
       body.paths as Record<string, Record<string, { responses: Record<string, any> }>>,
     )) {
-      // POST /keys/rotate takes a key of any scope (docs/specification.md section 9): it has no 403.
-      if (path.endsWith("/healthz") || path.endsWith("/keys/rotate")) continue;
+      // POST /keys/rotate takes a key of any scope (docs/specification.md section 9), and /enroll none: neither has a 403.
+      if (path.endsWith("/healthz") || path.endsWith("/keys/rotate") || path.endsWith("/enroll")) continue;
       for (const [method, operation] of Object.entries(methods)) {
         const scope = method === "get" ? "read" : "write";
         const endpoint = `${method.toUpperCase()} ${path.replace(/^\/api/, "")}`;

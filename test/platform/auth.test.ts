@@ -417,7 +417,8 @@ describe("every route", () => {
   it("is an API route (so authenticated) unless it is a documented surface outside the API", () => {
     // The app's own routing table: a route mounted anywhere else than apiRoutes shows up here.
     const outsideApi = [/^\/openapi\.json$/, /^\/docs(\/|$)/, /^\/dashboard(\/|$)/, /^\/admin(\/|$)/];
-    // The public routes (GET /healthz) answer without a key; they read no data (test/health/health.test.ts).
+    // The public routes answer without a key: GET /healthz reads no data (test/health/health.test.ts); the
+    // enrollment code is POST /enroll's credential (test/enroll/enroll.test.ts).
     const open = new Set(
       publicRoutes.flatMap(({ route }) => [
         `${route.method.toUpperCase()} ${API_PREFIX}${route.path}`,
@@ -435,7 +436,14 @@ describe("every route", () => {
       .map((r) => `${r.method} ${r.path}`)
       .filter((r) => !api.has(r) && !open.has(r) && !outsideApi.some((p) => p.test(r.slice(r.indexOf(" ") + 1))));
     expect(stray).toEqual([]);
-    expect([...open].sort()).toEqual(["GET /api/healthz", "GET /healthz"]);
+    expect([...open].sort()).toEqual([
+      "GET /api/enroll",
+      "GET /api/healthz",
+      "GET /enroll",
+      "GET /healthz",
+      "POST /api/enroll",
+      "POST /enroll",
+    ]);
     expect(app.routes.some((r) => r.path === `${API_PREFIX}/customers`)).toBe(true);
   });
 });

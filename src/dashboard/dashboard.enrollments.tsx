@@ -1,0 +1,217 @@
+// The dashboard's enrollment codes page (docs/specification.md section 9): make a code for one sales agent,
+// see it once as text and as a QR code of <base URL>/enroll#<code>, list the codes, revoke a pending one.
+// The QR code is an inline SVG drawn here by the `qr` encoder (docs/decisions.md): no script, no outside request.
+import { encodeQR } from "qr";
+import { raw } from "hono/html";
+import type { FC } from "hono/jsx";
+import type { AdminAgent } from "../admin/admin.salesagents.ts";
+import type { EnrollmentCode, NewEnrollmentCode } from "../enroll/enroll.codes.ts";
+import { AgentChoices, type AgentPickerProps, AgentSearch, agentName } from "./dashboard.agent-picker.tsx";
+import { Csrf, FormToken } from "./dashboard.form-fields.tsx";
+import { ModeChoices, ScopeChoices, SignedInPage } from "./dashboard.pages.tsx";
+import { Time } from "./dashboard.time.tsx";
+
+export const CODE_LIFE_CHOICES = [
+  { value: "3600", label: "1 hour" },
+  { value: "86400", label: "24 hours" },
+  { value: "604800", label: "7 days" },
+] as const;
+
+export const KEY_LIFE_CHOICES = [
+  { value: "", label: "never" },
+  { value: "2592000", label: "in 30 days" },
+  { value: "7776000", label: "in 90 days" },
+  { value: "31536000", label: "in 1 year" },
+] as const;
+
+export interface EnrollmentsPageProps {
+  nonce: string;
+  csrfToken: string;
+  formToken: string;
+  codes: EnrollmentCode[];
+  agents: Map<number, AdminAgent>;
+  picker: Omit<AgentPickerProps, "chosen">;
+  /** A code just made, and the link its QR code carries: in this page and nowhere else. */
+  made?: { code: NewEnrollmentCode; link: string };
+  notice?: string;
+  error?: { message: string };
+  form?: {
+    agent_id?: string;
+    mode?: string;
+    scopes?: string[];
+    expires_in?: string;
+    key_expires_in?: string;
+    name?: string;
+  };
+}
+
+/** The encoder's SVG (numbers only), made an image with a name for assistive technology. */
+export function qrSvg(text: string, label: string): string {
+  const svg = encodeQR(text, "svg", { ecc: "medium", border: 4 });
+  const escaped = label.replace(/[&<>"]/g, (ch) => `&#${ch.charCodeAt(0)};`);
+  return svg.replace("<svg ", `<svg class="qr" role="img" aria-label="${escaped}" `);
+}
+
+export const EnrollmentsPage: FC<EnrollmentsPageProps> = (props) => {
+  const { nonce, csrfToken, made, notice, error } = props;
+  return (
+    <SignedInPage
+      title="Enrollment codes: dashboard"
+      heading="Enrollment codes"
+      nonce={nonce}
+      csrfToken={csrfToken}
+      error={error}
+      notice={notice}
+    >
+      <p>
+        <a href="/dashboard">Back to the API keys</a>
+      </p>
+      {made && <NewCode {...made} agents={props.agents} />}
+      <p class="hint intro">
+        An enrollment code puts a key on a field phone without anyone typing a secret: the phone's app scans the QR code
+        (or takes the code typed in) and exchanges it once for a key bound to the code's sales agent.
+      </p>
+      <MakeForm {...props} />
+      <CodesTable codes={props.codes} agents={props.agents} csrfToken={csrfToken} />
+    </SignedInPage>
+  );
+};
+
+const NewCode: FC<{ code: NewEnrollmentCode; link: string; agents: Map<number, AdminAgent> }> = ({
+  code,
+  link,
+  agents,
+}) => {
+  const agent = agents.get(code.agent_id);
+  return (
+    <section class="secret" aria-labelledby="new-code-heading">
+      <h2 id="new-code-heading">New enrollment code for {agent ? agentName(agent) : `agent #${code.agent_id}`}</h2>
+      <p>
+        Scan the QR code with the field app, or type the code in it. It is shown only this once (reloading this page
+        does not show it again) and can be exchanged once, until <Time iso={code.expires_at} />.
+      </p>
+      <p class="code" id="new-code">
+        {code.code}
+      </p>
+      {raw(qrSvg(link, `QR code of the enrollment link for ${code.name}`))}
+      <p class="hint">
+        The QR code holds the link <code>{link}</code>
+      </p>
+    </section>
+  );
+};
+
+const MakeForm: FC<EnrollmentsPageProps> = ({ csrfToken, formToken, form, picker }) => {
+  const mode = form?.mode === "live" ? "live" : "test";
+  return (
+    <section aria-labelledby="make-code-heading" class="panel">
+      <h2 id="make-code-heading">Make an enrollment code</h2>
+      <AgentSearch query={picker.query} action="/dashboard/enrollments" />
+      <form method="post" action="/dashboard/enrollments" class="row">
+        <Csrf token={csrfToken} />
+        <FormToken token={formToken} />
+        <AgentChoices {...picker} chosen={form?.agent_id} required />
+        <ModeChoices mode={mode} />
+        <ScopeChoices scopes={form?.scopes} />
+        <div>
+          <label for="code-life">Code can be used for</label>
+          <select id="code-life" name="expires_in">
+            {CODE_LIFE_CHOICES.map((choice) => (
+              <option value={choice.value} selected={(form?.expires_in ?? "86400") === choice.value}>
+                {choice.label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label for="key-life">Key expires</label>
+          <select id="key-life" name="key_expires_in">
+            {KEY_LIFE_CHOICES.map((choice) => (
+              <option value={choice.value} selected={(form?.key_expires_in ?? "") === choice.value}>
+                {choice.label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label for="code-name">Key name (optional)</label>
+          <input id="code-name" name="name" type="text" maxlength={100} autocomplete="off" value={form?.name ?? ""} />
+        </div>
+        <button type="submit">Make code</button>
+      </form>
+    </section>
+  );
+};
+
+const CodesTable: FC<{ codes: EnrollmentCode[]; agents: Map<number, AdminAgent>; csrfToken: string }> = ({
+  codes,
+  agents,
+  csrfToken,
+}) => (
+  <section aria-labelledby="codes-heading">
+    <h2 id="codes-heading">Codes</h2>
+    {codes.length === 0 ? (
+      <p>No enrollment codes yet.</p>
+    ) : (
+      <div class="table-wrap" tabindex={0} role="region" aria-label="Enrollment codes table">
+        <table>
+          <caption>Enrollment codes, newest first. A code itself is never kept, only its hash.</caption>
+          <thead>
+            <tr>
+              <th scope="col">Key name</th>
+              <th scope="col">Agent</th>
+              <th scope="col">Mode</th>
+              <th scope="col">Scopes</th>
+              <th scope="col">Made</th>
+              <th scope="col">Usable until</th>
+              <th scope="col">Status</th>
+              <th scope="col">Key made</th>
+              <th scope="col">Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {codes.map((code) => {
+              const agent = agents.get(code.agent_id);
+              return (
+                <tr>
+                  <th scope="row">
+                    {code.name}
+                    <br />
+                    <span class="hint">{code.id}</span>
+                  </th>
+                  <td>
+                    {agent ? agentName(agent) : "unknown agent"}
+                    <br />
+                    <span class="hint">#{code.agent_id}</span>
+                  </td>
+                  <td>{code.mode}</td>
+                  <td>{code.scopes.join(", ")}</td>
+                  <td>
+                    <Time iso={code.created_at} />
+                  </td>
+                  <td>
+                    <Time iso={code.expires_at} />
+                  </td>
+                  <td>
+                    <span class={`status status-${code.status}`}>{code.status}</span>
+                  </td>
+                  <td>{code.key_id ? <code>{code.key_id}</code> : "–"}</td>
+                  <td>
+                    {code.status === "pending" && (
+                      <form method="post" action={`/dashboard/enrollments/${code.id}/revoke`}>
+                        <Csrf token={csrfToken} />
+                        <button type="submit" class="danger">
+                          Revoke<span class="vh"> code {code.id}</span>
+                        </button>
+                      </form>
+                    )}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+    )}
+  </section>
+);

@@ -1,0 +1,57 @@
+// POST /enroll (a phone exchanges an enrollment code for its key) and GET /enroll (the page a phone's camera
+// opens from the QR code), as documented (docs/specification.md section 9). Both take no API key.
+import { createRoute, z } from "@hono/zod-openapi";
+import { errorResponse } from "../platform/errors.ts";
+import { MAX_BODY_BYTES } from "../platform/middleware/body-limit.ts";
+import { headerRef } from "../platform/response-headers.ts";
+import { EnrollBodySchema, EnrolledKeySchema } from "./enroll.schemas.ts";
+
+const answer = z.object({ data: EnrolledKeySchema });
+
+export const exchange = createRoute({
+  method: "post",
+  path: "/enroll",
+  operationId: "exchangeEnrollmentCode",
+  tags: ["Enrollment"],
+  summary: "Exchange an enrollment code for an API key",
+  description:
+    "Takes no API key: the code is the credential. Answers 201 with a new key bound to the code's sales agent, with the code's mode and scopes, and its secret. The same code sent again within 10 minutes of its use answers the same key and secret (200), so that a lost answer can be retried; after that, and for an unknown, expired or revoked code, 401 saying which. Once 10 exchanges from one client address have failed within 10 minutes, its further attempts get 429 with Retry-After.",
+  security: [],
+  request: {
+    body: { content: { "application/json": { schema: EnrollBodySchema } }, required: true },
+  },
+  responses: {
+    201: { description: "The new key, with its secret", content: { "application/json": { schema: answer } } },
+    200: {
+      description: "The same key and secret again: this code was exchanged less than 10 minutes ago",
+      content: { "application/json": { schema: answer } },
+    },
+    400: errorResponse("A body that is not JSON"),
+    401: errorResponse("The code is unknown (or mistyped), expired, already used or revoked", {
+      "WWW-Authenticate": headerRef("WWW-Authenticate"),
+    }),
+    413: errorResponse(`A body over ${MAX_BODY_BYTES} bytes`),
+    422: errorResponse("A field breaks its rule; `fields` lists every one"),
+    429: errorResponse("Too many failed exchanges from this client address; see Retry-After", {
+      "Retry-After": headerRef("Retry-After"),
+    }),
+    500: errorResponse("A fault of the service"),
+    503: errorResponse("The database or the key store cannot be reached; see Retry-After", {
+      "Retry-After": headerRef("Retry-After"),
+    }),
+  },
+});
+
+export const page = createRoute({
+  method: "get",
+  path: "/enroll",
+  operationId: "getEnrollmentPage",
+  tags: ["Enrollment"],
+  summary: "The page that a phone's camera opens from an enrollment QR code",
+  description:
+    "A small HTML page (no script, no outside request) saying to open the link in the field app. The code travels in the link's fragment (`/enroll#<code>`), which never reaches the server.",
+  security: [],
+  responses: {
+    200: { description: "The page", content: { "text/html": { schema: z.string() } } },
+  },
+});

@@ -1,0 +1,117 @@
+// The dashboard's enrollment codes page (docs/specification.md section 9): make a code for an agent, shown once as
+// text and as an inline QR code on the form's own answer; the same form sent again answers 303 to the list and
+// shows nothing; revoke answers 303; every change is audited with the dashboard session.
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import { BASE, type CallResult, call, statusAndHeaders } from "../helpers/http.ts";
+import { auditSessionId } from "../helpers/session.ts";
+import { seedFixture } from "../helpers/seed.ts";
+
+const bearer = { Authorization: `Bearer ${env.ADMIN_TOKEN!}` };
+const CODE = /<p class="code" id="new-code">([0-9A-Z-]{19})<\/p>/;
+
+let cookie: string;
+
+function send(path: string, fields: Record<string, string | string[]>): Promise<CallResult> {
+  const body = new URLSearchParams();
+  for (const [name, value] of Object.entries(fields))
+    for (const v of Array.isArray(value) ? value : [value]) body.append(name, v);
+  return call(path, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: BASE, Cookie: cookie },
+    body: body.toString(),
+    redirect: "manual",
+  });
+}
+
+function tokensOf(res: CallResult) {
+  return {
+    csrf_token: /name="csrf_token" value="([^"]+)"/.exec(res.text)![1]!,
+    form_token: /name="form_token" value="([^"]+)"/.exec(res.text)![1]!,
+  };
+}
+
+const page = (path = "/dashboard/enrollments") => call(path, { headers: { Cookie: cookie } });
+
+beforeAll(async () => {
+  await seedFixture();
+  const res = await call("/dashboard/login", {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: BASE },
+    body: new URLSearchParams({ token: env.ADMIN_TOKEN! }).toString(),
+    redirect: "manual",
+  });
+  cookie = res.headers.get("Set-Cookie")!.split(";")[0]!;
+});
+
+describe("the enrollment codes page", () => {
+  it("finds the agent, makes a code shown once with its QR code, and a resent form makes nothing", async () => {
+    const search = await page("/dashboard/enrollments?agent_q=Meena");
+    expect(search.status).toBe(200);
+    expect(search.text).toContain('<input type="radio" name="agent_id" value="3" checked="" required=""');
+    expect(search.text).not.toContain("no agent (every customer)");
+    const fields = {
+      ...tokensOf(search),
+      agent_id: "3",
+      mode: "test",
+      scopes: ["read"],
+      expires_in: "3600",
+      key_expires_in: "",
+      name: "",
+    };
+    const made = await send("/dashboard/enrollments", fields);
+    expect(statusAndHeaders(made, "Cache-Control")).toEqual({ status: 200, "Cache-Control": "no-store" });
+    const code = CODE.exec(made.text)?.[1];
+    expect(code).toMatch(/^[0-9A-HJKMNP-TV-Z]{4}(-[0-9A-HJKMNP-TV-Z]{4}){3}$/);
+    expect(made.text).toContain('<h2 id="new-code-heading">New enrollment code for Meena Iyer</h2>');
+    expect(made.text).toContain(`<code>${BASE}/enroll#${code}</code>`);
+    expect(made.text).toMatch(
+      /<svg class="qr" role="img" aria-label="QR code of the enrollment link for Meena Iyer" viewBox="0 0 \d+ \d+" xmlns="http:\/\/www.w3.org\/2000\/svg"><path d="M[^"]+"\/?>(<\/path>)?<\/svg>/,
+    );
+    expect(made.text).not.toMatch(/<script|https?:\/\/(?!127\.0\.0\.1|www\.w3\.org)/);
+
+    const again = await send("/dashboard/enrollments", fields);
+    expect({ ...statusAndHeaders(again, "Location"), text: again.text }).toEqual({
+      status: 303,
+      Location: "/dashboard/enrollments?notice=already-sent",
+      text: "",
+    });
+    const list = await page("/dashboard/enrollments?notice=already-sent");
+    expect(list.text).toContain("That form had already been sent, so it was not sent again: nothing changed.");
+    expect(list.text).not.toContain(code!);
+    expect(list.text).not.toContain("<svg");
+    const codes = (await call("/admin/enrollments", { headers: bearer })).body.data;
+    expect(codes).toHaveLength(1);
+    expect(codes[0]).toMatchObject({ agent_id: 3, scopes: ["read"], status: "pending", name: "Meena Iyer" });
+    expect(list.text).toContain(`<span class="hint">${codes[0].id}</span>`);
+
+    const revoked = await send(`/dashboard/enrollments/${codes[0].id}/revoke`, { csrf_token: fields.csrf_token });
+    expect(statusAndHeaders(revoked, "Location")).toEqual({
+      status: 303,
+      Location: `/dashboard/enrollments?revoked=${codes[0].id}`,
+    });
+    const after = await page(`/dashboard/enrollments?revoked=${codes[0].id}`);
+    expect(after.text).toContain(`Enrollment code ${codes[0].id} (“Meena Iyer”) is revoked.`);
+    expect(after.text).toContain('<span class="status status-revoked">revoked</span>');
+    expect(after.text).not.toContain(`/dashboard/enrollments/${codes[0].id}/revoke`);
+
+    const session = await auditSessionId(cookie);
+    const entries = (await call("/admin/audit", { headers: bearer })).body.data;
+    expect(entries.map((e: any) => [e.action, e.code_id, e.actor, e.session_id])).toEqual([
+      ["revoke-code", codes[0].id, "dashboard", session],
+      ["enroll-code", codes[0].id, "dashboard", session],
+    ]);
+    const panel = await page("/dashboard");
+    expect(panel.text).toContain(`<td>revoke-code</td><td>–</td><td>–</td><td><code>${codes[0].id}</code></td>`);
+  });
+
+  it("a refused form keeps its values and names the problem; without a session, the login page", async () => {
+    const form = await page();
+    const res = await send("/dashboard/enrollments", { ...tokensOf(form), agent_id: "2", mode: "test" });
+    expect(res.status).toBe(422);
+    expect(res.text).toContain("The enrollment code was not made: scopes must name at least one scope: read, write.");
+    expect(res.text).toContain('<input type="radio" name="agent_id" value="2" checked="" required=""');
+    const anonymous = await call("/dashboard/enrollments");
+    expect(anonymous.text).toContain("<h1>API key dashboard</h1>");
+  });
+});
