@@ -10,7 +10,7 @@ export interface ImportFigures {
   /** The most that the importer's whole process tree held at once, and the largest single process. */
   peakTreeMib: number;
   peakProcessMib: number;
-  /** The tree's processes at that peak, e.g. "node 611, workerd 319, npm run db:impo 54". */
+  /** The tree's processes at that peak in MiB, e.g. "node 611 (anonymous 560), workerd 319 (anonymous 120), ...". */
   atPeak: string;
   /** The importer's summary line (the last line of its standard output). */
   summary: string;
@@ -18,16 +18,14 @@ export interface ImportFigures {
 
 const SAMPLE_EVERY_MS = 200;
 
-/** A process's resident memory in KiB and its name; 0 once it has ended. */
-function resident(pid: number): { name: string; kib: number } {
+/** A process's resident memory in KiB (all, and its anonymous part: not pages of mapped files) and its name. */
+function resident(pid: number): { name: string; kib: number; anonKib: number } {
   try {
     const status = readFileSync(`/proc/${pid}/status`, "utf8");
-    return {
-      name: /^Name:\s+(.*)$/m.exec(status)?.[1] ?? String(pid),
-      kib: Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0),
-    };
+    const field = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0);
+    return { name: /^Name:\s+(.*)$/m.exec(status)?.[1] ?? String(pid), kib: field("VmRSS"), anonKib: field("RssAnon") };
   } catch {
-    return { name: String(pid), kib: 0 }; // ended between the listing and the read
+    return { name: String(pid), kib: 0, anonKib: 0 }; // ended between the listing and the read
   }
 }
 
@@ -52,7 +50,7 @@ export async function measureImport(file: string, persistDir: string): Promise<I
       peakTree = tree;
       atPeak = [...each]
         .sort((a, b) => b.kib - a.kib)
-        .map((p) => `${p.name} ${Math.round(p.kib / 1024)}`)
+        .map((p) => `${p.name} ${Math.round(p.kib / 1024)} (anonymous ${Math.round(p.anonKib / 1024)})`)
         .join(", ");
     }
     peakProcess = Math.max(peakProcess, ...each.map((p) => p.kib));
