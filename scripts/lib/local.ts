@@ -2,7 +2,6 @@
 // wrangler's getPlatformProxy: the same D1 and KV that `wrangler dev --persist-to $PERSIST_DIR` serves.
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { getPlatformProxy } from "wrangler";
 import { UsageError } from "./cli.ts";
 import { readConfig, writeConfigCopy } from "./config.ts";
 import { whileLocked, withLockRetries } from "./local-retry.ts";
@@ -35,6 +34,9 @@ export async function openPlatform(target: Target = {}): Promise<Platform> {
   // wrangler dev the real one in a file, which an empty variable does not override).
   for (const name of (config.secrets as { required?: string[] } | undefined)?.required ?? []) process.env[name] ??= "";
   if (target.remote) return openRemote(target.environment);
+  // Loaded only here: wrangler's module alone is about 300 MB of a Node process, which a command
+  // should not hold while it runs another wrangler (the import's migrations).
+  const { getPlatformProxy } = await import("wrangler");
   // workerd fails to start while another process on the same PERSIST_DIR has its SQLite file locked.
   const proxy = await whileLocked(() =>
     getPlatformProxy<Env>({
@@ -63,6 +65,7 @@ async function openRemote(environment: string | undefined): Promise<Platform> {
     const configPath = writeConfigCopy(join(dir, "wrangler.json"), (section) => {
       for (const binding of [...(section.kv_namespaces ?? []), ...(section.d1_databases ?? [])]) binding.remote = true;
     });
+    const { getPlatformProxy } = await import("wrangler");
     const proxy = await getPlatformProxy<Env>({ configPath, environment, remoteBindings: true, persist: false });
     return { env: proxy.env, dispose: () => proxy.dispose().finally(cleanup) };
   } catch (err) {
