@@ -27,7 +27,7 @@
 // ties a lower layer to a higher one. Test files are not part of the layers.
 
 const TESTS = "\\.test\\.tsx?$";
-const CAPABILITIES = "(customers|orders|lookups|health|keys|admin|import|dashboard)";
+const CAPABILITIES = "(customers|orders|lookups|health|keys|admin|import|dashboard|sync)";
 
 /** Top to bottom; a file is in the first layer that it matches. */
 const LAYERS = [

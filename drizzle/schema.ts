@@ -393,3 +393,44 @@ export const agentCustomerCounts = sqliteTable("agent_customer_counts", {
   agentId: integer("agent_id").primaryKey(),
   n: integer("n").notNull(),
 });
+
+// The sync change log (docs/specification.md section 8): one entry per record per book, (re)written
+// by triggers on the record tables and by the importer's lookup marking. A rewrite is INSERT OR
+// REPLACE, so the entry gets a new AUTOINCREMENT seq: numbers are never reused and follow commit
+// order, and a record changed many times keeps only its latest entry. changed_at (unix seconds)
+// serves retention only, never ordering.
+export const syncChanges = sqliteTable(
+  "sync_changes",
+  {
+    seq: integer("seq").primaryKey({ autoIncrement: true }),
+    /** The sales agent whose book the entry is in. */
+    book: integer("book").notNull(),
+    kind: text("kind", { enum: ["customer", "order"] }).notNull(),
+    recordId: integer("record_id").notNull(),
+    /** 1: the record left the book or was deleted (a tombstone). */
+    deleted: integer("deleted").notNull().default(0),
+    changedAt: integer("changed_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("sync_changes_record_uq").on(t.book, t.kind, t.recordId),
+    index("sync_changes_book_seq_idx").on(t.book, t.seq),
+    // The daily purge reads the old tombstones only, however many live entries the log holds.
+    index("sync_changes_tombstone_age_idx")
+      .on(t.changedAt)
+      .where(sql`${t.deleted} = 1`),
+  ],
+);
+
+// Each book's purge mark: the highest seq whose tombstones the daily job has purged (src/scheduled.ts).
+export const syncBooks = sqliteTable("sync_books", {
+  book: integer("book").primaryKey(),
+  purgeMark: integer("purge_mark").notNull().default(0),
+});
+
+// One row, and only inside an import's final batch (its first statement writes it, its last deletes
+// it): the highest seq committed before the batch. An entry above it was written by the batch itself
+// and is not yet visible to any sync, so the log triggers leave it as it is instead of rewriting it
+// for each of the record's lines, statuses and invoices (docs/specification.md section 8).
+export const syncImportFloor = sqliteTable("sync_import_floor", {
+  seq: integer("seq").primaryKey(),
+});

@@ -117,7 +117,7 @@ describe("npm run db:import", () => {
     ]);
     expect(result.code).toBe(0);
     expect(result.stdout.at(-1)).toMatch(
-      /^Imported .*data\.json in \d+\.\d s: 1 states, 1 cities, 1 areas, 1 postal codes, 1 sales agents, 1 sales agent postal codes, 1 delivery agents, 1 products, 2 customers, 2 customer addresses, 1 orders, 1 order items, 1 order statuses, 0 invoices\. Lookup cache purged\.$/,
+      /^Imported .*data\.json in \d+\.\d s: 1 states, 1 cities, 1 areas, 1 postal codes, 1 sales agents, 1 sales agent postal codes, 1 delivery agents, 1 products, 2 customers, 2 customer addresses, 1 orders, 1 order items, 1 order statuses, 0 invoices; \d+ rows written\. Lookup cache purged\.$/,
     );
     await withPlatform(async (env) => {
       expect((await env.LOOKUP_CACHE.list()).keys).toEqual([]);
@@ -145,7 +145,7 @@ describe("npm run db:import", () => {
     expect(result.stderr).toEqual([]);
     expect(result.code).toBe(0);
     expect(result.stdout.at(-1)).toMatch(
-      / 2 orders, 2 order items, 2 order statuses, 0 invoices\. Lookup cache purged\.$/,
+      / 2 orders, 2 order items, 2 order statuses, 0 invoices; \d+ rows written\. Lookup cache purged\.$/,
     );
     await withPlatform(async (env) => {
       const db = await snapshot(env);

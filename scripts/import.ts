@@ -59,7 +59,8 @@ function report(file: string, summary: ImportSummary): string {
   const counts = Object.entries(summary.counts)
     .map(([table, n]) => `${n} ${table.replace(/_/g, " ")}`)
     .join(", ");
-  return `Imported ${file} in ${summary.seconds.toFixed(1)} s: ${counts}. Lookup cache purged.`;
+  // Rows written: 0 for a file that changes nothing (docs/specification.md section 8).
+  return `Imported ${file} in ${summary.seconds.toFixed(1)} s: ${counts}; ${summary.rowsWritten} rows written. Lookup cache purged.`;
 }
 
 main(process.argv.slice(2)).then(

@@ -1,31 +1,53 @@
-// The cron triggers' work: daily, key data past its retention; every 5 minutes, the key copies
-// still pending (docs/specification.md section 2, "The copy follows the record").
+// The cron triggers' work: daily, key data past its retention and the sync log's old tombstones;
+// every 5 minutes, the key copies still pending (docs/specification.md sections 2 and 8).
 import { deleteExpiredKeyData } from "./keys/keys.retention.ts";
 import { KeyStore } from "./keys/keys.store.ts";
 import { errorName, log } from "./platform/lib/log.ts";
+import { purgeTombstones, retentionDays } from "./sync/sync.log.purge.ts";
 
 /** Must equal the crons of wrangler.toml's [triggers] and [env.live.triggers]. */
 export const DAILY_RETENTION_CRON = "17 3 * * *";
 export const PENDING_COPIES_CRON = "*/5 * * * *";
 
-// The work is awaited so that the run's outcome is its own.
+type Job = "key_copies" | "key_retention" | "sync_retention";
+
+const JOBS: Record<string, Job[]> = {
+  [PENDING_COPIES_CRON]: ["key_copies"],
+  [DAILY_RETENTION_CRON]: ["key_retention", "sync_retention"],
+};
+
+// The work is awaited so that the run's outcome is its own. A job that fails does not keep the
+// cron's other jobs from running.
 export async function scheduled(controller: ScheduledController, env: Env, _ctx?: ExecutionContext): Promise<void> {
   const { cron } = controller;
-  const job = cron === PENDING_COPIES_CRON ? "key_copies" : cron === DAILY_RETENTION_CRON ? "key_retention" : null;
-  try {
-    if (job === "key_copies") {
-      const result = await new KeyStore(env.KEYS, env.DB).rewritePendingCopies();
-      // A copy still pending is a warning: KV refused its write, and the next run tries again.
-      log({ level: result.copies_still_pending > 0 ? "warn" : "info", event: job, cron, ...result });
-    } else if (job === "key_retention") {
-      const result = await deleteExpiredKeyData(env.DB, new Date(controller.scheduledTime));
-      log({ event: job, cron, ...result });
-    } else {
-      throw new Error(`no job for the cron ${JSON.stringify(cron)}: wrangler.toml and src/scheduled.ts disagree`);
+  const jobs = JOBS[cron];
+  if (!jobs) {
+    log({ level: "error", event: "scheduled_failed", cron, error: "Error" });
+    throw new Error(`no job for the cron ${JSON.stringify(cron)}: wrangler.toml and src/scheduled.ts disagree`);
+  }
+  let failure: unknown = null;
+  for (const job of jobs) {
+    try {
+      await run(job, controller, env);
+    } catch (err) {
+      log({ level: "error", event: `${job}_failed`, cron, error: errorName(err) });
+      failure ??= err;
     }
-  } catch (err) {
-    log({ level: "error", event: `${job ?? "scheduled"}_failed`, cron, error: errorName(err) });
-    // Thrown again so that the run is marked failed (Cron Events) and the next one tries again.
-    throw err;
+  }
+  // Thrown again so that the run is marked failed (Cron Events) and the next one tries again.
+  if (failure !== null) throw failure;
+}
+
+async function run(job: Job, { cron, scheduledTime }: ScheduledController, env: Env): Promise<void> {
+  if (job === "key_copies") {
+    const result = await new KeyStore(env.KEYS, env.DB).rewritePendingCopies();
+    // A copy still pending is a warning: KV refused its write, and the next run tries again.
+    log({ level: result.copies_still_pending > 0 ? "warn" : "info", event: job, cron, ...result });
+  } else if (job === "key_retention") {
+    const result = await deleteExpiredKeyData(env.DB, new Date(scheduledTime));
+    log({ event: job, cron, ...result });
+  } else {
+    const result = await purgeTombstones(env.DB, new Date(scheduledTime), retentionDays(env.SYNC_RETENTION_DAYS));
+    log({ level: result.tombstones_left ? "warn" : "info", event: job, cron, ...result });
   }
 }

@@ -1,6 +1,7 @@
 // The tables an import writes, as staging copies of the live ones: their columns (from the drizzle
 // schema, so no list to keep in step) and how each is moved into the live table. Platform-neutral.
 import { getTableColumns, type InferInsertModel } from "drizzle-orm";
+import { getTableConfig } from "drizzle-orm/sqlite-core";
 import * as schema from "../../drizzle/schema.ts";
 import type { RecordType } from "./import.format.ts";
 
@@ -42,7 +43,10 @@ interface TableRule {
   table: Parameters<typeof getTableColumns>[0];
   /** Upserted by id; the unique column, if any, is checked against the file and the database. */
   unique?: string;
-  /** A child set replaced whole for each parent in the file: delete the parent's rows, insert the file's. */
+  /**
+   * A child set that is what the file lists for each parent in the file: the parent's rows that it
+   * no longer lists are deleted, the others inserted or updated by primary key.
+   */
   childOf?: { parent: StagedTable; column: string };
   /** Staging-only columns (not copied to the live table). */
   extra?: string[];
@@ -86,6 +90,8 @@ export interface StagedSpec {
   keys: string[];
   /** SQL names of the live columns. */
   columns: string[];
+  /** SQL names of the primary key's columns: what a staged row is matched to a live one by. */
+  key: string[];
   extra: string[];
   unique?: string;
   childOf?: { parent: string; column: string };
@@ -98,11 +104,16 @@ export const SPECS: StagedSpec[] = (Object.keys(RULES) as StagedTable[]).map((na
   const rule = RULES[name];
   const live = Object.entries(getTableColumns(rule.table));
   const extra = rule.extra ?? [];
+  const composite = getTableConfig(rule.table).primaryKeys[0];
+  const key = composite
+    ? composite.columns.map((c) => c.name)
+    : live.filter(([, c]) => c.primary).map(([, c]) => c.name);
   return {
     name,
     staging: STAGING_PREFIX + name,
     keys: [...live.map(([key]) => key), ...extra],
     columns: live.map(([, column]) => column.name),
+    key,
     extra,
     unique: rule.unique,
     childOf: rule.childOf && { parent: STAGING_PREFIX + rule.childOf.parent, column: rule.childOf.column },

@@ -1,12 +1,19 @@
 // Writes an import into the D1 database: rows go to staging tables while the file streams, and one
 // atomic db.batch() moves them into the live tables. Platform-neutral (any D1Database binding).
-import { SPEC_OF, SPECS, type StagedRows, type StagedTable } from "./import.staged.ts";
+import { SPEC_OF, SPECS, type StagedRows, type StagedSpec, type StagedTable } from "./import.staged.ts";
 
 // Rows travel as one JSON array per statement (read back with json_each): one bound parameter,
 // whatever the row count (D1 allows 100 per statement), and far fewer statements than VALUES lists.
 // Kept under D1's 2 MB limit for a value even if every character took three bytes in UTF-8.
 const STATEMENT_CHARS = 512 * 1024;
 const BATCH_CHARS = 4 * 1024 * 1024;
+
+export interface CommitParts {
+  guards?: D1PreparedStatement[];
+  open?: D1PreparedStatement[];
+  after?: D1PreparedStatement[];
+  close?: D1PreparedStatement[];
+}
 
 interface Buffer {
   parts: string[];
@@ -71,10 +78,18 @@ export class Staging {
     await this.settle();
   }
 
-  /** One batch, which D1 runs as one transaction: all of the import or none of it. Guards run first. */
-  async commit(guards: D1PreparedStatement[] = []): Promise<void> {
+  /**
+   * One batch, which D1 runs as one transaction: all of the import or none of it. In order: the
+   * guards, `open`, the moves into the live tables, `after`, `close`. Returns the rows that the moves
+   * and `after` wrote (D1's rows_written, the triggers' writes included).
+   */
+  async commit(parts: CommitParts = {}): Promise<number> {
     await this.flush();
-    await this.db.batch([...guards, ...moveStatements().map((sql) => this.db.prepare(sql)), ...this.dropStatements()]);
+    const { guards = [], open = [], after = [], close = [] } = parts;
+    const counted = [...moveStatements().map((sql) => this.db.prepare(sql)), ...after];
+    const results = await this.db.batch([...guards, ...open, ...counted, ...close, ...this.dropStatements()]);
+    const first = guards.length + open.length;
+    return results.slice(first, first + counted.length).reduce((sum, r) => sum + (r.meta.rows_written ?? 0), 0);
   }
 
   async drop(): Promise<void> {
@@ -107,16 +122,19 @@ export class Staging {
 // A value no imported row holds, unique per row: parks a unique column while rows swap values.
 const PARKED = (table: string) => `char(1) || 'import:' || ${table}.id`;
 
+// Only rows whose values differ are written (docs/specification.md section 8, "Imports write only
+// differences"): an unchanged file writes no row, so it fires no trigger and changes no record.
 function moveStatements(): string[] {
   return SPECS.flatMap((s) => {
-    const columns = s.columns.join(", ");
+    const upsert = upsertStatement(s);
     if (s.childOf) {
+      const key = s.key.join(", ");
       return [
-        `DELETE FROM ${s.name} WHERE ${s.childOf.column} IN (SELECT id FROM ${s.childOf.parent})`,
-        `INSERT INTO ${s.name} (${columns}) SELECT ${columns} FROM ${s.staging}`,
+        `DELETE FROM ${s.name} WHERE ${s.childOf.column} IN (SELECT id FROM ${s.childOf.parent}) ` +
+          `AND (${key}) NOT IN (SELECT ${key} FROM ${s.staging})`,
+        upsert,
       ];
     }
-    const updates = s.columns.filter((c) => c !== "id").map((c) => `${c} = excluded.${c}`);
     // Unique indexes are checked row by row: rows whose unique value changes get a parked value
     // first, so that two records swapping values (or one taking another's old value) both succeed.
     const park = s.unique
@@ -131,12 +149,18 @@ function moveStatements(): string[] {
             `AND id NOT IN (SELECT id FROM ${s.staging})`,
         ]
       : [];
-    return [
-      ...prune,
-      ...park,
-      // "WHERE true" keeps SQLite from reading ON CONFLICT as a join constraint.
-      `INSERT INTO ${s.name} (${columns}) SELECT ${columns} FROM ${s.staging} WHERE true ` +
-        `ON CONFLICT (id) DO UPDATE SET ${updates.join(", ")}`,
-    ];
+    return [...prune, ...park, upsert];
   });
+}
+
+// IS NOT compares NULLs as values; a row whose key is new is inserted, one that equals its staged
+// row is left alone. "WHERE true" keeps SQLite from reading ON CONFLICT as a join constraint.
+function upsertStatement(s: StagedSpec): string {
+  const columns = s.columns.join(", ");
+  const values = s.columns.filter((c) => !s.key.includes(c));
+  const onConflict = values.length
+    ? `ON CONFLICT (${s.key.join(", ")}) DO UPDATE SET ${values.map((c) => `${c} = excluded.${c}`).join(", ")} ` +
+      `WHERE ${values.map((c) => `${s.name}.${c} IS NOT excluded.${c}`).join(" OR ")}`
+    : "ON CONFLICT DO NOTHING";
+  return `INSERT INTO ${s.name} (${columns}) SELECT ${columns} FROM ${s.staging} WHERE true ${onConflict}`;
 }

@@ -7,6 +7,7 @@ import { IdSet } from "./import.ids.ts";
 import { MEMBER_OF, RECORD_TYPES, type Dataset, type RecordType } from "./import.format.ts";
 import { datasetRecords, parseRecord, type RawRecord } from "./import.records.ts";
 import { SPECS, type RecordSink, type StagedRows, type StagedTable } from "./import.staged.ts";
+import { planSyncLog, syncLogParts } from "./import.sync-log.ts";
 import { Staging } from "./import.write.ts";
 
 export { ImportError } from "./import.errors.ts";
@@ -17,23 +18,35 @@ export type { StagedTable } from "./import.staged.ts";
 export interface ImportSummary {
   /** Rows written per table (customers, orders, order_items, invoices, ...). */
   counts: Record<StagedTable, number>;
+  /**
+   * Rows written to the live tables and the sync log (D1's rows_written): 0 for a file that changes
+   * nothing. The staging tables' writes are not counted.
+   */
+  rowsWritten: number;
   seconds: number;
 }
 
-export async function importDataset(db: D1Database, dataset: Dataset): Promise<ImportSummary> {
-  return importRecords(db, datasetRecords(dataset));
+export interface ImportOptions {
+  /** Records marked by one statement of the sync log at most (docs/specification.md section 8). */
+  markChunk?: number;
+}
+
+export async function importDataset(db: D1Database, dataset: Dataset, options?: ImportOptions): Promise<ImportSummary> {
+  return importRecords(db, datasetRecords(dataset), options);
 }
 
 /** All or nothing: on any bad record it throws ImportError and the live tables are as they were. */
 export async function importRecords(
   db: D1Database,
   records: AsyncIterable<RawRecord> | Iterable<RawRecord>,
+  options: ImportOptions = {},
 ): Promise<ImportSummary> {
   const started = Date.now();
   const known = await existingIds(db);
   const staging = new Staging(db);
   await staging.create();
   const session = new Session(known, staging);
+  let rowsWritten: number;
   try {
     for await (const record of records) {
       parseRecord(record, session);
@@ -42,8 +55,9 @@ export async function importRecords(
     await staging.flush();
     const conflict = (await findApiCustomerClash(db)) ?? (await findConflict(db));
     if (conflict) throw conflict;
+    const log = syncLogParts(db, await planSyncLog(db, options.markChunk));
     try {
-      await staging.commit([apiCustomerGuard(db)]);
+      rowsWritten = await staging.commit({ guards: [apiCustomerGuard(db)], ...log });
     } catch (err) {
       // A customer created through the API while the file was checked: the same error as before it.
       if (guardTripped(causeMessages(err))) throw (await findApiCustomerClash(db)) ?? err;
@@ -53,7 +67,7 @@ export async function importRecords(
     await staging.drop().catch(() => undefined);
     throw err;
   }
-  return { counts: session.counts, seconds: (Date.now() - started) / 1000 };
+  return { counts: session.counts, rowsWritten, seconds: (Date.now() - started) / 1000 };
 }
 
 // Orders are never referenced, so only the other types' ids are loaded.

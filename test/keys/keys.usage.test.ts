@@ -203,6 +203,10 @@ describe("retention (the daily cron trigger)", () => {
     ]);
     expect(lines.map((l) => [l.method, JSON.parse(l.text)])).toEqual([
       ["log", { event: "key_retention", cron: "17 3 * * *", usage_rows_deleted: 1, audit_rows_deleted: 1 }],
+      [
+        "log",
+        { level: "info", event: "sync_retention", cron: "17 3 * * *", tombstones_purged: 0, tombstones_left: false },
+      ],
     ]);
   });
 });

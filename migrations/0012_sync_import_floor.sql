@@ -1,0 +1,3 @@
+CREATE TABLE `sync_import_floor` (
+	`seq` integer PRIMARY KEY NOT NULL
+);

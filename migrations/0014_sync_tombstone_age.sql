@@ -1,0 +1,1 @@
+CREATE INDEX `sync_changes_tombstone_age_idx` ON `sync_changes` (`changed_at`) WHERE "sync_changes"."deleted" = 1;

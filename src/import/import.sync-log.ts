@@ -1,0 +1,148 @@
+// What an import adds to its final batch for the sync change log (docs/specification.md section 8,
+// "The change log"): the floor that spares the log triggers needless rewrites, and the marks of the
+// records that show a lookup whose shown fields the file changes, written through the view sync_mark
+// like the triggers' (an entry that the batch wrote already is left as it is). Platform-neutral.
+import { SPEC_OF, STAGING_PREFIX } from "./import.staged.ts";
+import type { CommitParts } from "./import.write.ts";
+
+/** Records marked by one statement at most (and rows of its driving table read). */
+export const MARK_CHUNK = 5000;
+
+// The columns of each lookup that records show (src/customers/customers.serialize.ts,
+// src/orders/orders.serialize.ts); a lookup whose other columns change is not marked.
+const SHOWN = {
+  states: ["code", "name"],
+  cities: ["name", "code", "state_id"],
+  areas: ["name", "area_code", "city_id"],
+  postal_codes: ["code"],
+  sales_agents: ["first_name", "last_name", "mobile_number", "email", "avatar"],
+  delivery_agents: ["first_name", "last_name", "phone_number"],
+  products: ["sku", "name"],
+} as const;
+
+type Kind = "area" | "postal_code" | "sales_agent" | "delivery_agent" | "product";
+
+/** The staged lookups whose shown fields differ from the live row (read before the moves). */
+function changed(table: keyof typeof SHOWN): string {
+  const differs = SHOWN[table].map((c) => `t.${c} IS NOT s.${c}`).join(" OR ");
+  return `SELECT s.id FROM ${SPEC_OF[table].staging} AS s JOIN ${table} AS t ON t.id = s.id WHERE ${differs}`;
+}
+
+// A changed state or city changes what its areas show: an address shows its area's whole group.
+const SHOWN_CHANGES =
+  `SELECT 'area' AS kind, id FROM (${changed("areas")} UNION SELECT id FROM areas WHERE city_id IN ` +
+  `(${changed("cities")} UNION SELECT id FROM cities WHERE state_id IN (${changed("states")}))) ` +
+  `UNION ALL SELECT 'postal_code', id FROM (${changed("postal_codes")}) ` +
+  `UNION ALL SELECT 'sales_agent', id FROM (${changed("sales_agents")}) ` +
+  `UNION ALL SELECT 'delivery_agent', id FROM (${changed("delivery_agents")}) ` +
+  `UNION ALL SELECT 'product', id FROM (${changed("products")})`;
+
+const SHOWN_TABLE = `${STAGING_PREFIX}shown_lookups`;
+const FLOOR = "sync_import_floor";
+
+export interface SyncLogPlan {
+  /** The kinds of lookup that the file changes a shown field of. */
+  kinds: Kind[];
+  /** The first id of each chunk of customers and of orders (empty when none needs marking). */
+  customerChunks: number[];
+  orderChunks: number[];
+}
+
+/**
+ * Read once the file has streamed, before the final batch: which kinds of lookup change, and where
+ * the chunks of records to mark begin. Only the importer writes lookups, so what it reads here
+ * still holds in the batch; records made meanwhile fall in the open-ended last chunk.
+ */
+export async function planSyncLog(db: D1Database, chunk = MARK_CHUNK): Promise<SyncLogPlan> {
+  const { results } = await db.prepare(`SELECT DISTINCT kind FROM (${SHOWN_CHANGES})`).all<{ kind: Kind }>();
+  const kinds = results.map((r) => r.kind);
+  if (kinds.length === 0) return { kinds, customerChunks: [], orderChunks: [] };
+  const address = kinds.includes("area") || kinds.includes("postal_code");
+  const [customers, orders] = await db.batch<{ id: number }>([
+    db.prepare(chunkStarts(address ? "customers" : null, chunk)),
+    db.prepare(chunkStarts("orders", chunk)),
+  ]);
+  return {
+    kinds,
+    customerChunks: customers!.results.map((r) => r.id),
+    orderChunks: orders!.results.map((r) => r.id),
+  };
+}
+
+// Every chunk-th id of the table and of the file's records for it, so that records the file adds
+// are in chunks of that size too.
+function chunkStarts(table: "customers" | "orders" | null, chunk: number): string {
+  if (table === null) return "SELECT NULL AS id WHERE false";
+  const ids = `SELECT id FROM ${table} UNION SELECT id FROM ${SPEC_OF[table].staging}`;
+  return (
+    `SELECT id FROM (SELECT id, row_number() OVER (ORDER BY id) AS n FROM (${ids})) ` +
+    `WHERE (n - 1) % ${chunk} = 0 ORDER BY id`
+  );
+}
+
+const shownIds = (kind: Kind) => `(SELECT id FROM ${SHOWN_TABLE} WHERE kind = '${kind}')`;
+
+/** `column >= start AND column < next start`, open at both ends so that every id is in a chunk. */
+function ranges(column: string, starts: number[]): string[] {
+  return starts.map((_, i) => {
+    const bounds = [
+      i > 0 ? `${column} >= ${starts[i]}` : null,
+      i + 1 < starts.length ? `${column} < ${starts[i + 1]}` : null,
+    ];
+    return bounds.filter((b) => b !== null).join(" AND ") || "true";
+  });
+}
+
+function customerMarks(plan: SyncLogPlan): string[] {
+  const shows = [
+    plan.kinds.includes("area") ? `a.area_id IN ${shownIds("area")}` : null,
+    plan.kinds.includes("postal_code") ? `a.postalcode_id IN ${shownIds("postal_code")}` : null,
+  ].filter((s) => s !== null);
+  if (shows.length === 0) return [];
+  return ranges("c.id", plan.customerChunks).map(
+    (range) =>
+      "INSERT INTO sync_mark (book, kind, record_id, deleted) " +
+      "SELECT c.salesagent_id, 'customer', c.id, 0 FROM customers AS c " +
+      "JOIN customer_addresses AS a ON a.customer_id = c.id " +
+      `WHERE ${range} AND c.salesagent_id IS NOT NULL AND (${shows.join(" OR ")})`,
+  );
+}
+
+function orderMarks(plan: SyncLogPlan): string[] {
+  const address = plan.kinds.includes("area") || plan.kinds.includes("postal_code");
+  const shows = [
+    plan.kinds.includes("area") ? `a.area_id IN ${shownIds("area")}` : null,
+    plan.kinds.includes("postal_code") ? `a.postalcode_id IN ${shownIds("postal_code")}` : null,
+    plan.kinds.includes("sales_agent") ? `o.salesagent_id IN ${shownIds("sales_agent")}` : null,
+    plan.kinds.includes("delivery_agent") ? `o.deliveryagent_id IN ${shownIds("delivery_agent")}` : null,
+    plan.kinds.includes("product")
+      ? `EXISTS (SELECT 1 FROM order_items AS i WHERE i.order_id = o.id AND i.product_id IN ${shownIds("product")})`
+      : null,
+  ].filter((s) => s !== null);
+  return ranges("o.id", plan.orderChunks).map(
+    (range) =>
+      "INSERT INTO sync_mark (book, kind, record_id, deleted) " +
+      "SELECT c.salesagent_id, 'order', o.id, 0 FROM orders AS o " +
+      "JOIN customers AS c ON c.id = o.customer_id " +
+      (address ? "LEFT JOIN customer_addresses AS a ON a.customer_id = c.id " : "") +
+      `WHERE ${range} AND c.salesagent_id IS NOT NULL AND (${shows.join(" OR ")})`,
+  );
+}
+
+/**
+ * The final batch's part for the log. `open` (before the moves) sets the floor and keeps the
+ * changed lookups' ids while the live rows still hold the old values; `after` marks, in chunks, the
+ * records that show them as the batch leaves them; `close` leaves nothing of either behind.
+ */
+export function syncLogParts(db: D1Database, plan: SyncLogPlan): Omit<CommitParts, "guards"> {
+  const prepare = (sql: string) => db.prepare(sql);
+  const floor = `INSERT INTO ${FLOOR} (seq) SELECT coalesce(max(seq), 0) FROM sync_changes`;
+  if (plan.kinds.length === 0) return { open: [prepare(floor)], close: [prepare(`DELETE FROM ${FLOOR}`)] };
+  return {
+    open: [floor, `DROP TABLE IF EXISTS ${SHOWN_TABLE}`, `CREATE TABLE ${SHOWN_TABLE} AS ${SHOWN_CHANGES}`].map(
+      prepare,
+    ),
+    after: [...customerMarks(plan), ...orderMarks(plan)].map(prepare),
+    close: [`DROP TABLE ${SHOWN_TABLE}`, `DELETE FROM ${FLOOR}`].map(prepare),
+  };
+}

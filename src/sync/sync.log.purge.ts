@@ -1,0 +1,52 @@
+// Tombstone retention of the sync change log (docs/specification.md section 8, "Retention"), run
+// daily by src/scheduled.ts: old deletes go in bounded chunks, each with its books' purge marks.
+
+export const DEFAULT_RETENTION_DAYS = 30;
+/** Tombstones deleted by one batch at most. */
+export const PURGE_CHUNK = 1000;
+/** Batches of one run at most: what is left goes the next day (tombstones are kept at least that long). */
+export const PURGE_ROUNDS = 50;
+
+const DAY_SECONDS = 86_400;
+
+/** SYNC_RETENTION_DAYS: a whole number of days, at least 1; anything else is the default. */
+export function retentionDays(value: string | undefined): number {
+  const days = /^\d{1,5}$/.test(value?.trim() ?? "") ? Number(value) : 0;
+  return days >= 1 ? days : DEFAULT_RETENTION_DAYS;
+}
+
+export interface PurgeResult {
+  tombstones_purged: number;
+  /** True when the run stopped at PURGE_ROUNDS: old tombstones may be left for the next run. */
+  tombstones_left: boolean;
+}
+
+// The oldest tombstones past the cutoff, read on the partial index of tombstones by age. Both
+// statements of a batch read the same rows: a batch is one transaction.
+const CHUNK =
+  "SELECT book, seq FROM sync_changes WHERE deleted = 1 AND changed_at < ?1 ORDER BY changed_at, seq LIMIT ?2";
+
+export async function purgeTombstones(
+  db: D1Database,
+  now: Date,
+  days: number,
+  chunk = PURGE_CHUNK,
+): Promise<PurgeResult> {
+  const cutoff = Math.floor(now.getTime() / 1000) - days * DAY_SECONDS;
+  // A mark never goes down: a book's mark is the highest seq purged from it, in this run or before.
+  const mark = db
+    .prepare(
+      `INSERT INTO sync_books (book, purge_mark) SELECT book, max(seq) FROM (${CHUNK}) WHERE true GROUP BY book ` +
+        "ON CONFLICT (book) DO UPDATE SET purge_mark = max(purge_mark, excluded.purge_mark)",
+    )
+    .bind(cutoff, chunk);
+  const purge = db.prepare(`DELETE FROM sync_changes WHERE seq IN (SELECT seq FROM (${CHUNK}))`).bind(cutoff, chunk);
+  let purged = 0;
+  for (let round = 0; round < PURGE_ROUNDS; round++) {
+    const [, deleted] = await db.batch([mark, purge]);
+    const n = deleted?.meta.changes ?? 0;
+    purged += n;
+    if (n < chunk) return { tombstones_purged: purged, tombstones_left: false };
+  }
+  return { tombstones_purged: purged, tombstones_left: true };
+}
