@@ -7,10 +7,16 @@ import { createInterface } from "node:readline";
 
 export interface ChangedFile {
   file: string;
+  /** Records rewritten: customers renamed, orders given another delivery agent. */
   customers: number;
   orders: number;
   /** Changed records (customers and orders) per sales agent's book: what its next sync should answer. */
   perAgent: Map<number, number>;
+  /**
+   * Changed records in some agent's book (a customer without an agent is in none): an order shows its
+   * customer, so a renamed customer's orders count too.
+   */
+  inBooks: { customers: number; orders: number };
 }
 
 /** One record in EVERY: changed. */
@@ -35,8 +41,11 @@ export async function changedCopy(file: string): Promise<ChangedFile> {
   const writer = existsSync(out) ? null : createWriteStream(partial, { encoding: "utf8" });
   const agentOfCustomer: number[] = [];
   const perAgent = new Map<number, number>();
-  const count = (agent: number | undefined) => {
-    if (agent) perAgent.set(agent, (perAgent.get(agent) ?? 0) + 1);
+  const inBooks = { customers: 0, orders: 0 };
+  const count = (agent: number | undefined, kind: keyof typeof inBooks) => {
+    if (!agent) return;
+    perAgent.set(agent, (perAgent.get(agent) ?? 0) + 1);
+    inBooks[kind]++;
   };
   let deliveryAgents = 0;
   let customers = 0;
@@ -51,13 +60,17 @@ export async function changedCopy(file: string): Promise<ChangedFile> {
       if (record.id % EVERY === 0) {
         line = JSON.stringify({ ...record, display_name: `${record.display_name} (renamed)` });
         customers++;
-        count(record.salesagent_id ?? undefined);
+        count(record.salesagent_id ?? undefined, "customers");
       }
-    } else if (record.type === "order" && record.id % EVERY === 0) {
-      const now = record.deliveryagent_id ?? 0;
-      line = JSON.stringify({ ...record, deliveryagent_id: (now % deliveryAgents) + 1 });
-      orders++;
-      count(agentOfCustomer[record.customer_id!]);
+    } else if (record.type === "order") {
+      if (record.id % EVERY === 0) {
+        const now = record.deliveryagent_id ?? 0;
+        line = JSON.stringify({ ...record, deliveryagent_id: (now % deliveryAgents) + 1 });
+        orders++;
+      }
+      if (record.id % EVERY === 0 || record.customer_id! % EVERY === 0) {
+        count(agentOfCustomer[record.customer_id!], "orders");
+      }
     }
     if (!writer) continue;
     chunk += `${line}\n`;
@@ -72,5 +85,5 @@ export async function changedCopy(file: string): Promise<ChangedFile> {
     // Renamed only when complete, so that an interrupted run never leaves a truncated file to reuse.
     renameSync(partial, out);
   }
-  return { file: out, customers, orders, perAgent };
+  return { file: out, customers, orders, perAgent, inBooks };
 }

@@ -57,6 +57,34 @@ interface PagePair {
   rounds: { small: Figures; large: Figures }[];
 }
 
+/** The sync change log's last sequence number; undefined when the schema has no log. */
+async function lastSyncSeq(state: string): Promise<number | undefined> {
+  try {
+    const [row] = await query<{ seq: number }>(state, "SELECT coalesce(max(seq), 0) AS seq FROM sync_changes");
+    return row?.seq ?? 0;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The change log's entries after `seq`: customers and orders, and those in one agent's book. */
+async function syncLogSince(
+  state: string,
+  seq: number,
+  agent: number,
+): Promise<{ customers: number; orders: number; agent: number }> {
+  const rows = await query<{ kind: string; n: number; mine: number }>(
+    state,
+    `SELECT kind, count(*) AS n, sum(book = ${agent}) AS mine FROM sync_changes WHERE seq > ${seq} GROUP BY kind`,
+  );
+  const of = (kind: string) => rows.find((r) => r.kind === kind);
+  return {
+    customers: of("customer")?.n ?? 0,
+    orders: of("order")?.n ?? 0,
+    agent: (of("customer")?.mine ?? 0) + (of("order")?.mine ?? 0),
+  };
+}
+
 /** The sales agent with the most customers (a kept count: no scan). */
 async function busiestAgent(state: string): Promise<{ id: number; customers: number }> {
   const [row] = await query<{ id: number; n: number }>(
@@ -233,7 +261,14 @@ export async function runScale(perf: PerfRun, opts: ScaleOptions): Promise<strin
   // A second import: the same file with 1% of the customers and orders changed.
   step("second import: 1% of the customers and orders changed ...");
   const changed = await changedCopy(large.file);
+  const seqBefore = await lastSyncSeq(large.state);
   const second = await measureImport(changed.file, large.state);
+  const logged = seqBefore === undefined ? undefined : await syncLogSince(large.state, seqBefore, large.agent.id);
+  if (logged)
+    step(
+      `sync log after the second import: ${logged.customers} customers and ${logged.orders} orders marked, ` +
+        `${logged.agent} in agent ${large.agent.id}'s book`,
+    );
   step(
     `second import: ${changed.customers} customers and ${changed.orders} orders changed; ${second.seconds.toFixed(1)} s, ` +
       `peak ${second.peakTreeMib.toFixed(0)} MiB (${second.summary})`,
@@ -333,6 +368,13 @@ export async function runScale(perf: PerfRun, opts: ScaleOptions): Promise<strin
     "",
     `${num(changed.customers)} customers renamed and ${num(changed.orders)} orders given another delivery agent ` +
       `(${changed.file}): ${second.seconds.toFixed(1)} s for the command, peak ${second.peakTreeMib.toFixed(0)} MiB; ${second.summary}`,
+    logged
+      ? `Sync change log (sync_changes entries written by the second import): ${num(logged.customers)} customers and ` +
+          `${num(logged.orders)} orders, against ${num(changed.inBooks.customers)} customers and ${num(changed.inBooks.orders)} orders ` +
+          "in some agent's book whose records changed (an order shows its customer, so a renamed customer's orders change too): " +
+          `${verdict(logged.customers === changed.inBooks.customers && logged.orders === changed.inBooks.orders)}; ` +
+          `in agent ${large.agent.id}'s book ${logged.agent} against ${changed.perAgent.get(large.agent.id) ?? 0}.`
+      : "Sync change log: not present.",
     deltas
       ? `Sync deltas for agent ${large.agent.id}: ${deltas.got} changes after the second import, ${deltas.expected} records of its book changed (${verdict(deltas.got === deltas.expected)}), ${deltas.seconds.toFixed(1)} s.`
       : "Sync deltas: endpoint not present.",
