@@ -33,7 +33,7 @@ const COMMAND: CommandLine = {
   --big-import ORDERS         only time the import of a file of ORDERS orders (and a tenth as many
                               customers), with the importer's peak memory: minutes and gigabytes
   --scale      the scale run (docs/scaling.md): --customers and --orders default to 200000 and
-               2000000, compared with a tenth of each; writes ${SCALE_RESULTS_FILE}; most of an hour`,
+               2000000, compared with a tenth of each; writes ${SCALE_RESULTS_FILE}; 20 minutes or more`,
 };
 
 const OPTIONS = {
