@@ -12,10 +12,11 @@ import { DEMO_OPTIONS } from "./dataset/index.ts";
 import type { FloorName, PageFloor, Row, Summary } from "./bench/report.ts";
 import type { UsageComparison } from "./bench/usage.ts";
 import { type CommandLine, parseCommandLine, UsageError, wholeNumber } from "./lib/cli.ts";
-import type { Figures, LoadOptions, RequestParts } from "./perf/cannon.ts";
+import type { Figures, LoadOptions } from "./perf/cannon.ts";
 import { makeKey, type PerfRun, runPerf, type Server } from "./perf/harness.ts";
 
 const RESULTS_FILE = "bench-results/latest.md";
+const SCALE_RESULTS_FILE = "bench-results/scale.md";
 /** Generated datasets are kept here between runs (they take a while to make). */
 const CACHE_DIR = join(tmpdir(), "order-lookup-bench-cache");
 
@@ -31,7 +32,9 @@ const COMMAND: CommandLine = {
   --usage-only           only that comparison (no floors, rows, pages, demo page or bundle)
   --rotation-only        only a key whose rotation is due against an ordinary one (demo data)
   --big-import ORDERS         only time the import of a file of ORDERS orders (and a tenth as many
-                              customers), with the importer's peak memory: minutes and gigabytes`,
+                              customers), with the importer's peak memory: minutes and gigabytes
+  --scale      the scale run (docs/scaling.md): --customers and --orders default to 200000 and
+               2000000, compared with a tenth of each; writes ${SCALE_RESULTS_FILE}; 20 minutes or more`,
 };
 
 const OPTIONS = {
@@ -45,6 +48,7 @@ const OPTIONS = {
   usage: { type: "string", value: "MODES" },
   "usage-only": { type: "boolean" },
   "rotation-only": { type: "boolean" },
+  scale: { type: "boolean" },
 } as const;
 
 /** `--usage 60,off,0`: the USAGE_FLUSH_SECONDS values to compare ("" for wrangler.toml's 60). */
@@ -60,15 +64,17 @@ function usageModes(value: string | undefined): string[] {
 
 function options(argv: string[]) {
   const { values } = parseCommandLine(argv, COMMAND, OPTIONS);
+  const scale = values.scale === true;
   const opts = {
+    scale,
     load: {
       seconds: wholeNumber("duration", values.duration, 6, 1),
       connections: wholeNumber("connections", values.connections, 16, 1),
       warmupSeconds: wholeNumber("warmup", values.warmup, 3, 1),
     } satisfies LoadOptions,
     rounds: wholeNumber("rounds", values.rounds, 3, 1),
-    customers: wholeNumber("customers", values.customers, 20_000, 1),
-    orders: wholeNumber("orders", values.orders, 200_000, 0),
+    customers: wholeNumber("customers", values.customers, scale ? 200_000 : 20_000, 1),
+    orders: wholeNumber("orders", values.orders, scale ? 2_000_000 : 200_000, 0),
     usage: usageModes(values.usage),
     usageOnly: values["usage-only"] === true,
     rotationOnly: values["rotation-only"] === true,
@@ -78,11 +84,11 @@ function options(argv: string[]) {
   return opts;
 }
 
-/** Prints the summary and writes it to RESULTS_FILE; the run's exit status. */
-function written(markdown: string): number {
+/** Prints the summary and writes it to `file`; the run's exit status. */
+function written(markdown: string, file = RESULTS_FILE): number {
   mkdirSync("bench-results", { recursive: true });
-  writeFileSync(RESULTS_FILE, `${markdown}\n`);
-  console.log(`\n${markdown}\nWritten to ${RESULTS_FILE}.`);
+  writeFileSync(file, `${markdown}\n`);
+  console.log(`\n${markdown}\nWritten to ${file}.`);
   return 0;
 }
 
@@ -99,7 +105,7 @@ async function bigImport(run: PerfRun, orders: number): Promise<number> {
   run.step(figures.summary);
   run.step(
     `import of ${orders} orders: ${figures.seconds.toFixed(1)} s; peak memory ${figures.peakTreeMib.toFixed(0)} MiB ` +
-      `for the importer's processes together, ${figures.peakProcessMib.toFixed(0)} MiB the largest one`,
+      `for the importer's processes together, ${figures.peakProcessMib.toFixed(0)} MiB the largest one (at the peak: ${figures.atPeak})`,
   );
   return 0;
 }
@@ -122,9 +128,14 @@ runPerf(COMMAND, "bench", async (open) => {
       ].join("\n"),
     );
   }
+  if (opts.scale) {
+    const { runScale } = await import("./bench/scale.ts");
+    mkdirSync(CACHE_DIR, { recursive: true });
+    return written(await runScale(perf, { ...opts, cacheDir: CACHE_DIR }), SCALE_RESULTS_FILE);
+  }
   // Loaded once the command line is known to be good: wrangler and autocannon are large modules.
   const { bundleSize } = await import("./bench/bundle.ts");
-  const { measure } = await import("./perf/cannon.ts");
+  const { loadRunner, ratioRounds } = await import("./bench/runner.ts");
   const { toMarkdown } = await import("./bench/report.ts");
   const { startFloors } = await import("./bench/servers.ts");
   const { findCreateTemplate, findTargets, importInto, largeDataset } = await import("./bench/state.ts");
@@ -156,23 +167,7 @@ runPerf(COMMAND, "bench", async (open) => {
   step(`busiest customer: ${large.orders} orders (large), ${demo.orders} (demo); pincode ${large.pincode}`);
 
   const auth = (key: string) => ({ Authorization: `Bearer ${key}` });
-  const run = async (
-    label: string,
-    server: Server,
-    path: string,
-    headers?: Record<string, string>,
-    request?: () => RequestParts,
-  ): Promise<Figures> => {
-    step(`${label}: ${opts.load.seconds} s ...`);
-    const figures = await measure(
-      { label, url: `${server.url}${path}`, headers, request, cpuSeconds: server.cpuSeconds },
-      opts.load,
-    );
-    const cpu = figures.cpuMs === null ? "" : `, ${figures.cpuMs.toFixed(2)} CPU ms/request`;
-    const failed = figures.failures ? `, ${figures.failures} FAILED` : "";
-    step(`${label}: ${Math.round(figures.rps)} req/s, p50 ${figures.p50} ms, p99 ${figures.p99} ms${cpu}${failed}`);
-    return figures;
-  };
+  const run = loadRunner(step, opts.load);
   const reloads: number[] = [];
   // Usage recording on and off (and any other interval asked for): one server each, on its own copy
   // of the large data (made now, with the bench's key in it), all running while each is loaded in turn.
@@ -270,16 +265,12 @@ runPerf(COMMAND, "bench", async (open) => {
   const rows: Row[] = [];
   const endpoint = async (label: string, path: string, floor: FloorName, target?: number) => {
     // The floor right before the endpoint: load from others on the machine drifts over minutes.
-    // Several rounds, each the floor right before the endpoint: the machine's speed drifts by
-    // 10-20% from one run to the next, and the median round's ratio is steadier than any one.
-    const rounds: { floorRun: Figures; figures: Figures }[] = [];
-    for (let i = 0; i < opts.rounds; i++) {
-      const floorRun = await run(`floor: ${floor}`, floors, floorPaths[floor]);
-      rounds.push({ floorRun, figures: await run(label, api, path, auth(largeKey)) });
-    }
-    const ratioOf = (r: (typeof rounds)[number]) => r.figures.rps / r.floorRun.rps;
-    const median = [...rounds].sort((a, b) => ratioOf(a) - ratioOf(b))[Math.floor(rounds.length / 2)]!;
-    rows.push({ ...median, floor, target, ratios: rounds.map(ratioOf), floorRuns: rounds.map((r) => r.floorRun) });
+    const { median, ratios, rounds } = await ratioRounds(
+      opts.rounds,
+      () => run(`floor: ${floor}`, floors, floorPaths[floor]),
+      () => run(label, api, path, auth(largeKey)),
+    );
+    rows.push({ ...median, floor, target, ratios, floorRuns: rounds.map((r) => r.floorRun) });
   };
   await endpoint("GET /area (cached)", "/api/area", "constant", 0.8);
   await endpoint(

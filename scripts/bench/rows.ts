@@ -64,6 +64,19 @@ export async function measureRowsRead(
   return out;
 }
 
+/**
+ * A page's rows read and what it answered: customers, or orders with their lines and invoices (what
+ * the page bound counts, statuses left out as in measureOrdersWalk). Pages of two datasets answer
+ * different lines, so rows per item is what compares them.
+ */
+export async function pageCost(baseUrl: string, key: string, path: string): Promise<{ rows: number; items: number }> {
+  const answer = await get(`${baseUrl}${path}`, key);
+  const customers = (answer.body.data?.customers as unknown[] | undefined) ?? [];
+  const orders = (answer.body.data?.orders as { products: unknown[]; invoices: unknown[] }[] | undefined) ?? [];
+  const items = customers.length + orders.reduce((n, o) => n + 1 + o.products.length + o.invoices.length, 0);
+  return { rows: answer.rows, items };
+}
+
 /** A fresh valid mobile number (starts with 9, ten digits) for the customer created mid-walk. */
 function freshMobile(): string {
   return `9${String(Date.now() % 1_000_000_000).padStart(9, "0")}`;

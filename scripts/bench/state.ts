@@ -65,7 +65,7 @@ export async function importInto(persistDir: string, file: string): Promise<{ su
 }
 
 /** Rows of one query on the local D1 of a state folder. */
-async function query<T>(persistDir: string, sql: string): Promise<T[]> {
+export async function query<T>(persistDir: string, sql: string): Promise<T[]> {
   const result = check(
     "wrangler d1 execute",
     await run("npx", [

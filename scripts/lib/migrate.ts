@@ -2,6 +2,7 @@
 // with `remote` to the account's database.
 import { persistArgs } from "./local.ts";
 import { run } from "./processes.ts";
+import { WRANGLER_BIN } from "./wrangler-env.ts";
 
 export interface MigrateOptions {
   remote?: boolean;
@@ -18,7 +19,7 @@ export async function applyMigrations({
 }: MigrateOptions = {}): Promise<void> {
   const target = remote ? ["--remote"] : ["--local", ...persistArgs()];
   const args = [
-    "wrangler",
+    WRANGLER_BIN,
     "d1",
     "migrations",
     "apply",
@@ -27,7 +28,8 @@ export async function applyMigrations({
     ...(environment ? ["--env", environment] : []),
   ];
   // run() sets CI=true: wrangler applies without asking for a confirmation on a terminal.
-  const { code, stdout, stderr } = await run("npx", args, {}, quiet ? "capture" : "terminal");
+  // The project's wrangler with this Node, not through npx: one npm process less (about 85 MB).
+  const { code, stdout, stderr } = await run(process.execPath, args, {}, quiet ? "capture" : "terminal");
   const output = `${stdout}${stderr}`.trim();
   if (code !== 0)
     throw new Error(`applying the migrations failed (wrangler exited with ${code})${output ? `:\n${output}` : ""}`);

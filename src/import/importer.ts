@@ -3,6 +3,7 @@
 import { causeMessages } from "../platform/errors.ts";
 import { apiCustomerGuard, findApiCustomerClash, guardTripped } from "./import.api-customers.ts";
 import { findConflict } from "./import.checks.ts";
+import { IdSet } from "./import.ids.ts";
 import { MEMBER_OF, RECORD_TYPES, type Dataset, type RecordType } from "./import.format.ts";
 import { datasetRecords, parseRecord, type RawRecord } from "./import.records.ts";
 import { SPECS, type RecordSink, type StagedRows, type StagedTable } from "./import.staged.ts";
@@ -73,25 +74,31 @@ export async function importRecords(
 const REFERENCED: RecordType[] = RECORD_TYPES.filter((t) => t !== "order");
 
 /** The ids already in the database of every referenced type: references may point at them. */
-async function existingIds(db: D1Database): Promise<Map<RecordType, Set<number>>> {
+async function existingIds(db: D1Database): Promise<Map<RecordType, IdSet>> {
   const results = await db.batch<{ id: number }>(REFERENCED.map((t) => db.prepare(`SELECT id FROM ${MEMBER_OF[t]}`)));
-  return new Map(REFERENCED.map((type, i) => [type, new Set(results[i]!.results.map((r) => r.id))]));
+  return new Map(
+    REFERENCED.map((type, i) => {
+      const ids = new IdSet();
+      for (const { id } of results[i]!.results) ids.add(id);
+      return [type, ids];
+    }),
+  );
 }
 
 class Session implements RecordSink {
   readonly counts = Object.fromEntries(SPECS.map((s) => [s.name, 0])) as Record<StagedTable, number>;
   // Ids given in the file, per kind: a second record with one of them is an error.
-  private readonly seen = new Map<RecordType | "invoice", Set<number>>();
+  private readonly seen = new Map<RecordType | "invoice", IdSet>();
 
   constructor(
     /** Ids in the database or earlier in the file: what a reference may point at. */
-    private readonly known: Map<RecordType, Set<number>>,
+    private readonly known: Map<RecordType, IdSet>,
     private readonly staging: Staging,
   ) {}
 
   claim(kind: RecordType | "invoice", id: number): boolean {
     let ids = this.seen.get(kind);
-    if (!ids) this.seen.set(kind, (ids = new Set()));
+    if (!ids) this.seen.set(kind, (ids = new IdSet()));
     if (ids.has(id)) return false;
     ids.add(id);
     if (kind !== "invoice") this.known.get(kind)?.add(id);
