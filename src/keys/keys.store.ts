@@ -14,7 +14,7 @@ import { fromCopy, type StoredCopy } from "./keys.copy.ts";
 import { drainCarriedOver, legacyRecords } from "./keys.legacy.ts";
 import { cachedKey, forgetKey, ISOLATE_KEY_TTL_MS, rememberKey } from "./keys.isolate-cache.ts";
 import type { ChangedKey, CreatedKey, KeyDatabase, KeyRecord, KeyState } from "./keys.record.ts";
-import { type KeyClaim, KeyRecords, notActive, type VersionedRecord } from "./keys.records.ts";
+import { type KeyClaim, notActive, type VersionedRecord } from "./keys.records.ts";
 import { authError } from "./keys.auth-failure.ts";
 import {
   alreadyRotated,
