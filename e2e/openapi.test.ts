@@ -103,8 +103,8 @@ describe("GET /openapi.json", () => {
       "get /api/salesagents",
       "get /api/sync",
       "post /api/customers/create",
-      "post /api/keys/rotate",
       "post /api/enroll",
+      "post /api/keys/rotate",
     ]);
     for (const { path, method, op } of operations) {
       const open = path === "/api/healthz" || path === "/api/enroll";
