@@ -194,6 +194,17 @@ describe("a first sync", () => {
     expect(byOld.body.data.changes).toEqual(walkOf(book1).slice(4, 8));
   });
 
+  it("goes on from a cursor after the app rotated its key (POST /keys/rotate): the successor reads on", async () => {
+    const phone = (await makeKey({ name: "Asha's phone", agentId: 1, scopes: ["read"] })).secret;
+    const first = await getSync(phone, { limit: 4 });
+    const rotated = await call("/api/keys/rotate", { method: "POST", key: phone });
+    expect(rotated.status).toBe(201);
+    const successor = (rotated.body as { data: { secret: string } }).data.secret;
+    const next = await getSync(successor, { limit: 4, cursor: first.body.data.next_cursor });
+    expect(next.status).toBe(200);
+    expect(next.body.data.changes).toEqual(walkOf(book1).slice(4, 8));
+  });
+
   it("reads at the primary, whatever X-D1-Bookmark the client sends", async () => {
     const d1 = refusingBookmarksD1("never");
     const bookmark = "00000001-00000002-00004e2f-4f1e2b0d6a5f3c1e8b3a2f1d0c9b8a7f";
