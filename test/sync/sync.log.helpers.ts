@@ -1,6 +1,6 @@
 // The sync log tests' shared parts: two agents' books in the dataset format, and the log as rows.
 import { env } from "cloudflare:workers";
-import type { Dataset, OrderRecord } from "../../src/import/importer.ts";
+import { type Dataset, type ImportOptions, importDataset, type OrderRecord } from "../../src/import/importer.ts";
 import { customerRecord, dataset, orderRecord } from "../fixtures/dataset.ts";
 
 /** One log entry: [book, kind, record id, deleted]. */
@@ -84,6 +84,16 @@ export function books(): Dataset {
       order(15, 5, { salesagent_id: 2, items: [{ product_id: 2, quantity: 1, price: 124.5 }] }),
     ],
   }) as Dataset;
+}
+
+/** Imports books(), then books() as `edit` changes them: what the second import logged, and its summary. */
+export async function importEdited(edit: (book: Dataset) => void, options?: ImportOptions) {
+  await importDataset(env.DB, books());
+  const before = await log();
+  const edited = books();
+  edit(edited);
+  const summary = await importDataset(env.DB, edited, options);
+  return { logged: await loggedSince(before), summary };
 }
 
 /** What importing books() logs into an empty log: its records in file order, customers first. */

@@ -6,7 +6,16 @@ import { importDataset, type AddressRecord, type Dataset } from "../../src/impor
 import { createBody } from "../fixtures/create-body.ts";
 import { makeKey } from "../helpers/api-keys.ts";
 import { call } from "../helpers/http.ts";
-import { BOOKS_LOGGED, books, emptyBooks, log, loggedSince, order, type Entry } from "./sync.log.helpers.ts";
+import {
+  BOOKS_LOGGED,
+  books,
+  emptyBooks,
+  type Entry,
+  importEdited,
+  log,
+  loggedSince,
+  order,
+} from "./sync.log.helpers.ts";
 
 beforeEach(emptyBooks);
 
@@ -118,12 +127,7 @@ const EDITS: [string, Edit, Entry[]][] = [
 
 describe("a re-import that edits", () => {
   it.each(EDITS)("%s", async (_name, edit, expected) => {
-    await importDataset(env.DB, books());
-    const before = await log();
-    const edited = books();
-    edit(edited);
-    await importDataset(env.DB, edited);
-    expect(await loggedSince(before)).toEqual(expected);
+    expect((await importEdited(edit)).logged).toEqual(expected);
     // The log keeps one entry per record and book.
     expect((await log()).length).toBe(BOOKS_LOGGED.length);
   });
@@ -131,12 +135,8 @@ describe("a re-import that edits", () => {
 
 describe("a move", () => {
   it("of a customer to another agent: deletes for it and its orders in the old book, upserts in the new", async () => {
-    await importDataset(env.DB, books());
-    const before = await log();
-    const moved = books();
-    customer(moved, 1).salesagent_id = 2;
-    await importDataset(env.DB, moved);
-    expect(await loggedSince(before)).toEqual([
+    const { logged } = await importEdited((moved) => (customer(moved, 1).salesagent_id = 2));
+    expect(logged).toEqual([
       [1, "customer", 1, 1],
       [1, "order", 11, 1],
       [1, "order", 12, 1],
@@ -147,12 +147,8 @@ describe("a move", () => {
   });
 
   it("of a customer to no agent: deletes in the old book only; back to an agent: upserts again", async () => {
-    await importDataset(env.DB, books());
-    const before = await log();
-    const moved = books();
-    customer(moved, 3).salesagent_id = null;
-    await importDataset(env.DB, moved);
-    expect(await loggedSince(before)).toEqual([
+    const { logged } = await importEdited((moved) => (customer(moved, 3).salesagent_id = null));
+    expect(logged).toEqual([
       [2, "customer", 3, 1],
       [2, "order", 13, 1],
     ]);
@@ -170,12 +166,8 @@ describe("a move", () => {
   });
 
   it("of an order to a customer of another book: a delete in the old book, an upsert in the new", async () => {
-    await importDataset(env.DB, books());
-    const before = await log();
-    const moved = books();
-    orderOf(moved, 13).customer_id = 2;
-    await importDataset(env.DB, moved);
-    expect(await loggedSince(before)).toEqual([
+    const { logged } = await importEdited((moved) => (orderOf(moved, 13).customer_id = 2));
+    expect(logged).toEqual([
       [2, "order", 13, 1],
       [1, "order", 13, 0],
     ]);
