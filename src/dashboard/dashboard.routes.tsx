@@ -336,12 +336,8 @@ dashboardRoutes.post("/dashboard/enrollments/:id/revoke", checkOrigin, limitBody
 });
 
 async function enrollmentNoticeOf(c: DashContext): Promise<string | undefined> {
-  if (c.req.query("notice") === ALREADY_SENT) {
-    return alreadySentNotice(
-      "A new enrollment code is shown only once, in the answer to the form that made it;",
-      "if it was not used, revoke it and make another.",
-    );
-  }
+  const sent = alreadySentNotice(c, "A new enrollment code", "if it was not used, revoke it and make another.");
+  if (sent) return sent;
   const id = c.req.query("revoked");
   const code = id === undefined ? null : await enrollmentsFor(c.get("services")).get(id);
   return code?.status === "revoked" ? `Enrollment code ${code.id} (“${code.name}”) is revoked.` : undefined;
@@ -386,17 +382,18 @@ async function agentsShown(
   return { agents, picker };
 }
 
-function alreadySentNotice(shown: string, ifLost: string): string {
-  return `That form had already been sent, so it was not sent again: nothing changed. ${shown} ${ifLost}`;
+/** When the address says a one-time form was sent again: that nothing changed, and that `shown` is shown once. */
+function alreadySentNotice(c: DashContext, shown: string, ifLost: string): string | undefined {
+  if (c.req.query("notice") !== ALREADY_SENT) return undefined;
+  return (
+    "That form had already been sent, so it was not sent again: nothing changed. " +
+    `${shown} is shown only once, in the answer to the form that made it; ${ifLost}`
+  );
 }
 
 async function noticeOf(c: DashContext): Promise<string | undefined> {
-  if (c.req.query("notice") === ALREADY_SENT) {
-    return alreadySentNotice(
-      "A new key's secret is shown only once, in the answer to the form that made it;",
-      "if it was not copied, revoke that key and make another.",
-    );
-  }
+  const sent = alreadySentNotice(c, "A new key's secret", "if it was not copied, revoke that key and make another.");
+  if (sent) return sent;
   const requested = c.req.query("requested");
   if (requested !== undefined && /^\d{1,6}$/.test(requested)) {
     const n = Number(requested);
