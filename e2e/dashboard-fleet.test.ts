@@ -4,12 +4,11 @@
 // an agent's, sees the progress move as an app rotates, and reloads each page that answered a POST without
 // repeating anything; at 1280 px without scrolling sideways, and axe finds nothing serious. One page load
 // per step.
-import { randomBytes } from "node:crypto";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectNoSeriousViolations } from "./helpers/axe.ts";
-import { launchBrowser, SKIP_BROWSER_TESTS, watchProblems } from "./helpers/browser.ts";
-import { type DevServer, startWranglerDev } from "./helpers/server.ts";
+import { SKIP_BROWSER_TESTS } from "./helpers/browser.ts";
+import { closeDashboard, logIn, newAdminToken, openDashboard, type Server } from "./helpers/dashboard.ts";
 
 const AGENTS_SQL =
   "INSERT INTO sales_agents (id, first_name, last_name, mobile_number) VALUES " +
@@ -22,10 +21,8 @@ const shape = (i: number) => ({
   agent_id: i % 3 === 2 ? null : (i % 3) + 1,
 });
 
-type Server = DevServer & { cleanup: () => Promise<void> };
-
 describe.skipIf(SKIP_BROWSER_TESTS)("the key list of a fleet in Chromium", () => {
-  const adminToken = `e2e-admin-${randomBytes(18).toString("base64url")}`;
+  const adminToken = newAdminToken();
   let server: Server;
   let browser: Browser;
   let page: Page;
@@ -59,10 +56,13 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the key list of a fleet in Chromium", () =>
   }
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([
-      startWranglerDev({ ADMIN_TOKEN: adminToken, USAGE_FLUSH_SECONDS: "0" }, AGENTS_SQL),
-      launchBrowser(),
-    ]);
+    ({ server, browser, page } = await openDashboard({
+      adminToken,
+      vars: { USAGE_FLUSH_SECONDS: "0" },
+      sql: AGENTS_SQL,
+      viewport: { width: 1280, height: 900 },
+      problems,
+    }));
     // Through the admin API (the key store), eight at a time: a sign-in in flight holds one of the ten
     // places of the administrator's sign-in throttle (docs/specification.md section 2).
     for (let i = 0; i < KEYS; i += 8) {
@@ -71,20 +71,12 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the key list of a fleet in Chromium", () =>
       );
       for (const key of made) secrets.set(key.id, key.secret);
     }
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    page = await context.newPage();
-    watchProblems(page, problems);
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.cleanup();
-  });
+  afterAll(() => closeDashboard(browser, server));
 
   it("logs in to the first page of 50, with the counts, at 1280 px without scrolling sideways", async () => {
-    await page.goto(`${server.url}/dashboard`);
-    await page.getByLabel("Administrator token").fill(adminToken);
-    await page.getByRole("button", { name: "Log in" }).click();
+    await logIn(page, server.url, adminToken);
     await page.getByRole("heading", { name: "Keys", level: 2 }).waitFor();
     expect(await counts()).toBe("120 keys in all: 120 active, 0 expiring, 0 expired, 0 revoked.");
     expect(await rowNames()).toHaveLength(50);

@@ -3,24 +3,20 @@
 // reloads the page that shows its secret (the browser sends the POST again), goes Back to that
 // page and sends it again, rolls and reloads, revokes and reloads. One key made, one roll, one
 // revoke; each secret reaches the browser once; axe finds nothing serious on the pages shown.
-import { randomBytes } from "node:crypto";
-import type { Browser, BrowserContext, Page, Response } from "playwright-core";
+import type { Browser, Page, Response } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectNoSeriousViolations } from "./helpers/axe.ts";
-import { launchBrowser, SKIP_BROWSER_TESTS, watchProblems } from "./helpers/browser.ts";
-import { type DevServer, startWranglerDev } from "./helpers/server.ts";
+import { SKIP_BROWSER_TESTS } from "./helpers/browser.ts";
+import { closeDashboard, logIn, newAdminToken, openDashboard, type Server } from "./helpers/dashboard.ts";
 
 const SECRET = /^sk_test_[0-9A-Za-z]{43}$/;
 const NAME = "Reloaded till";
 const ALREADY_SENT = "That form had already been sent, so it was not sent again: nothing changed.";
 
-type Server = DevServer & { cleanup: () => Promise<void> };
-
 describe.skipIf(SKIP_BROWSER_TESTS)("the dashboard's forms in Chromium, reloaded and sent again", () => {
-  const adminToken = `e2e-admin-${randomBytes(18).toString("base64url")}`;
+  const adminToken = newAdminToken();
   let server: Server;
   let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
   const problems: string[] = [];
   /** The body of every page the browser was sent (redirects have none), in order. */
@@ -56,10 +52,11 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the dashboard's forms in Chromium, reloaded
   }
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startWranglerDev({ ADMIN_TOKEN: adminToken }), launchBrowser()]);
-    context = await browser.newContext({ viewport: { width: 1180, height: 820 } });
-    page = await context.newPage();
-    watchProblems(page, problems);
+    ({ server, browser, page } = await openDashboard({
+      adminToken,
+      viewport: { width: 1180, height: 820 },
+      problems,
+    }));
     // A reload of a POST's answer asks to send the form again: accepted, as the test means to.
     page.on("dialog", (d) => void d.accept());
     page.on("request", (r) => {
@@ -72,15 +69,10 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the dashboard's forms in Chromium, reloaded
     });
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.cleanup();
-  });
+  afterAll(() => closeDashboard(browser, server));
 
   it("logs in", async () => {
-    await page.goto(`${server.url}/dashboard`);
-    await page.getByLabel("Administrator token").fill(adminToken);
-    await page.getByRole("button", { name: "Log in" }).click();
+    await logIn(page, server.url, adminToken);
     await page.getByRole("heading", { name: "API keys", level: 1 }).waitFor();
     // POST/Redirect/GET: the logged-in page is a GET of /dashboard.
     expect(page.url()).toBe(`${server.url}/dashboard`);

@@ -5,7 +5,7 @@
 // the login page, the make-key form, the key list and the audit panel. Makes an enrollment code and
 // reads its QR code back. Takes a screenshot of the logged-in page; with UPDATE_SCREENSHOT=1 it replaces docs/dashboard.png (docs/keys.md's picture),
 // else a temp file.
-import { createHash, randomBytes } from "node:crypto";
+import { createHash } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -15,8 +15,9 @@ import jsQR from "jsqr";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exchangeEnrollmentCode } from "../src/client.ts";
 import { expectNoSeriousViolations } from "./helpers/axe.ts";
-import { launchBrowser, SKIP_BROWSER_TESTS, watchProblems } from "./helpers/browser.ts";
-import { type DevServer, startWranglerDev } from "./helpers/server.ts";
+import { SKIP_BROWSER_TESTS } from "./helpers/browser.ts";
+import { closeDashboard, newAdminToken, openDashboard, type Server } from "./helpers/dashboard.ts";
+import { startWranglerDev } from "./helpers/server.ts";
 
 const SCREENSHOT = process.env.UPDATE_SCREENSHOT
   ? join(dirname(fileURLToPath(import.meta.url)), "..", "docs", "dashboard.png")
@@ -28,8 +29,6 @@ const REJECTION_WAIT_MS = 60_000;
 const AGENTS_SQL =
   "INSERT INTO sales_agents (id, first_name, last_name, mobile_number) VALUES " +
   "(1, 'Asha', 'Rao', '9876543210'), (2, 'Vikram', 'Shetty', '9876500002'), (3, 'Meena', 'Iyer', '9876500003')";
-
-type Server = DevServer & { cleanup: () => Promise<void> };
 
 async function apiStatus(server: Server, secret: string): Promise<number> {
   const res = await fetch(`${server.url}/api/customers`, { headers: { Authorization: `Bearer ${secret}` } });
@@ -65,7 +64,7 @@ async function makeKey(page: Page, name: string, mode: "test" | "live", expires:
 }
 
 describe.skipIf(SKIP_BROWSER_TESTS)("the key dashboard in Chromium", () => {
-  const adminToken = `e2e-admin-${randomBytes(18).toString("base64url")}`;
+  const adminToken = newAdminToken();
   let server: Server;
   let browser: Browser;
   let context: BrowserContext;
@@ -74,20 +73,17 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the key dashboard in Chromium", () => {
 
   beforeAll(async () => {
     // USAGE_FLUSH_SECONDS 0: a key's use is written right after each request, so a reload shows it.
-    [server, browser] = await Promise.all([
-      startWranglerDev({ ADMIN_TOKEN: adminToken, USAGE_FLUSH_SECONDS: "0" }, AGENTS_SQL),
-      launchBrowser(),
-    ]);
-    context = await browser.newContext({ viewport: { width: 1180, height: 820 } });
-    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });
-    page = await context.newPage();
-    watchProblems(page, problems);
+    ({ server, browser, context, page } = await openDashboard({
+      adminToken,
+      vars: { USAGE_FLUSH_SECONDS: "0" },
+      sql: AGENTS_SQL,
+      viewport: { width: 1180, height: 820 },
+      problems,
+      prepare: (made, started) => made.grantPermissions(["clipboard-read", "clipboard-write"], { origin: started.url }),
+    }));
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.cleanup();
-  });
+  afterAll(() => closeDashboard(browser, server));
 
   it("before login: a heading and the administrator token field, nothing else", async () => {
     await page.goto(`${server.url}/dashboard`);

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Platform } from "../scripts/lib/local.ts";
 import { run } from "../scripts/lib/processes.ts";
-import { customerRecord } from "../test/fixtures/dataset.ts";
+import { customerRecord, oneAgentRecords, orderRecord } from "../test/fixtures/dataset.ts";
 import { migratedStateDir } from "./helpers/state.ts";
 import { IMPORTED_TABLES as TABLES } from "../test/fixtures/import-tables.ts";
 
@@ -64,40 +64,15 @@ const customer = (id: number, phone: string) =>
     postalcode_id: 1,
   });
 
-const order = (id: number, customerId: number) => ({
-  id,
-  order_no: `SO-${id}`,
-  customer_id: customerId,
-  salesagent_id: 1,
-  deliveryagent_id: null,
-  date: "2026-03-14",
-  item_total_amount: 100.5,
-  discount_amount: 0,
-  return_total_amount: 0,
-  billable_amount: 100.5,
-  items: [{ product_id: 1, quantity: 2, price: 50.25 }],
-  statuses: [{ name: "Placed", at: "2026-03-14T09:30:00Z" }],
-  invoices: [],
-});
+const order = (id: number, customerId: number) =>
+  orderRecord(id, customerId, {
+    item_total_amount: 100.5,
+    billable_amount: 100.5,
+    items: [{ product_id: 1, quantity: 2, price: 50.25 }],
+  });
 
 const DATASET = {
-  states: [{ id: 1, code: "MH", name: "Maharashtra" }],
-  cities: [{ id: 1, name: "Mumbai", code: "MUM", state_id: 1 }],
-  areas: [{ id: 1, name: "Andheri East", area_code: "AE", city_id: 1 }],
-  postal_codes: [{ id: 1, code: "400069" }],
-  sales_agents: [
-    {
-      id: 1,
-      first_name: "Asha",
-      last_name: "Rao",
-      mobile_number: "9876543210",
-      email: null,
-      avatar: null,
-      postalcode_ids: [1],
-    },
-  ],
-  delivery_agents: [{ id: 1, first_name: "Ravi", last_name: "K", phone_number: "9123456780" }],
-  products: [{ id: 1, sku: "SKU-001", name: "Tea 250g" }],
+  ...oneAgentRecords(),
   customers: [customer(1, "+91 98200 00001"), customer(2, "9820000002")],
   orders: [order(1, 1)],
 };

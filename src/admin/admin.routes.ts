@@ -5,61 +5,27 @@ import type { AppEnv } from "../platform/env.ts";
 import { queryString } from "../platform/paging/query-params.ts";
 import { readJsonBody } from "./admin.body.ts";
 import { auditEntries, createKey, listKeysWithUsage, requestRotation, revokeKey, rollKey } from "./admin.keys.ts";
-import { adminRoute, createAdminRouter } from "./admin.router.ts";
+import { ADMIN_API, adminAnswering, createAdminRouter, idParam } from "./admin.router.ts";
 import { AGENT_QUERY_RULE, findAgents, MAX_AGENT_QUERY_LENGTH } from "./admin.salesagents.ts";
 
-const ADMIN_API = { actor: "admin-api" } as const;
+const listKeys = adminAnswering("get", "/admin/keys", 200, "Every key, oldest first, with its use");
 
-const keyId = { params: z.object({ id: z.string() }) };
-
-const listKeys = adminRoute({
-  method: "get",
-  path: "/admin/keys",
-  responses: { 200: { description: "Every key, oldest first, with its use" } },
-});
-
-const audit = adminRoute({
-  method: "get",
-  path: "/admin/audit",
+const audit = adminAnswering("get", "/admin/audit", 200, "The newest audit entries, newest first", {
   // The key store judges the limit (a 422 on limit): one value, as text.
-  request: { query: z.object({ limit: queryString().optional() }) },
-  responses: { 200: { description: "The newest audit entries, newest first" } },
+  query: z.object({ limit: queryString().optional() }),
 });
 
-const salesagents = adminRoute({
-  method: "get",
-  path: "/admin/salesagents",
-  request: {
-    query: z.object({ q: queryString().max(MAX_AGENT_QUERY_LENGTH, { error: AGENT_QUERY_RULE }).optional() }),
-  },
-  responses: { 200: { description: "The sales agents found" } },
+const salesagents = adminAnswering("get", "/admin/salesagents", 200, "The sales agents found", {
+  query: z.object({ q: queryString().max(MAX_AGENT_QUERY_LENGTH, { error: AGENT_QUERY_RULE }).optional() }),
 });
 
-const create = adminRoute({
-  method: "post",
-  path: "/admin/keys",
-  responses: { 201: { description: "The new key, with its secret" } },
-});
+const create = adminAnswering("post", "/admin/keys", 201, "The new key, with its secret");
 
-const roll = adminRoute({
-  method: "post",
-  path: "/admin/keys/{id}/roll",
-  request: keyId,
-  responses: { 201: { description: "The replacement key, with its secret" } },
-});
+const roll = adminAnswering("post", "/admin/keys/{id}/roll", 201, "The replacement key, with its secret", idParam);
 
-const revoke = adminRoute({
-  method: "post",
-  path: "/admin/keys/{id}/revoke",
-  request: keyId,
-  responses: { 200: { description: "The revoked key" } },
-});
+const revoke = adminAnswering("post", "/admin/keys/{id}/revoke", 200, "The revoked key", idParam);
 
-const rotation = adminRoute({
-  method: "post",
-  path: "/admin/keys/rotation",
-  responses: { 200: { description: "How many active keys were marked rotation due" } },
-});
+const rotation = adminAnswering("post", "/admin/keys/rotation", 200, "How many active keys were marked rotation due");
 
 const listKeysHandler: RouteHandler<typeof listKeys, AppEnv> = async (c) =>
   c.json({ data: await listKeysWithUsage(c.get("services").keys) }, 200);

@@ -7,7 +7,7 @@ import type { FC } from "hono/jsx";
 import type { AdminAgent } from "../admin/admin.salesagents.ts";
 import type { EnrollmentCode, NewEnrollmentCode } from "../enroll/enroll.codes.ts";
 import { AgentChoices, type AgentPickerProps, AgentSearch, agentName } from "./dashboard.agent-picker.tsx";
-import { Csrf, FormToken } from "./dashboard.form-fields.tsx";
+import { ChoiceSelect, Csrf, FormToken } from "./dashboard.form-fields.tsx";
 import { ModeChoices, ScopeChoices, SignedInPage } from "./dashboard.pages.tsx";
 import { Time } from "./dashboard.time.tsx";
 
@@ -23,6 +23,9 @@ export const KEY_LIFE_CHOICES = [
   { value: "7776000", label: "in 90 days" },
   { value: "31536000", label: "in 1 year" },
 ] as const;
+
+const CODE_LIFE = { id: "code-life", name: "expires_in", label: "Code can be used for", choices: CODE_LIFE_CHOICES };
+const KEY_LIFE = { id: "key-life", name: "key_expires_in", label: "Key expires", choices: KEY_LIFE_CHOICES };
 
 export interface EnrollmentsPageProps {
   nonce: string;
@@ -113,26 +116,8 @@ const MakeForm: FC<EnrollmentsPageProps> = ({ csrfToken, formToken, form, picker
         <AgentChoices {...picker} chosen={form?.agent_id} required />
         <ModeChoices mode={mode} />
         <ScopeChoices scopes={form?.scopes} />
-        <div>
-          <label for="code-life">Code can be used for</label>
-          <select id="code-life" name="expires_in">
-            {CODE_LIFE_CHOICES.map((choice) => (
-              <option value={choice.value} selected={(form?.expires_in ?? "86400") === choice.value}>
-                {choice.label}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label for="key-life">Key expires</label>
-          <select id="key-life" name="key_expires_in">
-            {KEY_LIFE_CHOICES.map((choice) => (
-              <option value={choice.value} selected={(form?.key_expires_in ?? "") === choice.value}>
-                {choice.label}
-              </option>
-            ))}
-          </select>
-        </div>
+        <ChoiceSelect {...CODE_LIFE} chosen={form?.expires_in ?? "86400"} />
+        <ChoiceSelect {...KEY_LIFE} chosen={form?.key_expires_in ?? ""} />
         <div>
           <label for="code-name">Key name (optional)</label>
           <input id="code-name" name="name" type="text" maxlength={100} autocomplete="off" value={form?.name ?? ""} />

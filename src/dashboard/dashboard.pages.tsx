@@ -9,7 +9,7 @@ import type { AuditEntry } from "../keys/keys.store.ts";
 import { SCOPES } from "../keys/keys.scopes.ts";
 import { AgentChoices, type AgentPickerProps, AgentSearch } from "./dashboard.agent-picker.tsx";
 import { AuditPanel } from "./dashboard.audit-panel.tsx";
-import { Csrf, FormToken, SPANS } from "./dashboard.form-fields.tsx";
+import { ChoiceSelect, Csrf, FormToken, SPANS } from "./dashboard.form-fields.tsx";
 import { KeyListSection } from "./dashboard.key-list.tsx";
 import { STYLE } from "./dashboard.style.ts";
 import { Time } from "./dashboard.time.tsx";
@@ -208,16 +208,13 @@ const CreateForm: FC<KeysPageProps> = ({ csrfToken, formToken, form, error, pick
           )}
         </div>
         <ModeChoices mode={mode} />
-        <div>
-          <label for="key-expiry">Expires</label>
-          <select id="key-expiry" name="expires_in">
-            {EXPIRY_CHOICES.map((choice) => (
-              <option value={choice.value} selected={(form?.expires_in ?? "") === choice.value}>
-                {choice.label}
-              </option>
-            ))}
-          </select>
-        </div>
+        <ChoiceSelect
+          id="key-expiry"
+          name="expires_in"
+          label="Expires"
+          choices={EXPIRY_CHOICES}
+          chosen={form?.expires_in ?? ""}
+        />
         <ScopeChoices scopes={form?.scopes} />
         <AgentChoices {...picker} chosen={form?.agent_id} />
         <button type="submit">Make key</button>

@@ -109,33 +109,37 @@ const requireSession = createMiddleware<DashEnv>(async (c, next) => {
   await next();
 });
 
-dashboardRoutes.get("/dashboard", async (c) => {
+// A page's GET without a session answers with the sign-in form.
+const pageSession = createMiddleware<DashEnv>(async (c, next) => {
   const session = await readSession(c);
   if (!session) return c.html(<LoginPage nonce={nonceOf(c)} />);
   c.set("session", session);
+  await next();
+});
+
+// An agent search (the picker's GET form): its matches become the form's choices.
+async function searchedPicker(c: DashContext, query: string): Promise<KeysPageProps["picker"]> {
+  const agents = await findAgents(c.get("services").db, query);
+  return { query, agents, focusFirst: agents.length > 0, limit: AGENT_SEARCH_LIMIT };
+}
+
+dashboardRoutes.get("/dashboard", pageSession, async (c) => {
+  const session = c.get("session");
   const query = c.req.query("agent_q");
   if (query === undefined) {
     return withErrorsShown(c, "The keys were not filtered", undefined, async () =>
       renderKeys(c, session, { notice: await noticeOf(c) }, 200, readKeyListQuery(c.req.query())),
     );
   }
-  // An agent search (the picker's GET form): its matches become the make-key form's choices.
-  return withErrorsShown(c, "The agents were not searched", undefined, async () => {
-    const agents = await findAgents(c.get("services").db, query);
-    return renderKeys(c, session, {
-      picker: { query, agents, focusFirst: agents.length > 0, limit: AGENT_SEARCH_LIMIT },
-    });
-  });
+  return withErrorsShown(c, "The agents were not searched", undefined, async () =>
+    renderKeys(c, session, { picker: await searchedPicker(c, query) }),
+  );
 });
 
-dashboardRoutes.get("/dashboard/enrollments", async (c) => {
-  const session = await readSession(c);
-  if (!session) return c.html(<LoginPage nonce={nonceOf(c)} />);
-  c.set("session", session);
+dashboardRoutes.get("/dashboard/enrollments", pageSession, async (c) => {
   const query = c.req.query("agent_q");
   if (query === undefined) return renderEnrollments(c, { notice: await enrollmentNoticeOf(c) });
-  const agents = await findAgents(c.get("services").db, query);
-  return renderEnrollments(c, { picker: { query, agents, focusFirst: agents.length > 0, limit: AGENT_SEARCH_LIMIT } });
+  return renderEnrollments(c, { picker: await searchedPicker(c, query) });
 });
 
 // The forms' addresses, reloaded or bookmarked after a POST, lead back to the page.
@@ -284,16 +288,9 @@ function listAddress(given: string | undefined): string {
   return given !== undefined && /^\/dashboard(\?[\w.~%&=+-]*)?$/.test(given) ? given : "/dashboard";
 }
 
+// The make-key form's fields, and the life of the key the code makes.
 function codeFormValues(c: DashContext) {
-  const form = c.get("form");
-  return {
-    agent_id: text(form.agent_id),
-    mode: text(form.mode),
-    scopes: texts(form.scopes),
-    expires_in: text(form.expires_in),
-    key_expires_in: text(form.key_expires_in),
-    name: text(form.name),
-  };
+  return { ...createFormValues(c), key_expires_in: text(c.get("form").key_expires_in) };
 }
 
 const NOT_MADE_CODE = "The enrollment code was not made";
@@ -339,12 +336,8 @@ dashboardRoutes.post("/dashboard/enrollments/:id/revoke", checkOrigin, limitBody
 });
 
 async function enrollmentNoticeOf(c: DashContext): Promise<string | undefined> {
-  if (c.req.query("notice") === ALREADY_SENT) {
-    return alreadySentNotice(
-      "A new enrollment code is shown only once, in the answer to the form that made it;",
-      "if it was not used, revoke it and make another.",
-    );
-  }
+  const sent = alreadySentNotice(c, "A new enrollment code", "if it was not used, revoke it and make another.");
+  if (sent) return sent;
   const id = c.req.query("revoked");
   const code = id === undefined ? null : await enrollmentsFor(c.get("services")).get(id);
   return code?.status === "revoked" ? `Enrollment code ${code.id} (“${code.name}”) is revoked.` : undefined;
@@ -355,29 +348,22 @@ async function renderEnrollments(
   extra: Partial<EnrollmentsPageProps> = {},
   status: 200 | 404 | 409 | 422 = 200,
 ): Promise<Response> {
-  const session = c.get("session");
-  const { db, primaryDb } = c.get("services");
-  const [codes, formToken] = await Promise.all([
+  const [codes, base] = await Promise.all([
     enrollmentsFor(c.get("services")).list(),
-    issueFormToken(primaryDb, session.id),
+    formPageBase(c, c.get("session")),
   ]);
   const { agents, picker } = await agentsShown(
-    db,
+    c.get("services").db,
     codes.map((code) => code.agent_id),
     extra,
   );
-  return c.html(
-    <EnrollmentsPage
-      nonce={nonceOf(c)}
-      csrfToken={session.csrfToken}
-      formToken={formToken}
-      codes={codes}
-      agents={agents}
-      {...extra}
-      picker={picker}
-    />,
-    status,
-  );
+  return c.html(<EnrollmentsPage {...base} codes={codes} agents={agents} {...extra} picker={picker} />, status);
+}
+
+/** What every page of forms carries: the CSP nonce, the session's CSRF token and a one-time form token. */
+async function formPageBase(c: DashContext, session: Session) {
+  const formToken = await issueFormToken(c.get("services").primaryDb, session.id);
+  return { nonce: nonceOf(c), csrfToken: session.csrfToken, formToken };
 }
 
 /** The agents named in a table, and the one a refused form had chosen (kept as the picker's choice). */
@@ -396,17 +382,18 @@ async function agentsShown(
   return { agents, picker };
 }
 
-function alreadySentNotice(shown: string, ifLost: string): string {
-  return `That form had already been sent, so it was not sent again: nothing changed. ${shown} ${ifLost}`;
+/** When the address says a one-time form was sent again: that nothing changed, and that `shown` is shown once. */
+function alreadySentNotice(c: DashContext, shown: string, ifLost: string): string | undefined {
+  if (c.req.query("notice") !== ALREADY_SENT) return undefined;
+  return (
+    "That form had already been sent, so it was not sent again: nothing changed. " +
+    `${shown} is shown only once, in the answer to the form that made it; ${ifLost}`
+  );
 }
 
 async function noticeOf(c: DashContext): Promise<string | undefined> {
-  if (c.req.query("notice") === ALREADY_SENT) {
-    return alreadySentNotice(
-      "A new key's secret is shown only once, in the answer to the form that made it;",
-      "if it was not copied, revoke that key and make another.",
-    );
-  }
+  const sent = alreadySentNotice(c, "A new key's secret", "if it was not copied, revoke that key and make another.");
+  if (sent) return sent;
   const requested = c.req.query("requested");
   if (requested !== undefined && /^\d{1,6}$/.test(requested)) {
     const n = Number(requested);
@@ -458,26 +445,17 @@ async function renderKeys(
   status: 200 | 404 | 409 | 422 = 200,
   listing: { filters: KeyListFilters; page: number } = { filters: {}, page: 1 },
 ): Promise<Response> {
-  const { keys: store, db, primaryDb } = c.get("services");
-  // The agent that a refused make-key form had chosen stays its choice.
-  const chosen = Number(extra.form?.agent_id);
-  const [list, entries, formToken, chosenAgent] = await Promise.all([
+  const { keys: store, db } = c.get("services");
+  const [list, entries, base, { picker }] = await Promise.all([
     listKeyPage(store, listing.filters, listing.page),
     store.audit(DEFAULT_AUDIT_LIMIT),
-    issueFormToken(primaryDb, session.id),
-    Number.isSafeInteger(chosen) && chosen > 0 && !extra.picker ? agentsByIds(db, [chosen]) : undefined,
+    formPageBase(c, session),
+    agentsShown(db, [], extra),
   ]);
-  const picker = extra.picker ?? {
-    agents: chosenAgent?.has(chosen) ? [chosenAgent.get(chosen)!] : [],
-    focusFirst: false,
-    limit: AGENT_SEARCH_LIMIT,
-  };
   const mode = c.env.MODE === "live" ? "live" : "test";
   return c.html(
     <KeysPage
-      nonce={nonceOf(c)}
-      csrfToken={session.csrfToken}
-      formToken={formToken}
+      {...base}
       mode={mode}
       list={list}
       audit={{ entries, limit: DEFAULT_AUDIT_LIMIT }}

@@ -1,33 +1,18 @@
 // The admin API's enrollment codes (docs/specification.md section 9): make one (201, its code shown this once),
-// list them without their codes, revoke one still pending. Through adminRoute(), so none answers without the
-// administrator's authentication.
-import { z, type RouteHandler } from "@hono/zod-openapi";
+// list them without their codes, revoke one still pending. Through adminAnswering() (adminRoute()), so none
+// answers without the administrator's authentication.
+import type { RouteHandler } from "@hono/zod-openapi";
 import { readJsonBody } from "../admin/admin.body.ts";
-import { adminRoute, createAdminRouter } from "../admin/admin.router.ts";
+import { ADMIN_API, adminAnswering, createAdminRouter, idParam } from "../admin/admin.router.ts";
 import type { AppEnv } from "../platform/env.ts";
 import { errors } from "../platform/errors.ts";
 import { CODE_ID_PATTERN, enrollmentsFor } from "./enroll.codes.ts";
 
-const ADMIN_API = { actor: "admin-api" } as const;
+const create = adminAnswering("post", "/admin/enrollments", 201, "The new enrollment code, shown this once");
 
-const create = adminRoute({
-  method: "post",
-  path: "/admin/enrollments",
-  responses: { 201: { description: "The new enrollment code, shown this once" } },
-});
+const list = adminAnswering("get", "/admin/enrollments", 200, "Every enrollment code, newest first, without its code");
 
-const list = adminRoute({
-  method: "get",
-  path: "/admin/enrollments",
-  responses: { 200: { description: "Every enrollment code, newest first, without its code" } },
-});
-
-const revoke = adminRoute({
-  method: "post",
-  path: "/admin/enrollments/{id}/revoke",
-  request: { params: z.object({ id: z.string() }) },
-  responses: { 200: { description: "The revoked enrollment code" } },
-});
+const revoke = adminAnswering("post", "/admin/enrollments/{id}/revoke", 200, "The revoked enrollment code", idParam);
 
 const createHandler: RouteHandler<typeof create, AppEnv> = async (c) => {
   const body = await readJsonBody(c);

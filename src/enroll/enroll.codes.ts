@@ -3,12 +3,12 @@
 // entry in the same batch, and the exchange marks the code used in the batch that inserts the key.
 import { codeAuditStatement, type KeyActor, checkActor } from "../keys/keys.audit.ts";
 import type { KeyDatabase } from "../keys/keys.record.ts";
-import { checkAgentId, checkMode, checkName, MAX_NAME_LENGTH } from "../keys/keys.rules.ts";
+import { checkAgentId, checkMode, checkName, collect, MAX_NAME_LENGTH } from "../keys/keys.rules.ts";
 import { parseScopes, scopesText, type Scope, storedScopes } from "../keys/keys.scopes.ts";
 import { type KeyMode, randomBase62 } from "../keys/keys.secret.ts";
 import { type KeyRecord, type KeyStore } from "../keys/keys.store.ts";
 import type { Services } from "../platform/env.ts";
-import { ApiError, errors, type FieldError } from "../platform/errors.ts";
+import { errors, type FieldError } from "../platform/errors.ts";
 import { hashCode, newCode, normalizeCode } from "./enroll.code.ts";
 import { seal, unseal } from "./enroll.seal.ts";
 
@@ -281,15 +281,7 @@ export class Enrollments {
 function checkNewCode(body: Record<string, unknown>) {
   const problems: FieldError[] = [];
   const known = ["agent_id", "mode", "scopes", "expires_in", "name", "key_expires_in"];
-  const check = <T>(run: () => T): T | undefined => {
-    try {
-      return run();
-    } catch (err) {
-      if (!(err instanceof ApiError) || err.status !== 422) throw err;
-      problems.push(...(err.options.fields ?? []));
-      return undefined;
-    }
-  };
+  const check = <T>(run: () => T): T | undefined => collect(problems, run);
   const agentId = check(() => {
     if (body.agent_id === undefined || body.agent_id === null) {
       throw errors.validation([

@@ -58,7 +58,8 @@ export function checkNewKey(input: {
   return { name: name!, mode: mode!, expiresInSeconds: expiresInSeconds!, scopes: scopes!, agentId: agentId! };
 }
 
-function collect<T>(problems: FieldError[], check: () => T): T | undefined {
+/** Runs a check; its 422's fields join `problems` (undefined is returned), so that one answer names them all. */
+export function collect<T>(problems: FieldError[], check: () => T): T | undefined {
   try {
     return check();
   } catch (err) {

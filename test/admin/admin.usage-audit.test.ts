@@ -8,6 +8,7 @@ import { BASE, type CallResult, call, errorEnvelope, validationEnvelope } from "
 import { auditSessionId } from "../helpers/session.ts";
 import { clearIsolateCaches, makeKey } from "../helpers/api-keys.ts";
 import { seedFixture } from "../helpers/seed.ts";
+import { expectedActiveKey } from "../fixtures/expected-key.ts";
 
 const ADMIN = env.ADMIN_TOKEN!;
 const FORM = "application/x-www-form-urlencoded";
@@ -92,23 +93,17 @@ describe("the admin API: scopes and agents", () => {
     });
     expect(made.status).toBe(201);
     expect(made.body).toEqual({
-      data: {
+      data: expectedActiveKey({
         id: KEY_ID,
         name: "Field app",
         mode: "test",
         prefix: `${made.body.data.secret.slice(0, 12)}…`,
         created_at: ISO,
         expires_at: null,
-        revoked_at: null,
-        replaces: null,
-        replaced_by: null,
         scopes: ["read"],
         agent_id: 1,
-        rotation: null,
-        status: "active",
-        copy_pending: false,
         secret: expect.stringMatching(/^sk_test_/),
-      },
+      }),
     });
     const rolled = await call(`/admin/keys/${made.body.data.id}/roll`, {
       method: "POST",

@@ -29,6 +29,19 @@ async function page(session: Session, path = "/dashboard") {
   };
 }
 
+/** Sends the rotation form of a page() with its tokens, `back` and `fields`. */
+const sendRotation = (
+  from: { csrf: string; formToken: string },
+  back: string,
+  fields: [string, string][],
+  session: Session,
+) =>
+  send(
+    "/dashboard/keys/rotation",
+    [["csrf_token", from.csrf], ["form_token", from.formToken], ["back", back], ...fields],
+    session,
+  );
+
 const keys = async (): Promise<any[]> => (await call("/admin/keys", { headers: bearer })).body.data;
 const audit = async (): Promise<any[]> => (await call("/admin/audit", { headers: bearer })).body.data;
 const dueIds = async () =>
@@ -141,12 +154,10 @@ describe("asking for rotation from the key list", () => {
       '<input type="hidden" name="mode" value="live"/><button type="submit" name="scope" value="mode" class="secondary" ' +
         'aria-describedby="rotation-hint">Request rotation of every active live-mode key</button>',
     );
-    const res = await send(
-      "/dashboard/keys/rotation",
+    const res = await sendRotation(
+      byMode,
+      "/dashboard?mode=live",
       [
-        ["csrf_token", byMode.csrf],
-        ["form_token", byMode.formToken],
-        ["back", "/dashboard?mode=live"],
         ["mode", "live"],
         ["scope", "mode"],
       ],
@@ -158,12 +169,10 @@ describe("asking for rotation from the key list", () => {
     const byAgent = await page(session, "/dashboard?agent=1");
     expect(byAgent.res.text).toContain("Request rotation of every active key of Asha Rao (#1)</button>");
     // A box ticked elsewhere on the page does not join an agent's rotation.
-    const res2 = await send(
-      "/dashboard/keys/rotation",
+    const res2 = await sendRotation(
+      byAgent,
+      "/dashboard?agent=1",
       [
-        ["csrf_token", byAgent.csrf],
-        ["form_token", byAgent.formToken],
-        ["back", "/dashboard?agent=1"],
         ["ids", test.record.id],
         ["agent_id", "1"],
         ["scope", "agent"],
@@ -179,16 +188,7 @@ describe("asking for rotation from the key list", () => {
     await makeKey({ name: "Till" });
     const session = await login();
     const first = await page(session);
-    const empty = await send(
-      "/dashboard/keys/rotation",
-      [
-        ["csrf_token", first.csrf],
-        ["form_token", first.formToken],
-        ["back", "/dashboard"],
-        ["scope", "selected"],
-      ],
-      session,
-    );
+    const empty = await sendRotation(first, "/dashboard", [["scope", "selected"]], session);
     expect(empty.status).toBe(422);
     expect(alertOf(empty)).toBe(
       "The rotation was not requested: ids must name at least one key: tick the keys to rotate.",
@@ -202,13 +202,10 @@ describe("asking for rotation from the key list", () => {
       "/dashboard/../admin",
       "/dashboard?x=<a>",
     ]) {
-      const { csrf, formToken } = await page(session);
-      const res = await send(
-        "/dashboard/keys/rotation",
+      const res = await sendRotation(
+        await page(session),
+        back,
         [
-          ["csrf_token", csrf],
-          ["form_token", formToken],
-          ["back", back],
           ["ids", key.id],
           ["scope", "selected"],
         ],

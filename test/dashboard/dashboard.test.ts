@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { BASE, type CallResult, call, errorEnvelope, expectErrorAnswer, statusAndHeaders } from "../helpers/http.ts";
 import { missingAdminCredentials, MISSING_ADMIN_CREDENTIALS } from "../helpers/session.ts";
 import { makeKey } from "../helpers/api-keys.ts";
+import { expectedActiveKey } from "../fixtures/expected-key.ts";
 
 const ADMIN = env.ADMIN_TOKEN!;
 const FORM = "application/x-www-form-urlencoded";
@@ -457,23 +458,15 @@ describe("the JSON admin API", () => {
     expect(created.headers.get("Cache-Control")).toBe("no-store");
     const key = created.body.data;
     expect(created.body).toEqual({
-      data: {
+      data: expectedActiveKey({
         id: KEY_ID,
         name: "ERP export",
         mode: "test",
         prefix: `${key.secret.slice(0, 12)}…`,
         created_at: ISO,
         expires_at: null,
-        revoked_at: null,
-        replaces: null,
-        replaced_by: null,
-        scopes: ["read", "write"],
-        agent_id: null,
-        rotation: null,
-        status: "active",
-        copy_pending: false,
         secret: expect.stringMatching(new RegExp(`^${SECRET.source}$`)),
-      },
+      }),
     });
     expect((await call("/api/customers", { key: key.secret })).status).toBe(200);
 

@@ -17,6 +17,28 @@ function storeAt(db: D1Database = env.DB) {
   return { store: new KeyStore(env.KEYS, db, () => new Date(clock.ms)), clock };
 }
 
+/** The entry of a change by `by` to the test-mode key named `name` (no enrollment code's). */
+function keyEntry(
+  at: string,
+  action: AuditEntry["action"],
+  keyId: string,
+  newKeyId: string | null,
+  name: string,
+  by: KeyActor,
+): AuditEntry {
+  return {
+    at,
+    action,
+    key_id: keyId,
+    new_key_id: newKeyId,
+    code_id: null,
+    key_name: name,
+    mode: "test",
+    actor: by.actor,
+    session_id: by.sessionId ?? null,
+  };
+}
+
 async function count(table: "api_keys" | "key_audit"): Promise<number> {
   return (await env.DB.prepare(`SELECT count(*) AS n FROM ${table}`).first<{ n: number }>())!.n;
 }
@@ -42,17 +64,7 @@ describe("the store writes an entry for every change, naming its actor", () => {
     for (const actor of actors) {
       // The entry this actor's change at the clock's time writes; then the clock moves on a second.
       const entryFor = (action: AuditEntry["action"], keyId: string, newKeyId: string | null): AuditEntry => {
-        const entry: AuditEntry = {
-          at: new Date(clock.ms).toISOString(),
-          action,
-          key_id: keyId,
-          new_key_id: newKeyId,
-          code_id: null,
-          key_name: `by ${actor.actor}`,
-          mode: "test",
-          actor: actor.actor,
-          session_id: actor.sessionId ?? null,
-        };
+        const entry = keyEntry(new Date(clock.ms).toISOString(), action, keyId, newKeyId, `by ${actor.actor}`, actor);
         clock.ms += 1000;
         return entry;
       };
@@ -148,40 +160,11 @@ describe("the admin API's changes are entries of actor admin-api", () => {
     });
     await call(`/admin/keys/${rolled.body.data.id}/revoke`, { method: "POST", headers: ADMIN });
     const entries = await storeAt().store.audit();
+    const api: KeyActor = { actor: "admin-api" };
     expect(entries).toEqual([
-      {
-        at: expect.any(String),
-        action: "revoke",
-        key_id: rolled.body.data.id,
-        new_key_id: null,
-        code_id: null,
-        key_name: "pos",
-        mode: "test",
-        actor: "admin-api",
-        session_id: null,
-      },
-      {
-        at: expect.any(String),
-        action: "roll",
-        key_id: made.body.data.id,
-        new_key_id: rolled.body.data.id,
-        code_id: null,
-        key_name: "pos",
-        mode: "test",
-        actor: "admin-api",
-        session_id: null,
-      },
-      {
-        at: made.body.data.created_at,
-        action: "create",
-        key_id: made.body.data.id,
-        new_key_id: null,
-        code_id: null,
-        key_name: "pos",
-        mode: "test",
-        actor: "admin-api",
-        session_id: null,
-      },
+      keyEntry(expect.any(String), "revoke", rolled.body.data.id, null, "pos", api),
+      keyEntry(expect.any(String), "roll", made.body.data.id, rolled.body.data.id, "pos", api),
+      keyEntry(made.body.data.created_at, "create", made.body.data.id, null, "pos", api),
     ]);
   });
 });

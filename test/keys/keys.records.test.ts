@@ -9,6 +9,7 @@ import type { KeyRecord, RotationFields } from "../../src/keys/keys.record.ts";
 import { KeyStore } from "../../src/keys/keys.store.ts";
 import { ApiError } from "../../src/platform/errors.ts";
 import { call, errorEnvelope } from "../helpers/http.ts";
+import { expectedActiveKey } from "../fixtures/expected-key.ts";
 
 const ADMIN = { Authorization: `Bearer ${env.ADMIN_TOKEN!}` };
 const path = "/admin/keys";
@@ -96,23 +97,18 @@ describe("rolling through the admin API", () => {
     const key = await createKey({ name: "Temp", mode: "test", expires_in: 3600 });
     const rolled = await call(`${path}/${key.id}/roll`, { method: "POST", headers: ADMIN, body: { grace: 60 } });
     expect(rolled.status).toBe(201);
-    expect(rolled.body.data).toEqual({
-      id: expect.stringMatching(/^key_[0-9A-Za-z]{16}$/),
-      name: "Temp",
-      mode: "test",
-      prefix: `${rolled.body.data.secret.slice(0, 12)}…`,
-      created_at: expect.any(String),
-      expires_at: key.expires_at,
-      revoked_at: null,
-      replaces: key.id,
-      replaced_by: null,
-      scopes: ["read", "write"],
-      agent_id: null,
-      rotation: null,
-      status: "active",
-      copy_pending: false,
-      secret: expect.stringMatching(/^sk_test_[0-9A-Za-z]{43}$/),
-    });
+    expect(rolled.body.data).toEqual(
+      expectedActiveKey({
+        id: expect.stringMatching(/^key_[0-9A-Za-z]{16}$/),
+        name: "Temp",
+        mode: "test",
+        prefix: `${rolled.body.data.secret.slice(0, 12)}…`,
+        created_at: expect.any(String),
+        expires_at: key.expires_at,
+        replaces: key.id,
+        secret: expect.stringMatching(/^sk_test_[0-9A-Za-z]{43}$/),
+      }),
+    );
     // The KV copy that authentication reads carries the same expiry.
     const copy = await env.KEYS.get<KeyRecord>(`hash:${await hashSecret(rolled.body.data.secret)}`, "json");
     expect(copy?.expires_at).toBe(key.expires_at);

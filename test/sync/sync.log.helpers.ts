@@ -1,7 +1,7 @@
 // The sync log tests' shared parts: two agents' books in the dataset format, and the log as rows.
 import { env } from "cloudflare:workers";
-import type { Dataset, OrderRecord } from "../../src/import/importer.ts";
-import { customerRecord, dataset } from "../fixtures/dataset.ts";
+import { type Dataset, type ImportOptions, importDataset, type OrderRecord } from "../../src/import/importer.ts";
+import { customerRecord, dataset, orderRecord } from "../fixtures/dataset.ts";
 
 /** One log entry: [book, kind, record id, deleted]. */
 export type Entry = [number, "customer" | "order", number, 0 | 1];
@@ -24,26 +24,13 @@ export async function loggedSince(before: Logged[]): Promise<Entry[]> {
   return (await log()).filter((l) => l.seq > top).map((l) => l.entry);
 }
 
+/** An order with two statuses (the fixture's orderRecord). */
 export function order(id: number, customerId: number, overrides: Partial<OrderRecord> = {}): OrderRecord {
-  return {
-    id,
-    order_no: `SO-${id}`,
-    customer_id: customerId,
-    salesagent_id: 1,
-    deliveryagent_id: null,
-    date: "2026-03-14",
-    item_total_amount: 100,
-    discount_amount: 0,
-    return_total_amount: 0,
-    billable_amount: 100,
-    items: [{ product_id: 1, quantity: 1, price: 100 }],
-    statuses: [
-      { name: "Placed", at: "2026-03-14T09:30:00Z" },
-      { name: "Processed", at: "2026-03-14T11:00:00Z" },
-    ],
-    invoices: [],
-    ...overrides,
-  };
+  const statuses: OrderRecord["statuses"] = [
+    { name: "Placed", at: "2026-03-14T09:30:00Z" },
+    { name: "Processed", at: "2026-03-14T11:00:00Z" },
+  ];
+  return orderRecord(id, customerId, { statuses, ...overrides });
 }
 
 /**
@@ -97,6 +84,16 @@ export function books(): Dataset {
       order(15, 5, { salesagent_id: 2, items: [{ product_id: 2, quantity: 1, price: 124.5 }] }),
     ],
   }) as Dataset;
+}
+
+/** Imports books(), then books() as `edit` changes them: what the second import logged, and its summary. */
+export async function importEdited(edit: (book: Dataset) => void, options?: ImportOptions) {
+  await importDataset(env.DB, books());
+  const before = await log();
+  const edited = books();
+  edit(edited);
+  const summary = await importDataset(env.DB, edited, options);
+  return { logged: await loggedSince(before), summary };
 }
 
 /** What importing books() logs into an empty log: its records in file order, customers first. */

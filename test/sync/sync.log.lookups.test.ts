@@ -1,9 +1,8 @@
 // The importer's marks for lookups that records show (docs/specification.md section 8, "The change
 // log"): a changed shown field marks every record that shows it, and no other.
-import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
-import { importDataset, type Dataset } from "../../src/import/importer.ts";
-import { BOOKS_LOGGED, books, emptyBooks, log, loggedSince, type Entry } from "./sync.log.helpers.ts";
+import type { Dataset } from "../../src/import/importer.ts";
+import { BOOKS_LOGGED, emptyBooks, type Entry, importEdited, log } from "./sync.log.helpers.ts";
 
 beforeEach(emptyBooks);
 
@@ -62,34 +61,27 @@ const RENAMES: [string, Edit, Entry[]][] = [
 
 describe("a lookup changed by an import", () => {
   it.each(RENAMES)("%s", async (_name, edit, expected) => {
-    await importDataset(env.DB, books());
-    const before = await log();
-    const edited = books();
-    edit(edited);
-    const summary = await importDataset(env.DB, edited);
-    expect(await loggedSince(before)).toEqual(expected);
+    const { logged, summary } = await importEdited(edit);
+    expect(logged).toEqual(expected);
     expect((await log()).length).toBe(BOOKS_LOGGED.length);
     if (expected.length === 0) expect(summary.rowsWritten).toBeGreaterThan(0);
   });
 
   it("marks the same records whatever the chunk size, each once", async () => {
-    await importDataset(env.DB, books());
-    const before = await log();
-    const edited = books();
-    edited.cities![0]!.name = "Bombay";
-    await importDataset(env.DB, edited, { markChunk: 1 });
-    expect(await loggedSince(before)).toEqual(MUMBAI);
+    const { logged } = await importEdited((d) => (d.cities![0]!.name = "Bombay"), { markChunk: 1 });
+    expect(logged).toEqual(MUMBAI);
   });
 
   it("marks a record that an import both edits and shows a renamed lookup to once", async () => {
-    await importDataset(env.DB, books());
-    const before = await log();
-    const edited = books();
-    edited.cities![0]!.name = "Bombay";
-    edited.customers![4]!.display_name = "Renamed";
-    await importDataset(env.DB, edited, { markChunk: 2 });
+    const { logged } = await importEdited(
+      (d) => {
+        d.cities![0]!.name = "Bombay";
+        d.customers![4]!.display_name = "Renamed";
+      },
+      { markChunk: 2 },
+    );
     // Customer 5 and its order 15 by the triggers as the file writes them; the rest by the marks.
-    expect(await loggedSince(before)).toEqual([
+    expect(logged).toEqual([
       [2, "customer", 5, 0],
       [2, "order", 15, 0],
       [1, "customer", 1, 0],
@@ -99,13 +91,11 @@ describe("a lookup changed by an import", () => {
   });
 
   it("written unchanged marks nothing and writes no row", async () => {
-    await importDataset(env.DB, books());
-    const before = await log();
-    const lookups = books();
-    delete lookups.customers;
-    delete lookups.orders;
-    const summary = await importDataset(env.DB, lookups);
-    expect({ logged: await loggedSince(before), rowsWritten: summary.rowsWritten }).toEqual({
+    const { logged, summary } = await importEdited((lookups) => {
+      delete lookups.customers;
+      delete lookups.orders;
+    });
+    expect({ logged, rowsWritten: summary.rowsWritten }).toEqual({
       logged: [],
       rowsWritten: 0,
     });

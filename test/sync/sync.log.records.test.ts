@@ -6,7 +6,17 @@ import { importDataset, type AddressRecord, type Dataset } from "../../src/impor
 import { createBody } from "../fixtures/create-body.ts";
 import { makeKey } from "../helpers/api-keys.ts";
 import { call } from "../helpers/http.ts";
-import { BOOKS_LOGGED, books, emptyBooks, log, loggedSince, order, type Entry } from "./sync.log.helpers.ts";
+import {
+  BOOKS_LOGGED,
+  books,
+  emptyBooks,
+  type Entry,
+  importEdited,
+  type Logged,
+  log,
+  loggedSince,
+  order,
+} from "./sync.log.helpers.ts";
 
 beforeEach(emptyBooks);
 
@@ -118,12 +128,7 @@ const EDITS: [string, Edit, Entry[]][] = [
 
 describe("a re-import that edits", () => {
   it.each(EDITS)("%s", async (_name, edit, expected) => {
-    await importDataset(env.DB, books());
-    const before = await log();
-    const edited = books();
-    edit(edited);
-    await importDataset(env.DB, edited);
-    expect(await loggedSince(before)).toEqual(expected);
+    expect((await importEdited(edit)).logged).toEqual(expected);
     // The log keeps one entry per record and book.
     expect((await log()).length).toBe(BOOKS_LOGGED.length);
   });
@@ -131,12 +136,8 @@ describe("a re-import that edits", () => {
 
 describe("a move", () => {
   it("of a customer to another agent: deletes for it and its orders in the old book, upserts in the new", async () => {
-    await importDataset(env.DB, books());
-    const before = await log();
-    const moved = books();
-    customer(moved, 1).salesagent_id = 2;
-    await importDataset(env.DB, moved);
-    expect(await loggedSince(before)).toEqual([
+    const { logged } = await importEdited((moved) => (customer(moved, 1).salesagent_id = 2));
+    expect(logged).toEqual([
       [1, "customer", 1, 1],
       [1, "order", 11, 1],
       [1, "order", 12, 1],
@@ -147,12 +148,8 @@ describe("a move", () => {
   });
 
   it("of a customer to no agent: deletes in the old book only; back to an agent: upserts again", async () => {
-    await importDataset(env.DB, books());
-    const before = await log();
-    const moved = books();
-    customer(moved, 3).salesagent_id = null;
-    await importDataset(env.DB, moved);
-    expect(await loggedSince(before)).toEqual([
+    const { logged } = await importEdited((moved) => (customer(moved, 3).salesagent_id = null));
+    expect(logged).toEqual([
       [2, "customer", 3, 1],
       [2, "order", 13, 1],
     ]);
@@ -170,32 +167,32 @@ describe("a move", () => {
   });
 
   it("of an order to a customer of another book: a delete in the old book, an upsert in the new", async () => {
-    await importDataset(env.DB, books());
-    const before = await log();
-    const moved = books();
-    orderOf(moved, 13).customer_id = 2;
-    await importDataset(env.DB, moved);
-    expect(await loggedSince(before)).toEqual([
+    const { logged } = await importEdited((moved) => (orderOf(moved, 13).customer_id = 2));
+    expect(logged).toEqual([
       [2, "order", 13, 1],
       [1, "order", 13, 0],
     ]);
   });
 });
 
+/** Imports books(), then runs `statements` in one batch: returns the log as it was before them. */
+async function sqlAfterImport(statements: string[]): Promise<Logged[]> {
+  await importDataset(env.DB, books());
+  const before = await log();
+  await env.DB.batch(statements.map((sql) => env.DB.prepare(sql)));
+  return before;
+}
+
 describe("a delete", () => {
   it("of a customer or an order (no write path deletes them yet) is a delete in its book", async () => {
-    await importDataset(env.DB, books());
-    const before = await log();
-    await env.DB.batch(
-      [
-        "DELETE FROM invoices WHERE order_id = 13",
-        "DELETE FROM order_statuses WHERE order_id = 13",
-        "DELETE FROM order_items WHERE order_id = 13",
-        "DELETE FROM orders WHERE id = 13",
-        "DELETE FROM customer_addresses WHERE customer_id = 3",
-        "DELETE FROM customers WHERE id = 3",
-      ].map((sql) => env.DB.prepare(sql)),
-    );
+    const before = await sqlAfterImport([
+      "DELETE FROM invoices WHERE order_id = 13",
+      "DELETE FROM order_statuses WHERE order_id = 13",
+      "DELETE FROM order_items WHERE order_id = 13",
+      "DELETE FROM orders WHERE id = 13",
+      "DELETE FROM customer_addresses WHERE customer_id = 3",
+      "DELETE FROM customers WHERE id = 3",
+    ]);
     // The marks of the lines, statuses and address went before them: the deletes replaced them.
     expect(await loggedSince(before)).toEqual([
       [2, "order", 13, 1],
@@ -206,17 +203,13 @@ describe("a delete", () => {
 
 describe("an update that changes nothing shown", () => {
   it("logs nothing: the origin, or fields set to the values they hold", async () => {
-    await importDataset(env.DB, books());
-    const before = await log();
-    await env.DB.batch(
-      [
-        "UPDATE customers SET origin = 'api' WHERE id = 1",
-        "UPDATE customers SET display_name = display_name, email = email WHERE id = 3",
-        "UPDATE orders SET billable_amount = billable_amount, deliveryagent_id = deliveryagent_id",
-        "UPDATE order_items SET price = price",
-        "UPDATE customer_addresses SET area_id = area_id",
-      ].map((sql) => env.DB.prepare(sql)),
-    );
+    const before = await sqlAfterImport([
+      "UPDATE customers SET origin = 'api' WHERE id = 1",
+      "UPDATE customers SET display_name = display_name, email = email WHERE id = 3",
+      "UPDATE orders SET billable_amount = billable_amount, deliveryagent_id = deliveryagent_id",
+      "UPDATE order_items SET price = price",
+      "UPDATE customer_addresses SET area_id = area_id",
+    ]);
     expect(await log()).toEqual(before);
   });
 });
