@@ -31,6 +31,8 @@ const COMMAND: CommandLine = {
                          60 is wrangler.toml's; "0" writes after every request; "none" skips it)
   --usage-only           only that comparison (no floors, rows, pages, demo page or bundle)
   --rotation-only        only a key whose rotation is due against an ordinary one (demo data)
+  --sync                 only GET /sync and the imports that feed it, on one agent's book of 1,500
+                         customers and 15,000 orders (npm run bench:sync-import, then bench:sync)
   --big-import ORDERS         only time the import of a file of ORDERS orders (and a tenth as many
                               customers), with the importer's peak memory: minutes and gigabytes
   --scale      the scale run (docs/scaling.md): --customers and --orders default to 200000 and
@@ -48,6 +50,7 @@ const OPTIONS = {
   usage: { type: "string", value: "MODES" },
   "usage-only": { type: "boolean" },
   "rotation-only": { type: "boolean" },
+  sync: { type: "boolean" },
   scale: { type: "boolean" },
 } as const;
 
@@ -78,6 +81,7 @@ function options(argv: string[]) {
     usage: usageModes(values.usage),
     usageOnly: values["usage-only"] === true,
     rotationOnly: values["rotation-only"] === true,
+    sync: values.sync === true,
     bigImport: values["big-import"] === undefined ? undefined : wholeNumber("big-import", values["big-import"], 0, 10),
   };
   if (opts.usageOnly && opts.usage.length === 0) throw new UsageError("--usage-only needs at least one --usage value");
@@ -127,6 +131,15 @@ runPerf(COMMAND, "bench", async (open) => {
         ...lines,
       ].join("\n"),
     );
+  }
+  if (opts.sync) {
+    // Each in a process of its own: each opens its own fresh local state through PERSIST_DIR.
+    const { run } = await import("./lib/processes.ts");
+    for (const script of ["scripts/perf/sync-import.ts", "scripts/perf/sync.ts"]) {
+      const { code } = await run(process.execPath, ["--import", "tsx", script], {}, "terminal");
+      if (code !== 0) return code;
+    }
+    return 0;
   }
   if (opts.scale) {
     const { runScale } = await import("./bench/scale.ts");
