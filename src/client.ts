@@ -27,9 +27,14 @@ export interface ClientOptions {
   headers?: Record<string, string>;
 }
 
+/** The API's root under `baseUrl`, the service's origin: its /api prefix added. */
+function apiRoot(baseUrl: string | URL): string {
+  return new URL("api", String(baseUrl).replace(/\/*$/, "/")).href;
+}
+
 /** `baseUrl` is the service's origin (e.g. "https://orders.example.com"): the /api prefix is added. */
 export function createClient(baseUrl: string | URL, apiKey: string, options: ClientOptions = {}) {
-  const root = new URL("api", String(baseUrl).replace(/\/*$/, "/")).href;
+  const root = apiRoot(baseUrl);
   return hc<ApiRoutes>(root, {
     fetch: options.fetch,
     headers: { ...options.headers, Authorization: `Bearer ${apiKey}` },
@@ -63,7 +68,7 @@ export async function exchangeEnrollmentCode(
   deviceName?: string,
   options: Pick<ClientOptions, "fetch"> = {},
 ): Promise<{ status: 200 | 201; key: EnrolledKey }> {
-  const root = new URL("api", String(baseUrl).replace(/\/*$/, "/")).href;
+  const root = apiRoot(baseUrl);
   const client = hc<ApiRoutes>(root, { fetch: options.fetch });
   const res = await client.enroll.$post({
     json: deviceName === undefined ? { code } : { code, device_name: deviceName },
@@ -103,7 +108,7 @@ export interface KeyRotation {
  */
 export function keyRotation(baseUrl: string | URL, options: KeyRotationOptions): KeyRotation {
   const send = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
-  const rotateUrl = new URL("api/keys/rotate", String(baseUrl).replace(/\/*$/, "/")).href;
+  const rotateUrl = `${apiRoot(baseUrl)}/keys/rotate`;
   let secret = options.secret;
   let rotating: Promise<void> | null = null;
 

@@ -2,6 +2,7 @@
 // wrangler's getPlatformProxy: the same D1 and KV that `wrangler dev --persist-to $PERSIST_DIR` serves.
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { getPlatformProxy } from "wrangler";
 import { UsageError } from "./cli.ts";
 import { type ConfigSection, dropSecrets, readConfig, writeConfigCopy } from "./config.ts";
 import { whileLocked, withLockRetries } from "./local-retry.ts";
@@ -32,7 +33,6 @@ export async function openPlatform(target: Target = {}): Promise<Platform> {
     "local-config-",
     () => {},
     async (configPath) => {
-      const { getPlatformProxy } = await import("wrangler");
       // workerd fails to start while another process on the same PERSIST_DIR has its SQLite file locked.
       const proxy = await whileLocked(() =>
         getPlatformProxy<Env>({
@@ -62,7 +62,6 @@ function openRemote(environment: string | undefined): Promise<Platform> {
       for (const binding of [...(section.kv_namespaces ?? []), ...(section.d1_databases ?? [])]) binding.remote = true;
     },
     async (configPath) => {
-      const { getPlatformProxy } = await import("wrangler");
       const proxy = await getPlatformProxy<Env>({ configPath, environment, remoteBindings: true, persist: false });
       return { env: proxy.env, dispose: () => proxy.dispose() };
     },

@@ -11,7 +11,7 @@ import { clientBucket } from "../platform/lib/client-address.ts";
 export const SIGNIN_WINDOW_MS = 10 * 60 * 1000;
 export const SIGNIN_MAX_FAILURES = 10;
 
-// Unlock times of bucket and addresses found locked, so that their further attempts cost no D1 query. Bounded
+// Unlock times of (bucket, address) pairs found locked, so that their further attempts cost no D1 query. Bounded
 // against a flood from many addresses: one pushed out only costs one D1 query again.
 const knownLocked = new BoundedLru<number>(10_000, SIGNIN_WINDOW_MS);
 

@@ -7,22 +7,19 @@ import type { FC } from "hono/jsx";
 import type { AdminAgent } from "../admin/admin.salesagents.ts";
 import type { EnrollmentCode, NewEnrollmentCode } from "../enroll/enroll.codes.ts";
 import { AgentChoices, type AgentPickerProps, AgentSearch, agentName } from "./dashboard.agent-picker.tsx";
-import { ChoiceSelect, Csrf, FormToken } from "./dashboard.form-fields.tsx";
+import { ChoiceSelect, Csrf, FormToken, SPANS } from "./dashboard.form-fields.tsx";
 import { ModeChoices, ScopeChoices, SignedInPage } from "./dashboard.pages.tsx";
 import { Time } from "./dashboard.time.tsx";
 
-export const CODE_LIFE_CHOICES = [
-  { value: "3600", label: "1 hour" },
-  { value: "86400", label: "24 hours" },
-  { value: "604800", label: "7 days" },
-] as const;
-
-export const KEY_LIFE_CHOICES = [
+// A code lives an hour to 7 days; the key it makes, 30 days or more, or forever.
+const CODE_LIFE_CHOICES = SPANS.slice(0, 3).map(([seconds, label]) => ({
+  value: String(seconds),
+  label: label.replace(/^in /, ""),
+}));
+const KEY_LIFE_CHOICES = [
   { value: "", label: "never" },
-  { value: "2592000", label: "in 30 days" },
-  { value: "7776000", label: "in 90 days" },
-  { value: "31536000", label: "in 1 year" },
-] as const;
+  ...SPANS.slice(3).map(([seconds, label]) => ({ value: String(seconds), label })),
+];
 
 const CODE_LIFE = { id: "code-life", name: "expires_in", label: "Code can be used for", choices: CODE_LIFE_CHOICES };
 const KEY_LIFE = { id: "key-life", name: "key_expires_in", label: "Key expires", choices: KEY_LIFE_CHOICES };

@@ -1,6 +1,6 @@
 // The fleet's due set (docs/decisions.md, "A fleet rotation reaches every key through one KV value"):
-// one KV value holding the ids of every key whose rotation is due, written once per request that marks
-// keys. Authentication reads it in the same KV operation as a key's copy (a bulk get), so it costs no
+// one KV value holding the ids of every key whose rotation is due, written by each change that marks
+// or ends a rotation (and again by the 5-minute job). Authentication reads it in the same KV operation as a key's copy (a bulk get), so it costs no
 // read of its own, and a key's answer never uses a set older than the key's own cached copy. The
 // copies' pending marks (the 5-minute job) are the backstop when its write fails.
 

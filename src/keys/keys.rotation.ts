@@ -5,7 +5,7 @@ import { BoundedLru } from "../platform/lib/lru.ts";
 import type { AuthFailure } from "./keys.auth-failure.ts";
 import type { KeyRecord } from "./keys.record.ts";
 import type { RotationFilter } from "./keys.rotation.records.ts";
-import { checkAgentId, checkMode } from "./keys.rules.ts";
+import { checkAgentId, checkMode, collect } from "./keys.rules.ts";
 import { KEY_ID_PATTERN } from "./keys.secret.ts";
 
 export const KEY_ROTATION_HEADER = "Key-Rotation";
@@ -60,17 +60,6 @@ export function checkRotationGrace(value: unknown): number {
     ]);
   }
   return value;
-}
-
-function collect<T>(problems: FieldError[], check: () => T): T | undefined {
-  try {
-    return check();
-  } catch (err) {
-    const fields = (err as { options?: { fields?: FieldError[] } }).options?.fields;
-    if (!fields) throw err;
-    problems.push(...fields);
-    return undefined;
-  }
 }
 
 /**

@@ -1,5 +1,5 @@
-// Reading keys' use (docs/specification.md section 2, "Key usage and audit"): one statement for all the
-// keys asked about, never one per key.
+// Reading keys' use (docs/specification.md section 2, "Key usage and audit"): one batch for all the keys
+// asked about, never a statement per key.
 import type { KeyDatabase, KeyRecord } from "./keys.record.ts";
 import { type KeyRow, READ_COLUMNS, toRecord } from "./keys.records.ts";
 

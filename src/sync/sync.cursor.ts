@@ -28,10 +28,6 @@ export interface SyncCursor {
   position: WalkPosition | LogPosition;
 }
 
-/** The seq from which on the cursor needs the log: a walk needs it from where it began. */
-export const logStart = (position: SyncCursor["position"]) =>
-  position.kind === "walk" ? position.start : position.seq;
-
 interface Wire {
   b: number;
   h: number;

@@ -5,7 +5,7 @@ import { commonErrorResponses, errorResponse } from "../platform/errors.ts";
 import { integerParam, queryString } from "../platform/paging/query-params.ts";
 import { headerRef } from "../platform/response-headers.ts";
 import { apiRoute } from "../platform/route.ts";
-import { bookAccess } from "./sync.access.ts";
+import { AGENT_ID, bookAccess } from "./sync.access.ts";
 import { SyncAnswerSchema, walkCursorExample } from "./sync.schemas.ts";
 
 export const DEFAULT_LIMIT = 200;
@@ -17,7 +17,7 @@ const integerDoc = (description: string, rules: { minimum: number; maximum?: num
 
 const query = z.object({
   salesagent_id: queryString()
-    .regex(/^[1-9][0-9]{0,14}$/, { error: "must be a sales agent's id: a positive integer" })
+    .regex(AGENT_ID, { error: "must be a sales agent's id: a positive integer" })
     .transform(Number)
     .optional()
     .openapi({

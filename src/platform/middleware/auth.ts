@@ -19,8 +19,6 @@ import { hashSecret, isKeyMode, KEY_PATTERN, type KeyMode } from "../../keys/key
 import { claimFirstUseReport, expiredBecause, KEY_ROTATION_HEADER } from "../../keys/keys.rotation.ts";
 import type { KeyStore } from "../../keys/keys.store.ts";
 
-export { authError, type AuthFailure } from "../../keys/keys.auth-failure.ts";
-
 function wrongMode(keyMode: KeyMode, deploymentMode: KeyMode): ApiError {
   return errors.unauthenticated(
     `Wrong mode: this is a ${keyMode}-mode key; this deployment accepts ${deploymentMode}-mode keys only`,
