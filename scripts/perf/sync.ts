@@ -34,7 +34,10 @@ runPerf(COMMAND, "bench", async (open) => {
   const api = await perf.serveApi("api-sync", "dev", state);
   const auth = { Authorization: `Bearer ${key}` };
   const get = (cursor?: string) =>
-    fetch(`${api.url}/api/sync?salesagent_id=1&limit=${LIMIT}${cursor ? `&cursor=${cursor}` : ""}`, { headers: auth });
+    fetch(
+      `${api.url}/api/sync?salesagent_id=1&limit=${LIMIT}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
+      { headers: auth },
+    );
 
   let cursor: string | undefined;
   let answers = 0;
@@ -95,7 +98,7 @@ runPerf(COMMAND, "bench", async (open) => {
   const sync = await measure(
     {
       label: "GET /sync caught up",
-      url: `${api.url}/api/sync?salesagent_id=1&cursor=${cursor}`,
+      url: `${api.url}/api/sync?salesagent_id=1&cursor=${encodeURIComponent(cursor)}`,
       headers: auth,
       cpuSeconds: api.cpuSeconds,
     },
