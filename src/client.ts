@@ -152,6 +152,8 @@ export type SyncRecord = NonNullable<Change["data"]>;
 export interface SyncPosition {
   cursor: string;
   etag?: string;
+  /** A walk over records already held, not finished: the helper starts it over (see sync). */
+  resync?: true;
 }
 
 /** Where the app keeps its copy of the book (a database on a phone, a Map in a test). */
@@ -210,7 +212,7 @@ export interface SyncResult {
   changes: number;
   /** The service answered 410 and the book was synced again from no cursor. */
   resynced: boolean;
-  /** Records dropped after such a resync: held, but not delivered by it. */
+  /** Records dropped after a walk over records already held: held, but not delivered by it. */
   removed: number;
 }
 
@@ -228,13 +230,19 @@ export class SyncError extends Error {
 /**
  * Brings the store up to date: asks with the stored cursor (and the ETag of a caught-up answer),
  * applies each answer's changes before storing its next_cursor, and asks again while has_more is true.
- * On a 410 it syncs again from no cursor and then drops every record held that this sync did not
- * deliver. A failure leaves the store at the last answer applied: calling again resumes from there.
+ * A walk from no cursor over records already held (after a 410, or a first sync cut short before its
+ * first cursor was stored) ends by dropping every record it did not deliver. Which ones it delivered is
+ * known only in memory, so a walk like that cut short is started over. Any other failure leaves the
+ * store at the last answer applied: calling again resumes from there.
  */
 export async function sync(api: ApiClient, store: SyncStore, options: SyncOptions = {}): Promise<SyncResult> {
   const result: SyncResult = { pages: 0, changes: 0, resynced: false, removed: 0 };
   let position = await store.getCursor();
   let delivered: Set<string> | null = null;
+  if (position?.resync || (!position && (await holdsRecords(store)))) {
+    position = null;
+    delivered = new Set();
+  }
   for (;;) {
     const query = {
       ...(options.salesagentId === undefined ? {} : { salesagent_id: String(options.salesagentId) }),
@@ -244,7 +252,7 @@ export async function sync(api: ApiClient, store: SyncStore, options: SyncOption
     const headers: Record<string, string> = position?.etag ? { "If-None-Match": position.etag } : {};
     const res = await api.sync.$get({ query }, { headers });
     if (res.status === 304) break;
-    if (res.status === 410 && !delivered) {
+    if (res.status === 410 && !result.resynced) {
       delivered = new Set();
       result.resynced = true;
       position = null;
@@ -260,7 +268,7 @@ export async function sync(api: ApiClient, store: SyncStore, options: SyncOption
     const caughtUp = data.changes.length === 0 && !data.has_more;
     const etag = res.headers.get("ETag");
     position = caughtUp && etag ? { cursor: data.next_cursor, etag } : { cursor: data.next_cursor };
-    await store.putCursor(position);
+    await store.putCursor(delivered ? { ...position, resync: true } : position);
     result.pages++;
     result.changes += data.changes.length;
     if (!data.has_more) break;
@@ -273,6 +281,11 @@ export async function sync(api: ApiClient, store: SyncStore, options: SyncOption
         result.removed++;
       }
     }
+    await store.putCursor(position);
   }
   return result;
+}
+
+async function holdsRecords(store: SyncStore): Promise<boolean> {
+  return (await store.listIds("customer")).length > 0 || (await store.listIds("order")).length > 0;
 }

@@ -1,6 +1,6 @@
 // The benchmark's summary as markdown: printed, and written to bench-results/latest.md.
 import type { BundleSize } from "./bundle.ts";
-import { type Figures, mean, median, num } from "../perf/cannon.ts";
+import { type Figures, mean, median, num, tableHead } from "../perf/cannon.ts";
 import type { OrdersWalk, RowsRead, WalkCost } from "./rows.ts";
 import { type UsageComparison, usageMarkdown } from "./usage.ts";
 
@@ -98,12 +98,7 @@ function header(s: Summary): string[] {
 }
 
 function floors(s: Summary): string[] {
-  const lines = [
-    "## Floors",
-    "",
-    "| floor | req/s (each run) | mean req/s | mean CPU ms/request |",
-    "|---|---|---|---|",
-  ];
+  const lines = ["## Floors", "", ...tableHead("floor", "req/s (each run)", "mean req/s", "mean CPU ms/request")];
   for (const [name, floor] of [
     ["constant JSON body", "constant"],
     ["one D1 `select 1`", "one query"],
@@ -146,8 +141,20 @@ function endpoints(s: Summary): string[] {
   const lines = [
     "## Endpoints",
     "",
-    "| endpoint | work per request | req/s | p50 ms | p99 ms | CPU ms/request | floor (req/s) | ratio | target | met | CPU ratio | ratio to logged floor |",
-    "|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ...tableHead(
+      "endpoint",
+      "work per request",
+      "req/s",
+      "p50 ms",
+      "p99 ms",
+      "CPU ms/request",
+      "floor (req/s)",
+      "ratio",
+      "target",
+      "met",
+      "CPU ratio",
+      "ratio to logged floor",
+    ),
   ];
   for (const row of s.rows) {
     const f = row.figures;
@@ -173,8 +180,13 @@ function pageFloors(s: Summary): string[] {
       "in one batch and answers the constant body: no authentication, mapping, shaping or serialization. With the log line, that is as " +
       "high as the page's ratio can go.",
     "",
-    "| page | one query (mean req/s) | statements alone: req/s, median ratio (rounds) | statements + log line: req/s, median ratio (rounds) | the endpoint's ratio |",
-    "|---|---|---|---|---|",
+    ...tableHead(
+      "page",
+      "one query (mean req/s)",
+      "statements alone: req/s, median ratio (rounds)",
+      "statements + log line: req/s, median ratio (rounds)",
+      "the endpoint's ratio",
+    ),
   ];
   for (const p of s.pageFloors) {
     const row = s.rows.find((r) => r.figures.label.startsWith(`GET /${p.name}`));
@@ -200,8 +212,7 @@ function rowsRead(s: Summary): string[] {
     "",
     "Server-Timing `d1rows` (the sum of D1's own `rows_read` over the request's statements: what D1 bills and waits for), one request each on the large dataset.",
     "",
-    "| request | rows read | its next_page_url (cursor) |",
-    "|---|---|---|",
+    ...tableHead("request", "rows read", "its next_page_url (cursor)"),
     ...s.rowsRead.map((r) => `| ${r.label} | ${num(r.first)} | ${r.next === null ? "" : num(r.next)} |`),
     "",
     `Walking all ${num(w.customers)} customers, 100 a page (${num(w.pages)} pages): ${num(w.byCursor)} rows by following next_page_url ` +
@@ -231,8 +242,7 @@ export function toMarkdown(s: Summary): string {
     ...(s.usage ? usageMarkdown(s.usage) : []),
     "## Orders page latency and data size",
     "",
-    "| dataset | customer's orders | req/s | p50 ms | p99 ms |",
-    "|---|---|---|---|---|",
+    ...tableHead("dataset", "customer's orders", "req/s", "p50 ms", "p99 ms"),
     `| large | ${num(s.ordersLargeCount)} | ${num(s.ordersLarge.rps)} | ${ms(s.ordersLarge.p50)} | ${ms(s.ordersLarge.p99)} |`,
     `| demo (data/demo.json) | ${num(s.ordersDemoCount)} | ${num(s.ordersDemo.rps)} | ${ms(s.ordersDemo.p50)} | ${ms(s.ordersDemo.p99)} |`,
     "",

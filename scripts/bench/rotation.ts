@@ -5,7 +5,7 @@
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { DEMO_OPTIONS } from "../dataset/index.ts";
-import { type Figures, type LoadOptions, mean, measure, median } from "../perf/cannon.ts";
+import { type Figures, type LoadOptions, mean, measure, median, tableHead } from "../perf/cannon.ts";
 import { makeKey, type PerfRun } from "../perf/harness.ts";
 import { run } from "../lib/processes.ts";
 import { importInto } from "./state.ts";
@@ -71,8 +71,7 @@ export async function compareRotation(perf: PerfRun, load: LoadOptions, rounds: 
     "",
     `1-minute load average ${loadBefore.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end (2 cores: above 2, req/s is noise; the round trips are not).`,
     "",
-    "| key | D1 round trips per request | Key-Rotation | req/s (rounds) | p50 ms | p99 ms |",
-    "|---|---|---|---|---|---|",
+    ...tableHead("key", "D1 round trips per request", "Key-Rotation", "req/s (rounds)", "p50 ms", "p99 ms"),
     ...(["ordinary", "due"] as const).map(
       (which) =>
         `| ${which} | ${probes[which].d1} | ${probes[which].header ?? "-"} | ${mean(runs[which].map((f) => f.rps)).toFixed(0)} ` +

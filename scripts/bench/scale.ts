@@ -4,7 +4,7 @@
 // throughput against the floors that write the same log line.
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
-import { type Figures, type LoadOptions, median, num } from "../perf/cannon.ts";
+import { type Figures, type LoadOptions, median, num, tableHead } from "../perf/cannon.ts";
 import { makeKey, type PerfRun, type Server } from "../perf/harness.ts";
 import { measureImport, type ImportFigures } from "./big-import.ts";
 import { changedCopy } from "./changed.ts";
@@ -301,8 +301,15 @@ export async function runScale(perf: PerfRun, opts: ScaleOptions): Promise<strin
     "",
     "## Import",
     "",
-    "| size | wall time (command) | peak RSS of the tree | at the peak (MiB) | database file | in use | bytes per order |",
-    "|---|---|---|---|---|---|---|",
+    ...tableHead(
+      "size",
+      "wall time (command)",
+      "peak RSS of the tree",
+      "at the peak (MiB)",
+      "database file",
+      "in use",
+      "bytes per order",
+    ),
     ...sizes.map(
       (s) =>
         `| ${num(s.orders)} orders | ${s.imported.seconds.toFixed(1)} s | ${s.imported.peakTreeMib.toFixed(0)} MiB | ${s.imported.atPeak} | ` +
@@ -319,8 +326,15 @@ export async function runScale(perf: PerfRun, opts: ScaleOptions): Promise<strin
     "",
     "## Pages at both sizes",
     "",
-    `| request | rows read (${num(small.orders)} / ${num(large.orders)} orders) | per item answered | p50 ms (small / large, median round) | p99 ms | p50 ratio | goal |`,
-    "|---|---|---|---|---|---|---|",
+    ...tableHead(
+      "request",
+      `rows read (${num(small.orders)} / ${num(large.orders)} orders)`,
+      "per item answered",
+      "p50 ms (small / large, median round)",
+      "p99 ms",
+      "p50 ratio",
+      "goal",
+    ),
   );
   for (const pair of pairs) {
     const perItem = (s: "small" | "large") => pair.rows[s].rows / Math.max(1, pair.rows[s].items);
@@ -338,8 +352,16 @@ export async function runScale(perf: PerfRun, opts: ScaleOptions): Promise<strin
   if (!hasSync) push("sync: endpoint not present (the run's server answered 404 for GET /api/sync).");
   else {
     push(
-      "| size | agent's book | whole first sync | rows per record | first page of 200: rows, bytes | caught up: rows | page of 200 under load: req/s, p50, CPU ms per record | caught up under load: req/s, p50 |",
-      "|---|---|---|---|---|---|---|---|",
+      ...tableHead(
+        "size",
+        "agent's book",
+        "whole first sync",
+        "rows per record",
+        "first page of 200: rows, bytes",
+        "caught up: rows",
+        "page of 200 under load: req/s, p50, CPU ms per record",
+        "caught up under load: req/s, p50",
+      ),
     );
     for (const s of [small, large]) {
       const m = sync.get(s.name)!;
@@ -356,8 +378,7 @@ export async function runScale(perf: PerfRun, opts: ScaleOptions): Promise<strin
     "",
     "## Throughput against the floors (median of the rounds)",
     "",
-    "| endpoint | floor | ratio | rounds | goal | CPU ms per request | rows read |",
-    "|---|---|---|---|---|---|---|",
+    ...tableHead("endpoint", "floor", "ratio", "rounds", "goal", "CPU ms per request", "rows read"),
     ...throughput.map(
       (t) =>
         `| ${t.label} | ${t.floor} | ${t.median.toFixed(2)} | ${t.ratios.map((r) => r.toFixed(2)).join(", ")} | ` +

@@ -3,7 +3,7 @@
 // after every request), each on its own copy of the same data, started together and loaded in turn,
 // the order alternating from round to round, so that the machine's drift hits every server alike.
 import { createBody } from "../../test/fixtures/create-body.ts";
-import { type Figures, mean, median, type RequestParts } from "../perf/cannon.ts";
+import { type Figures, mean, median, type RequestParts, tableHead } from "../perf/cannon.ts";
 import { freshMobiles } from "../perf/harness.ts";
 import type { CreateTemplate } from "./state.ts";
 
@@ -121,8 +121,16 @@ export function usageMarkdown(c: UsageComparison): string[] {
     "",
     ...usageLines(c).map((l) => `**${l}**`),
     "",
-    "| endpoint | usage recording | D1 work per request (Server-Timing) | req/s (rounds) | against off | p50 ms | p99 ms | CPU ms/request |",
-    "|---|---|---|---|---|---|---|---|",
+    ...tableHead(
+      "endpoint",
+      "usage recording",
+      "D1 work per request (Server-Timing)",
+      "req/s (rounds)",
+      "against off",
+      "p50 ms",
+      "p99 ms",
+      "CPU ms/request",
+    ),
   ];
   for (const e of c.endpoints) {
     for (const mode of c.modes) {

@@ -143,6 +143,8 @@ export const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.f
 /** A figure for a report: thousands separated, `digits` decimals. */
 export const num = (n: number, digits = 0) =>
   n.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
+/** A Markdown table's header row and the row under it. */
+export const tableHead = (...columns: string[]) => [`| ${columns.join(" | ")} |`, `|${"---|".repeat(columns.length)}`];
 
 /** "1 D1 (57 rows) + 0 KV" from a Server-Timing header. */
 function workOf(header: string | null): string {

@@ -53,16 +53,9 @@ export function qrSvg(text: string, label: string): string {
 }
 
 export const EnrollmentsPage: FC<EnrollmentsPageProps> = (props) => {
-  const { nonce, csrfToken, made, notice, error } = props;
+  const { csrfToken, made } = props;
   return (
-    <SignedInPage
-      title="Enrollment codes: dashboard"
-      heading="Enrollment codes"
-      nonce={nonce}
-      csrfToken={csrfToken}
-      error={error}
-      notice={notice}
-    >
+    <SignedInPage {...props} title="Enrollment codes: dashboard" heading="Enrollment codes">
       <p>
         <a href="/dashboard">Back to the API keys</a>
       </p>

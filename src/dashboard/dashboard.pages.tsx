@@ -107,7 +107,10 @@ export interface KeysPageProps {
   form?: { name?: string; mode?: string; expires_in?: string; scopes?: string[]; agent_id?: string };
 }
 
-/** A page of the signed-in administrator: heading and Log out, then what went wrong or happened, then the page. */
+/**
+ * A page of the signed-in administrator: heading and Log out, then what went wrong or happened, then the page.
+ * A page passes its own props in whole; this takes the nonce, CSRF token, error and notice from them.
+ */
 export const SignedInPage: FC<
   PropsWithChildren<{
     title: string;
@@ -148,15 +151,12 @@ export const SignedInPage: FC<
 );
 
 export const KeysPage: FC<KeysPageProps> = (props) => {
-  const { nonce, csrfToken, newKey, notice, error } = props;
+  const { nonce, csrfToken, newKey } = props;
   return (
     <SignedInPage
+      {...props}
       title="API keys: dashboard"
       heading="API keys"
-      nonce={nonce}
-      csrfToken={csrfToken}
-      error={error}
-      notice={notice}
       tail={newKey && <script nonce={nonce} dangerouslySetInnerHTML={{ __html: COPY_SCRIPT }} />}
     >
       {newKey && <NewSecret {...newKey} />}

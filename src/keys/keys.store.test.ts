@@ -2,6 +2,7 @@
 // copy, rules, rolling, revoking, and records carried over from the KV-only layout.
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
+import { KEY_DEFAULTS } from "../../test/fixtures/expected-key.ts";
 import { ApiError } from "../platform/errors.ts";
 import {
   cachedKey,
@@ -84,12 +85,7 @@ describe("create", () => {
       hash,
       created_at: "2026-05-01T10:00:00.000Z",
       expires_at: "2026-05-01T11:00:00.000Z",
-      revoked_at: null,
-      replaces: null,
-      replaced_by: null,
-      scopes: ["read", "write"],
-      agent_id: null,
-      rotation: null,
+      ...KEY_DEFAULTS,
       successor_first_used_at: null,
       awaits_first_use: false,
     });

@@ -78,12 +78,16 @@ export async function readChanges(
     }
   }
 
-  const records = await readRecords(db, book, walk?.keys.slice(0, limit) ?? [], log?.entries ?? []);
+  // The log's last entry fetched may only tell that there is more: its records are not read.
+  const records = await readRecords(db, book, walk?.keys.slice(0, limit) ?? [], log ? readable(log) : []);
   return assemble({ book, cursor, cursorText, limit, walk, log, records });
 }
 
 type Walk = { start: number; keys: WalkKey[]; complete: boolean };
+/** The entries after `after`: `fetched` asked for, one more than the answer may use. */
 type Log = { after: number; entries: LogEntry[]; fetched: number };
+
+const readable = (log: Log) => log.entries.slice(0, log.fetched - 1);
 
 function expireBelow(purgeMark: number, from: number) {
   if (from < purgeMark) {
@@ -222,7 +226,7 @@ function assemble({ book, cursor, cursorText, limit, walk, log, records }: Assem
       if (!log) throw new Full();
     }
     if (log) {
-      for (const entry of log.entries) {
+      for (const entry of readable(log)) {
         if (changes.length >= limit) throw new Full();
         const type = entry.kind === "customer" ? "customer" : "order";
         if (!sent.has(`${type}:${entry.recordId}`)) {

@@ -40,6 +40,12 @@ const nextPage = (name: string) => (answers: Map<string, CallResult>) =>
 const etagOf = (name: string) => (answers: Map<string, CallResult>) => ({
   "If-None-Match": answers.get(name)!.headers.get("ETag")!,
 });
+/** A request without a body: GET unless `more` names another method. */
+const get = (name: string, path: Step["path"], more: Omit<Step, "name" | "path"> = {}): Step => ({
+  name,
+  path,
+  ...more,
+});
 const create = (
   name: string,
   headers: Record<string, string>,
@@ -50,49 +56,44 @@ const unknownKey = "sk_test_0123456789abcdefghijklmnopqrstuvwxyzABCDEFG";
 
 const STEPS: Step[] = [
   // Listings, paging and cursors.
-  { name: "customers, defaults", path: "/api/customers" },
-  { name: "customers at the root, count 2", path: "/customers?count=2" },
-  { name: "customers, page 2 of 3", path: "/api/customers?count=3&page=2" },
-  { name: "customers, next page by cursor", path: nextPage("customers, page 2 of 3") },
-  { name: "customers, skip to the end", path: "/api/customers?count=5&skip=22" },
-  { name: "customers, page past the end", path: "/api/customers?count=10&page=999" },
-  { name: "customers, count 0 (422)", path: "/api/customers?count=0" },
-  { name: "customers, skip and page (422)", path: "/api/customers?skip=1&page=2&count=101" },
-  { name: "customers, count twice (422)", path: "/api/customers?count=1&count=2" },
-  { name: "customers, bad cursor (422)", path: "/api/customers?cursor=not-a-cursor" },
-  { name: "orders by phone as written", path: "/api/orders?phone_number=%2B91%2098200%2000001" },
-  {
-    name: "orders, dd-mm-yyyy dates, count 3",
-    path: "/api/orders?phone_number=9820000001&from_date=01-01-2026&to_date=31-03-2026&count=3",
-  },
-  { name: "orders, next page by cursor", path: nextPage("orders, dd-mm-yyyy dates, count 3") },
-  {
-    name: "orders, yyyy-mm-dd dates",
-    path: "/api/orders?phone_number=09820000001&from_date=2026-01-01&to_date=2026-01-31",
-  },
-  { name: "orders, unknown phone (404)", path: "/api/orders?phone_number=6000000000" },
-  { name: "orders, malformed phone (422)", path: "/api/orders?phone_number=12345" },
-  {
-    name: "orders, impossible date and reversed range (422)",
-    path: "/api/orders?phone_number=9820000001&from_date=31-02-2026&to_date=01-01-2020",
-  },
-  { name: "orders, no phone (422)", path: "/api/orders" },
+  get("customers, defaults", "/api/customers"),
+  get("customers at the root, count 2", "/customers?count=2"),
+  get("customers, page 2 of 3", "/api/customers?count=3&page=2"),
+  get("customers, next page by cursor", nextPage("customers, page 2 of 3")),
+  get("customers, skip to the end", "/api/customers?count=5&skip=22"),
+  get("customers, page past the end", "/api/customers?count=10&page=999"),
+  get("customers, count 0 (422)", "/api/customers?count=0"),
+  get("customers, skip and page (422)", "/api/customers?skip=1&page=2&count=101"),
+  get("customers, count twice (422)", "/api/customers?count=1&count=2"),
+  get("customers, bad cursor (422)", "/api/customers?cursor=not-a-cursor"),
+  get("orders by phone as written", "/api/orders?phone_number=%2B91%2098200%2000001"),
+  get(
+    "orders, dd-mm-yyyy dates, count 3",
+    "/api/orders?phone_number=9820000001&from_date=01-01-2026&to_date=31-03-2026&count=3",
+  ),
+  get("orders, next page by cursor", nextPage("orders, dd-mm-yyyy dates, count 3")),
+  get("orders, yyyy-mm-dd dates", "/api/orders?phone_number=09820000001&from_date=2026-01-01&to_date=2026-01-31"),
+  get("orders, unknown phone (404)", "/api/orders?phone_number=6000000000"),
+  get("orders, malformed phone (422)", "/api/orders?phone_number=12345"),
+  get(
+    "orders, impossible date and reversed range (422)",
+    "/api/orders?phone_number=9820000001&from_date=31-02-2026&to_date=01-01-2020",
+  ),
+  get("orders, no phone (422)", "/api/orders"),
   // Lookups, ETags and 304s.
-  { name: "areas", path: "/api/area" },
-  { name: "areas alias", path: "/api/areas" },
-  { name: "areas, If-None-Match (304)", path: "/api/area", headers: etagOf("areas") },
-  { name: "areas, HEAD", method: "HEAD", path: "/api/area" },
-  { name: "sales agents by pincode", path: "/api/fetch-salesagent-by-pincode?pincode=400069" },
-  {
-    name: "sales agents by pincode, If-None-Match (304)",
-    path: "/api/fetch-salesagent-by-pincode?pincode=400069",
+  get("areas", "/api/area"),
+  get("areas alias", "/api/areas"),
+  get("areas, If-None-Match (304)", "/api/area", { headers: etagOf("areas") }),
+  get("areas, HEAD", "/api/area", { method: "HEAD" }),
+  get("sales agents by pincode", "/api/fetch-salesagent-by-pincode?pincode=400069"),
+  get("sales agents by pincode, If-None-Match (304)", "/api/fetch-salesagent-by-pincode?pincode=400069", {
     headers: etagOf("sales agents by pincode"),
-  },
-  { name: "pincode nobody serves", path: "/api/fetch-salesagent-by-pincode?pincode=110001" },
-  { name: "pincode malformed (422)", path: "/api/fetch-salesagent-by-pincode?pincode=012345" },
-  { name: "postal codes, count 3", path: "/api/postalcodes?count=3" },
-  { name: "postal codes by code", path: "/api/postalcodes?code=400069" },
-  { name: "sales agents, page 2 of 2", path: "/api/salesagents?count=2&page=2" },
+  }),
+  get("pincode nobody serves", "/api/fetch-salesagent-by-pincode?pincode=110001"),
+  get("pincode malformed (422)", "/api/fetch-salesagent-by-pincode?pincode=012345"),
+  get("postal codes, count 3", "/api/postalcodes?count=3"),
+  get("postal codes by code", "/api/postalcodes?code=400069"),
+  get("sales agents, page 2 of 2", "/api/salesagents?count=2&page=2"),
   // Creating customers.
   create(
     "create, JSON, Idempotency-Key (201)",
@@ -121,37 +122,31 @@ const STEPS: Step[] = [
   create("create, broken JSON (400)", json, '{"company_name":'),
   create("create, body over 16 KiB (413)", json, JSON.stringify({ ...newCustomer, address: "x".repeat(17 * 1024) })),
   // Authentication.
-  { name: "no Authorization (401)", path: "/api/customers", noKey: true },
-  {
-    name: "two spaces after Bearer (401)",
-    path: "/api/customers",
+  get("no Authorization (401)", "/api/customers", { noKey: true }),
+  get("two spaces after Bearer (401)", "/api/customers", {
     noKey: true,
     headers: { Authorization: `Bearer  ${unknownKey}` },
-  },
-  {
-    name: "unknown key (401)",
-    path: "/api/orders?phone_number=9820000001",
+  }),
+  get("unknown key (401)", "/api/orders?phone_number=9820000001", {
     noKey: true,
     headers: { Authorization: `Bearer ${unknownKey}` },
-  },
-  {
-    name: "live key on a test deployment (401)",
-    path: "/api/customers",
+  }),
+  get("live key on a test deployment (401)", "/api/customers", {
     noKey: true,
     headers: { Authorization: `Bearer ${unknownKey.replace("test", "live")}` },
-  },
+  }),
   { ...create("not a key (401), create", { Authorization: "Basic dXNlcjpwYXNz", ...json }, "{"), noKey: true },
   // Paths and methods.
-  { name: "unknown path (404)", path: "/api/nothing-here" },
-  { name: "other method (405)", method: "DELETE", path: "/api/customers" },
-  { name: "GET on the create path (405)", path: "/api/customers/create" },
+  get("unknown path (404)", "/api/nothing-here"),
+  get("other method (405)", "/api/customers", { method: "DELETE" }),
+  get("GET on the create path (405)", "/api/customers/create"),
   // Public pages.
-  { name: "health check", path: "/healthz", noKey: true },
-  { name: "OpenAPI document", path: "/openapi.json", noKey: true },
-  { name: "API documentation page", path: "/docs", noKey: true },
-  { name: "dashboard", path: "/dashboard", noKey: true },
-  { name: "dashboard sign-in page", path: "/dashboard/login", noKey: true },
-  { name: "admin API without a token (401)", path: "/admin/keys", noKey: true },
+  get("health check", "/healthz", { noKey: true }),
+  get("OpenAPI document", "/openapi.json", { noKey: true }),
+  get("API documentation page", "/docs", { noKey: true }),
+  get("dashboard", "/dashboard", { noKey: true }),
+  get("dashboard sign-in page", "/dashboard/login", { noKey: true }),
+  get("admin API without a token (401)", "/admin/keys", { noKey: true }),
 ];
 
 /** Masks what changes from run to run in a header value or a body's text. */

@@ -33,6 +33,13 @@ async function expectWork(path: string, options: CallOptions, status: number, wo
   return res;
 }
 
+/** The answer's ETag sent back: 304 with no body, and neither D1 nor KV work. */
+async function expectNotModified(path: string, answer: CallResult): Promise<void> {
+  const headers = { "If-None-Match": answer.headers.get("ETag")! };
+  const notModified = await expectWork(path, { key, headers }, 304, { d1: 0, kv: 0 });
+  expect(notModified.text).toBe("");
+}
+
 /** Waits until the lookup cache's KV entry exists (it is written after the answer, via waitUntil). */
 async function kvEntry(name: string): Promise<string> {
   for (let i = 0; i < 100; i++) {
@@ -157,11 +164,7 @@ describe("lookups through the cache tiers", () => {
     const warm = await expectWork(path, { key }, 200, { d1: 0, kv: 0 });
     expect([fromKv.text, warm.text]).toEqual([empty.text, empty.text]);
 
-    const notModified = await expectWork(path, { key, headers: { "If-None-Match": empty.headers.get("ETag")! } }, 304, {
-      d1: 0,
-      kv: 0,
-    });
-    expect(notModified.text).toBe("");
+    await expectNotModified(path, empty);
   });
 
   it("a pincode nobody serves: cold 1 + 1 (never written to KV), so a new isolate again 1 + 1; warm 0 + 0", async () => {
@@ -173,11 +176,7 @@ describe("lookups through the cache tiers", () => {
     clearIsolateTier();
     const cold = await expectWork(path, { key }, 200, { d1: 1, kv: 1 });
     expect([warm.text, cold.text]).toEqual([empty.text, empty.text]);
-    const notModified = await expectWork(path, { key, headers: { "If-None-Match": empty.headers.get("ETag")! } }, 304, {
-      d1: 0,
-      kv: 0,
-    });
-    expect(notModified.text).toBe("");
+    await expectNotModified(path, empty);
     expect(await env.LOOKUP_CACHE.get("v1:pincode:999999")).toBeNull();
   });
 
@@ -218,16 +217,18 @@ describe("authentication", () => {
 });
 
 describe("errors", () => {
-  it.each([
-    ["/api/customers?count=0", 422],
-    ["/api/customers?skip=1&page=2", 422],
-    ["/api/orders?phone_number=12345", 422],
-    ["/api/orders?phone_number=9820000001&from_date=31-02-2026", 422],
-    ["/api/postalcodes?code=12", 422],
-    ["/api/salesagents?count=101", 422],
-  ])("%s: a validation failure does no D1 work", async (path, status) => {
+  it("a validation failure (422) does no D1 work", async () => {
     await warmKey();
-    await expectWork(path, { key }, status, { d1: 0, kv: 0 });
+    for (const path of [
+      "/api/customers?count=0",
+      "/api/customers?skip=1&page=2",
+      "/api/orders?phone_number=12345",
+      "/api/orders?phone_number=9820000001&from_date=31-02-2026",
+      "/api/postalcodes?code=12",
+      "/api/salesagents?count=101",
+    ]) {
+      await expectWork(path, { key }, 422, { d1: 0, kv: 0 });
+    }
   });
 
   it("404 and 405 do neither D1 nor KV work, key or not", async () => {

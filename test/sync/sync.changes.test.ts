@@ -11,15 +11,13 @@ import { createBody } from "../fixtures/create-body.ts";
 import { books, emptyBooks } from "./sync.log.helpers.ts";
 import {
   bookFromListings,
-  bookOf,
   expectWithinCost,
   getSync,
   lastSeq,
   replicate,
-  type SyncBody,
   syncCursor,
+  type SyncResult,
 } from "./sync.helpers.ts";
-import type { CallResult } from "../helpers/http.ts";
 
 let agent1: string;
 let agent2: string;
@@ -47,7 +45,7 @@ beforeEach(async () => {
 });
 
 /** The next answer for a book from its cursor; the cursor moves on. */
-async function next(key: string, which: 1 | 2, limit?: number): Promise<CallResult<SyncBody>> {
+async function next(key: string, which: 1 | 2, limit?: number): Promise<SyncResult> {
   const res = await getSync(key, { cursor: which === 1 ? cursor1 : cursor2, limit });
   expect(res.status).toBe(200);
   expectWithinCost(res);
@@ -56,7 +54,7 @@ async function next(key: string, which: 1 | 2, limit?: number): Promise<CallResu
   return res;
 }
 
-const ids = (res: CallResult<SyncBody>) => res.body.data.changes.map((c) => [c.type, c.id, c.op]);
+const ids = (res: SyncResult) => res.body.data.changes.map((c) => [c.type, c.id, c.op]);
 
 describe("after a first sync", () => {
   it("a customer created through the API comes as its upsert, exactly the listing's item", async () => {
@@ -192,6 +190,17 @@ describe("after a first sync", () => {
     ]);
   });
 
+  it("at limit 1, reads the records of its one change only, not those of the entry it looked ahead to", async () => {
+    await importBooks((d) => (d.cities![0]!.name = "Bombay"));
+    // next() holds each answer to the cost of the changes it holds.
+    const answers = [await next(agent1, 1, 1), await next(agent1, 1, 1), await next(agent1, 1, 1)];
+    expect(answers.map((res) => [ids(res), res.body.data.has_more])).toEqual([
+      [[["customer", 1, "upsert"]], true],
+      [[["order", 11, "upsert"]], true],
+      [[["order", 12, "upsert"]], false],
+    ]);
+  });
+
   it("an answer ends before the record that would take its body past 1,000,000 bytes", async () => {
     const wide = "W".repeat(150_000);
     await importBooks((d) => {
@@ -227,7 +236,7 @@ describe("after a first sync", () => {
     const res = await next(agent1, 1);
     expect(ids(res)).toEqual([["customer", 1, "upsert"]]);
     expect(res.body.data.changes[0]!.data).toMatchObject({ approval: "rejected" });
-    await replicate(agent1, store);
-    expect(bookOf(store)).toEqual(await bookFromListings(agent1));
+    const { book } = await replicate(agent1, store);
+    expect(book).toEqual(await bookFromListings(agent1));
   });
 });

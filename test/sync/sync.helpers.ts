@@ -10,6 +10,7 @@ import { rowsReadOf } from "../helpers/timing-header.ts";
 export interface SyncBody {
   data: { changes: SyncChange[]; next_cursor: string; has_more: boolean };
 }
+export type SyncResult = CallResult<SyncBody>;
 
 /** GET /api/sync with these parameters (undefined ones left out). */
 export function getSync(key: string, params: Record<string, string | number | undefined> = {}, headers = {}) {
@@ -99,7 +100,7 @@ export function costBound(changes: SyncChange[]): number {
 }
 
 /** The answer's rows read are within the bound for its changes. */
-export function expectWithinCost(res: CallResult<SyncBody>) {
+export function expectWithinCost(res: SyncResult) {
   const rows = rowsReadOf(res);
   const bound = costBound(res.body.data.changes);
   expect({ rows, withinBound: rows <= bound }).toEqual({ rows, withinBound: true });
@@ -112,15 +113,10 @@ export function client(key: string) {
   });
 }
 
-/** A replica kept by the typed client's helper. */
+/** A replica kept by the typed client's helper, and its records as a Book for comparing with bookFromListings. */
 export async function replicate(key: string, store = new MemorySyncStore(), options: SyncOptions = {}) {
   const result = await sync(client(key), store, options);
-  return { store, result };
-}
-
-/** A store's records as a Book, for comparing with bookFromListings. */
-export function bookOf(store: MemorySyncStore): Book {
-  return sortedBook(store.records);
+  return { store, result, book: sortedBook(store.records) };
 }
 
 export function sortedBook(book: Book): Book {

@@ -96,16 +96,24 @@ export async function importEdited(edit: (book: Dataset) => void, options?: Impo
   return { logged: await loggedSince(before), summary };
 }
 
+/** Entries of one book, in the order written: `upserted(1, "customer 1", "order 11")`. */
+export const upserted = (book: number, ...records: string[]): Entry[] => entriesOf(book, records, 0);
+/** Tombstones of one book, in the order written: `deleted(2, "order 13")`. */
+export const deleted = (book: number, ...records: string[]): Entry[] => entriesOf(book, records, 1);
+
+function entriesOf(book: number, records: string[], gone: 0 | 1): Entry[] {
+  return records.map((record) => {
+    const [kind, id] = record.split(" ") as [Entry[1], string];
+    return [book, kind, Number(id), gone];
+  });
+}
+
 /** What importing books() logs into an empty log: its records in file order, customers first. */
 export const BOOKS_LOGGED: Entry[] = [
-  [1, "customer", 1, 0],
-  [1, "customer", 2, 0],
-  [2, "customer", 3, 0],
-  [2, "customer", 5, 0],
-  [1, "order", 11, 0],
-  [1, "order", 12, 0],
-  [2, "order", 13, 0],
-  [2, "order", 15, 0],
+  ...upserted(1, "customer 1", "customer 2"),
+  ...upserted(2, "customer 3", "customer 5"),
+  ...upserted(1, "order 11", "order 12"),
+  ...upserted(2, "order 13", "order 15"),
 ];
 
 /** Empties the record tables and the log (the log's numbers go on: AUTOINCREMENT). */

@@ -2,7 +2,7 @@
 // log"): a changed shown field marks every record that shows it, and no other.
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Dataset } from "../../src/import/importer.ts";
-import { BOOKS_LOGGED, emptyBooks, type Entry, importEdited, log } from "./sync.log.helpers.ts";
+import { BOOKS_LOGGED, emptyBooks, type Entry, importEdited, log, upserted } from "./sync.log.helpers.ts";
 
 beforeEach(emptyBooks);
 
@@ -14,16 +14,12 @@ type Edit = (d: Dataset) => void;
 // orders 13 (sales agent 2, product 1) and 15 (sales agent 2, product 2). Customer 4 (area 3) and
 // its order 14 (sales agent 1, product 1) are in no book.
 const MUMBAI: Entry[] = [
-  [1, "customer", 1, 0],
-  [2, "customer", 5, 0],
-  [1, "order", 11, 0],
-  [1, "order", 12, 0],
-  [2, "order", 15, 0],
+  ...upserted(1, "customer 1"),
+  ...upserted(2, "customer 5"),
+  ...upserted(1, "order 11", "order 12"),
+  ...upserted(2, "order 15"),
 ];
-const KORAMANGALA: Entry[] = [
-  [2, "customer", 3, 0],
-  [2, "order", 13, 0],
-];
+const KORAMANGALA: Entry[] = upserted(2, "customer 3", "order 13");
 
 const RENAMES: [string, Edit, Entry[]][] = [
   [
@@ -33,28 +29,18 @@ const RENAMES: [string, Edit, Entry[]][] = [
   ],
   ["a state renamed", (d) => (d.states![1]!.name = "Karnataka State"), KORAMANGALA],
   ["a city moved to another state", (d) => (d.cities![1]!.state_id = 1), KORAMANGALA],
-  [
-    "an area's code",
-    (d) => (d.areas![2]!.area_code = "BW2"),
-    [
-      [2, "customer", 5, 0],
-      [2, "order", 15, 0],
-    ],
-  ],
+  ["an area's code", (d) => (d.areas![2]!.area_code = "BW2"), upserted(2, "customer 5", "order 15")],
   ["a postal code's code", (d) => (d.postal_codes![1]!.code = "560035"), KORAMANGALA],
   [
     "a sales agent renamed: the orders whose agent it is (a customer shows no agent)",
     (d) => (d.sales_agents![2]!.last_name = "Iyer-Rao"),
-    [[1, "order", 12, 0]],
+    upserted(1, "order 12"),
   ],
-  ["a delivery agent's phone", (d) => (d.delivery_agents![0]!.phone_number = "9123456781"), [[1, "order", 11, 0]]],
+  ["a delivery agent's phone", (d) => (d.delivery_agents![0]!.phone_number = "9123456781"), upserted(1, "order 11")],
   [
     "a product renamed: the orders with a line of it",
     (d) => (d.products![0]!.name = "Tea 500g"),
-    [
-      [1, "order", 11, 0],
-      [2, "order", 13, 0],
-    ],
+    [...upserted(1, "order 11"), ...upserted(2, "order 13")],
   ],
   ["a sales agent's pincodes, which no record shows: nothing", (d) => (d.sales_agents![0]!.postalcode_ids = [3]), []],
 ];
@@ -82,11 +68,8 @@ describe("a lookup changed by an import", () => {
     );
     // Customer 5 and its order 15 by the triggers as the file writes them; the rest by the marks.
     expect(logged).toEqual([
-      [2, "customer", 5, 0],
-      [2, "order", 15, 0],
-      [1, "customer", 1, 0],
-      [1, "order", 11, 0],
-      [1, "order", 12, 0],
+      ...upserted(2, "customer 5", "order 15"),
+      ...upserted(1, "customer 1", "order 11", "order 12"),
     ]);
   });
 

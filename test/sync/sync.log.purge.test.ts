@@ -7,7 +7,7 @@ import worker from "../../src/index.ts";
 import { importDataset } from "../../src/import/importer.ts";
 import { purgeTombstones, retentionDays } from "../../src/sync/sync.log.purge.ts";
 import { captureConsole } from "../helpers/logs.ts";
-import { books, emptyBooks, log, type Entry } from "./sync.log.helpers.ts";
+import { books, deleted, emptyBooks, log, type Entry } from "./sync.log.helpers.ts";
 
 const DAY = 86_400;
 const NOW = Date.parse("2026-05-31T03:17:00.000Z");
@@ -67,11 +67,7 @@ describe("the daily purge", () => {
       ],
     ]);
     const purged = all.filter((l) => l.entry[0] === 1 && l.entry[3] === 1);
-    expect(purged.map((l) => l.entry)).toEqual([
-      [1, "customer", 1, 1],
-      [1, "order", 11, 1],
-      [1, "order", 12, 1],
-    ] satisfies Entry[]);
+    expect(purged.map((l) => l.entry)).toEqual(deleted(1, "customer 1", "order 11", "order 12") satisfies Entry[]);
     // The upserts of book 1 (customer 2) and everything of book 2 stay.
     expect(await log()).toEqual(all.filter((l) => !purged.includes(l)));
     expect(await marks()).toEqual([{ book: 1, purge_mark: Math.max(...purged.map((l) => l.seq)) }]);

@@ -16,6 +16,8 @@ import {
   log,
   loggedSince,
   order,
+  deleted,
+  upserted,
 } from "./sync.log.helpers.ts";
 
 beforeEach(emptyBooks);
@@ -42,7 +44,7 @@ describe("an import", () => {
     const before = await log();
     many.orders[50]!.billable_amount = 99;
     const second = await importDataset(env.DB, many);
-    expect(await loggedSince(before)).toEqual([[1, "order", 1050, 0]]);
+    expect(await loggedSince(before)).toEqual(upserted(1, "order 1050"));
     // D1's count for the order's row and its log entry written anew, against hundreds for the file.
     expect({ first: first.rowsWritten > 100 * 4, second: second.rowsWritten }).toEqual({ first: true, second: 8 });
   });
@@ -57,50 +59,35 @@ const EDITS: [string, Edit, Entry[]][] = [
   [
     "a customer's name: the customer and its orders, which show it",
     (d) => (customer(d, 1).display_name = "Renamed"),
-    [
-      [1, "customer", 1, 0],
-      [1, "order", 11, 0],
-      [1, "order", 12, 0],
-    ],
+    upserted(1, "customer 1", "order 11", "order 12"),
   ],
-  ["a customer's status: the customer only", (d) => (customer(d, 1).status = "Inactive"), [[1, "customer", 1, 0]]],
+  ["a customer's status: the customer only", (d) => (customer(d, 1).status = "Inactive"), upserted(1, "customer 1")],
   [
     "a customer's address line: the customer and its orders",
     (d) => ((customer(d, 1).address as AddressRecord).addressline2 = "Floor 2"),
-    [
-      [1, "customer", 1, 0],
-      [1, "order", 11, 0],
-      [1, "order", 12, 0],
-    ],
+    upserted(1, "customer 1", "order 11", "order 12"),
   ],
-  [
-    "an address removed",
-    (d) => (customer(d, 3).address = null),
-    [
-      [2, "customer", 3, 0],
-      [2, "order", 13, 0],
-    ],
-  ],
+  ["an address removed", (d) => (customer(d, 3).address = null), upserted(2, "customer 3", "order 13")],
   [
     "an address added to a customer without orders",
     (d) => (customer(d, 2).address = { addressline1: "2 Main Road", addressline2: "", area_id: 1, postalcode_id: 1 }),
-    [[1, "customer", 2, 0]],
+    upserted(1, "customer 2"),
   ],
-  ["an order's amount", (d) => (orderOf(d, 13).billable_amount = 1), [[2, "order", 13, 0]]],
-  ["an order's delivery agent", (d) => (orderOf(d, 15).deliveryagent_id = 1), [[2, "order", 15, 0]]],
-  ["a line's quantity", (d) => (orderOf(d, 11).items![1]!.quantity = 3), [[1, "order", 11, 0]]],
-  ["a line removed", (d) => orderOf(d, 11).items!.pop(), [[1, "order", 11, 0]]],
+  ["an order's amount", (d) => (orderOf(d, 13).billable_amount = 1), upserted(2, "order 13")],
+  ["an order's delivery agent", (d) => (orderOf(d, 15).deliveryagent_id = 1), upserted(2, "order 15")],
+  ["a line's quantity", (d) => (orderOf(d, 11).items![1]!.quantity = 3), upserted(1, "order 11")],
+  ["a line removed", (d) => orderOf(d, 11).items!.pop(), upserted(1, "order 11")],
   [
     "a new last status",
     (d) => orderOf(d, 12).statuses!.push({ name: "Delivered", at: "2026-03-15T10:00:00Z" }),
-    [[1, "order", 12, 0]],
+    upserted(1, "order 12"),
   ],
-  ["the last status renamed", (d) => (orderOf(d, 12).statuses![1]!.name = "Delivered"), [[1, "order", 12, 0]]],
-  ["the last status removed", (d) => orderOf(d, 12).statuses!.pop(), [[1, "order", 12, 0]]],
+  ["the last status renamed", (d) => (orderOf(d, 12).statuses![1]!.name = "Delivered"), upserted(1, "order 12")],
+  ["the last status removed", (d) => orderOf(d, 12).statuses!.pop(), upserted(1, "order 12")],
   [
     "the last status moved before another, which is the last now",
     (d) => (orderOf(d, 12).statuses![1]!.at = "2026-03-14T08:00:00Z"),
-    [[1, "order", 12, 0]],
+    upserted(1, "order 12"),
   ],
   ["an earlier status changed: nothing", (d) => (orderOf(d, 12).statuses![0]!.at = "2026-03-14T08:00:00Z"), []],
   [
@@ -108,12 +95,12 @@ const EDITS: [string, Edit, Entry[]][] = [
     (d) => orderOf(d, 12).statuses!.push({ name: "Placed", at: "2026-03-13T09:00:00Z" }),
     [],
   ],
-  ["an invoice's tax", (d) => (orderOf(d, 11).invoices![0]!.cgst = 5), [[1, "order", 11, 0]]],
-  ["an invoice removed", (d) => (orderOf(d, 11).invoices = []), [[1, "order", 11, 0]]],
+  ["an invoice's tax", (d) => (orderOf(d, 11).invoices![0]!.cgst = 5), upserted(1, "order 11")],
+  ["an invoice removed", (d) => (orderOf(d, 11).invoices = []), upserted(1, "order 11")],
   [
     "an invoice added",
     (d) => orderOf(d, 15).invoices!.push({ ...orderOf(d, 11).invoices![0]!, id: 115, invoice_number: "INV-115" }),
-    [[2, "order", 15, 0]],
+    upserted(2, "order 15"),
   ],
   [
     "records in no book: nothing",
@@ -138,40 +125,26 @@ describe("a move", () => {
   it("of a customer to another agent: deletes for it and its orders in the old book, upserts in the new", async () => {
     const { logged } = await importEdited((moved) => (customer(moved, 1).salesagent_id = 2));
     expect(logged).toEqual([
-      [1, "customer", 1, 1],
-      [1, "order", 11, 1],
-      [1, "order", 12, 1],
-      [2, "customer", 1, 0],
-      [2, "order", 11, 0],
-      [2, "order", 12, 0],
+      ...deleted(1, "customer 1", "order 11", "order 12"),
+      ...upserted(2, "customer 1", "order 11", "order 12"),
     ]);
   });
 
   it("of a customer to no agent: deletes in the old book only; back to an agent: upserts again", async () => {
     const { logged } = await importEdited((moved) => (customer(moved, 3).salesagent_id = null));
-    expect(logged).toEqual([
-      [2, "customer", 3, 1],
-      [2, "order", 13, 1],
-    ]);
+    expect(logged).toEqual(deleted(2, "customer 3", "order 13"));
     const between = await log();
     await importDataset(env.DB, books());
-    expect(await loggedSince(between)).toEqual([
-      [2, "customer", 3, 0],
-      [2, "order", 13, 0],
-    ]);
+    expect(await loggedSince(between)).toEqual(upserted(2, "customer 3", "order 13"));
     expect((await log()).map((l) => l.entry)).toEqual([
       ...BOOKS_LOGGED.filter(([, , id]) => id !== 3 && id !== 13),
-      [2, "customer", 3, 0],
-      [2, "order", 13, 0],
+      ...upserted(2, "customer 3", "order 13"),
     ]);
   });
 
   it("of an order to a customer of another book: a delete in the old book, an upsert in the new", async () => {
     const { logged } = await importEdited((moved) => (orderOf(moved, 13).customer_id = 2));
-    expect(logged).toEqual([
-      [2, "order", 13, 1],
-      [1, "order", 13, 0],
-    ]);
+    expect(logged).toEqual([...deleted(2, "order 13"), ...upserted(1, "order 13")]);
   });
 });
 
@@ -194,10 +167,7 @@ describe("a delete", () => {
       "DELETE FROM customers WHERE id = 3",
     ]);
     // The marks of the lines, statuses and address went before them: the deletes replaced them.
-    expect(await loggedSince(before)).toEqual([
-      [2, "order", 13, 1],
-      [2, "customer", 3, 1],
-    ]);
+    expect(await loggedSince(before)).toEqual(deleted(2, "order 13", "customer 3"));
   });
 });
 
@@ -226,8 +196,7 @@ describe("compaction", () => {
     const entries = (await log()).map((l) => l.entry);
     expect(entries).toEqual([
       ...BOOKS_LOGGED.filter(([, kind, id]) => !(kind === "customer" && id === 3) && id !== 13),
-      [2, "customer", 3, 0],
-      [2, "order", 13, 0],
+      ...upserted(2, "customer 3", "order 13"),
     ]);
   });
 });

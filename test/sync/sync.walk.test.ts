@@ -1,6 +1,6 @@
 // GET /sync on the test fixture (docs/specification.md section 8): who may sync what, a first sync's walk
 // at any page size with records equal to the listings' items, the caught-up answer and its 304, 410
-// and the typed client's recovery, a cursor that outlives its key, reads at the primary, the cost.
+// and the typed client's recoveries, a cursor that outlives its key, reads at the primary, the cost.
 import { env } from "cloudflare:workers";
 import { MemorySyncStore } from "order-lookup-service/client";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -12,7 +12,6 @@ import { rowsReadOf } from "../helpers/timing-header.ts";
 import {
   type Book,
   bookFromListings,
-  bookOf,
   expectWithinCost,
   getSync,
   lastSeq,
@@ -280,16 +279,16 @@ describe("410 SYNC_EXPIRED", () => {
 
 describe("the typed client's sync helper", () => {
   it("fills a store with the book; asked again, gets a 304 and applies nothing", async () => {
-    const { store, result } = await replicate(agent1, new MemorySyncStore(), { limit: 7 });
+    const { store, result, book } = await replicate(agent1, new MemorySyncStore(), { limit: 7 });
     expect(result).toEqual({ pages: 6, changes: 35, resynced: false, removed: 0 });
-    expect(bookOf(store)).toEqual(book1);
+    expect(book).toEqual(book1);
     const cursor = store.position!.cursor;
     expect(store.position).toEqual({ cursor, etag: expect.stringMatching(/^"[0-9a-f]{40}"$/) });
     // The last answer was caught up: its ETag goes with the cursor, and the service answers 304.
     const again = await replicate(agent1, store);
     expect(again.result).toEqual({ pages: 0, changes: 0, resynced: false, removed: 0 });
     expect(store.position!.cursor).toBe(cursor);
-    expect(bookOf(store)).toEqual(book1);
+    expect(again.book).toEqual(book1);
   });
 
   it("after a 410, syncs again from no cursor and drops what that sync did not deliver", async () => {
@@ -302,18 +301,45 @@ describe("the typed client's sync helper", () => {
       .bind(start + 1)
       .run();
     try {
-      const { result } = await replicate(agent1, store, { limit: 10 });
+      const { result, book } = await replicate(agent1, store, { limit: 10 });
       expect(result).toEqual({ pages: 4, changes: 35, resynced: true, removed: 2 });
-      expect(bookOf(store)).toEqual(book1);
+      expect(book).toEqual(book1);
       expect(store.position).toEqual({ cursor: syncCursor(1, start + 1) });
     } finally {
       await env.DB.prepare("DELETE FROM sync_books").run();
     }
   });
 
+  it("after a first sync cut short before its cursor was stored, walks again and drops what it did not deliver", async () => {
+    const store = new MemorySyncStore();
+    await store.put("customer", 999, book1.customer.get(4) as never);
+    await store.put("order", 101, book1.order.get(101) as never);
+    const { result, book } = await replicate(agent1, store, { limit: 10 });
+    expect(result).toEqual({ pages: 4, changes: 35, resynced: false, removed: 1 });
+    expect(book).toEqual(book1);
+    expect(store.position).toEqual({ cursor: syncCursor(1, await lastSeq(1)) });
+  });
+
+  it("starts such a walk over when it is cut short itself: what it delivered was known in memory only", async () => {
+    const store = new MemorySyncStore();
+    await store.put("customer", 999, book1.customer.get(4) as never);
+    const put = store.put.bind(store);
+    let puts = 0;
+    store.put = async (type, id, record) => {
+      if (++puts === 15) throw new Error("app killed");
+      await put(type, id, record);
+    };
+    await expect(replicate(agent1, store, { limit: 10 })).rejects.toThrow("app killed");
+    expect(store.position).toEqual({ cursor: expect.any(String), resync: true });
+    store.put = put;
+    const { result, book } = await replicate(agent1, store, { limit: 10 });
+    expect(result).toEqual({ pages: 4, changes: 35, resynced: false, removed: 1 });
+    expect(book).toEqual(book1);
+  });
+
   it("names the book for a key bound to none, and throws on an answer it cannot apply", async () => {
-    const { store } = await replicate(key, new MemorySyncStore(), { salesagentId: 1 });
-    expect(bookOf(store)).toEqual(book1);
+    const { book } = await replicate(key, new MemorySyncStore(), { salesagentId: 1 });
+    expect(book).toEqual(book1);
     await expect(replicate(key)).rejects.toMatchObject({ name: "SyncError", status: 422 });
   });
 });
