@@ -104,11 +104,16 @@ function slowPuts(kv: KVNamespace) {
   return { kv: wrapped, started, release };
 }
 
+/** The cached lookups under their aliases (singular and plural, /api and the root), each with its KV entry. */
+const CACHED = [
+  ["/api/area", "v1:areas"],
+  ["/api/areas", "v1:areas"],
+  ["/api/fetch-salesagent-by-pincode?pincode=400069", "v1:pincode:400069"],
+  ["/fetch-salesagent-by-pincode?pincode=400050", "v1:pincode:400050"],
+] as const;
+
 describe("a hit", () => {
-  it.each([
-    ["/api/area", "v1:areas"],
-    ["/api/fetch-salesagent-by-pincode?pincode=400069", "v1:pincode:400069"],
-  ])("%s is served with D1 unreachable, from the isolate tier and from KV", async (path, entry) => {
+  it.each(CACHED)("%s is served with D1 unreachable, from the isolate tier and from KV", async (path, entry) => {
     await env.LOOKUP_CACHE.delete(entry);
     // Cold and empty, D1 is needed: unreachable, the lookup is a 503 (so the fault below is real).
     const failed = await callWith({ DB: downD1() }, path, { key });
@@ -240,10 +245,7 @@ describe("a miss", () => {
 });
 
 describe("every tier serves the same answer", () => {
-  it.each([
-    ["/api/areas", "v1:areas"],
-    ["/fetch-salesagent-by-pincode?pincode=400050", "v1:pincode:400050"],
-  ])("%s: byte for byte, with the same ETag, and 304 to a matching If-None-Match", async (path, entry) => {
+  it.each(CACHED)("%s: byte for byte, with the same ETag, and 304 to a matching If-None-Match", async (path, entry) => {
     await env.LOOKUP_CACHE.delete(entry);
     const uncached = await callWith({}, path, { key });
     expect(workOf(uncached).d1).toBe(1);

@@ -29,12 +29,12 @@ beforeEach(() => clearIsolateCaches());
 describe("GET /openapi.json", () => {
   it("answers without a key: an OpenAPI 3.1 document of the nine API paths, the health check and enrollment, each once", async () => {
     const res = await call("/openapi.json");
+    expect(res.body.openapi).toBe("3.1.0");
     expect(statusAndHeaders(res, "Content-Type", "Cache-Control")).toEqual({
       status: 200,
       "Content-Type": "application/json",
       "Cache-Control": "no-cache",
     });
-    expect(res.body.openapi).toBe("3.1.0");
     expect(res.body.info).toEqual({
       title: "Order and customer lookup API",
       version: "0.1.0",

@@ -148,24 +148,25 @@ describe("a move", () => {
   });
 });
 
-/** Imports books(), then runs `statements` in one batch: returns the log as it was before them. */
-async function sqlAfterImport(statements: string[]): Promise<Logged[]> {
+/** Imports books(), then runs `script`'s statements in one batch: returns the log as it was before them. */
+async function sqlAfterImport(script: string): Promise<Logged[]> {
   await importDataset(env.DB, books());
   const before = await log();
+  const statements = script.split(";").filter((sql) => sql.trim() !== "");
   await env.DB.batch(statements.map((sql) => env.DB.prepare(sql)));
   return before;
 }
 
 describe("a delete", () => {
   it("of a customer or an order (no write path deletes them yet) is a delete in its book", async () => {
-    const before = await sqlAfterImport([
-      "DELETE FROM invoices WHERE order_id = 13",
-      "DELETE FROM order_statuses WHERE order_id = 13",
-      "DELETE FROM order_items WHERE order_id = 13",
-      "DELETE FROM orders WHERE id = 13",
-      "DELETE FROM customer_addresses WHERE customer_id = 3",
-      "DELETE FROM customers WHERE id = 3",
-    ]);
+    const before = await sqlAfterImport(`
+      DELETE FROM invoices WHERE order_id = 13;
+      DELETE FROM order_statuses WHERE order_id = 13;
+      DELETE FROM order_items WHERE order_id = 13;
+      DELETE FROM orders WHERE id = 13;
+      DELETE FROM customer_addresses WHERE customer_id = 3;
+      DELETE FROM customers WHERE id = 3;
+    `);
     // The marks of the lines, statuses and address went before them: the deletes replaced them.
     expect(await loggedSince(before)).toEqual(deleted(2, "order 13", "customer 3"));
   });
@@ -173,13 +174,13 @@ describe("a delete", () => {
 
 describe("an update that changes nothing shown", () => {
   it("logs nothing: the origin, or fields set to the values they hold", async () => {
-    const before = await sqlAfterImport([
-      "UPDATE customers SET origin = 'api' WHERE id = 1",
-      "UPDATE customers SET display_name = display_name, email = email WHERE id = 3",
-      "UPDATE orders SET billable_amount = billable_amount, deliveryagent_id = deliveryagent_id",
-      "UPDATE order_items SET price = price",
-      "UPDATE customer_addresses SET area_id = area_id",
-    ]);
+    const before = await sqlAfterImport(`
+      UPDATE customers SET origin = 'api' WHERE id = 1;
+      UPDATE customers SET display_name = display_name, email = email WHERE id = 3;
+      UPDATE orders SET billable_amount = billable_amount, deliveryagent_id = deliveryagent_id;
+      UPDATE order_items SET price = price;
+      UPDATE customer_addresses SET area_id = area_id;
+    `);
     expect(await log()).toEqual(before);
   });
 });
