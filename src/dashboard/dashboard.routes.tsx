@@ -117,6 +117,8 @@ const pageSession = createMiddleware<DashEnv>(async (c, next) => {
   await next();
 });
 
+const NOT_SEARCHED = "The agents were not searched";
+
 // An agent search (the picker's GET form): its matches become the form's choices.
 async function searchedPicker(c: DashContext, query: string): Promise<KeysPageProps["picker"]> {
   const agents = await findAgents(c.get("services").db, query);
@@ -131,7 +133,7 @@ dashboardRoutes.get("/dashboard", pageSession, async (c) => {
       renderKeys(c, session, { notice: await noticeOf(c) }, 200, readKeyListQuery(c.req.query())),
     );
   }
-  return withErrorsShown(c, "The agents were not searched", undefined, async () =>
+  return withErrorsShown(c, NOT_SEARCHED, undefined, async () =>
     renderKeys(c, session, { picker: await searchedPicker(c, query) }),
   );
 });
@@ -139,7 +141,12 @@ dashboardRoutes.get("/dashboard", pageSession, async (c) => {
 dashboardRoutes.get("/dashboard/enrollments", pageSession, async (c) => {
   const query = c.req.query("agent_q");
   if (query === undefined) return renderEnrollments(c, { notice: await enrollmentNoticeOf(c) });
-  return renderEnrollments(c, { picker: await searchedPicker(c, query) });
+  try {
+    return await renderEnrollments(c, { picker: await searchedPicker(c, query) });
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.status !== 422) throw err;
+    return renderEnrollments(c, { error: { message: `${NOT_SEARCHED}: ${err.description}.` } }, 422);
+  }
 });
 
 // The forms' addresses, reloaded or bookmarked after a POST, lead back to the page.

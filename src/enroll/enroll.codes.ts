@@ -9,8 +9,8 @@ import { type KeyMode, randomBase62 } from "../keys/keys.secret.ts";
 import { type KeyRecord, type KeyStore } from "../keys/keys.store.ts";
 import type { Services } from "../platform/env.ts";
 import { errors, type FieldError } from "../platform/errors.ts";
+import { seal, unseal } from "../platform/lib/crypto.ts";
 import { hashCode, newCode, normalizeCode } from "./enroll.code.ts";
-import { seal, unseal } from "./enroll.seal.ts";
 
 export const CODE_EXPIRES_IN = { min: 300, max: 604_800, default: 86_400 } as const;
 export const KEY_EXPIRES_IN = { min: 3_600, max: 63_072_000 } as const;
@@ -18,6 +18,8 @@ export const KEY_EXPIRES_IN = { min: 3_600, max: 63_072_000 } as const;
 export const RETRY_WINDOW_MS = 10 * 60 * 1000;
 export const CODE_ID_PATTERN = /^enr_[0-9A-Za-z]{16}$/;
 export const MAX_DEVICE_NAME_LENGTH = 100;
+/** The new key's secret, kept for the retry window sealed under the code itself (never its stored hash). */
+const SEALED_SECRET = { info: "enrollment-secret-v1" };
 
 export type CodeStatus = "pending" | "used" | "expired" | "revoked";
 
@@ -217,7 +219,7 @@ export class Enrollments {
         agentId: row.agent_id,
       },
       async (record, secret) => {
-        const box = await seal(code, secret);
+        const box = await seal(code, secret, SEALED_SECRET);
         return {
           codeId: row.id,
           // The agent is checked here too: a code must not be used up by a key that its insert then refuses.
@@ -247,7 +249,11 @@ export class Enrollments {
       }
       return { outcome: "refused", why: "used" };
     }
-    const secret = await unseal(code, { sealed: row.secret_sealed, salt: row.secret_salt, iv: row.secret_iv });
+    const secret = await unseal(
+      code,
+      { sealed: row.secret_sealed, salt: row.secret_salt, iv: row.secret_iv },
+      SEALED_SECRET,
+    );
     const record = row.key_id === null ? null : await this.keys.get(row.key_id);
     if (secret === null || record === null) return { outcome: "refused", why: "used" };
     return { outcome: "again", record, secret };

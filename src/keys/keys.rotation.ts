@@ -1,6 +1,7 @@
 // Rotation that the apps carry out (docs/specification.md section 9): its input rules, and what the
 // request path decides from a key's KV copy alone (the header, the late uses): no D1 read.
 import { errors, type FieldError } from "../platform/errors.ts";
+import { seal, unseal } from "../platform/lib/crypto.ts";
 import { BoundedLru } from "../platform/lib/lru.ts";
 import type { AuthFailure } from "./keys.auth-failure.ts";
 import type { KeyRecord } from "./keys.record.ts";
@@ -108,4 +109,35 @@ export function claimFirstUseReport(record: KeyRecord, nowMs: number): boolean {
 /** For tests: as a new isolate starts. */
 export function clearFirstUseReports(): void {
   reported.clear();
+}
+
+const SEALED_VERSION = "v1";
+
+/** Bound to both ids: a sealed value moved to another row does not open. */
+function successorBinding(ids: { oldId: string; successorId: string }) {
+  return { info: `key rotation successor ${ids.oldId}`, associatedData: `${ids.oldId}>${ids.successorId}` };
+}
+
+/**
+ * The successor's secret kept for the retry of a lost rotate answer, sealed under the old key's secret,
+ * which the service never stores: one text, `v1.<salt>.<iv>.<ciphertext>`.
+ */
+export async function sealSuccessorSecret(
+  oldSecret: string,
+  ids: { oldId: string; successorId: string },
+  successorSecret: string,
+): Promise<string> {
+  const box = await seal(oldSecret, successorSecret, successorBinding(ids));
+  return [SEALED_VERSION, box.salt, box.iv, box.sealed].join(".");
+}
+
+/** Null when it does not open with this secret (another key's secret, a damaged or moved value). */
+export async function openSuccessorSecret(
+  oldSecret: string,
+  ids: { oldId: string; successorId: string },
+  text: string,
+): Promise<string | null> {
+  const [version, salt, iv, sealed] = text.split(".");
+  if (version !== SEALED_VERSION || !salt || !iv || !sealed) return null;
+  return unseal(oldSecret, { sealed, salt, iv }, successorBinding(ids));
 }

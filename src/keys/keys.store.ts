@@ -26,10 +26,11 @@ import {
   rolledNotRotated,
   type RotationRequest,
   rotationDue,
+  openSuccessorSecret,
+  sealSuccessorSecret,
 } from "./keys.rotation.ts";
 import { DUE_SET_KEY, dueIds, readDueSet, rememberDueSet, writeDueSet } from "./keys.rotation.due.ts";
 import { RotationRecords } from "./keys.rotation.records.ts";
-import { openSuccessorSecret, sealSuccessorSecret } from "./keys.rotation.seal.ts";
 import { checkNewKey, checkSeconds } from "./keys.rules.ts";
 import { keyState } from "./keys.state.ts";
 import type { Scope } from "./keys.scopes.ts";
@@ -86,6 +87,15 @@ export interface PendingCopiesResult {
 
 type CopyOutcome = "confirmed" | "kv_write_failed" | "confirm_failed" | "record_kept_changing";
 
+/** A new key as asked for; checkNewKey holds it to the key rules. */
+interface NewKeyInput {
+  name: string;
+  mode: KeyMode;
+  expiresInSeconds?: number | null;
+  scopes?: readonly string[] | null;
+  agentId?: number | null;
+}
+
 export class KeyStore {
   private readonly records: RotationRecords;
 
@@ -98,29 +108,17 @@ export class KeyStore {
     this.records = new RotationRecords(db);
   }
 
-  async create(
-    input: {
-      name: string;
-      mode: KeyMode;
-      expiresInSeconds?: number | null;
-      scopes?: readonly string[] | null;
-      agentId?: number | null;
-    },
-    actor: KeyActor,
-  ): Promise<CreatedKey> {
-    const who = checkActor(actor);
-    const { name, mode, expiresInSeconds: expiresIn, scopes, agentId } = checkNewKey(input);
-    const now = this.now();
-    const expiresAt = expiresIn === null ? null : new Date(now.getTime() + expiresIn * 1000).toISOString();
-    const { record, secret } = await newKey({ name, mode, expiresAt, replaces: null, scopes, agentId }, now);
-    const inserted = await this.records.insert(record, who);
-    if (!inserted) {
+  async create(input: NewKeyInput, actor: KeyActor): Promise<CreatedKey> {
+    const made = await this.insertNew(input, checkActor(actor));
+    if (!made) {
       throw errors.validation([
-        { field: "agent_id", message: `must be an existing sales agent's id: there is no sales agent ${agentId}` },
+        {
+          field: "agent_id",
+          message: `must be an existing sales agent's id: there is no sales agent ${input.agentId}`,
+        },
       ]);
     }
-    const copy = await this.followRecord(inserted);
-    return { record: inserted.record, secret, copyPending: copy !== "confirmed" };
+    return made;
   }
 
   /**
@@ -129,18 +127,23 @@ export class KeyStore {
    * used). Null, and nothing written, when the claim does not hold.
    */
   async createClaimed(
-    input: { name: string; mode: KeyMode; expiresInSeconds: number | null; scopes: readonly string[]; agentId: number },
+    input: NewKeyInput & { agentId: number },
     claim: (record: KeyRecord, secret: string) => Promise<KeyClaim>,
+  ): Promise<CreatedKey | null> {
+    return this.insertNew(input, checkActor({ actor: "enrollment" }), claim);
+  }
+
+  /** Null when its batch inserted nothing: no such sales agent, or the claim did not hold. */
+  private async insertNew(
+    input: NewKeyInput,
+    who: ReturnType<typeof checkActor>,
+    claim?: (record: KeyRecord, secret: string) => Promise<KeyClaim>,
   ): Promise<CreatedKey | null> {
     const { name, mode, expiresInSeconds: expiresIn, scopes, agentId } = checkNewKey(input);
     const now = this.now();
     const expiresAt = expiresIn === null ? null : new Date(now.getTime() + expiresIn * 1000).toISOString();
     const { record, secret } = await newKey({ name, mode, expiresAt, replaces: null, scopes, agentId }, now);
-    const inserted = await this.records.insert(
-      record,
-      checkActor({ actor: "enrollment" }),
-      await claim(record, secret),
-    );
+    const inserted = await this.records.insert(record, who, claim && (await claim(record, secret)));
     if (!inserted) return null;
     const copy = await this.followRecord(inserted);
     return { record: inserted.record, secret, copyPending: copy !== "confirmed" };

@@ -45,6 +45,15 @@ beforeAll(async () => {
 });
 
 describe("the enrollment codes page", () => {
+  it("says why an agent search was refused, in the page, as the key page does", async () => {
+    const long = await page(`/dashboard/enrollments?agent_q=${"x".repeat(101)}`);
+    expect(long.status).toBe(422);
+    expect(long.text).toContain(
+      '<div class="alert" role="alert"><p>The agents were not searched: q must be at most 100 characters.</p></div>',
+    );
+    expect(long.text).toContain("<h1>Enrollment codes</h1>");
+  });
+
   it("finds the agent, makes a code shown once with its QR code, and a resent form makes nothing", async () => {
     const search = await page("/dashboard/enrollments?agent_q=Meena");
     expect(search.status).toBe(200);
