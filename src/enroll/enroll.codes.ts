@@ -95,7 +95,7 @@ export class Enrollments {
       .prepare(
         "INSERT INTO enrollment_codes (id, code_hash, agent_id, mode, scopes, name, key_expires_in, created_at, expires_at) " +
           `SELECT ?1, ?2, id, ?3, ?4, coalesce(?5, substr(trim(first_name || ' ' || last_name), 1, ${MAX_NAME_LENGTH})), ` +
-          "?6, ?7, ?8 FROM sales_agents WHERE id = ?9",
+          `?6, ?7, ?8 FROM sales_agents WHERE id = ?9 RETURNING ${COLUMNS}`,
       )
       .bind(
         id,
@@ -108,11 +108,12 @@ export class Enrollments {
         expiresAt,
         input.agentId,
       );
-    const [inserted] = await this.db.batch([
+    const [inserted] = await this.db.batch<CodeRow>([
       insert,
       codeAuditStatement(this.db, { at, action: "enroll-code", codeId: id }, who, "1"),
     ]);
-    if ((inserted?.meta.changes ?? 0) !== 1) {
+    const row = inserted?.results[0];
+    if (!row) {
       throw errors.validation([
         {
           field: "agent_id",
@@ -120,7 +121,7 @@ export class Enrollments {
         },
       ]);
     }
-    const made = (await this.get(id))!;
+    const made = this.view(row);
     return {
       id,
       code,
