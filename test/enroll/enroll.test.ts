@@ -107,7 +107,7 @@ describe("POST /admin/enrollments", () => {
       {
         status: 201,
         cache: "no-store",
-        d1: 1,
+        d1: 3,
         body: {
           data: {
             id: CODE_ID,
