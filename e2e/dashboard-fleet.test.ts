@@ -4,11 +4,11 @@
 // an agent's, sees the progress move as an app rotates, and reloads each page that answered a POST without
 // repeating anything; at 1280 px without scrolling sideways, and axe finds nothing serious. One page load
 // per step.
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectNoSeriousViolations } from "./helpers/axe.ts";
 import { SKIP_BROWSER_TESTS } from "./helpers/browser.ts";
-import { closeDashboard, logIn, newAdminToken, openDashboard, type Server } from "./helpers/dashboard.ts";
+import { closeDashboard, type Dashboard, logIn, openDashboard, type Server } from "./helpers/dashboard.ts";
 
 const AGENTS_SQL =
   "INSERT INTO sales_agents (id, first_name, last_name, mobile_number) VALUES " +
@@ -22,28 +22,16 @@ const shape = (i: number) => ({
 });
 
 describe.skipIf(SKIP_BROWSER_TESTS)("the key list of a fleet in Chromium", () => {
-  const adminToken = newAdminToken();
+  let ui: Dashboard;
   let server: Server;
-  let browser: Browser;
   let page: Page;
-  const problems: string[] = [];
   /** Each key's secret, by id, for the app that rotates it. */
   const secrets = new Map<string, string>();
-
-  async function admin(method: "GET" | "POST", path: string, body?: unknown): Promise<any> {
-    const res = await fetch(`${server.url}${path}`, {
-      method,
-      headers: { Authorization: `Bearer ${adminToken}`, "Content-Type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    expect(res.status).toBeLessThan(300);
-    return ((await res.json()) as { data: unknown }).data;
-  }
 
   const rowNames = () => page.locator("table.keys tbody th").allTextContents();
   const progress = () => page.locator("#rotation-progress").textContent();
   const rotationRequests = async () =>
-    ((await admin("GET", "/admin/audit?limit=1000")) as any[]).filter((e) => e.action === "rotation-requested").length;
+    ((await ui.admin("/admin/audit?limit=1000")) as any[]).filter((e) => e.action === "rotation-requested").length;
   const counts = () => page.locator("#key-counts").textContent();
 
   /** Neither the page nor the key table scrolls sideways. */
@@ -56,27 +44,26 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the key list of a fleet in Chromium", () =>
   }
 
   beforeAll(async () => {
-    ({ server, browser, page } = await openDashboard({
-      adminToken,
+    ui = await openDashboard({
       vars: { USAGE_FLUSH_SECONDS: "0" },
       sql: AGENTS_SQL,
       viewport: { width: 1280, height: 900 },
-      problems,
-    }));
+    });
+    ({ server, page } = ui);
     // Through the admin API (the key store), eight at a time: a sign-in in flight holds one of the ten
     // places of the administrator's sign-in throttle (docs/specification.md section 2).
     for (let i = 0; i < KEYS; i += 8) {
       const made = await Promise.all(
-        Array.from({ length: 8 }, (_, j) => admin("POST", "/admin/keys", { ...shape(i + j), scopes: ["read"] })),
+        Array.from({ length: 8 }, (_, j) => ui.admin("/admin/keys", { body: { ...shape(i + j), scopes: ["read"] } })),
       );
       for (const key of made) secrets.set(key.id, key.secret);
     }
   });
 
-  afterAll(() => closeDashboard(browser, server));
+  afterAll(() => closeDashboard(ui));
 
   it("logs in to the first page of 50, with the counts, at 1280 px without scrolling sideways", async () => {
-    await logIn(page, server.url, adminToken);
+    await logIn(page, server.url, ui.adminToken);
     await page.getByRole("heading", { name: "Keys", level: 2 }).waitFor();
     expect(await counts()).toBe("120 keys in all: 120 active, 0 expiring, 0 expired, 0 revoked.");
     expect(await rowNames()).toHaveLength(50);
@@ -173,6 +160,6 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the key list of a fleet in Chromium", () =>
     await page.reload();
     expect(await rotationRequests()).toBe(41);
     await expectNoSeriousViolations(page, "an agent's keys, all due or rotated");
-    expect(problems).toEqual([]);
+    expect(ui.problems).toEqual([]);
   });
 });

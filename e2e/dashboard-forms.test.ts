@@ -3,32 +3,24 @@
 // reloads the page that shows its secret (the browser sends the POST again), goes Back to that
 // page and sends it again, rolls and reloads, revokes and reloads. One key made, one roll, one
 // revoke; each secret reaches the browser once; axe finds nothing serious on the pages shown.
-import type { Browser, Page, Response } from "playwright-core";
+import type { Page, Response } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectNoSeriousViolations } from "./helpers/axe.ts";
 import { SKIP_BROWSER_TESTS } from "./helpers/browser.ts";
-import { closeDashboard, logIn, newAdminToken, openDashboard, type Server } from "./helpers/dashboard.ts";
+import { closeDashboard, type Dashboard, logIn, openDashboard, type Server } from "./helpers/dashboard.ts";
 
 const SECRET = /^sk_test_[0-9A-Za-z]{43}$/;
 const NAME = "Reloaded till";
 const ALREADY_SENT = "That form had already been sent, so it was not sent again: nothing changed.";
 
 describe.skipIf(SKIP_BROWSER_TESTS)("the dashboard's forms in Chromium, reloaded and sent again", () => {
-  const adminToken = newAdminToken();
+  let ui: Dashboard;
   let server: Server;
-  let browser: Browser;
   let page: Page;
-  const problems: string[] = [];
   /** The body of every page the browser was sent (redirects have none), in order. */
   const bodies: Promise<string>[] = [];
   /** The method and address of every document request, in order. */
   const requests: string[] = [];
-
-  async function admin(path: string): Promise<any> {
-    const res = await fetch(`${server.url}${path}`, { headers: { Authorization: `Bearer ${adminToken}` } });
-    expect(res.status).toBe(200);
-    return ((await res.json()) as { data: unknown }).data;
-  }
 
   /** How many of the pages sent to the browser so far carry the text. */
   async function pagesWith(text: string): Promise<number> {
@@ -52,11 +44,8 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the dashboard's forms in Chromium, reloaded
   }
 
   beforeAll(async () => {
-    ({ server, browser, page } = await openDashboard({
-      adminToken,
-      viewport: { width: 1180, height: 820 },
-      problems,
-    }));
+    ui = await openDashboard({ viewport: { width: 1180, height: 820 } });
+    ({ server, page } = ui);
     // A reload of a POST's answer asks to send the form again: accepted, as the test means to.
     page.on("dialog", (d) => void d.accept());
     page.on("request", (r) => {
@@ -69,10 +58,10 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the dashboard's forms in Chromium, reloaded
     });
   });
 
-  afterAll(() => closeDashboard(browser, server));
+  afterAll(() => closeDashboard(ui));
 
   it("logs in", async () => {
-    await logIn(page, server.url, adminToken);
+    await logIn(page, server.url, ui.adminToken);
     await page.getByRole("heading", { name: "API keys", level: 1 }).waitFor();
     // POST/Redirect/GET: the logged-in page is a GET of /dashboard.
     expect(page.url()).toBe(`${server.url}/dashboard`);
@@ -95,7 +84,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the dashboard's forms in Chromium, reloaded
     expect(await page.content()).not.toContain(first);
     await expectNoSeriousViolations(page, "the key list after a form was sent again");
 
-    expect((await admin("/admin/keys")).map((k: any) => k.name)).toEqual([NAME]);
+    expect((await ui.admin("/admin/keys")).map((k: any) => k.name)).toEqual([NAME]);
     expect(await pagesWith(first)).toBe(1);
   });
 
@@ -117,7 +106,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the dashboard's forms in Chromium, reloaded
     expect(await notice().textContent()).toMatch(new RegExp(`^${ALREADY_SENT}`));
     expect(await secretField().count()).toBe(0);
 
-    expect((await admin("/admin/keys")).map((k: any) => k.name)).toEqual([NAME, "Back and again"]);
+    expect((await ui.admin("/admin/keys")).map((k: any) => k.name)).toEqual([NAME, "Back and again"]);
     expect(await pagesWith(second)).toBe(1);
   });
 
@@ -140,7 +129,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the dashboard's forms in Chromium, reloaded
     expect(await secretField().count()).toBe(0);
     expect(await keyRow("Roll").count()).toBe(1);
 
-    const keys = (await admin("/admin/keys")).filter((k: any) => k.name === NAME);
+    const keys = (await ui.admin("/admin/keys")).filter((k: any) => k.name === NAME);
     expect(keys.map((k: any) => [k.status, k.replaces === null])).toEqual([
       ["expired", true],
       ["active", false],
@@ -153,7 +142,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the dashboard's forms in Chromium, reloaded
       .getByRole("button", { name: /^Revoke key/ })
       .click();
     await notice().filter({ hasText: "is revoked" }).waitFor();
-    const [, fresh] = (await admin("/admin/keys")).filter((k: any) => k.name === NAME);
+    const [, fresh] = (await ui.admin("/admin/keys")).filter((k: any) => k.name === NAME);
     expect(page.url()).toBe(`${server.url}/dashboard?revoked=${fresh.id}`);
     const revokedAt = fresh.revoked_at;
     expect(revokedAt).not.toBeNull();
@@ -163,11 +152,11 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the dashboard's forms in Chromium, reloaded
     expect(requests.slice(before)).toEqual([`GET /dashboard?revoked=${fresh.id}`]);
     expect(await notice().textContent()).toMatch(new RegExp(`^Key “${NAME}” \\(sk_test_.{4}…\\) is revoked\\.`));
     await expectNoSeriousViolations(page, "the key list after a revocation");
-    expect((await admin("/admin/keys")).find((k: any) => k.id === fresh.id).revoked_at).toBe(revokedAt);
+    expect((await ui.admin("/admin/keys")).find((k: any) => k.id === fresh.id).revoked_at).toBe(revokedAt);
   });
 
   it("the audit log has one create, one roll and one revoke of the key, and no secret was sent twice", async () => {
-    const entries = (await admin("/admin/audit")).filter((e: any) => e.key_name === NAME);
+    const entries = (await ui.admin("/admin/audit")).filter((e: any) => e.key_name === NAME);
     expect(entries.map((e: any) => [e.action, e.actor])).toEqual([
       ["revoke", "dashboard"],
       ["roll", "dashboard"],
@@ -182,6 +171,6 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the dashboard's forms in Chromium, reloaded
       .allTextContents();
     expect(actions).toEqual(["revoke", "roll", "create"]);
     for (const secret of [first, rolled]) expect(await pagesWith(secret)).toBe(1);
-    expect(problems).toEqual([]);
+    expect(ui.problems).toEqual([]);
   });
 });

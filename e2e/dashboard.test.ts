@@ -10,13 +10,13 @@ import { mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import jsQR from "jsqr";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exchangeEnrollmentCode } from "../src/client.ts";
 import { expectNoSeriousViolations } from "./helpers/axe.ts";
 import { SKIP_BROWSER_TESTS } from "./helpers/browser.ts";
-import { closeDashboard, newAdminToken, openDashboard, type Server } from "./helpers/dashboard.ts";
+import { closeDashboard, type Dashboard, openDashboard, type Server } from "./helpers/dashboard.ts";
 import { startWranglerDev } from "./helpers/server.ts";
 
 const SCREENSHOT = process.env.UPDATE_SCREENSHOT
@@ -64,26 +64,23 @@ async function makeKey(page: Page, name: string, mode: "test" | "live", expires:
 }
 
 describe.skipIf(SKIP_BROWSER_TESTS)("the key dashboard in Chromium", () => {
-  const adminToken = newAdminToken();
+  let ui: Dashboard;
   let server: Server;
-  let browser: Browser;
   let context: BrowserContext;
   let page: Page;
-  const problems: string[] = [];
 
   beforeAll(async () => {
     // USAGE_FLUSH_SECONDS 0: a key's use is written right after each request, so a reload shows it.
-    ({ server, browser, context, page } = await openDashboard({
-      adminToken,
+    ui = await openDashboard({
       vars: { USAGE_FLUSH_SECONDS: "0" },
       sql: AGENTS_SQL,
       viewport: { width: 1180, height: 820 },
-      problems,
       prepare: (made, started) => made.grantPermissions(["clipboard-read", "clipboard-write"], { origin: started.url }),
-    }));
+    });
+    ({ server, context, page } = ui);
   });
 
-  afterAll(() => closeDashboard(browser, server));
+  afterAll(() => closeDashboard(ui));
 
   it("before login: a heading and the administrator token field, nothing else", async () => {
     await page.goto(`${server.url}/dashboard`);
@@ -109,7 +106,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the key dashboard in Chromium", () => {
   });
 
   it("the right token logs in with a Secure, HttpOnly, SameSite=Strict cookie", async () => {
-    await page.getByLabel("Administrator token").fill(adminToken);
+    await page.getByLabel("Administrator token").fill(ui.adminToken);
     await page.getByRole("button", { name: "Log in" }).click();
     await page.getByRole("heading", { name: "API keys", level: 1 }).waitFor();
     const cookies = await context.cookies();
@@ -312,7 +309,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the key dashboard in Chromium", () => {
     mkdirSync(dirname(SCREENSHOT), { recursive: true });
     await page.screenshot({ path: SCREENSHOT, fullPage: true });
     await expectNoSeriousViolations(page, "the key list, with keys of every status");
-    expect(problems).toEqual([]);
+    expect(ui.problems).toEqual([]);
   });
 
   it("makes an enrollment code for an agent: its QR code holds the enrollment link, a reload shows it no more", async () => {
@@ -371,7 +368,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the key dashboard in Chromium", () => {
     expect(await apiStatus(server, key.secret)).toBe(200);
     await page.reload();
     await expect(page.locator("tbody .status").first().textContent()).resolves.toBe("used");
-    expect(problems).toEqual([]);
+    expect(ui.problems).toEqual([]);
   });
 
   it("logs out, and a copy of the cookie taken before stops working at once", async () => {
@@ -392,11 +389,11 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the key dashboard in Chromium", () => {
   });
 
   it("works on http://localhost too: Chromium keeps the Secure cookie there as well", async () => {
-    const other = await browser.newContext();
+    const other = await ui.browser.newContext();
     try {
       const tab = await other.newPage();
       await tab.goto(`http://localhost:${server.port}/dashboard`);
-      await tab.getByLabel("Administrator token").fill(adminToken);
+      await tab.getByLabel("Administrator token").fill(ui.adminToken);
       await tab.getByRole("button", { name: "Log in" }).click();
       await tab.getByRole("heading", { name: "API keys", level: 1 }).waitFor();
       expect((await other.cookies()).map((c) => [c.name, c.domain, c.secure])).toEqual([

@@ -2,6 +2,7 @@
 // Chromium, one page of the given size whose script and console errors are collected, and the sign-in.
 import { randomBytes } from "node:crypto";
 import type { Browser, BrowserContext, Page } from "playwright-core";
+import { expect } from "vitest";
 import { launchBrowser, watchProblems } from "./browser.ts";
 import { type DevServer, startWranglerDev } from "./server.ts";
 
@@ -12,38 +13,52 @@ export interface Dashboard {
   browser: Browser;
   context: BrowserContext;
   page: Page;
+  adminToken: string;
+  /** The page's script and console errors, in order. */
+  problems: string[];
+  /** The admin API's `data` (GET, or POST with a JSON body); any other answer than 200 or 201 fails the test. */
+  admin(path: string, post?: { body: unknown }): Promise<any>;
 }
 
 /** A fresh administrator token, long enough for the dashboard (docs/specification.md section 2). */
-export const newAdminToken = (): string => `e2e-admin-${randomBytes(18).toString("base64url")}`;
+const newAdminToken = (): string => `e2e-admin-${randomBytes(18).toString("base64url")}`;
 
 /**
  * Starts the server (its D1 seeded with `sql` when given) and the browser at once, then opens one page;
  * `prepare` sees the browser context before that page exists.
  */
 export async function openDashboard(options: {
-  adminToken: string;
   vars?: Record<string, string>;
   sql?: string;
   viewport: { width: number; height: number };
-  problems: string[];
   prepare?: (context: BrowserContext, server: Server) => Promise<void>;
 }): Promise<Dashboard> {
+  const adminToken = newAdminToken();
   const [server, browser] = await Promise.all([
-    startWranglerDev({ ADMIN_TOKEN: options.adminToken, ...options.vars }, options.sql),
+    startWranglerDev({ ADMIN_TOKEN: adminToken, ...options.vars }, options.sql),
     launchBrowser(),
   ]);
   const context = await browser.newContext({ viewport: options.viewport });
   await options.prepare?.(context, server);
   const page = await context.newPage();
-  watchProblems(page, options.problems);
-  return { server, browser, context, page };
+  const problems: string[] = [];
+  watchProblems(page, problems);
+  async function admin(path: string, post?: { body: unknown }): Promise<any> {
+    const res = await fetch(`${server.url}${path}`, {
+      method: post ? "POST" : "GET",
+      headers: { Authorization: `Bearer ${adminToken}`, ...(post && { "Content-Type": "application/json" }) },
+      body: post && JSON.stringify(post.body),
+    });
+    expect(res.status).toBe(post ? 201 : 200);
+    return ((await res.json()) as { data: unknown }).data;
+  }
+  return { server, browser, context, page, adminToken, problems, admin };
 }
 
-/** Closes what openDashboard opened, whichever of it was opened. */
-export async function closeDashboard(browser: Browser | undefined, server: Server | undefined): Promise<void> {
-  await browser?.close();
-  await server?.cleanup();
+/** Closes what openDashboard opened, if it got that far. */
+export async function closeDashboard(dashboard: Dashboard | undefined): Promise<void> {
+  await dashboard?.browser.close();
+  await dashboard?.server.cleanup();
 }
 
 /** Opens the dashboard's address and sends the administrator token through the sign-in form. */
