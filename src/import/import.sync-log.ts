@@ -50,10 +50,10 @@ export interface SyncLogPlan {
 }
 
 /**
- * Run once the file has streamed, before the final batch: keeps the changed lookups' ids in
- * SHOWN_TABLE, compared while the live rows still hold the old values, and reads which kinds change
- * and where the chunks of records to mark begin. Only the importer writes lookups, so what it finds
- * here still holds in the batch, which marks by that table; records made meanwhile fall in the
+ * Run once the file has streamed, before the final batch: keeps the ids of the changed lookups in
+ * SHOWN_TABLE (compared while the live rows still hold the old values) and reads which kinds change
+ * and where the chunks of records to mark begin. Only the importer writes lookups, one import at a
+ * time, so the table still holds in the batch that marks by it; records made meanwhile fall in the
  * open-ended last chunk. The caller drops the table with the staging tables.
  */
 export async function planSyncLog(db: D1Database, chunk = MARK_CHUNK): Promise<SyncLogPlan> {
