@@ -37,7 +37,8 @@ const SHOWN_CHANGES =
   `UNION ALL SELECT 'delivery_agent', id FROM (${changed("delivery_agents")}) ` +
   `UNION ALL SELECT 'product', id FROM (${changed("products")})`;
 
-const SHOWN_TABLE = `${STAGING_PREFIX}shown_lookups`;
+/** The changed lookups' ids, kept from the plan to the final batch: a staging table like the others. */
+export const SHOWN_TABLE = `${STAGING_PREFIX}shown_lookups`;
 const FLOOR = "sync_import_floor";
 
 export interface SyncLogPlan {
@@ -49,13 +50,19 @@ export interface SyncLogPlan {
 }
 
 /**
- * Read once the file has streamed, before the final batch: which kinds of lookup change, and where
- * the chunks of records to mark begin. Only the importer writes lookups, so what it reads here
- * still holds in the batch; records made meanwhile fall in the open-ended last chunk.
+ * Run once the file has streamed, before the final batch: keeps the ids of the changed lookups in
+ * SHOWN_TABLE (compared while the live rows still hold the old values) and reads which kinds change
+ * and where the chunks of records to mark begin. Only the importer writes lookups, one import at a
+ * time, so the table still holds in the batch that marks by it; records made meanwhile fall in the
+ * open-ended last chunk. The caller drops the table with the staging tables.
  */
 export async function planSyncLog(db: D1Database, chunk = MARK_CHUNK): Promise<SyncLogPlan> {
-  const { results } = await db.prepare(`SELECT DISTINCT kind FROM (${SHOWN_CHANGES})`).all<{ kind: Kind }>();
-  const kinds = results.map((r) => r.kind);
+  const [, , found] = await db.batch<{ kind: Kind }>([
+    db.prepare(`DROP TABLE IF EXISTS ${SHOWN_TABLE}`),
+    db.prepare(`CREATE TABLE ${SHOWN_TABLE} AS ${SHOWN_CHANGES}`),
+    db.prepare(`SELECT DISTINCT kind FROM ${SHOWN_TABLE}`),
+  ]);
+  const kinds = found!.results.map((r) => r.kind);
   if (kinds.length === 0) return { kinds, customerChunks: [], orderChunks: [] };
   const address = kinds.includes("area") || kinds.includes("postal_code");
   const [customers, orders] = await db.batch<{ id: number }>([
@@ -130,19 +137,14 @@ function orderMarks(plan: SyncLogPlan): string[] {
 }
 
 /**
- * The final batch's part for the log. `open` (before the moves) sets the floor and keeps the
- * changed lookups' ids while the live rows still hold the old values; `after` marks, in chunks, the
- * records that show them as the batch leaves them; `close` leaves nothing of either behind.
+ * The final batch's part for the log. `open` (before the moves) sets the floor; `after` marks, in
+ * chunks, the records that show a lookup in SHOWN_TABLE as the batch leaves them; `close` removes
+ * the floor.
  */
 export function syncLogParts(db: D1Database, plan: SyncLogPlan): Omit<CommitParts, "guards"> {
-  const prepare = (sql: string) => db.prepare(sql);
-  const floor = `INSERT INTO ${FLOOR} (seq) SELECT coalesce(max(seq), 0) FROM sync_changes`;
-  if (plan.kinds.length === 0) return { open: [prepare(floor)], close: [prepare(`DELETE FROM ${FLOOR}`)] };
   return {
-    open: [floor, `DROP TABLE IF EXISTS ${SHOWN_TABLE}`, `CREATE TABLE ${SHOWN_TABLE} AS ${SHOWN_CHANGES}`].map(
-      prepare,
-    ),
-    after: [...customerMarks(plan), ...orderMarks(plan)].map(prepare),
-    close: [`DROP TABLE ${SHOWN_TABLE}`, `DELETE FROM ${FLOOR}`].map(prepare),
+    open: [db.prepare(`INSERT INTO ${FLOOR} (seq) SELECT coalesce(max(seq), 0) FROM sync_changes`)],
+    after: [...customerMarks(plan), ...orderMarks(plan)].map((sql) => db.prepare(sql)),
+    close: [db.prepare(`DELETE FROM ${FLOOR}`)],
   };
 }

@@ -26,7 +26,11 @@ export class Staging {
   private pendingChars = 0;
   private inflight: Promise<unknown> | null = null;
 
-  constructor(private readonly db: D1Database) {}
+  constructor(
+    private readonly db: D1Database,
+    /** Tables that other parts of the import make (by name), dropped with the staging tables. */
+    private readonly alsoDropped: string[] = [],
+  ) {}
 
   /** Fresh, empty staging tables (a crashed earlier import may have left some behind). */
   async create(): Promise<void> {
@@ -98,7 +102,9 @@ export class Staging {
   }
 
   private dropStatements(): D1PreparedStatement[] {
-    return SPECS.map((s) => this.db.prepare(`DROP TABLE IF EXISTS ${s.staging}`));
+    return [...SPECS.map((s) => s.staging), ...this.alsoDropped].map((table) =>
+      this.db.prepare(`DROP TABLE IF EXISTS ${table}`),
+    );
   }
 
   private seal(table: StagedTable, buffer: Buffer): void {

@@ -7,7 +7,7 @@ import { IdSet } from "./import.ids.ts";
 import { MEMBER_OF, RECORD_TYPES, type Dataset, type RecordType } from "./import.format.ts";
 import { datasetRecords, parseRecord, type RawRecord } from "./import.records.ts";
 import { SPECS, type RecordSink, type StagedRows, type StagedTable } from "./import.staged.ts";
-import { planSyncLog, syncLogParts } from "./import.sync-log.ts";
+import { planSyncLog, SHOWN_TABLE, syncLogParts } from "./import.sync-log.ts";
 import { Staging } from "./import.write.ts";
 
 export { ImportError } from "./import.errors.ts";
@@ -43,7 +43,7 @@ export async function importRecords(
 ): Promise<ImportSummary> {
   const started = Date.now();
   const known = await existingIds(db);
-  const staging = new Staging(db);
+  const staging = new Staging(db, [SHOWN_TABLE]);
   await staging.create();
   const session = new Session(known, staging);
   let rowsWritten: number;
