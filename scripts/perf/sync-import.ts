@@ -2,16 +2,14 @@
 // book of 1,500 customers and 15,000 orders, imported into a fresh local D1 through the importer
 // itself; then the same file again (rows written: 0), a file that changes 1% of the orders, and a
 // city renamed that 10,000 of the records show (1,000 customers and their 9,000 orders).
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { Dataset } from "../../src/import/importer.ts";
+import { tempFolder } from "../lib/temp-folder.ts";
 import { CUSTOMERS, dataset, IN_CITY, ORDERS } from "./sync-book.ts";
 
 async function main(): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), "order-lookup-sync-import-"));
+  const state = tempFolder("sync-import");
   // Read by scripts/lib/local.ts when it loads: a fresh state of its own, never the operator's.
-  process.env.PERSIST_DIR = dir;
+  process.env.PERSIST_DIR = state.path;
   const { openMigratedPlatform } = await import("../lib/migrated-platform.ts");
   const { importDataset } = await import("../../src/import/importer.ts");
   const platform = await openMigratedPlatform({});
@@ -50,7 +48,7 @@ async function main(): Promise<void> {
     await step(`the city renamed (shown by ${IN_CITY + IN_CITY * 9} records)`, renamed);
   } finally {
     await platform.dispose();
-    rmSync(dir, { recursive: true, force: true });
+    state.remove();
   }
 }
 
