@@ -4,15 +4,11 @@
 // city renamed that 10,000 of the records show (1,000 customers and their 9,000 orders).
 import type { Dataset } from "../../src/import/importer.ts";
 import { tempFolder } from "../lib/temp-folder.ts";
-import { CUSTOMERS, dataset, IN_CITY, ORDERS } from "./sync-book.ts";
+import { CUSTOMERS, dataset, IN_CITY, openBookState, ORDERS } from "./sync-book.ts";
 
 async function main(): Promise<void> {
   const state = tempFolder("sync-import");
-  // Read by scripts/lib/local.ts when it loads: a fresh state of its own, never the operator's.
-  process.env.PERSIST_DIR = state.path;
-  const { openMigratedPlatform } = await import("../lib/migrated-platform.ts");
-  const { importDataset } = await import("../../src/import/importer.ts");
-  const platform = await openMigratedPlatform({});
+  const { platform, importDataset } = await openBookState(state.path);
   const db = platform.env.DB;
   const logged = async () =>
     (await db.prepare("SELECT count(*) AS n, coalesce(max(seq), 0) AS top FROM sync_changes").first<{
