@@ -1,12 +1,11 @@
 // npm run check: everything short of uploading (docs/development.md, Tests and checks). Type check, lint, formatting,
 // the generated binding types up to date, a dry-run build of every Worker in both modes, the OpenAPI
 // lint when the project has one, and the documentation's links. Prints each step; exits 1 naming the step that failed.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import { type CommandLine, parseCommandLine } from "./lib/cli.ts";
 import { runChecked } from "./lib/processes.ts";
 import { runSteps, StepFailed } from "./lib/steps.ts";
+import { tempFolder } from "./lib/temp-folder.ts";
 import { buildApi, buildDocs } from "./lib/workers.ts";
 
 const COMMAND: CommandLine = {
@@ -28,7 +27,7 @@ function typegenCommand(): string[] {
 }
 
 async function main(): Promise<void> {
-  const outdir = mkdtempSync(join(tmpdir(), "order-lookup-check-"));
+  const outdir = tempFolder("check");
   try {
     const report = await runSteps([
       { name: "type check", run: () => runChecked("npm", ["run", "typecheck"]).then(() => undefined) },
@@ -38,9 +37,9 @@ async function main(): Promise<void> {
         name: "binding types up to date",
         run: () => runChecked("npx", [...typegenCommand(), "--check"]).then(() => undefined),
       },
-      { name: "build the API, test mode (dry run)", run: () => buildApi("test", outdir) },
-      { name: "build the API, live mode (dry run)", run: () => buildApi("live", outdir) },
-      { name: "build the docs Worker, both modes (dry run)", run: () => buildDocs(outdir) },
+      { name: "build the API, test mode (dry run)", run: () => buildApi("test", outdir.path) },
+      { name: "build the API, live mode (dry run)", run: () => buildApi("live", outdir.path) },
+      { name: "build the docs Worker, both modes (dry run)", run: () => buildDocs(outdir.path) },
       {
         name: "OpenAPI lint (if present)",
         run: () => runChecked("npm", ["run", "lint:openapi", "--if-present"]).then(() => undefined),
@@ -49,7 +48,7 @@ async function main(): Promise<void> {
     ]);
     console.log(`\ncheck passed: ${report.ran.length} steps`);
   } finally {
-    rmSync(outdir, { recursive: true, force: true });
+    outdir.remove();
   }
 }
 

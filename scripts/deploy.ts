@@ -11,13 +11,13 @@
 //   5. the API;
 //   6. the smoke check: GET /healthz on the deployed address answers the new version and mode.
 // A dry run does the steps that need no account (1 as a note, 2) and lists the ones it skipped.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { failureLine, parseCommandLine, UsageError } from "./lib/cli.ts";
 import { applyMigrations } from "./lib/migrate.ts";
 import { wrangler } from "./lib/processes.ts";
 import { runSteps, StepFailed, type Step } from "./lib/steps.ts";
+import { tempFolder } from "./lib/temp-folder.ts";
 import { API_CONFIG, apiEnvArgs, buildApi, buildDocs, DOCS_CONFIG, type Mode } from "./lib/workers.ts";
 import { DEPLOY_COMMAND, DEPLOY_OPTIONS, deployArgs, type DeployArgs } from "./deploy/args.ts";
 import { deployedUrl, parseDeployOutput, type DeployRecord } from "./deploy/output.ts";
@@ -100,9 +100,9 @@ async function main(): Promise<void> {
   const args = deployArgs(parseCommandLine(process.argv.slice(2), DEPLOY_COMMAND, DEPLOY_OPTIONS).values);
   console.log(`${args.dryRun ? "Dry run of the deploy" : "Deploying"}: ${args.mode} mode`);
   if (args.setup && args.dryRun) console.log(`setup: ${describeSetup(args.mode)}`);
-  const workdir = mkdtempSync(join(tmpdir(), "order-lookup-deploy-"));
+  const workdir = tempFolder("deploy");
   try {
-    const report = await runSteps(plan(args, workdir), { dryRun: args.dryRun });
+    const report = await runSteps(plan(args, workdir.path), { dryRun: args.dryRun });
     const flags = args.mode === "live" ? " --env live" : "";
     if (args.dryRun) {
       console.log(`\nDry run passed: ${report.ran.length} steps done; skipped (they need the Cloudflare account):`);
@@ -115,7 +115,7 @@ async function main(): Promise<void> {
       console.log(`\nDeployed ${args.mode} mode.`);
     }
   } finally {
-    rmSync(workdir, { recursive: true, force: true });
+    workdir.remove();
   }
 }
 

@@ -1,7 +1,8 @@
 // What each endpoint reads from D1, from its Server-Timing d1rows (the sum of D1's own rows_read
 // over the request's statements): a first page and the page that its next_page_url leads to; and
 // what walking every customer costs by next_page_url (its cursor) against building page=N URLs.
-import { createBody } from "../../test/fixtures/create-body.ts";
+import { createBody, type CreateBody } from "../../test/fixtures/create-body.ts";
+import { rowsRead } from "../perf/cannon.ts";
 
 export interface RowsRead {
   label: string;
@@ -44,9 +45,9 @@ async function get(url: string, key: string): Promise<Answer> {
   // 404: what an unknown phone number answers, with its own rows read.
   if (res.status !== 200 && res.status !== 404)
     throw new Error(`GET ${url} answered ${res.status}: ${await res.text()}`);
-  const rows = /d1rows;desc="(\d+) rows read"/.exec(res.headers.get("Server-Timing") ?? "")?.[1];
+  const rows = rowsRead(res.headers.get("Server-Timing"));
   if (rows === undefined) throw new Error(`GET ${url} has no d1rows in Server-Timing`);
-  return { rows: Number(rows), body: (await res.json()) as Answer["body"] };
+  return { rows, body: (await res.json()) as Answer["body"] };
 }
 
 /** Each endpoint's rows read, and its next page's (by the cursor of next_page_url). */
@@ -77,23 +78,22 @@ export async function pageCost(baseUrl: string, key: string, path: string): Prom
   return { rows: answer.rows, items };
 }
 
-/** A fresh valid mobile number (starts with 9, ten digits) for the customer created mid-walk. */
-function freshMobile(): string {
-  return `9${String(Date.now() % 1_000_000_000).padStart(9, "0")}`;
+/** The customer created mid-walk: a fresh mobile number, the fixture's area, postal code and agent (1). */
+function midWalkCustomer(): CreateBody {
+  const mobile = `9${String(Date.now() % 1_000_000_000).padStart(9, "0")}`;
+  return createBody(mobile, {
+    company_name: "Bench Mid-walk Stores",
+    contactpersons_name: "Bench",
+    address: "1 Walk Road",
+  });
 }
 
-/** Creates one customer (the ids of an existing area, postal code and sales agent: 1) and returns its id. */
-async function createCustomer(baseUrl: string, key: string): Promise<number> {
+/** Creates one customer through the API (POST /api/customers/create, JSON) and returns its id. */
+export async function createCustomer(baseUrl: string, key: string, body: CreateBody): Promise<number> {
   const res = await fetch(`${baseUrl}/api/customers/create`, {
     method: "POST",
     headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
-    body: JSON.stringify(
-      createBody(freshMobile(), {
-        company_name: "Bench Mid-walk Stores",
-        contactpersons_name: "Bench",
-        address: "1 Walk Road",
-      }),
-    ),
+    body: JSON.stringify(body),
   });
   if (res.status !== 201) throw new Error(`POST /api/customers/create answered ${res.status}: ${await res.text()}`);
   return ((await res.json()) as { data: { id: number } }).data.id;
@@ -120,7 +120,7 @@ export async function measureWalk(baseUrl: string, key: string, count: number): 
     if (answer.rows > 8 * customers.length + 10) pagesOverBound++;
     for (const { id } of customers) seen.set(id, (seen.get(id) ?? 0) + 1);
     total = Math.max(total, (answer.body.data?.pagination as { total?: number } | undefined)?.total ?? 0);
-    if (pages === 1) createdId = await createCustomer(baseUrl, key);
+    if (pages === 1) createdId = await createCustomer(baseUrl, key, midWalkCustomer());
     url = answer.body.data?.pagination?.next_page_url ?? null;
   }
   let byPage = 0;

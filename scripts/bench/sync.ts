@@ -1,6 +1,8 @@
-// GET /sync as `npm run bench -- --scale` measures it (docs/specification.md section 8): a sales
-// agent's whole first sync (seconds, D1 rows read per record), and the cursors that a page of a
-// first sync and a caught-up sync are loaded with. Every answer's rows read come from Server-Timing.
+// GET /sync as the benchmarks measure it (docs/specification.md section 8), for `npm run bench -- --scale`
+// and `npm run bench:sync` alike: one answer (rows read, bytes, records, the next cursor), and a
+// sales agent's whole sync from a cursor (none: a first sync) until has_more is false (seconds,
+// answers, D1 rows read in all and in the largest answer). Every answer's rows read come from Server-Timing.
+import { rowsRead } from "../perf/cannon.ts";
 
 export interface SyncPage {
   status: number;
@@ -9,35 +11,50 @@ export interface SyncPage {
   changes: { type: string; id: number; op: string }[];
   nextCursor: string;
   hasMore: boolean;
+  etag: string | null;
 }
 
 export const syncPath = (agent: number, cursor?: string, limit = 200) =>
   `/api/sync?salesagent_id=${agent}&limit=${limit}${cursor === undefined ? "" : `&cursor=${encodeURIComponent(cursor)}`}`;
 
-async function page(baseUrl: string, key: string, path: string): Promise<SyncPage> {
+/** One answer, whatever its status (the changes of a 200 only). */
+async function answer(baseUrl: string, key: string, path: string): Promise<SyncPage & { text: string }> {
   const res = await fetch(`${baseUrl}${path}`, { headers: { Authorization: `Bearer ${key}` } });
   const text = await res.text();
-  const rows = Number(/d1rows;desc="(\d+) rows read"/.exec(res.headers.get("Server-Timing") ?? "")?.[1] ?? NaN);
-  if (res.status !== 200)
-    return { status: res.status, rows, bytes: text.length, changes: [], nextCursor: "", hasMore: false };
+  const head = {
+    status: res.status,
+    rows: rowsRead(res.headers.get("Server-Timing")) ?? NaN,
+    bytes: Buffer.byteLength(text),
+    etag: res.headers.get("ETag"),
+    text,
+  };
+  if (res.status !== 200) return { ...head, changes: [], nextCursor: "", hasMore: false };
   const { data } = JSON.parse(text) as {
     data: { changes: SyncPage["changes"]; next_cursor: string; has_more: boolean };
   };
-  return {
-    status: res.status,
-    rows,
-    bytes: Buffer.byteLength(text),
-    changes: data.changes,
-    nextCursor: data.next_cursor,
-    hasMore: data.has_more,
-  };
+  return { ...head, changes: data.changes, nextCursor: data.next_cursor, hasMore: data.has_more };
+}
+
+/** One page of `agent`'s sync from `cursor` (none: the first); throws on any answer but 200. */
+export async function syncPage(
+  baseUrl: string,
+  key: string,
+  agent: number,
+  cursor?: string,
+  limit = 200,
+): Promise<SyncPage> {
+  const path = syncPath(agent, cursor, limit);
+  const { text, ...page } = await answer(baseUrl, key, path);
+  if (page.status !== 200) throw new Error(`GET ${path} answered ${page.status}: ${text}`);
+  return page;
 }
 
 /** False when the server has no GET /sync (an unknown path is a 404 there). */
 export async function syncPresent(baseUrl: string, key: string, agent: number): Promise<boolean> {
-  const first = await page(baseUrl, key, syncPath(agent, undefined, 1));
+  const path = syncPath(agent, undefined, 1);
+  const first = await answer(baseUrl, key, path);
   if (first.status === 404) return false;
-  if (first.status !== 200) throw new Error(`GET ${syncPath(agent, undefined, 1)} answered ${first.status}`);
+  if (first.status !== 200) throw new Error(`GET ${path} answered ${first.status}`);
   return true;
 }
 
@@ -46,6 +63,8 @@ export interface WholeSync {
   pages: number;
   records: number;
   rows: number;
+  /** The most rows that one answer read. */
+  maxRows: number;
   bytes: number;
   /** The first page of `limit` records: its rows read and bytes, and the cursor it answered. */
   firstPage: { rows: number; bytes: number; records: number; cursor: string };
@@ -65,25 +84,27 @@ export async function wholeSync(
   let pages = 0;
   let records = 0;
   let rows = 0;
+  let maxRows = 0;
   let bytes = 0;
   let firstPage: WholeSync["firstPage"] | undefined;
   let at = cursor;
   for (;;) {
-    const answer = await page(baseUrl, key, syncPath(agent, at, limit));
-    if (answer.status !== 200) throw new Error(`GET ${syncPath(agent, at, limit)} answered ${answer.status}`);
+    const page = await syncPage(baseUrl, key, agent, at, limit);
     pages++;
-    records += answer.changes.length;
-    rows += answer.rows;
-    bytes += answer.bytes;
-    firstPage ??= { rows: answer.rows, bytes: answer.bytes, records: answer.changes.length, cursor: answer.nextCursor };
-    at = answer.nextCursor;
-    if (!answer.hasMore) break;
+    records += page.changes.length;
+    rows += page.rows;
+    maxRows = Math.max(maxRows, page.rows);
+    bytes += page.bytes;
+    firstPage ??= { rows: page.rows, bytes: page.bytes, records: page.changes.length, cursor: page.nextCursor };
+    at = page.nextCursor;
+    if (!page.hasMore) break;
   }
   return {
     seconds: (performance.now() - started) / 1000,
     pages,
     records,
     rows,
+    maxRows,
     bytes,
     firstPage: firstPage!,
     cursor: at!,

@@ -1,9 +1,11 @@
 // wrangler.toml as the tools read it (wrangler's own reader), and the copies of it that they serve
 // or connect through: the one `wrangler dev` serves, the data bindings marked remote for --remote,
-// no secrets for the tools. A copy lives elsewhere, so its relative paths are made absolute.
-import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, resolve } from "node:path";
-import { experimental_readRawConfig } from "wrangler";
+// no secrets for the tools. A copy lives in a temporary folder, so its paths are made absolute.
+import { writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join, resolve } from "node:path";
+import { type TempFolder, tempFolder } from "./temp-folder.ts";
+import { wranglerApi } from "./wrangler-env.ts";
 import { API_CONFIG } from "./workers.ts";
 
 /** One section of wrangler.toml (the top level or an [env.NAME]), with the members the tools change. */
@@ -21,12 +23,13 @@ export type ConfigSection = Record<string, unknown> & {
   kv_namespaces?: { binding: string; id?: string; remote?: boolean }[];
   ratelimits?: { name?: string; simple?: { limit?: number } }[];
   assets?: { directory?: string };
+  alias?: Record<string, string>;
 };
 export type Config = ConfigSection & { env?: Record<string, ConfigSection> };
 
 /** The file as written: the top level, and each environment's own section under `env`. */
 export function readConfig(path = API_CONFIG): Config {
-  return experimental_readRawConfig({ config: path }).rawConfig as Config;
+  return wranglerApi().experimental_readRawConfig({ config: path }).rawConfig as Config;
 }
 
 /**
@@ -51,10 +54,16 @@ export function requiredSecretsAsVars(section: ConfigSection): void {
     section.vars = { ...section.vars, ...Object.fromEntries(required.map((name) => [name, ""])) };
 }
 
-/** Writes wrangler.toml, each of its sections changed by `change`, as JSON to `path`; returns `path`. */
+/**
+ * Writes wrangler.toml, each of its sections changed by `change`, as JSON to `path`; returns `path`.
+ * Wrangler resolves the other paths from the config's folder: `main`, the migrations, the assets,
+ * and each [alias] target, which it resolves as a module from there (zod's locale: the copy's folder
+ * has no node_modules), so the copy names the module file that wrangler would have found.
+ */
 export function writeConfigCopy(path: string, change: (section: ConfigSection) => void): string {
   const config = readConfig();
   const root = dirname(resolve(API_CONFIG));
+  const fromRoot = createRequire(resolve(API_CONFIG));
   for (const section of [config, ...Object.values(config.env ?? {})]) {
     change(section);
     if (typeof section.main === "string") section.main = resolve(root, section.main);
@@ -63,8 +72,34 @@ export function writeConfigCopy(path: string, change: (section: ConfigSection) =
     }
     if (typeof section.assets?.directory === "string")
       section.assets.directory = resolve(root, section.assets.directory);
+    if (section.alias) {
+      section.alias = Object.fromEntries(
+        Object.entries(section.alias).map(([from, to]) => [from, fromRoot.resolve(to)]),
+      );
+    }
   }
-  mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, `${JSON.stringify(config, null, 2)}\n`);
   return path;
+}
+
+export interface ConfigCopy {
+  /** The copy, `wrangler.json`, in `folder.path`. */
+  path: string;
+  /** The copy's own temporary folder, which may hold other files of its command (temp-folder.ts). */
+  folder: TempFolder;
+}
+
+/**
+ * A copy of wrangler.toml changed by `change` (writeConfigCopy), in a temporary folder of its own
+ * named for `purpose`: one a server or platform, since wrangler reloads a config file that changes
+ * under it. It goes with folder.remove(), or with this process.
+ */
+export function configCopy(purpose: string, change: (section: ConfigSection) => void): ConfigCopy {
+  const folder = tempFolder(purpose);
+  try {
+    return { path: writeConfigCopy(join(folder.path, "wrangler.json"), change), folder };
+  } catch (error) {
+    folder.remove();
+    throw error;
+  }
 }

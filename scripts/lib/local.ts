@@ -1,11 +1,9 @@
 // The local (or, with --remote, the account's) bindings for the command-line tools, through
 // wrangler's getPlatformProxy: the same D1 and KV that `wrangler dev --persist-to $PERSIST_DIR` serves.
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { getPlatformProxy } from "wrangler";
 import { UsageError } from "./cli.ts";
-import { type ConfigSection, dropSecrets, readConfig, writeConfigCopy } from "./config.ts";
+import { type ConfigSection, configCopy, dropSecrets, readConfig } from "./config.ts";
 import { whileLocked, withLockRetries } from "./local-retry.ts";
+import { wranglerApi } from "./wrangler-env.ts";
 import { API_CONFIG } from "./workers.ts";
 
 export const PERSIST_DIR = process.env.PERSIST_DIR || ".wrangler/state";
@@ -30,9 +28,10 @@ export async function openPlatform(target: Target = {}): Promise<Platform> {
   describeTarget(target); // refuses an unknown environment before anything is opened
   if (target.remote) return openRemote(target.environment);
   return onConfigCopy(
-    "local-config-",
+    "platform",
     () => {},
     async (configPath) => {
+      const { getPlatformProxy } = wranglerApi();
       // workerd fails to start while another process on the same PERSIST_DIR has its SQLite file locked.
       const proxy = await whileLocked(() =>
         getPlatformProxy<Env>({
@@ -57,11 +56,12 @@ export async function openPlatform(target: Target = {}): Promise<Platform> {
  */
 function openRemote(environment: string | undefined): Promise<Platform> {
   return onConfigCopy(
-    "remote-config-",
+    "remote-platform",
     (section) => {
       for (const binding of [...(section.kv_namespaces ?? []), ...(section.d1_databases ?? [])]) binding.remote = true;
     },
     async (configPath) => {
+      const { getPlatformProxy } = wranglerApi();
       const proxy = await getPlatformProxy<Env>({ configPath, environment, remoteBindings: true, persist: false });
       return { env: proxy.env, dispose: () => proxy.dispose() };
     },
@@ -69,26 +69,23 @@ function openRemote(environment: string | undefined): Promise<Platform> {
 }
 
 /**
- * Opens a platform on a copy of the configuration without its secrets (config.ts, dropSecrets), in
- * a folder of its own under .wrangler that goes with it.
+ * Opens a platform on a copy of the configuration without its secrets (config.ts, configCopy and
+ * dropSecrets), whose temporary folder goes with it.
  */
 async function onConfigCopy(
-  prefix: string,
+  purpose: string,
   change: (section: ConfigSection) => void,
   open: (configPath: string) => Promise<Platform>,
 ): Promise<Platform> {
-  mkdirSync(".wrangler", { recursive: true });
-  const dir = mkdtempSync(resolve(".wrangler", prefix));
-  const cleanup = () => rmSync(dir, { recursive: true, force: true });
+  const copy = configCopy(purpose, (section) => {
+    dropSecrets(section);
+    change(section);
+  });
   try {
-    const configPath = writeConfigCopy(join(dir, "wrangler.json"), (section) => {
-      dropSecrets(section);
-      change(section);
-    });
-    const platform = await open(configPath);
-    return { env: platform.env, dispose: () => platform.dispose().finally(cleanup) };
+    const platform = await open(copy.path);
+    return { env: platform.env, dispose: () => platform.dispose().finally(copy.folder.remove) };
   } catch (err) {
-    cleanup();
+    copy.folder.remove();
     throw err;
   }
 }

@@ -4,24 +4,18 @@
 // A process manager signals the process it started: the npm scripts `exec` node (package.json), so
 // that this process is the one that gets the signal (docs/operations.md, "Stopping").
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { constants, tmpdir } from "node:os";
+import { existsSync, writeFileSync } from "node:fs";
+import { constants } from "node:os";
 import { join, resolve } from "node:path";
 import { type AdminToken, resolveAdminToken } from "./admin-token.ts";
 import { banner } from "./banner.ts";
-import { type ConfigSection, readConfig, requiredSecretsAsVars, writeConfigCopy } from "./config.ts";
+import { type ConfigCopy, configCopy, type ConfigSection, readConfig, requiredSecretsAsVars } from "./config.ts";
 import { PERSIST_DIR, PORT } from "./local.ts";
 import { descendants, killAll, killTree, stillAlive } from "./processes.ts";
 import { devConfigArgs, WRANGLER_BIN, wranglerEnv } from "./wrangler-env.ts";
 import { API_CONFIG } from "./workers.ts";
 
 export const DEFAULT_RATE_LIMIT = 600;
-/**
- * Where this process's copy of the config goes (under the gitignored .wrangler folder, inside the
- * project, where wrangler's bundler finds its modules): one a server, since wrangler reloads a config
- * file that changes under it.
- */
-export const GENERATED_CONFIG = `.wrangler/generated/wrangler.${process.pid}.json`;
 const FORWARDED_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 /**
  * How long wrangler gets to stop its workerd processes after a forwarded signal before its whole
@@ -44,18 +38,18 @@ export function rateLimitFromEnv(env: NodeJS.ProcessEnv = process.env): number {
 const PER_KEY_LIMITER = "RATE_LIMITER";
 
 /**
- * The wrangler config to serve with: a generated copy, its required secrets as vars (config.ts,
- * requiredSecretsAsVars). The Rate Limiting binding takes its limit from the config file, not from
- * a var, so a limit other than the file's is written into the copy. 0 changes no limit: the
- * middleware skips the binding.
+ * The wrangler config to serve with: a copy in a temporary folder (config.ts, configCopy), its
+ * required secrets as vars (requiredSecretsAsVars). The Rate Limiting binding takes its limit from
+ * the config file, not from a var, so a limit other than the file's is written into the copy. 0
+ * changes no limit: the middleware skips the binding.
  */
-export function configForRateLimit(limit: number): string {
+export function configForRateLimit(limit: number): ConfigCopy {
   const config = readConfig();
   const perKey = (section: ConfigSection) => (section.ratelimits ?? []).filter((r) => r.name === PER_KEY_LIMITER);
   const limits = [config, ...Object.values(config.env ?? {})].flatMap(perKey);
   if (limits.length === 0) throw new Error(`${API_CONFIG} has no [[ratelimits]] to apply RATE_LIMIT_PER_MINUTE to`);
   const keep = limit === 0 || limits.every((r) => r.simple?.limit === limit);
-  return writeConfigCopy(GENERATED_CONFIG, (section) => {
+  return configCopy("dev", (section) => {
     requiredSecretsAsVars(section);
     if (keep) return;
     for (const r of perKey(section)) r.simple = { ...r.simple, limit };
@@ -95,21 +89,19 @@ export function serve(
       examplePhone: demo?.phone ?? null,
     }),
   );
+  // The copy's folder also holds the env file that carries the admin token to wrangler: both go
+  // when this process exits, however it exits but SIGKILL (temp-folder.ts).
   const config = configForRateLimit(rateLimit);
-  const secrets = writeSecretsFile(admin.token);
-  const removeFiles = () => {
-    secrets.remove();
-    rmSync(config, { force: true });
-  };
+  const removeFiles = config.folder.remove;
   const envFiles: string[] = [];
   // Passing --env-file makes wrangler skip .dev.vars, so an operator's .dev.vars is passed on first.
   if (existsSync(".dev.vars")) envFiles.push("--env-file", resolve(".dev.vars"));
-  envFiles.push("--env-file", secrets.path);
+  envFiles.push("--env-file", writeSecretsFile(config.folder.path, admin.token));
 
   const args = [
     WRANGLER_BIN,
     "dev",
-    ...devConfigArgs(config),
+    ...devConfigArgs(config.path),
     "--ip",
     "127.0.0.1",
     "--port",
@@ -141,8 +133,6 @@ export function serve(
     for (const listener of process.listeners(signal)) process.removeListener(signal, listener);
     process.on(signal, forward);
   }
-  // Last resort for the secrets file and the config copy if this process dies another way (an exception).
-  process.on("exit", removeFiles);
   child.on("error", (error) => {
     removeFiles();
     console.error(`Could not start wrangler: ${error.message}`);
@@ -156,19 +146,10 @@ export function serve(
   });
 }
 
-/** A dotenv file readable by this user only, in a private temp folder, removed when we exit. */
-function writeSecretsFile(adminToken: string): { path: string; remove: () => void } {
-  const folder = mkdtempSync(join(tmpdir(), "order-lookup-dev-"));
+/** A dotenv file readable by this user only, in `folder` (private: mkdtemp's); returns its path. */
+function writeSecretsFile(folder: string, adminToken: string): string {
   const path = join(folder, "secrets.env");
   // Single quotes: dotenv takes the value literally (resolveAdminToken rules out quotes and $).
   writeFileSync(path, `ADMIN_TOKEN='${adminToken}'\n`, { mode: 0o600 });
-  let removed = false;
-  return {
-    path,
-    remove: () => {
-      if (removed) return;
-      removed = true;
-      rmSync(folder, { recursive: true, force: true });
-    },
-  };
+  return path;
 }

@@ -146,11 +146,17 @@ export const num = (n: number, digits = 0) =>
 /** A Markdown table's header row and the row under it. */
 export const tableHead = (...columns: string[]) => [`| ${columns.join(" | ")} |`, `|${"---|".repeat(columns.length)}`];
 
+/** The D1 rows that an answer read, from its Server-Timing d1rows entry; undefined without one. */
+export function rowsRead(serverTiming: string | null): number | undefined {
+  const rows = /d1rows;desc="(\d+) rows read"/.exec(serverTiming ?? "")?.[1];
+  return rows === undefined ? undefined : Number(rows);
+}
+
 /** "1 D1 (57 rows) + 0 KV" from a Server-Timing header. */
 function workOf(header: string | null): string {
   if (!header) return "";
   const d1 = /d1;dur=[\d.]+;desc="(\d+) round trips"/.exec(header)?.[1] ?? "?";
-  const rows = /d1rows;desc="(\d+) rows read"/.exec(header)?.[1] ?? "?";
+  const rows = rowsRead(header) ?? "?";
   const kv = /kv;dur=[\d.]+;desc="(\d+) reads"/.exec(header)?.[1] ?? "?";
   return `${d1} D1 (${rows} rows) + ${kv} KV`;
 }

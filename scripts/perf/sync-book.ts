@@ -49,3 +49,14 @@ export function dataset(cityName: string): Dataset {
     orders,
   } as Dataset;
 }
+
+/**
+ * A migrated local platform on a fresh state folder of the run's own (never the operator's), and the
+ * importer. PERSIST_DIR is read by scripts/lib/local.ts when it loads: it must not be loaded before.
+ */
+export async function openBookState(persistDir: string) {
+  process.env.PERSIST_DIR = persistDir;
+  const { openMigratedPlatform } = await import("../lib/migrated-platform.ts");
+  const { importDataset } = await import("../../src/import/importer.ts");
+  return { platform: await openMigratedPlatform({}), importDataset };
+}

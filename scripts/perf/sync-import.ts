@@ -3,20 +3,14 @@
 // itself; then the same file again (rows written: 0), a file that changes 1% of the orders, and a
 // city renamed that 10,000 of the records show (1,000 customers and their 9,000 orders). Rows read
 // are D1's own rows_read over every statement of the import, staging included.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { Dataset } from "../../src/import/importer.ts";
 import { Meter, meterD1 } from "../../src/platform/lib/meter.ts";
-import { CUSTOMERS, dataset, IN_CITY, ORDERS } from "./sync-book.ts";
+import { tempFolder } from "../lib/temp-folder.ts";
+import { CUSTOMERS, dataset, IN_CITY, openBookState, ORDERS } from "./sync-book.ts";
 
 async function main(): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), "order-lookup-sync-import-"));
-  // Read by scripts/lib/local.ts when it loads: a fresh state of its own, never the operator's.
-  process.env.PERSIST_DIR = dir;
-  const { openMigratedPlatform } = await import("../lib/migrated-platform.ts");
-  const { importDataset } = await import("../../src/import/importer.ts");
-  const platform = await openMigratedPlatform({});
+  const state = tempFolder("sync-import");
+  const { platform, importDataset } = await openBookState(state.path);
   const db = platform.env.DB;
   const logged = async () =>
     (await db.prepare("SELECT count(*) AS n, coalesce(max(seq), 0) AS top FROM sync_changes").first<{
@@ -54,7 +48,7 @@ async function main(): Promise<void> {
     await step(`the city renamed (shown by ${IN_CITY + IN_CITY * 9} records)`, renamed);
   } finally {
     await platform.dispose();
-    rmSync(dir, { recursive: true, force: true });
+    state.remove();
   }
 }
 

@@ -3,11 +3,16 @@
 // sync's answers, rows read a record and seconds; 50 creates and the delta that brings them (rows read,
 // bytes); a caught-up sync (rows read) and its requests per second beside the `select 1` floor of
 // `npm run bench`.
+import { createBody } from "../../test/fixtures/create-body.ts";
+import { createCustomer } from "../bench/rows.ts";
+import { syncPage, syncPath, wholeSync } from "../bench/sync.ts";
 import type { CommandLine } from "../lib/cli.ts";
 import { measure, type LoadOptions } from "./cannon.ts";
 import { makeKey, runPerf } from "./harness.ts";
-import { CUSTOMERS, dataset, ORDERS } from "./sync-book.ts";
+import { CUSTOMERS, dataset, openBookState, ORDERS } from "./sync-book.ts";
 
+/** The book's sales agent (sync-book.ts). */
+const AGENT = 1;
 const LIMIT = 1000;
 const CREATES = 50;
 const LOAD: LoadOptions = { connections: 16, seconds: 5, warmupSeconds: 2 };
@@ -17,78 +22,37 @@ const COMMAND: CommandLine = {
   usage: "Usage: npm run bench:sync\n  Not a test: prints figures (minutes; serves the API with npm run dev).",
 };
 
-const rowsRead = (res: Response) =>
-  Number(/d1rows;desc="(\d+) rows read"/.exec(res.headers.get("Server-Timing") ?? "")?.[1]);
-
 runPerf(COMMAND, "bench", async (open) => {
   const perf = open();
   const state = `${perf.dir}/state`;
   perf.step(`importing one book: ${CUSTOMERS} customers, ${ORDERS} orders ...`);
-  process.env.PERSIST_DIR = state;
-  const { openMigratedPlatform } = await import("../lib/migrated-platform.ts");
-  const { importDataset } = await import("../../src/import/importer.ts");
-  const platform = await openMigratedPlatform({});
+  const { platform, importDataset } = await openBookState(state);
   await importDataset(platform.env.DB, dataset("Mumbai"));
   await platform.dispose();
   const key = await makeKey(state, "bench-sync");
   const api = await perf.serveApi("api-sync", "dev", state);
-  const auth = { Authorization: `Bearer ${key}` };
-  const get = (cursor?: string) =>
-    fetch(
-      `${api.url}/api/sync?salesagent_id=1&limit=${LIMIT}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
-      { headers: auth },
-    );
 
-  let cursor: string | undefined;
-  let answers = 0;
-  let records = 0;
-  let rows = 0;
-  let maxRows = 0;
-  const started = performance.now();
-  for (let more = true; more; answers++) {
-    const res = await get(cursor);
-    if (res.status !== 200) throw new Error(`GET /sync answered ${res.status}: ${await res.text()}`);
-    const { data } = (await res.json()) as { data: { changes: unknown[]; next_cursor: string; has_more: boolean } };
-    records += data.changes.length;
-    rows += rowsRead(res);
-    maxRows = Math.max(maxRows, rowsRead(res));
-    cursor = data.next_cursor;
-    more = data.has_more;
-  }
-  const seconds = (performance.now() - started) / 1000;
+  const first = await wholeSync(api.url, key, AGENT, undefined, LIMIT);
   perf.step(
-    `first sync (limit ${LIMIT}): ${answers} answers, ${records} records, ${rows} rows read ` +
-      `(${(rows / records).toFixed(2)} a record, at most ${maxRows} an answer), ${seconds.toFixed(2)} s`,
+    `first sync (limit ${LIMIT}): ${first.pages} answers, ${first.records} records, ${first.rows} rows read ` +
+      `(${(first.rows / first.records).toFixed(2)} a record, at most ${first.maxRows} an answer), ${first.seconds.toFixed(2)} s`,
   );
 
   for (let i = 0; i < CREATES; i++) {
-    const res = await fetch(`${api.url}/api/customers/create`, {
-      method: "POST",
-      headers: { ...auth, "Content-Type": "application/json" },
-      body: JSON.stringify({
-        company_name: `Bench ${i}`,
-        mobile_number: `8${String(i).padStart(9, "0")}`,
-        contactpersons_name: "Bench",
-        address: "1 Bench Road",
-        area_id: 1,
-        postalcode_id: 1,
-        gst_treatment: "Unregistered",
-        salesagent_id: 1,
-      }),
-    });
-    if (res.status !== 201) throw new Error(`create answered ${res.status}: ${await res.text()}`);
+    const mobile = `8${String(i).padStart(9, "0")}`;
+    await createCustomer(
+      api.url,
+      key,
+      createBody(mobile, { company_name: `Bench ${i}`, contactpersons_name: "Bench", address: "1 Bench Road" }),
+    );
   }
-  const delta = await get(cursor);
-  const deltaText = await delta.text();
-  const deltaBody = JSON.parse(deltaText) as { data: { changes: unknown[]; next_cursor: string } };
+  const delta = await syncPage(api.url, key, AGENT, first.cursor, LIMIT);
   perf.step(
-    `delta of ${CREATES} changes: ${deltaBody.data.changes.length} records, ${rowsRead(delta)} rows read, ` +
-      `${new TextEncoder().encode(deltaText).length} bytes`,
+    `delta of ${CREATES} changes: ${delta.changes.length} records, ${delta.rows} rows read, ${delta.bytes} bytes`,
   );
-  cursor = deltaBody.data.next_cursor;
 
-  const caughtUp = await get(cursor);
-  perf.step(`caught up: ${rowsRead(caughtUp)} rows read, ETag ${caughtUp.headers.get("ETag")}`);
+  const caughtUp = await syncPage(api.url, key, AGENT, delta.nextCursor, LIMIT);
+  perf.step(`caught up: ${caughtUp.rows} rows read, ETag ${caughtUp.etag}`);
   const { startFloors } = await import("../bench/servers.ts");
   const floors = await startFloors(perf, state);
   const floor = await measure(
@@ -98,8 +62,8 @@ runPerf(COMMAND, "bench", async (open) => {
   const sync = await measure(
     {
       label: "GET /sync caught up",
-      url: `${api.url}/api/sync?salesagent_id=1&cursor=${encodeURIComponent(cursor)}`,
-      headers: auth,
+      url: `${api.url}${syncPath(AGENT, delta.nextCursor, LIMIT)}`,
+      headers: { Authorization: `Bearer ${key}` },
       cpuSeconds: api.cpuSeconds,
     },
     LOAD,
