@@ -4,12 +4,28 @@ import type { z } from "@hono/zod-openapi";
 import type { OrdersPageRows } from "./orders.queries.ts";
 import type { OrderSchema, OrderStatusName } from "./orders.schemas.ts";
 import { toAddress, toCustomerFields } from "../customers/customers.serialize.ts";
+import type { AddressRow, CustomerRow } from "../platform/db/columns.ts";
 
 export type Order = z.infer<typeof OrderSchema>;
 
+/** What every order of one customer shows of it: the customer with its address, and the address. */
+export type ShownCustomer = Pick<Order, "customer" | "address">;
+
+export function shownCustomer(row: CustomerRow & AddressRow): ShownCustomer {
+  const address = toAddress(row);
+  return { customer: { ...toCustomerFields(row), address }, address };
+}
+
 export function toOrders(rows: OrdersPageRows): Order[] {
-  const address = toAddress(rows.customer);
-  const customer = { ...toCustomerFields(rows.customer), address };
+  const shown = shownCustomer(rows.customer);
+  return ordersOf(rows, () => shown);
+}
+
+/** Orders of any customers, their lines and invoices grouped once for all; `customerOf` as each shows it. */
+export function ordersOf(
+  rows: Pick<OrdersPageRows, "orders" | "items" | "invoices">,
+  customerOf: (order: OrdersPageRows["orders"][number]) => ShownCustomer,
+): Order[] {
   const productsByOrder = groupBy(rows.items, (r) => r.orderId);
   const invoicesByOrder = groupBy(rows.invoices, (r) => r.orderId);
   return rows.orders.map((o) => ({
@@ -27,8 +43,7 @@ export function toOrders(rows: OrdersPageRows): Order[] {
       quantity: p.quantity,
       price: p.price,
     })),
-    customer,
-    address,
+    ...customerOf(o),
     salesagent:
       o.saId === null
         ? []
@@ -62,7 +77,7 @@ export function toOrders(rows: OrdersPageRows): Order[] {
   }));
 }
 
-export function groupBy<T, K>(rows: T[], key: (row: T) => K): Map<K, T[]> {
+function groupBy<T, K>(rows: T[], key: (row: T) => K): Map<K, T[]> {
   const groups = new Map<K, T[]>();
   for (const row of rows) {
     const k = key(row);

@@ -7,7 +7,7 @@ import type { AppEnv } from "../platform/env.ts";
 import { errors, type FieldError } from "../platform/errors.ts";
 import { decodeSyncCursor, RECORD_SHAPE, type SyncCursor } from "./sync.cursor.ts";
 import { agentStatement } from "./sync.queries.ts";
-import { runBatch } from "../platform/db/compiled.ts";
+import { type Bound, runBatch } from "../platform/db/compiled.ts";
 
 export const AGENT_ID = /^[1-9][0-9]{0,14}$/;
 
@@ -23,32 +23,33 @@ export const bookAccess = createMiddleware<AppEnv>(async (c, next) => {
 
 export const NOT_A_SYNC_CURSOR = "is not a sync cursor of this service: send next_cursor as it was given";
 
+export const UNKNOWN_AGENT: FieldError = { field: "salesagent_id", message: "names no sales agent" };
+
 export interface BookRequest {
   book: number | null;
   cursor: SyncCursor | null;
   fields: FieldError[];
+  /** A book named by a key bound to no agent: whether that agent exists is still to be read. */
+  checkAgent: boolean;
 }
 
 /**
- * The book asked for and the cursor, with what is wrong with them; `valid` names the parameters that
- * passed the schema (only those are checked here, so that no parameter is reported twice).
+ * The book asked for and the cursor, with what is wrong with them short of the agent's existence;
+ * `valid` names the parameters that passed the schema (only those are checked here, so that no
+ * parameter is reported twice).
  */
-export async function checkBook(
-  db: Database,
+export function checkBook(
   key: KeyRecord,
   query: { salesagent_id?: number; cursor?: string },
   valid: { salesagent_id: boolean; cursor: boolean },
-): Promise<BookRequest> {
+): BookRequest {
   const fields: FieldError[] = [];
   const book = valid.salesagent_id ? (query.salesagent_id ?? key.agent_id) : null;
   if (valid.salesagent_id && book === null) {
     fields.push({ field: "salesagent_id", message: "is required for a key that is not bound to a sales agent" });
   }
   // An agent-bound key's own agent needs no look-up: its book is the one it was made for.
-  if (valid.salesagent_id && key.agent_id === null && book !== null) {
-    const [found] = await runBatch(db, [agentStatement(book)]);
-    if (found.length === 0) fields.push({ field: "salesagent_id", message: "names no sales agent" });
-  }
+  const checkAgent = valid.salesagent_id && key.agent_id === null && book !== null;
   let cursor: SyncCursor | null = null;
   if (valid.cursor && query.cursor !== undefined) {
     cursor = decodeSyncCursor(query.cursor);
@@ -58,5 +59,30 @@ export async function checkBook(
       fields.push({ field: "cursor", message: "is for another sales agent's book: send the cursor of this book" });
     }
   }
-  return { book, cursor, fields };
+  return { book, cursor, fields, checkAgent };
+}
+
+/** For an answer that is an error anyway: every problem, the agent's existence read in a round trip of its own. */
+export async function allProblems(db: Database, request: BookRequest): Promise<FieldError[]> {
+  if (!request.checkAgent) return request.fields;
+  const [found] = await runBatch(db, [agentStatement(request.book!)]);
+  return found.length === 0 ? [UNKNOWN_AGENT, ...request.fields] : request.fields;
+}
+
+/**
+ * A sync's first round trip: these statements, with the agent's existence read in the same batch
+ * when `checkAgent` (so that a key bound to no agent costs no extra round trip). An unknown agent is
+ * the 422, before anything the statements found is used.
+ */
+export function firstBatch<const T extends readonly Bound<unknown>[]>(
+  db: Database,
+  book: number,
+  checkAgent: boolean,
+  statements: T,
+): ReturnType<typeof runBatch<T>> {
+  if (!checkAgent) return runBatch(db, statements);
+  return runBatch(db, [agentStatement(book), ...statements]).then(([agent, ...rows]) => {
+    if (agent.length === 0) throw errors.validation([UNKNOWN_AGENT]);
+    return rows as unknown as Awaited<ReturnType<typeof runBatch<T>>>;
+  });
 }

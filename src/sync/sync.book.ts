@@ -4,11 +4,12 @@
 import { customersByIdsStatement, type CustomerWithAddressRow } from "../customers/customers.queries.ts";
 import { toCustomer } from "../customers/customers.serialize.ts";
 import { ordersByIdsStatement, type OrderRowsById } from "../orders/orders.queries.ts";
-import { groupBy, type Order, toOrders } from "../orders/orders.serialize.ts";
+import { type Order, ordersOf, type ShownCustomer, shownCustomer } from "../orders/orders.serialize.ts";
 import type { Database } from "../platform/db/database.ts";
 import { runBatch } from "../platform/db/compiled.ts";
 import { errors } from "../platform/errors.ts";
 import { encodeSyncCursor, RECORD_SHAPE, type LogPosition, type SyncCursor, type WalkPosition } from "./sync.cursor.ts";
+import { firstBatch } from "./sync.access.ts";
 import { lastSeqStatement, type LogEntry, logStatement, purgeMarkStatement, walkStatements } from "./sync.queries.ts";
 import type { Change } from "./sync.schemas.ts";
 
@@ -17,10 +18,16 @@ export const MAX_BODY_BYTES = 1_000_000;
 /** Room for the envelope around the changes: the members' names, the cursor, has_more. */
 const ENVELOPE_BYTES = 200;
 
+/** An answer with each change as the JSON text that goes into the body: serialized once, when measured. */
 export interface SyncAnswer {
-  changes: Change[];
+  changes: string[];
   next_cursor: string;
   has_more: boolean;
+}
+
+/** The body: byte for byte what JSON.stringify makes of `{ data: { changes, next_cursor, has_more } }`. */
+export function answerJson({ changes, next_cursor, has_more }: SyncAnswer): string {
+  return `{"data":{"changes":[${changes.join(",")}],"next_cursor":${JSON.stringify(next_cursor)},"has_more":${has_more}}}`;
 }
 
 interface WalkKey {
@@ -37,22 +44,25 @@ interface Records {
   orders: Map<number, Order>;
 }
 
-/**
- * The answer to one request. `cursor` is null on a first sync and `cursorText` is the cursor as sent,
- * so that a caught-up answer hands back the very same text.
- */
-export async function readChanges(
-  db: Database,
-  book: number,
-  cursor: SyncCursor | null,
-  cursorText: string | undefined,
-  limit: number,
-): Promise<SyncAnswer> {
+export interface SyncRequest {
+  book: number;
+  /** The book was named by a key bound to no agent: its agent's existence is read in the first batch. */
+  checkAgent: boolean;
+  /** Null on a first sync. */
+  cursor: SyncCursor | null;
+  /** The cursor as sent, so that a caught-up answer hands back the very same text. */
+  cursorText: string | undefined;
+  limit: number;
+}
+
+/** The answer to one request. */
+export async function readChanges(db: Database, request: SyncRequest): Promise<SyncAnswer> {
+  const { book, checkAgent, cursor, cursorText, limit } = request;
   const position = cursor?.position ?? null;
   let walk: Walk | null = null;
   let log: Log | null = null;
   if (position?.kind === "log") {
-    const [purge, entries] = await runBatch(db, [
+    const [purge, entries] = await firstBatch(db, book, checkAgent, [
       purgeMarkStatement(book),
       logStatement(book, position.seq, limit + 1),
     ]);
@@ -60,7 +70,7 @@ export async function readChanges(
     log = { after: position.seq, entries, fetched: limit + 1 };
   } else {
     const after = position ?? { customer: 0, order: 0, date: "" };
-    const [purge, last, rest, next] = await runBatch(db, [
+    const [purge, last, rest, next] = await firstBatch(db, book, checkAgent, [
       purgeMarkStatement(book),
       lastSeqStatement(book),
       ...walkStatements(book, after, limit + 1),
@@ -145,20 +155,15 @@ async function readRecords(db: Database, book: number, walk: WalkKey[], entries:
 
 /** Each order with the customer its row names; one whose customer was not read is left out. */
 function serializeOrders(rows: OrderRowsById, customers: Map<number, CustomerWithAddressRow>): Order[] {
-  const items = groupBy(rows.items, (r) => r.orderId);
-  const invoices = groupBy(rows.invoices, (r) => r.orderId);
-  return rows.orders.flatMap((order) => {
-    const customer = customers.get(order.customerId!);
-    if (!customer) return [];
-    const id = order.id!;
-    return toOrders({
-      customer,
-      total: 0,
-      orders: [order],
-      items: items.get(id) ?? [],
-      invoices: invoices.get(id) ?? [],
-    });
-  });
+  // A customer is shaped once for all its orders.
+  const shown = new Map<number, ShownCustomer>();
+  const customerOf = (id: number) => {
+    let customer = shown.get(id);
+    if (!customer) shown.set(id, (customer = shownCustomer(customers.get(id)!)));
+    return customer;
+  };
+  const read = rows.orders.filter((order) => customers.has(order.customerId!));
+  return ordersOf({ ...rows, orders: read }, (order) => customerOf(order.customerId!));
 }
 
 interface Assembly {
@@ -175,7 +180,7 @@ interface Assembly {
 class Full extends Error {}
 
 function assemble({ book, cursor, cursorText, limit, walk, log, records }: Assembly): SyncAnswer {
-  const changes: Change[] = [];
+  const changes: string[] = [];
   const sent = new Set<string>();
   let bytes = ENVELOPE_BYTES;
   let position: WalkPosition | LogPosition = cursor?.position ?? {
@@ -190,10 +195,11 @@ function assemble({ book, cursor, cursorText, limit, walk, log, records }: Assem
   // Adds changes that must stay together (a customer sent first, then its order), or throws Full.
   const add = (...group: Change[]) => {
     if (changes.length + group.length > limit && changes.length > 0) throw new Full();
-    const size = group.reduce((sum, change) => sum + utf8Length(JSON.stringify(change)) + 1, 0);
+    const texts = group.map((change) => JSON.stringify(change));
+    const size = texts.reduce((sum, text) => sum + utf8Length(text) + 1, 0);
     if (bytes + size > MAX_BODY_BYTES && changes.length > 0) throw new Full();
     bytes += size;
-    changes.push(...group);
+    changes.push(...texts);
     for (const change of group) sent.add(`${change.type}:${change.id}`);
   };
   const customerUpsert = (id: number): Change | null => {

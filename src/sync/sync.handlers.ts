@@ -1,14 +1,16 @@
 // GET /sync: the next changes of the book that the key may read (docs/specification.md section 8).
-import type { RouteHandler } from "@hono/zod-openapi";
-import type { Context } from "hono";
+import type { RouteHandler, z } from "@hono/zod-openapi";
+import type { Context, TypedResponse } from "hono";
+import type { JSONParsed } from "hono/utils/types";
 import type { ZodError } from "zod";
 import type { AppEnv } from "../platform/env.ts";
 import { errors, fieldErrors, type FieldError } from "../platform/errors.ts";
-import { AGENT_ID, checkBook } from "./sync.access.ts";
-import { readChanges } from "./sync.book.ts";
+import { AGENT_ID, allProblems, checkBook } from "./sync.access.ts";
+import { answerJson, readChanges } from "./sync.book.ts";
 import { RECORD_SHAPE } from "./sync.cursor.ts";
 import { DEFAULT_LIMIT } from "./sync.routes.ts";
 import type * as routes from "./sync.routes.ts";
+import type { SyncAnswerSchema } from "./sync.schemas.ts";
 
 const ORDER = ["salesagent_id", "limit", "cursor"];
 const byParameter = (a: FieldError, b: FieldError) => ORDER.indexOf(a.field) - ORDER.indexOf(b.field);
@@ -18,15 +20,27 @@ const byParameter = (a: FieldError, b: FieldError) => ORDER.indexOf(a.field) - O
 export const sync: RouteHandler<typeof routes.sync, AppEnv> = async (c) => {
   const q = c.req.valid("query");
   const db = c.get("services").primaryDb;
-  const { book, cursor, fields } = await checkBook(db, c.get("apiKey")!, q, { salesagent_id: true, cursor: true });
-  if (fields.length > 0) throw errors.validation(fields);
-  if (cursor && cursor.shape < RECORD_SHAPE) {
+  const request = checkBook(c.get("apiKey")!, q, { salesagent_id: true, cursor: true });
+  const { book, cursor } = request;
+  const olderShape = cursor !== null && cursor.shape < RECORD_SHAPE;
+  // An error answer reads the agent on its own; a sync reads it in its first batch.
+  if (request.fields.length > 0 || olderShape) {
+    const fields = await allProblems(db, request);
+    if (fields.length > 0) throw errors.validation(fields);
     throw errors.syncExpired(
       "This cursor was made for an older shape of the records. Sync again without a cursor, then drop every record that this sync did not deliver.",
     );
   }
-  const answer = await readChanges(db, book!, cursor, q.cursor, q.limit ?? DEFAULT_LIMIT);
-  return c.json({ data: answer }, 200);
+  const answer = await readChanges(db, {
+    book: book!,
+    checkAgent: request.checkAgent,
+    cursor,
+    cursorText: q.cursor,
+    limit: q.limit ?? DEFAULT_LIMIT,
+  });
+  // Each change's JSON was made once, as it was measured; the typed answer is what its text parses to.
+  const res = c.body(answerJson(answer), 200, { "Content-Type": "application/json" });
+  return res as Response as Response & TypedResponse<JSONParsed<z.infer<typeof SyncAnswerSchema>>, 200, "json">;
 };
 
 /** A failed schema check: one 422 with the problems of the parameters that passed it, too. */
@@ -38,8 +52,7 @@ export async function invalid(error: ZodError, c: Context<AppEnv>): Promise<neve
     return values?.length === 1 ? values[0] : undefined;
   };
   const agent = single("salesagent_id");
-  const more = await checkBook(
-    c.get("services").primaryDb,
+  const more = checkBook(
     c.get("apiKey")!,
     {
       salesagent_id: agent !== undefined && AGENT_ID.test(agent) ? Number(agent) : undefined,
@@ -47,5 +60,6 @@ export async function invalid(error: ZodError, c: Context<AppEnv>): Promise<neve
     },
     { salesagent_id: !broken.has("salesagent_id"), cursor: !broken.has("cursor") },
   );
-  throw errors.validation([...fields, ...more.fields].sort(byParameter));
+  const problems = await allProblems(c.get("services").primaryDb, more);
+  throw errors.validation([...fields, ...problems].sort(byParameter));
 }

@@ -49,6 +49,8 @@ async function next(key: string, which: 1 | 2, limit?: number): Promise<SyncResu
   const res = await getSync(key, { cursor: which === 1 ? cursor1 : cursor2, limit });
   expect(res.status).toBe(200);
   expectWithinCost(res);
+  // The body spliced from each change's own text is still plain JSON.stringify output (deletes too).
+  expect(res.text).toBe(JSON.stringify(res.body));
   if (which === 1) cursor1 = res.body.data.next_cursor;
   else cursor2 = res.body.data.next_cursor;
   return res;

@@ -8,7 +8,7 @@ import { clearIsolateCaches, makeKey } from "../helpers/api-keys.ts";
 import { callWithEnv, refusingBookmarksD1 } from "../helpers/faults.ts";
 import { call, errorEnvelope, statusAndHeaders, validationEnvelope } from "../helpers/http.ts";
 import { seedFixture } from "../helpers/seed.ts";
-import { rowsReadOf } from "../helpers/timing-header.ts";
+import { rowsReadOf, workOf } from "../helpers/timing-header.ts";
 import {
   type Book,
   bookFromListings,
@@ -42,8 +42,14 @@ describe("who may sync which book", () => {
     const expected = {
       data: { changes: walkOf(book1), next_cursor: syncCursor(1, await lastSeq(1)), has_more: false },
     };
-    for (const res of [own, named, office])
+    for (const res of [own, named, office]) {
       expect({ status: res.status, body: res.body }).toEqual({ status: 200, body: expected });
+      // Byte for byte JSON.stringify of the answer: each change's text is made once and spliced in.
+      expect({ text: res.text, type: res.headers.get("Content-Type") }).toEqual({
+        text: JSON.stringify(expected),
+        type: "application/json",
+      });
+    }
     expect(book1.customer.size).toBe(23);
     expect(book1.order.size).toBe(12);
   });
@@ -232,6 +238,46 @@ describe("caught up", () => {
     expect(rowsReadOf(again)).toBeLessThanOrEqual(10);
     const otherTag = await getSync(agent1, { cursor }, { "If-None-Match": '"0000"' });
     expect(otherTag.status).toBe(200);
+  });
+});
+
+describe("round trips (Server-Timing's d1)", () => {
+  const d1 = (res: { headers: Headers }) => workOf(res).d1;
+
+  it.each([
+    ["an agent-bound key", () => agent1, {}],
+    ["a key bound to no agent, naming the book", () => key, { salesagent_id: 1 }],
+  ])("%s: caught up 1; a walk's answer 2, 3 where the walk ends; a later answer 2", async (_, keyOf, book) => {
+    const start = await lastSeq(1);
+    const answers = [
+      await getSync(keyOf(), { ...book, cursor: syncCursor(1, start) }),
+      await getSync(keyOf(), { ...book, limit: 5 }),
+      await getSync(keyOf(), { ...book, limit: 1000 }),
+      await getSync(keyOf(), { ...book, cursor: syncCursor(1, 0) }),
+    ];
+    expect(answers.map((res) => [res.status, res.body.data.changes.length, res.body.data.has_more, d1(res)])).toEqual([
+      [200, 0, false, 1],
+      [200, 5, true, 2],
+      [200, 35, false, 3],
+      // The log from its start: each of the book's 35 records has one entry.
+      [200, 35, false, 2],
+    ]);
+  });
+
+  it("an unknown agent is the 422 from the first batch, before a 410 of its cursor and with no records", async () => {
+    const unknown = validationEnvelope("/api/sync", [{ field: "salesagent_id", message: "names no sales agent" }]);
+    await env.DB.prepare("INSERT INTO sync_books (book, purge_mark) VALUES (99, 5)").run();
+    try {
+      for (const cursor of [undefined, syncCursor(99, 0), syncCursor(99, 3, [1, 0, ""]), syncCursor(99, 9)]) {
+        const res = await getSync(key, { salesagent_id: 99, cursor });
+        expect({ status: res.status, body: res.body, d1: d1(res) }).toEqual({ status: 422, body: unknown, d1: 1 });
+      }
+    } finally {
+      await env.DB.prepare("DELETE FROM sync_books").run();
+    }
+    // A cursor for an older record shape is answered without the sync's batches: the agent is read on its own.
+    const older = await getSync(key, { salesagent_id: 99, cursor: syncCursor(99, 0, undefined, 0) });
+    expect({ status: older.status, body: older.body, d1: d1(older) }).toEqual({ status: 422, body: unknown, d1: 1 });
   });
 });
 
