@@ -18,6 +18,12 @@ export interface CommandResult {
 /** How a child's output is handled: kept for the caller, or shown on this process's terminal. */
 type Output = "capture" | "stdout" | "terminal";
 
+/** The commands still running, stopped should this process exit first: one listener for all of them. */
+const stopAtExit = new Set<number>();
+process.on("exit", () => {
+  for (const pid of stopAtExit) killTree(pid, "SIGTERM");
+});
+
 /**
  * Spawns a command and resolves when it ends; "stdout" keeps stdout and shows stderr, "terminal"
  * shows both. Should this process exit meanwhile (npm start stopped by SIGTERM), the command's
@@ -39,13 +45,11 @@ function spawnCommand(command: string, args: string[], env: NodeJS.ProcessEnv, o
     let stderr = "";
     child.stdout?.setEncoding("utf8").on("data", (d: string) => (stdout += d));
     child.stderr?.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-    const stopChild = () => {
-      if (child.pid) killTree(child.pid, "SIGTERM");
-    };
-    process.once("exit", stopChild);
+    const pid = child.pid;
+    if (pid) stopAtExit.add(pid);
     child.once("error", reject);
     child.once("close", (code, signal) => {
-      process.removeListener("exit", stopChild);
+      if (pid) stopAtExit.delete(pid);
       resolve({
         code: code ?? (signal && output !== "capture" ? 128 : 1),
         stdout,
