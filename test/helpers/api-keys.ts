@@ -29,3 +29,6 @@ export function clearIsolateCaches() {
   clearFailedAuth();
   clearIsolateTier();
 }
+
+/** The secret with its last character changed: well formed, and never the same secret. */
+export const alteredSecret = (secret: string) => `${secret.slice(0, -1)}${secret.endsWith("x") ? "y" : "x"}`;
