@@ -121,6 +121,10 @@ describe.sequential("npm start and npm run dev on one state folder", () => {
       const output = server.output();
       expect(output).toContain("Loading the demo data");
       expect(output).not.toContain("Missing required secrets");
+      // Started with --test-scheduled: no warning that the crons do not run, and one runs on request.
+      expect(output).not.toContain("Scheduled Workers are not automatically triggered");
+      const cron = await fetch(`${server.url}/__scheduled?cron=${encodeURIComponent("*/5 * * * *")}`);
+      expect({ status: cron.status, text: await cron.text() }).toEqual({ status: 200, text: "Ran scheduled event" });
       const key = printed(output, "Demo key");
       expect(key).toMatch(/^sk_test_[0-9A-Za-z]{32,}$/);
       demoKeys.push(key);

@@ -219,7 +219,7 @@ function printNewKey(out: Output, { record, secret, copyPending }: CreatedKey, j
 function warnPending(out: Output, which: string, effect: string): void {
   out.error(
     `Warning: the copy that authentication reads of ${which} is pending (its KV write failed): until it is written, the key ${effect}. ` +
-      `The deployed service's 5-minute job writes it again (wrangler dev does not run it); revoking the key writes its copy at once.`,
+      `The deployed service's 5-minute job writes it again (locally, run it on request: docs/keys.md); revoking the key writes its copy at once.`,
   );
 }
 

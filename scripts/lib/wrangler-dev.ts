@@ -108,6 +108,9 @@ export function serve(
     String(PORT),
     "--persist-to",
     resolve(PERSIST_DIR),
+    // The crons do not run under wrangler dev; this lets a developer run one (GET /__scheduled?cron=…,
+    // docs/operations.md) and keeps wrangler from warning that they do not.
+    "--test-scheduled",
     "--var",
     `RATE_LIMIT_PER_MINUTE:${rateLimit}`,
     // The usage flush interval, when set ("off" for the benchmark's comparison); else wrangler.toml's.
