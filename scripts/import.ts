@@ -31,12 +31,13 @@ async function main(argv: string[]): Promise<number> {
     return 1;
   }
   // Loaded once the command line is known to be good: wrangler is a large module.
-  const { describeTarget, openPlatform } = await import("./lib/local.ts");
-  const { applyMigrations } = await import("./lib/migrate.ts");
+  const { describeTarget } = await import("./lib/local.ts");
+  const { applyMigrations, openMigratedPlatform } = await import("./lib/migrate.ts");
   const { importFile, PurgeError } = await import("./import/file.ts");
   console.log(`Importing ${file} into ${describeTarget(target)}...`);
-  await applyMigrations({ ...target, quiet: true });
-  const platform = await openPlatform(target);
+  // Locally the migrations are applied through the bindings opened next; the account's with wrangler.
+  if (target.remote) await applyMigrations({ ...target, quiet: true });
+  const platform = await openMigratedPlatform(target);
   // On standard error: the last line of standard output stays the summary.
   const progress = new Progress({ label: "import", total: statSync(file).size });
   try {

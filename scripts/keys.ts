@@ -8,7 +8,7 @@ const code = await keysCommand(process.argv.slice(2), {
   out: { log: (line) => console.log(line), error: (line) => console.error(line) },
   // Loaded only now: wrangler is a large module, and a mistake in the arguments should not wait for it.
   // Key records live in D1: a fresh local state gets its migrations first.
-  openPlatform: async (target) => (await import("./lib/migrated-platform.ts")).openMigratedPlatform(target),
+  openPlatform: async (target) => (await import("./lib/migrate.ts")).openMigratedPlatform(target),
 });
 // Explicitly: wrangler's platform proxy may leave handles that would keep the process alive.
 process.exit(code);

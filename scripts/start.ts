@@ -17,8 +17,8 @@ ${SERVE_ENVIRONMENT}`,
 parseCommandLine(process.argv.slice(2), COMMAND, {});
 const { importFile } = await import("./import/file.ts");
 const { issueDemoKey } = await import("./lib/demo-key.ts");
-const { openPlatform, PERSIST_DIR } = await import("./lib/local.ts");
-const { applyMigrations } = await import("./lib/migrate.ts");
+const { PERSIST_DIR } = await import("./lib/local.ts");
+const { openMigratedPlatform } = await import("./lib/migrate.ts");
 const { serve, serveSettings } = await import("./lib/wrangler-dev.ts");
 const { KeyStore } = await import("../src/keys/keys.store.ts");
 
@@ -48,9 +48,7 @@ async function main(): Promise<void> {
   const settings = serveSettings();
 
   console.log(`Applying the migrations to the local D1 in ${PERSIST_DIR}...`);
-  await applyMigrations({ quiet: true });
-
-  const platform = await openPlatform();
+  const platform = await openMigratedPlatform({});
   let demoKey: string;
   let phone: string | null;
   try {

@@ -1,5 +1,5 @@
 // Fresh local state for a node-side test: a copy of the folder that the global setup migrated once
-// (./template-setup.ts), so that no test waits for `wrangler d1 migrations apply` of its own.
+// (./template-setup.ts), so that no test waits to migrate its own.
 import { cpSync } from "node:fs";
 import { inject } from "vitest";
 import { tempStateDir } from "../../scripts/lib/processes.ts";

@@ -1,10 +1,9 @@
-// The node project's global setup: one state folder with every migration applied, made once per run.
-// A test that needs a fresh migrated state copies it (./state.ts) instead of running `wrangler d1
-// migrations apply` itself, which starts a wrangler and a workerd each time.
+// The node project's global setup: one state folder migrated by `npm run db:migrate`, made once per
+// run. A test that needs a fresh migrated state copies it (./state.ts) instead of starting a
+// workerd to migrate its own.
 import { rmSync } from "node:fs";
 import type { TestProject } from "vitest/node";
-import { tempStateDir } from "../../scripts/lib/processes.ts";
-import { wrangler } from "./wrangler.ts";
+import { run, tempStateDir } from "../../scripts/lib/processes.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -15,7 +14,7 @@ declare module "vitest" {
 
 export default async function setup(project: TestProject): Promise<() => void> {
   const dir = tempStateDir("olk-migrated-");
-  const migrate = await wrangler(["d1", "migrations", "apply", "DB", "--local", "--persist-to", dir]);
+  const migrate = await run("npm", ["run", "db:migrate"], { PERSIST_DIR: dir });
   if (migrate.code !== 0) throw new Error(`migrations failed:\n${migrate.stdout}\n${migrate.stderr}`);
   project.provide("migratedState", dir);
   return () => rmSync(dir, { recursive: true, force: true });

@@ -111,8 +111,3 @@ export function describeTarget({ remote = false, environment }: Target, config =
     : `the local D1 database ${database} in ${PERSIST_DIR}`;
   return environment === undefined ? where : `${where} (--env ${environment})`;
 }
-
-/** The wrangler flags that point a wrangler command at the same local state. */
-export function persistArgs(): string[] {
-  return ["--persist-to", PERSIST_DIR];
-}

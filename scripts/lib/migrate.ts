@@ -1,14 +1,73 @@
-// Applies the D1 migrations (migrations/) with wrangler: to the local state under PERSIST_DIR, or
-// with `remote` to the account's database.
-import { persistArgs } from "./local.ts";
+// Applies the D1 migrations (migrations/): locally through the bindings that a command has open,
+// to the account's database with wrangler. docs/decisions.md says why not wrangler locally too.
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { openPlatform, type Platform } from "./local.ts";
 import { run } from "./processes.ts";
-import { WRANGLER_BIN } from "./wrangler-env.ts";
+import { wranglerApi } from "./wrangler-env.ts";
+
+const MIGRATIONS_DIR = "migrations";
+
+/** wrangler's own record of the migrations applied: `wrangler d1 migrations list --local` reads it too. */
+const APPLIED_TABLE = `CREATE TABLE IF NOT EXISTS d1_migrations(
+  id         INTEGER PRIMARY KEY AUTOINCREMENT,
+  name       TEXT UNIQUE,
+  applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL
+)`;
+
+/**
+ * Applies every migration file not yet in d1_migrations, in order, each as one D1 batch with its
+ * d1_migrations row: a migration is applied whole or not at all. Returns the names it applied.
+ * Costs one read when nothing is pending.
+ */
+export async function applyPendingMigrations(db: D1Database): Promise<string[]> {
+  const applied = await appliedMigrations(db);
+  const pending = readdirSync(MIGRATIONS_DIR)
+    .filter((file) => file.endsWith(".sql") && !applied.has(file))
+    .sort();
+  if (pending.length === 0) return [];
+  const { unstable_splitSqlQuery: statementsOf } = wranglerApi();
+  await db.prepare(APPLIED_TABLE).run();
+  const record = db.prepare("INSERT INTO d1_migrations (name) VALUES (?)");
+  for (const name of pending) {
+    const statements = statementsOf(readFileSync(join(MIGRATIONS_DIR, name), "utf8"));
+    await db.batch([...statements.map((sql) => db.prepare(sql)), record.bind(name)]);
+  }
+  return pending;
+}
+
+async function appliedMigrations(db: D1Database): Promise<Set<string>> {
+  try {
+    const { results } = await db.prepare("SELECT name FROM d1_migrations").all<{ name: string }>();
+    return new Set(results.map((r) => r.name));
+  } catch (error) {
+    // No d1_migrations table: nothing was ever applied. Any other failure is the command's to report.
+    if (error instanceof Error && /no such table/.test(error.message)) return new Set();
+    throw error;
+  }
+}
+
+/**
+ * The local bindings with every migration applied. The account's database (--remote) is opened as
+ * it is: `npm run db:migrate -- --remote` is the deliberate step for that (docs/operations.md).
+ */
+export async function openMigratedPlatform(target: { remote?: boolean; environment?: string }): Promise<Platform> {
+  const platform = await openPlatform(target);
+  if (target.remote) return platform;
+  try {
+    await applyPendingMigrations(platform.env.DB);
+    return platform;
+  } catch (error) {
+    await platform.dispose();
+    throw error;
+  }
+}
 
 export interface MigrateOptions {
   remote?: boolean;
   /** A wrangler environment such as "live". */
   environment?: string;
-  /** Keep wrangler's output unless it fails (default: show it). */
+  /** Print nothing unless it fails (default: say what was applied). */
   quiet?: boolean;
 }
 
@@ -17,14 +76,29 @@ export async function applyMigrations({
   environment,
   quiet = false,
 }: MigrateOptions = {}): Promise<void> {
-  const target = remote ? ["--remote"] : ["--local", ...persistArgs()];
-  // Locally, the project's wrangler with this Node, not through npx: one npm process less (about 85 MB)
-  // beside a large import. Remotely, through npx like every other step of a deploy, so that all of a
-  // deploy's wrangler commands resolve wrangler the same way.
-  const [command, wrangler] = remote ? ["npx", "wrangler"] : [process.execPath, WRANGLER_BIN];
-  const args = [wrangler, "d1", "migrations", "apply", "DB", ...target, ...(environment ? ["--env", environment] : [])];
-  // run() sets CI=true: wrangler applies without asking for a confirmation on a terminal.
-  const { code, stdout, stderr } = await run(command, args, {}, quiet ? "capture" : "terminal");
+  if (!remote) {
+    const platform = await openPlatform({ environment });
+    try {
+      const applied = await applyPendingMigrations(platform.env.DB);
+      if (!quiet)
+        console.log(applied.length ? applied.map((name) => `Applied ${name}`).join("\n") : "No migrations to apply.");
+    } finally {
+      await platform.dispose();
+    }
+    return;
+  }
+  // Through npx like every other step of a deploy, so that all of a deploy's wrangler commands
+  // resolve wrangler the same way. run() sets CI=true: wrangler applies without asking on a terminal.
+  const args = [
+    "wrangler",
+    "d1",
+    "migrations",
+    "apply",
+    "DB",
+    "--remote",
+    ...(environment ? ["--env", environment] : []),
+  ];
+  const { code, stdout, stderr } = await run("npx", args, {}, quiet ? "capture" : "terminal");
   const output = `${stdout}${stderr}`.trim();
   if (code !== 0)
     throw new Error(`applying the migrations failed (wrangler exited with ${code})${output ? `:\n${output}` : ""}`);

@@ -56,7 +56,7 @@ export function dataset(cityName: string): Dataset {
  */
 export async function openBookState(persistDir: string) {
   process.env.PERSIST_DIR = persistDir;
-  const { openMigratedPlatform } = await import("../lib/migrated-platform.ts");
+  const { openMigratedPlatform } = await import("../lib/migrate.ts");
   const { importDataset } = await import("../../src/import/importer.ts");
   return { platform: await openMigratedPlatform({}), importDataset };
 }
