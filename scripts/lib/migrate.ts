@@ -20,9 +20,9 @@ const APPLIED_TABLE = `CREATE TABLE IF NOT EXISTS d1_migrations(
  * d1_migrations row: a migration is applied whole or not at all. Returns the names it applied.
  * Costs one read when nothing is pending.
  */
-export async function applyPendingMigrations(db: D1Database): Promise<string[]> {
+export async function applyPendingMigrations(db: D1Database, dir = MIGRATIONS_DIR): Promise<string[]> {
   const applied = await appliedMigrations(db);
-  const pending = readdirSync(MIGRATIONS_DIR)
+  const pending = readdirSync(dir)
     .filter((file) => file.endsWith(".sql") && !applied.has(file))
     .sort();
   if (pending.length === 0) return [];
@@ -30,7 +30,7 @@ export async function applyPendingMigrations(db: D1Database): Promise<string[]> 
   await db.prepare(APPLIED_TABLE).run();
   const record = db.prepare("INSERT INTO d1_migrations (name) VALUES (?)");
   for (const name of pending) {
-    const statements = statementsOf(readFileSync(join(MIGRATIONS_DIR, name), "utf8"));
+    const statements = statementsOf(readFileSync(join(dir, name), "utf8"));
     await db.batch([...statements.map((sql) => db.prepare(sql)), record.bind(name)]);
   }
   return pending;
