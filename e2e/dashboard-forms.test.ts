@@ -7,7 +7,7 @@ import type { Page, Response } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectNoSeriousViolations } from "./helpers/axe.ts";
 import { SKIP_BROWSER_TESTS } from "./helpers/browser.ts";
-import { closeDashboard, type Dashboard, logIn, openDashboard, type Server } from "./helpers/dashboard.ts";
+import { closeDashboard, type Dashboard, loaded, logIn, openDashboard, type Server } from "./helpers/dashboard.ts";
 
 const SECRET = /^sk_test_[0-9A-Za-z]{43}$/;
 const NAME = "Reloaded till";
@@ -54,7 +54,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the dashboard's forms in Chromium, reloaded
   async function reload(): Promise<void> {
     await leave();
     await page.reload();
-    await page.getByRole("heading", { name: "API keys", level: 1 }).waitFor();
+    await loaded(page.getByRole("heading", { name: "API keys", level: 1 }));
   }
 
   beforeAll(async () => {
@@ -76,7 +76,6 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the dashboard's forms in Chromium, reloaded
 
   it("logs in", async () => {
     await logIn(page, server.url, ui.adminToken);
-    await page.getByRole("heading", { name: "API keys", level: 1 }).waitFor();
     // POST/Redirect/GET: the logged-in page is a GET of /dashboard.
     expect(page.url()).toBe(`${server.url}/dashboard`);
     // No key exists yet, so the sign-in pages carry no secret: the count starts here.
@@ -117,7 +116,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the dashboard's forms in Chromium, reloaded
     await page.goto(`${server.url}/dashboard`);
     // The answer is not kept (no-store): Chromium shows "Confirm Form Resubmission" instead of it...
     await expect(page.goBack()).rejects.toThrow(/ERR_CACHE_MISS/);
-    await page.getByText("Confirm Form Resubmission").waitFor();
+    await loaded(page.getByText("Confirm Form Resubmission"));
     expect(await page.content()).not.toContain(second);
     // ... and sends the form again on reload.
     const before = requests.length;
@@ -140,7 +139,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the dashboard's forms in Chromium, reloaded
     await keyRow("Roll")
       .getByRole("button", { name: /^Roll key/ })
       .click();
-    await page.getByRole("heading", { name: /copy it now/ }).waitFor();
+    await loaded(page.getByRole("heading", { name: /copy it now/ }));
     rolled = await secretField().inputValue();
     expect(rolled).toMatch(SECRET);
     expect(rolled).not.toBe(first);
@@ -163,7 +162,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the dashboard's forms in Chromium, reloaded
     await keyRow("Revoke")
       .getByRole("button", { name: /^Revoke key/ })
       .click();
-    await notice().filter({ hasText: "is revoked" }).waitFor();
+    await loaded(notice().filter({ hasText: "is revoked" }));
     const [, fresh] = (await ui.admin("/admin/keys")).filter((k: any) => k.name === NAME);
     expect(page.url()).toBe(`${server.url}/dashboard?revoked=${fresh.id}`);
     const revokedAt = fresh.revoked_at;

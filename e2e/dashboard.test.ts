@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exchangeEnrollmentCode } from "../src/client.ts";
 import { expectNoSeriousViolations } from "./helpers/axe.ts";
 import { SKIP_BROWSER_TESTS } from "./helpers/browser.ts";
-import { closeDashboard, type Dashboard, openDashboard, type Server } from "./helpers/dashboard.ts";
+import { closeDashboard, type Dashboard, loaded, openDashboard, type Server } from "./helpers/dashboard.ts";
 import { startWranglerDev } from "./helpers/server.ts";
 
 const SCREENSHOT = process.env.UPDATE_SCREENSHOT
@@ -97,7 +97,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the key dashboard in Chromium", () => {
   it("a wrong token shows an error and lets nobody in", async () => {
     await page.keyboard.type("this-is-not-the-admin-token");
     await page.keyboard.press("Enter");
-    await page.getByRole("alert").waitFor();
+    await loaded(page.getByRole("alert"));
     expect(await page.getByRole("alert").textContent()).toBe(
       "That is not the administrator token. Nobody was logged in.",
     );
@@ -108,7 +108,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the key dashboard in Chromium", () => {
   it("the right token logs in with a Secure, HttpOnly, SameSite=Strict cookie", async () => {
     await page.getByLabel("Administrator token").fill(ui.adminToken);
     await page.getByRole("button", { name: "Log in" }).click();
-    await page.getByRole("heading", { name: "API keys", level: 1 }).waitFor();
+    await loaded(page.getByRole("heading", { name: "API keys", level: 1 }));
     const cookies = await context.cookies();
     expect(cookies).toHaveLength(1);
     const [cookie] = cookies;
@@ -146,7 +146,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the key dashboard in Chromium", () => {
     expect(first).toMatch(SECRET);
     await expectNoSeriousViolations(page, "the page that shows a new key's secret");
     await page.getByRole("button", { name: "Copy key" }).click();
-    await page.getByText("Copied to the clipboard.").waitFor();
+    await loaded(page.getByText("Copied to the clipboard."));
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(first);
 
     expect(await apiStatus(server, first)).toBe(200);
@@ -164,7 +164,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the key dashboard in Chromium", () => {
     const row = keyRow(page, "E2E integration", "Roll");
     await row.getByLabel(/^Old key stops/).selectOption({ label: "now" });
     await row.getByRole("button", { name: /^Roll key/ }).click();
-    await page.getByRole("heading", { name: /copy it now/ }).waitFor();
+    await loaded(page.getByRole("heading", { name: /copy it now/ }));
     second = await page.getByLabel("Secret of the new key").inputValue();
     expect(second).toMatch(SECRET);
     expect(second).not.toBe(first);
@@ -179,7 +179,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the key dashboard in Chromium", () => {
       .getByRole("button", { name: /^Revoke key/ })
       .click();
     const notice = page.getByRole("status").filter({ hasText: "is revoked" });
-    await notice.waitFor();
+    await loaded(notice);
     expect(await notice.textContent()).toMatch(
       /^Key “E2E integration” \(sk_test_.{4}…\) is revoked\. It stops working everywhere within 10 seconds locally/,
     );
@@ -199,7 +199,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the key dashboard in Chromium", () => {
     await page.getByLabel("Find a sales agent to bind the key to").focus();
     await page.keyboard.type("9876543");
     await page.keyboard.press("Enter");
-    await page.getByText("1 match for “9876543”.").waitFor();
+    await loaded(page.getByText("1 match for “9876543”."));
     // The first match has the focus after a search: Space picks it.
     const asha = page.getByRole("radio", { name: "Asha Rao (9876543210), #1" });
     expect(await asha.evaluate((el) => el === document.activeElement)).toBe(true);
@@ -214,7 +214,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the key dashboard in Chromium", () => {
     expect(await page.evaluate(() => document.activeElement?.id)).toBe("key-name");
     await page.keyboard.type("Field app");
     await page.keyboard.press("Enter");
-    await page.getByRole("heading", { name: /copy it now/ }).waitFor();
+    await loaded(page.getByRole("heading", { name: /copy it now/ }));
     fieldApp = await page.getByLabel("Secret of the new key").inputValue();
     expect(fieldApp).toMatch(SECRET);
 
@@ -258,11 +258,11 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the key dashboard in Chromium", () => {
     const row = keyRow(page, "Field app", "Roll");
     await row.getByLabel(/^Old key stops/).selectOption({ label: "now" });
     await row.getByRole("button", { name: /^Roll key/ }).click();
-    await page.getByRole("heading", { name: /copy it now/ }).waitFor();
+    await loaded(page.getByRole("heading", { name: /copy it now/ }));
     await keyRow(page, "Field app", "Revoke")
       .getByRole("button", { name: /^Revoke key/ })
       .click();
-    await page.getByRole("status").filter({ hasText: "is revoked" }).waitFor();
+    await loaded(page.getByRole("status").filter({ hasText: "is revoked" }));
     // The new key kept the scopes and the agent.
     const rows = page
       .locator("tbody tr")
@@ -298,7 +298,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the key dashboard in Chromium", () => {
     const row = keyRow(page, "Nightly reports", "Roll");
     await row.getByLabel(/^Old key stops/).selectOption({ label: "in 24 hours" });
     await row.getByRole("button", { name: /^Roll key/ }).click();
-    await page.getByRole("heading", { name: /copy it now/ }).waitFor();
+    await loaded(page.getByRole("heading", { name: /copy it now/ }));
     // The page as it is after a reload: no secret in the picture.
     await page.goto(`${server.url}/dashboard`);
     expect(await page.locator(".status").allTextContents()).toEqual(
@@ -315,7 +315,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the key dashboard in Chromium", () => {
   it("makes an enrollment code for an agent: its QR code holds the enrollment link, a reload shows it no more", async () => {
     await page.goto(`${server.url}/dashboard`);
     await page.getByRole("link", { name: "Enrollment codes for phones" }).click();
-    await page.getByRole("heading", { name: "Enrollment codes", level: 1 }).waitFor();
+    await loaded(page.getByRole("heading", { name: "Enrollment codes", level: 1 }));
     await page.getByLabel("Find a sales agent to bind the key to").fill("Vikram");
     await page.getByRole("button", { name: "Find agents" }).click();
     await page.getByRole("radio", { name: /^Vikram Shetty/ }).check();
@@ -351,7 +351,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the key dashboard in Chromium", () => {
     // Reloading sends the form again: nothing is made, and the code is shown no more.
     page.once("dialog", (d) => void d.accept());
     await page.reload();
-    await page.getByRole("heading", { name: "Enrollment codes", level: 1 }).waitFor();
+    await loaded(page.getByRole("heading", { name: "Enrollment codes", level: 1 }));
     expect(page.url()).toBe(`${server.url}/dashboard/enrollments?notice=already-sent`);
     expect(await page.content()).not.toContain(code);
     expect(await page.locator("svg.qr").count()).toBe(0);
@@ -376,7 +376,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the key dashboard in Chromium", () => {
     const copy = `${kept!.name}=${kept!.value}`;
     expect((await fetch(`${server.url}/admin/keys`, { headers: { Cookie: copy } })).status).toBe(200);
     await page.getByRole("button", { name: "Log out" }).click();
-    await page.getByLabel("Administrator token").waitFor();
+    await loaded(page.getByLabel("Administrator token"));
     expect(await context.cookies()).toEqual([]);
     await page.goto(`${server.url}/dashboard`);
     expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("API key dashboard");
@@ -395,7 +395,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the key dashboard in Chromium", () => {
       await tab.goto(`http://localhost:${server.port}/dashboard`);
       await tab.getByLabel("Administrator token").fill(ui.adminToken);
       await tab.getByRole("button", { name: "Log in" }).click();
-      await tab.getByRole("heading", { name: "API keys", level: 1 }).waitFor();
+      await loaded(tab.getByRole("heading", { name: "API keys", level: 1 }));
       expect((await other.cookies()).map((c) => [c.name, c.domain, c.secure])).toEqual([
         ["__Host-olk_admin", "localhost", true],
       ]);

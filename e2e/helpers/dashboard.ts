@@ -1,7 +1,7 @@
 // The dashboard's browser tests' set-up: a `wrangler dev` with an administrator token beside a headless
 // Chromium, one page of the given size whose script and console errors are collected, and the sign-in.
 import { randomBytes } from "node:crypto";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { expect } from "vitest";
 import { launchBrowser, watchProblems } from "./browser.ts";
 import { type DevServer, startWranglerDev } from "./server.ts";
@@ -66,4 +66,14 @@ export async function logIn(page: Page, url: string, adminToken: string): Promis
   await page.goto(`${url}/dashboard`);
   await page.getByLabel("Administrator token").fill(adminToken);
   await page.getByRole("button", { name: "Log in" }).click();
+  await loaded(page.getByRole("heading", { name: "API keys", level: 1 }));
+}
+
+/**
+ * Waits for an element, then for its page's load event: after a click an element can show while the
+ * rest of the new page is still arriving, and the tests read whole tables next.
+ */
+export async function loaded(element: Locator): Promise<void> {
+  await element.waitFor();
+  await element.page().waitForLoadState("load");
 }
