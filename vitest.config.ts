@@ -84,6 +84,8 @@ export default defineConfig(async () => {
       // name), the longest first once it has timed them, so the e2e files run two at a time and
       // then the worker files do.
       maxWorkers: 2,
+      // The service logs a JSON line per request; a test's lines are shown only when it fails.
+      silent: "passed-only" as const,
       projects: [
         {
           plugins: [worker()],
