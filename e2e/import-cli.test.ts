@@ -1,10 +1,13 @@
 // `npm run db:import -- FILE` end to end on its own state folder: .json and .jsonl files, a bad file
-// (exit 1, one error line, nothing changed), and the lookup cache purged after an import. Each
-// import is the real command, a process of its own; what it left behind is read through one local
-// platform (the same D1 and KV) that the test keeps open for the whole file.
+// (exit 1, one error line, nothing changed), and the lookup cache purged after an import. The first
+// import is the real command, a process of its own; the others run the command's own code
+// (scripts/import/run.ts) in this process, on the one local platform (the same D1 and KV) that the
+// test keeps open for the whole file and reads what each import left behind through.
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { importCommand } from "../scripts/import/run.ts";
 import type { Platform } from "../scripts/lib/local.ts";
 import { run } from "../scripts/lib/processes.ts";
 import { customerRecord, oneAgentRecords, orderRecord } from "../test/fixtures/dataset.ts";
@@ -40,18 +43,44 @@ function file(name: string, text: string): string {
   return path;
 }
 
-async function dbImport(path: string) {
-  const result = await run("npm", ["run", "db:import", "--", path], { PERSIST_DIR: dir, CI: "true" });
-  // npm's own notices aside, what the command printed; its progress lines (on standard error, a
-  // plain line at a time without a terminal) apart from the rest.
-  const lines = (text: string) => text.split("\n").filter((l) => l.trim() !== "" && !l.startsWith("npm warn"));
-  const errors = lines(result.stderr);
+/** The command's lines: its progress lines (on standard error, a plain line at a time without a terminal) apart. */
+function outcome(code: number, stdout: string[], stderr: string[]) {
   return {
-    code: result.code,
-    stdout: lines(result.stdout),
-    stderr: errors.filter((l) => !l.startsWith("import: ")),
-    progress: errors.filter((l) => l.startsWith("import: ")),
+    code,
+    stdout,
+    stderr: stderr.filter((l) => !l.startsWith("import: ")),
+    progress: stderr.filter((l) => l.startsWith("import: ")),
   };
+}
+
+/** `npm run db:import -- PATH`, a process of its own, exactly as the contract writes it. */
+async function dbImportProcess(path: string) {
+  const result = await run("npm", ["run", "db:import", "--", path], { PERSIST_DIR: dir, CI: "true" });
+  // npm's own notices aside, what the command printed.
+  const lines = (text: string) => text.split("\n").filter((l) => l.trim() !== "" && !l.startsWith("npm warn"));
+  return outcome(result.code, lines(result.stdout), lines(result.stderr));
+}
+
+/** The same command in this process, on the file's platform. */
+async function dbImport(path: string) {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  const progress = new Writable({
+    write(chunk, _encoding, done) {
+      stderr.push(
+        ...String(chunk)
+          .split("\n")
+          .filter((l) => l !== ""),
+      );
+      done();
+    },
+  });
+  const code = await importCommand([path], {
+    out: { log: (line) => stdout.push(line), error: (line) => stderr.push(line) },
+    progress: progress as unknown as NodeJS.WriteStream,
+    openPlatform: async () => ({ env: platform.env, dispose: async () => {} }),
+  });
+  return outcome(code, stdout, stderr);
 }
 
 const customer = (id: number, phone: string) =>
@@ -82,7 +111,7 @@ const jsonl = (records: { type: string }[]) => records.map((r) => JSON.stringify
 describe("npm run db:import", () => {
   it("imports a .json file, prints a summary and purges the lookup cache", async () => {
     await withPlatform((env) => env.LOOKUP_CACHE.put("pincode:400069", '{"data":[]}'));
-    const result = await dbImport(file("data.json", JSON.stringify(DATASET, null, 2)));
+    const result = await dbImportProcess(file("data.json", JSON.stringify(DATASET, null, 2)));
     expect(result.stderr).toEqual([]);
     // A small file: only the last progress line, with the records by type.
     expect(result.progress).toEqual([

@@ -14,14 +14,8 @@ import { KEY_ID_PATTERN } from "../../src/keys/keys.secret.ts";
 import { Enrollments } from "../../src/enroll/enroll.codes.ts";
 import { ApiError } from "../../src/platform/errors.ts";
 import type { Platform, Target } from "../lib/local.ts";
-import { UsageError, usageErrorLine } from "../lib/cli.ts";
+import { type Output, UsageError, usageErrorLine } from "../lib/cli.ts";
 import { type Command, KEYS_COMMAND_LINE, parseKeysCommandLine } from "./commands.ts";
-
-/** Where the command's lines go: standard output and standard error for `npm run keys`. */
-export interface Output {
-  log(line: string): void;
-  error(line: string): void;
-}
 
 export interface KeysIo {
   out: Output;

@@ -115,6 +115,12 @@ function editDistance(a: string, b: string): number {
   return previous[b.length]!;
 }
 
+/** Where a command's lines go: standard output and standard error when it runs as a process. */
+export interface Output {
+  log(line: string): void;
+  error(line: string): void;
+}
+
 export interface CommandLine {
   /** How to run the command, for the pointer to its usage: e.g. "npm run db:migrate --". */
   invocation: string;
