@@ -649,7 +649,7 @@ describe("the keys on a running server (wrangler dev on the same PERSIST_DIR)", 
 
   it("keys enroll: the code, printed once, is exchanged on the server for an agent's key; the audit names it", async () => {
     const args = ["enroll", "--agent", "42", "--mode", "test", "--scopes", "read", "--expires-in", "600"];
-    const made = jsonAnswer<Enrollment>(args, await keysProcess(...args, "--key-expires-in", "3600", "--json"));
+    const made = await keysJson<Enrollment>(...args, "--key-expires-in", "3600", "--json");
     expect(made).toEqual({
       id: expect.stringMatching(/^enr_[0-9A-Za-z]{16}$/),
       code: expect.stringMatching(/^[0-9A-HJKMNP-TV-Z]{4}(-[0-9A-HJKMNP-TV-Z]{4}){3}$/),
