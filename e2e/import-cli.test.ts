@@ -1,16 +1,16 @@
 // `npm run db:import -- FILE` end to end on its own state folder: .json and .jsonl files, a bad file
 // (exit 1, one error line, nothing changed), and the lookup cache purged after an import. The first
-// import is the real command, a process of its own; the others run the command's own code
-// (scripts/import/run.ts) in this process, on the one local platform (the same D1 and KV) that the
-// test keeps open for the whole file and reads what each import left behind through.
+// import is the real command, a process of its own; the others run its code (scripts/import/run.ts)
+// in this process. One local platform (the same D1 and KV), open for the whole file, serves those
+// imports and the reads of what each import left behind.
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { importCommand } from "../scripts/import/run.ts";
 import type { Platform } from "../scripts/lib/local.ts";
 import { run } from "../scripts/lib/processes.ts";
 import { customerRecord, oneAgentRecords, orderRecord } from "../test/fixtures/dataset.ts";
+import { pipe } from "./helpers/pipe.ts";
 import { migratedStateDir } from "./helpers/state.ts";
 import { IMPORTED_TABLES as TABLES } from "../test/fixtures/import-tables.ts";
 
@@ -65,22 +65,13 @@ async function dbImportProcess(path: string) {
 async function dbImport(path: string) {
   const stdout: string[] = [];
   const stderr: string[] = [];
-  const progress = new Writable({
-    write(chunk, _encoding, done) {
-      stderr.push(
-        ...String(chunk)
-          .split("\n")
-          .filter((l) => l !== ""),
-      );
-      done();
-    },
-  });
+  const progress = pipe();
   const code = await importCommand([path], {
     out: { log: (line) => stdout.push(line), error: (line) => stderr.push(line) },
-    progress: progress as unknown as NodeJS.WriteStream,
+    progress: progress.stream,
     openPlatform: async () => ({ env: platform.env, dispose: async () => {} }),
   });
-  return outcome(code, stdout, stderr);
+  return outcome(code, stdout, [...stderr, ...progress.lines]);
 }
 
 const customer = (id: number, phone: string) =>

@@ -2,13 +2,7 @@
 // a plain line at least every 10% of the work or every 10 s, and a last one when the work is done.
 import { describe, expect, it } from "vitest";
 import { Progress } from "../scripts/lib/progress.ts";
-
-/** A standard error that is not a terminal, keeping what is written to it. */
-function pipe() {
-  const lines: string[] = [];
-  const stream = { isTTY: false, write: (text: string) => (lines.push(...text.split("\n").filter(Boolean)), true) };
-  return { lines, stream: stream as unknown as NodeJS.WriteStream };
-}
+import { pipe } from "./helpers/pipe.ts";
 
 describe("Progress without a terminal", () => {
   it("writes a line at every 10% of a known total, with records by type, share, estimate, rate and elapsed", () => {

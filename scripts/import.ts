@@ -2,9 +2,10 @@
 // (.json or .jsonl, docs/operations.md "Importing data") all or nothing, and purges the lookup cache.
 // The command is ./import/run.ts.
 import { importCommand } from "./import/run.ts";
+import { consoleOutput } from "./lib/cli.ts";
 
 const code = await importCommand(process.argv.slice(2), {
-  out: { log: (line) => console.log(line), error: (line) => console.error(line) },
+  out: consoleOutput,
   progress: process.stderr,
   openPlatform: async (target) => {
     const { applyMigrations, openMigratedPlatform } = await import("./lib/migrate.ts");

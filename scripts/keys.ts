@@ -3,9 +3,10 @@
 // KeyStore module that the worker uses. A secret is printed once, by the command that made it;
 // with --json the last line of standard output is the JSON answer. The command is ./keys/run.ts.
 import { keysCommand } from "./keys/run.ts";
+import { consoleOutput } from "./lib/cli.ts";
 
 const code = await keysCommand(process.argv.slice(2), {
-  out: { log: (line) => console.log(line), error: (line) => console.error(line) },
+  out: consoleOutput,
   // Loaded only now: wrangler is a large module, and a mistake in the arguments should not wait for it.
   // Key records live in D1: a fresh local state gets its migrations first.
   openPlatform: async (target) => (await import("./lib/migrate.ts")).openMigratedPlatform(target),

@@ -121,6 +121,8 @@ export interface Output {
   error(line: string): void;
 }
 
+export const consoleOutput: Output = { log: (line) => console.log(line), error: (line) => console.error(line) };
+
 export interface CommandLine {
   /** How to run the command, for the pointer to its usage: e.g. "npm run db:migrate --". */
   invocation: string;
