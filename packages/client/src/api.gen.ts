@@ -2,6 +2,7 @@
 // it differs from what the routes serve (docs/decisions.md, "The client package").
 
 import type { JSONValue } from "hono/utils/types";
+import type { StatusCode } from "hono/utils/http-status";
 
 /** The error envelope's `code`. */
 export type ErrorCode =
@@ -129,7 +130,7 @@ export type CustomerChange = { type: "customer"; id: number; op: "delete" | "ups
 /** A change to an order of the book: `data` null for a delete. */
 export type OrderChange = { type: "order"; id: number; op: "delete" | "upsert"; data: Order | null };
 
-/** A key as POST /enroll and POST /keys/rotate answer it, with its secret. */
+/** A key as POST /enroll answers it, with its secret. */
 export type EnrolledKey = {
   id: string;
   name: string;
@@ -150,6 +151,20 @@ export type EnrolledKey = {
     old_key_uses_after_successor: number;
   } | null;
   status: "grace" | "active" | "expired" | "revoked";
+  secret: string;
+};
+
+/** A key's successor as POST /keys/rotate answers it, with its secret. */
+export type RotatedKey = {
+  id: string;
+  name: string;
+  mode: "test" | "live";
+  prefix: string;
+  created_at: string;
+  expires_at: string | null;
+  scopes: ("read" | "write")[];
+  agent_id: number | null;
+  replaces: string;
   secret: string;
 };
 
@@ -235,39 +250,13 @@ export type ApiSchema = {
       | { input: { json: { grace?: number | undefined } }; output: ErrorEnvelope; outputFormat: "json"; status: 413 }
       | {
           input: { json: { grace?: number | undefined } };
-          output: {
-            data: {
-              id: string;
-              name: string;
-              mode: "test" | "live";
-              prefix: string;
-              created_at: string;
-              expires_at: string | null;
-              scopes: ("read" | "write")[];
-              agent_id: number | null;
-              replaces: string;
-              secret: string;
-            };
-          };
+          output: { data: RotatedKey };
           outputFormat: "json";
           status: 200;
         }
       | {
           input: { json: { grace?: number | undefined } };
-          output: {
-            data: {
-              id: string;
-              name: string;
-              mode: "test" | "live";
-              prefix: string;
-              created_at: string;
-              expires_at: string | null;
-              scopes: ("read" | "write")[];
-              agent_id: number | null;
-              replaces: string;
-              secret: string;
-            };
-          };
+          output: { data: RotatedKey };
           outputFormat: "json";
           status: 201;
         };
