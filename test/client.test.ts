@@ -1,6 +1,6 @@
 // The typed client (src/client.ts, exported as "order-lookup-service/client") against the worker:
 // its fetch goes into the worker and holds every answer to the OpenAPI contract, like call().
-import { createClient } from "order-lookup-service/client";
+import { createClient } from "@order-lookup/client";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ErrorCode } from "../src/platform/errors.ts";
 import { cursorParam } from "./helpers/cursor-param.ts";
