@@ -1,4 +1,4 @@
-// The typed client (src/client.ts, exported as "order-lookup-service/client") against the worker:
+// The typed client (@order-lookup/client, imported by its name as an app does) against the worker:
 // its fetch goes into the worker and holds every answer to the OpenAPI contract, like call().
 import { createClient } from "@order-lookup/client";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
