@@ -601,7 +601,11 @@ describe("the typed client's rotation helper", () => {
     expect(new Set(tried.map((k) => k.secret)).size).toBe(1);
     expect(rotation.secret).toBe(old.secret);
     expect(reported).toHaveLength(1);
-    expect(reported[0]).toMatchObject({ name: "KeyRotationError", stage: "store", cause: new Error("QuotaExceededError") });
+    expect(reported[0]).toMatchObject({
+      name: "KeyRotationError",
+      stage: "store",
+      cause: new Error("QuotaExceededError"),
+    });
     expect(rotation.lastError).toBe(reported[0]);
     // The next answer (the old key still says due) stores the successor held, with no second rotate.
     expect((await rotation.fetch(`${BASE}/api/area`)).status).toBe(200);
