@@ -457,6 +457,25 @@ describe("the typed client's sync helper", () => {
     expect(store.records.customer.size).toBe(book1.customer.size - 1);
   });
 
+  it("a 401 rejects with the service's error and leaves the copy at its cursor; another key of the agent resumes", async () => {
+    const { store } = await replicate(agent1, new MemorySyncStore(), { limit: 1000 });
+    const position = store.position;
+    await expect(replicate("sk_test_0000000000000000000000000000000000", store)).rejects.toMatchObject({
+      name: "SyncError",
+      status: 401,
+      message: "Invalid API key: no such key",
+      error: { code: "AUTHENTICATION_ERROR", description: "Invalid API key: no such key" },
+    });
+    expect(store.position).toBe(position);
+    expect(sortedBook(store.records)).toEqual(book1);
+    const newKey = (await makeKey({ name: "Asha's new phone", agentId: 1 })).secret;
+    // From the same cursor: nothing new (a caught-up answer; its ETag is the new key's own).
+    const { result, book } = await replicate(newKey, store);
+    expect(result).toMatchObject({ changes: 0, resynced: false, removed: 0 });
+    expect(store.position!.cursor).toBe(position!.cursor);
+    expect(book).toEqual(book1);
+  });
+
   it("names the book for a key bound to none, and throws on an answer it cannot apply", async () => {
     const { book } = await replicate(key, new MemorySyncStore(), { salesagentId: 1 });
     expect(book).toEqual(book1);
