@@ -9,7 +9,7 @@
 // the first layer below whose pattern it matches:
 //
 //   wiring       src/index.ts (the worker's entry), app.ts (the app), api.ts (the API's routers),
-//                client.ts (the typed client), scheduled.ts (the cron), openapi/ (document, docs page)
+//                scheduled.ts (the cron), openapi/ (document, docs page)
 //   route        *.routes.ts, *.handlers.ts, *.index.ts, dashboard/ (the pages and their forms),
 //                platform/route.ts (apiRoute(), the router): a handler and the middleware it runs
 //   middleware   platform/middleware/, admin/admin.auth.ts: per-request plumbing
@@ -31,7 +31,7 @@ const CAPABILITIES = "(customers|orders|lookups|health|keys|admin|import|dashboa
 
 /** Top to bottom; a file is in the first layer that it matches. */
 const LAYERS = [
-  { name: "wiring", path: ["^src/(index|app|api|client|scheduled)\\.ts$", "^src/openapi/"] },
+  { name: "wiring", path: ["^src/(index|app|api|scheduled)\\.ts$", "^src/openapi/"] },
   {
     name: "route",
     path: [

@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 import type { BrowserContext, Page } from "playwright-core";
 import jsQR from "jsqr";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { exchangeEnrollmentCode } from "../src/client.ts";
+import { exchangeEnrollmentCode } from "@order-lookup/client";
 import { expectNoSeriousViolations } from "./helpers/axe.ts";
 import { SKIP_BROWSER_TESTS } from "./helpers/browser.ts";
 import { closeDashboard, type Dashboard, loaded, openDashboard, type Server } from "./helpers/dashboard.ts";

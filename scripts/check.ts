@@ -1,6 +1,7 @@
-// npm run check: everything short of uploading (docs/development.md, Tests and checks). Type check, lint, formatting,
-// the generated binding types up to date, a dry-run build of every Worker in both modes, the OpenAPI
-// lint when the project has one, and the documentation's links. Prints each step; exits 1 naming the step that failed.
+// npm run check: everything short of uploading (docs/development.md, Tests and checks). The typed client's
+// declarations against the routes, type check, lint, formatting, the generated binding types up to date, a
+// dry-run build of every Worker in both modes, the OpenAPI lint when the project has one, and the
+// documentation's links. Prints each step; exits 1 naming the step that failed.
 import { readFileSync } from "node:fs";
 import { type CommandLine, parseCommandLine } from "./lib/cli.ts";
 import { runChecked } from "./lib/processes.ts";
@@ -11,7 +12,8 @@ import { buildApi, buildDocs } from "./lib/workers.ts";
 const COMMAND: CommandLine = {
   invocation: "npm run check --",
   usage: `Usage: npm run check
-  Type check, lint, formatting (prettier --check), generated binding types up to date (wrangler types --check), a dry-run build of
+  The typed client's declarations up to date with the routes (npm run client:types -- --check), type check
+  (the client package built first), lint, formatting (prettier --check), generated binding types up to date (wrangler types --check), a dry-run build of
   the API in test and live mode and of the docs Worker (into a temporary folder), the OpenAPI lint
   (npm run lint:openapi) if the project has one, then the documentation's links (npm run lint:docs).
   Needs no Cloudflare account.`,
@@ -30,6 +32,10 @@ async function main(): Promise<void> {
   const outdir = tempFolder("check");
   try {
     const report = await runSteps([
+      {
+        name: "typed client's declarations match the routes",
+        run: () => runChecked("npm", ["run", "client:types", "--", "--check"]).then(() => undefined),
+      },
       { name: "type check", run: () => runChecked("npm", ["run", "typecheck"]).then(() => undefined) },
       { name: "lint", run: () => runChecked("npm", ["run", "lint"]).then(() => undefined) },
       { name: "formatting (prettier)", run: () => runChecked("npm", ["run", "format:check"]).then(() => undefined) },

@@ -1,6 +1,6 @@
-// The typed client (src/client.ts, exported as "order-lookup-service/client") against the worker:
+// The typed client (@order-lookup/client, imported by its name as an app does) against the worker:
 // its fetch goes into the worker and holds every answer to the OpenAPI contract, like call().
-import { createClient } from "order-lookup-service/client";
+import { createClient, type Customer, type Order, type SyncStore } from "@order-lookup/client";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ErrorCode } from "../src/platform/errors.ts";
 import { cursorParam } from "./helpers/cursor-param.ts";
@@ -216,4 +216,17 @@ export async function typeChecks(client: ReturnType<typeof createClient>) {
     return cityId;
   }
   return undefined;
+}
+
+// The store is typed per record kind (docs/api.md, "The store"); never called.
+export async function storeChecks(store: SyncStore) {
+  const customer: Customer | undefined = await store.get("customer", 1);
+  const order: Order | undefined = await store.get("order", 101);
+  // @ts-expect-error: get("customer") is a Customer, not an Order
+  const wrong: Order | undefined = await store.get("customer", 1);
+  // @ts-expect-error: an order is put under "order"
+  if (order) await store.put("customer", order.id, order);
+  // @ts-expect-error: no such kind
+  await store.listIds("invoice");
+  return [customer, wrong];
 }

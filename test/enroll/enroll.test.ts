@@ -4,7 +4,7 @@
 // moved by rewriting a code's times in D1.
 import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { EnrollmentError, exchangeEnrollmentCode } from "../../src/client.ts";
+import { EnrollmentError, exchangeEnrollmentCode } from "@order-lookup/client";
 import { scheduled, DAILY_RETENTION_CRON } from "../../src/scheduled.ts";
 import { BASE, call, contractFetch, errorEnvelope, validationEnvelope } from "../helpers/http.ts";
 import { callWithEnv, downD1, expectNoLeak, failingWriteBatchD1 } from "../helpers/faults.ts";

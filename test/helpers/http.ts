@@ -76,7 +76,7 @@ export function statusAndHeaders(res: CallResult, ...names: string[]): Record<st
 }
 
 /**
- * A fetch for clients (e.g. the typed client of src/client.ts) that goes into the worker and holds
+ * A fetch for clients (e.g. the typed client, @order-lookup/client) that goes into the worker and holds
  * every answer to the same contract as call().
  */
 export async function contractFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {

@@ -4,7 +4,7 @@
 // helper, and no secret in clear anywhere.
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
-import { keyRotation, type RotatedKey } from "order-lookup-service/client";
+import { KeyRotationError, keyRotation, type StoredKey } from "@order-lookup/client";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import worker from "../../src/index.ts";
 import { ISOLATE_KEY_TTL_MS } from "../../src/keys/keys.isolate-cache.ts";
@@ -526,14 +526,16 @@ describe("the typed client's rotation helper", () => {
     const old = await makeKey({ name: "field app" });
     await mark({ ids: [old.record.id] });
     clearIsolateCaches();
-    const stored: RotatedKey[] = [];
+    const stored: StoredKey[] = [];
     const sent: string[] = [];
+    const reported: unknown[] = [];
     let loseNextRotate = true;
     const rotation = keyRotation(BASE, {
       secret: old.secret,
       store: async (key) => {
         stored.push(key);
       },
+      onError: (error) => reported.push(error),
       fetch: async (input: RequestInfo | URL, init?: RequestInit) => {
         const request = new Request(input, init);
         sent.push(
@@ -557,6 +559,63 @@ describe("the typed client's rotation helper", () => {
     ]);
     expect(stored).toEqual([{ id: KEY_ID, secret: expect.stringMatching(/^sk_test_/), replaces: old.record.id }]);
     expect(rotation.secret).toBe(stored[0]!.secret);
+    expect(await keyCount()).toBe(2);
+    // The lost answer was reported, then cleared by the rotation that completed.
+    expect(reported).toEqual([
+      expect.objectContaining({
+        name: "KeyRotationError",
+        stage: "rotate",
+        message: "POST /keys/rotate got no answer",
+        status: null,
+        cause: new TypeError("network connection lost"),
+      }),
+    ]);
+    expect(rotation.lastError).toBeNull();
+  });
+
+  it("retries a store that fails, reports it, and stores the same successor at the next answer", async () => {
+    const old = await makeKey({ name: "field app, full storage" });
+    await mark({ ids: [old.record.id] });
+    clearIsolateCaches();
+    const sent: string[] = [];
+    const tried: StoredKey[] = [];
+    const reported: KeyRotationError[] = [];
+    let failures = 3;
+    const rotation = keyRotation(BASE, {
+      secret: old.secret,
+      store: async (key) => {
+        tried.push(key);
+        if (failures-- > 0) throw new Error("QuotaExceededError");
+      },
+      onError: (error) => reported.push(error),
+      fetch: (input: RequestInfo | URL, init?: RequestInit) => {
+        const request = new Request(input, init);
+        const who = request.headers.get("Authorization") === `Bearer ${old.secret}` ? "old" : "new";
+        sent.push(`${request.method} ${new URL(request.url).pathname} ${who}`);
+        return contractFetch(request);
+      },
+    });
+    // Three tries at the first answer, all failing: reported, and the old key stays in use.
+    expect((await rotation.fetch(`${BASE}/api/area`)).status).toBe(200);
+    expect(tried).toHaveLength(3);
+    expect(new Set(tried.map((k) => k.secret)).size).toBe(1);
+    expect(rotation.secret).toBe(old.secret);
+    expect(reported).toHaveLength(1);
+    expect(reported[0]).toMatchObject({
+      name: "KeyRotationError",
+      stage: "store",
+      cause: new Error("QuotaExceededError"),
+    });
+    expect(rotation.lastError).toBe(reported[0]);
+    // The next answer (the old key still says due) stores the successor held, with no second rotate.
+    expect((await rotation.fetch(`${BASE}/api/area`)).status).toBe(200);
+    expect((await rotation.fetch(`${BASE}/api/area`)).status).toBe(200);
+    expect(sent).toEqual(["GET /api/area old", "POST /api/keys/rotate old", "GET /api/area old", "GET /api/area new"]);
+    expect(tried).toHaveLength(4);
+    expect(tried[3]).toEqual(tried[0]);
+    expect(rotation.secret).toBe(tried[0]!.secret);
+    expect(rotation.lastError).toBeNull();
+    expect(reported).toHaveLength(1);
     expect(await keyCount()).toBe(2);
   });
 });

@@ -2,13 +2,21 @@
 // client's helper over the worker, and the cost bound of docs/specification.md section 8.
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
-import { createClient, MemorySyncStore, sync, type SyncChange, type SyncOptions } from "order-lookup-service/client";
+import {
+  type Change,
+  createClient,
+  type Customer,
+  MemorySyncStore,
+  type Order,
+  sync,
+  type SyncOptions,
+} from "@order-lookup/client";
 import { encodeSyncCursor, RECORD_SHAPE } from "../../src/sync/sync.cursor.ts";
 import { BASE, call, type CallResult, contractFetch } from "../helpers/http.ts";
 import { rowsReadOf } from "../helpers/timing-header.ts";
 
 export interface SyncBody {
-  data: { changes: SyncChange[]; next_cursor: string; has_more: boolean };
+  data: { changes: Change[]; next_cursor: string; has_more: boolean };
 }
 export type SyncResult = CallResult<SyncBody>;
 
@@ -52,8 +60,8 @@ async function allPages<T>(key: string, first: string, pick: (body: any) => T[])
 }
 
 export interface Book {
-  customer: Map<number, unknown>;
-  order: Map<number, unknown>;
+  customer: Map<number, Customer>;
+  order: Map<number, Order>;
 }
 
 /** An agent's book as GET /customers (with the agent's key) and GET /orders (per customer) answer it. */
@@ -70,8 +78,8 @@ export async function bookFromListings(agentKey: string): Promise<Book> {
 }
 
 /** The first sync's changes for a book: each customer by id, then its orders by date, then id. */
-export function walkOf(book: Book): SyncChange[] {
-  const changes: SyncChange[] = [];
+export function walkOf(book: Book): Change[] {
+  const changes: Change[] = [];
   const orders = [...book.order.values()] as any[];
   for (const id of [...book.customer.keys()].sort((a, b) => a - b)) {
     changes.push({ type: "customer", id, op: "upsert", data: book.customer.get(id) as any });
@@ -87,7 +95,7 @@ export function walkOf(book: Book): SyncChange[] {
  * SPEC's bound: 20, plus 8 a customer record, plus for each order record 4 per order, line and
  * invoice and 8 for its customer and address. Statuses are left out of the allowance (stricter).
  */
-export function costBound(changes: SyncChange[]): number {
+export function costBound(changes: Change[]): number {
   let bound = 20;
   for (const change of changes) {
     if (change.type === "customer") bound += 8;
@@ -120,6 +128,6 @@ export async function replicate(key: string, store = new MemorySyncStore(), opti
 }
 
 export function sortedBook(book: Book): Book {
-  const sorted = (m: Map<number, unknown>) => new Map([...m].sort(([a], [b]) => a - b));
+  const sorted = <R>(m: Map<number, R>) => new Map([...m].sort(([a], [b]) => a - b));
   return { customer: sorted(book.customer), order: sorted(book.order) };
 }

@@ -93,9 +93,10 @@ async function syncPage(agentId: Agent, replica: Replica, limit: number, lose: b
   if (lose) return has_more;
   for (const change of changes) {
     if (change.op === "delete") replica.book[change.type].delete(change.id);
+    else if (change.type === "customer") replica.book.customer.set(change.id, change.data!);
     else {
-      if (change.type === "order") expect(replica.book.customer.has(change.data!.customer.id)).toBe(true);
-      replica.book[change.type].set(change.id, change.data);
+      expect(replica.book.customer.has(change.data!.customer.id)).toBe(true);
+      replica.book.order.set(change.id, change.data!);
     }
     replica.delivered?.add(`${change.type}:${change.id}`);
   }

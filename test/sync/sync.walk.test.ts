@@ -2,7 +2,14 @@
 // at any page size with records equal to the listings' items, the caught-up answer and its 304, 410
 // and the typed client's recoveries, a cursor that outlives its key, reads at the primary, the cost.
 import { env } from "cloudflare:workers";
-import { MemorySyncStore } from "order-lookup-service/client";
+import {
+  applyChange,
+  type Change,
+  MemorySyncStore,
+  sync,
+  type SyncPosition,
+  type SyncStore,
+} from "@order-lookup/client";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { clearIsolateCaches, makeKey } from "../helpers/api-keys.ts";
 import { callWithEnv, refusingBookmarksD1 } from "../helpers/faults.ts";
@@ -12,10 +19,12 @@ import { rowsReadOf, workOf } from "../helpers/timing-header.ts";
 import {
   type Book,
   bookFromListings,
+  client,
   expectWithinCost,
   getSync,
   lastSeq,
   replicate,
+  sortedBook,
   type SyncBody,
   syncCursor,
   walkOf,
@@ -380,6 +389,90 @@ describe("the typed client's sync helper", () => {
     store.put = put;
     const { result, book } = await replicate(agent1, store, { limit: 10 });
     expect(result).toEqual({ pages: 4, changes: 35, resynced: false, removed: 1 });
+    expect(book).toEqual(book1);
+  });
+
+  it("hands each answer with its cursor to the store's applyAnswer; a failed one leaves the last applied", async () => {
+    const store = new MemorySyncStore();
+    const answers: { changes: Change[]; position: SyncPosition }[] = [];
+    const applyAnswer = store.applyAnswer.bind(store);
+    store.applyAnswer = async (changes, position) => {
+      answers.push({ changes: [...changes], position });
+      return applyAnswer(changes, position);
+    };
+    const put = store.put.bind(store);
+    let puts = 0;
+    store.put = async (kind, id, record) => {
+      if (++puts === 25) throw new Error("transaction aborted");
+      return put(kind, id, record);
+    };
+    await expect(replicate(agent1, store, { limit: 10 })).rejects.toThrow("transaction aborted");
+    expect(answers.map((a) => a.changes.length)).toEqual([10, 10, 10]);
+    // The first two answers whole and nothing of the third, at the second's cursor.
+    expect(store.position).toEqual(answers[1]!.position);
+    const applied = new MemorySyncStore();
+    for (const change of answers.slice(0, 2).flatMap((a) => a.changes)) await applyChange(applied, change);
+    expect(sortedBook(store.records)).toEqual(sortedBook(applied.records));
+    expect(store.records.customer.size + store.records.order.size).toBe(20);
+  });
+
+  it("with a store that has no applyAnswer, puts each change and then the answer's cursor", async () => {
+    const memory = new MemorySyncStore();
+    const calls: string[] = [];
+    const plain: SyncStore = {
+      get: (kind, id) => memory.get(kind, id),
+      put: (kind, id, record) => {
+        calls.push("put");
+        return memory.put(kind, id, record);
+      },
+      delete: (kind, id) => memory.delete(kind, id),
+      listIds: (kind) => memory.listIds(kind),
+      getCursor: () => memory.getCursor(),
+      putCursor: (position) => {
+        calls.push("cursor");
+        return memory.putCursor(position);
+      },
+      clear: () => memory.clear(),
+    };
+    expect(await sync(client(agent1), plain, { limit: 20 })).toEqual({
+      pages: 2,
+      changes: 35,
+      resynced: false,
+      removed: 0,
+    });
+    expect(sortedBook(memory.records)).toEqual(book1);
+    expect(calls).toEqual([...Array(20).fill("put"), "cursor", ...Array(15).fill("put"), "cursor"]);
+  });
+
+  it("a customer's delete removes its orders from the copy, and no other", async () => {
+    const { store } = await replicate(agent1);
+    const customerId = book1.order.get(101)!.customer.id;
+    const ordersOf = (id: number) => [...store.records.order.values()].filter((o) => o.customer.id === id).length;
+    expect(ordersOf(customerId)).toBeGreaterThan(0);
+    const others = store.records.order.size - ordersOf(customerId);
+    await store.applyAnswer([{ type: "customer", id: customerId, op: "delete", data: null }], { cursor: "c" });
+    expect(store.records.customer.has(customerId)).toBe(false);
+    expect(ordersOf(customerId)).toBe(0);
+    expect(store.records.order.size).toBe(others);
+    expect(store.records.customer.size).toBe(book1.customer.size - 1);
+  });
+
+  it("a 401 rejects with the service's error and leaves the copy at its cursor; another key of the agent resumes", async () => {
+    const { store } = await replicate(agent1, new MemorySyncStore(), { limit: 1000 });
+    const position = store.position;
+    await expect(replicate("sk_test_0000000000000000000000000000000000", store)).rejects.toMatchObject({
+      name: "SyncError",
+      status: 401,
+      message: "Invalid API key: no such key",
+      error: { code: "AUTHENTICATION_ERROR", description: "Invalid API key: no such key" },
+    });
+    expect(store.position).toBe(position);
+    expect(sortedBook(store.records)).toEqual(book1);
+    const newKey = (await makeKey({ name: "Asha's new phone", agentId: 1 })).secret;
+    // From the same cursor: one answer, with nothing new.
+    const { result, book } = await replicate(newKey, store);
+    expect(result).toEqual({ pages: 1, changes: 0, resynced: false, removed: 0 });
+    expect(store.position!.cursor).toBe(position!.cursor);
     expect(book).toEqual(book1);
   });
 
