@@ -17,7 +17,6 @@ export const KEY_EXPIRES_IN = { min: 3_600, max: 63_072_000 } as const;
 /** How long after its use a code answers the same key and secret again. */
 export const RETRY_WINDOW_MS = 10 * 60 * 1000;
 export const CODE_ID_PATTERN = /^enr_[0-9A-Za-z]{16}$/;
-export const MAX_DEVICE_NAME_LENGTH = 100;
 /** The new key's secret, kept for the retry window sealed under the code itself (never its stored hash). */
 const SEALED_SECRET = { info: "enrollment-secret-v1" };
 
@@ -209,7 +208,10 @@ export class Enrollments {
 
   private async claim(row: CodeRow, code: string, deviceName: string | null) {
     const device = deviceName?.trim() ?? "";
-    const name = (device === "" ? row.name : `${row.name} (${device})`).slice(0, MAX_NAME_LENGTH);
+    // Any length is accepted and cut, by code points so that no character is split (section 9).
+    const name = Array.from(device === "" ? row.name : `${row.name} (${device})`)
+      .slice(0, MAX_NAME_LENGTH)
+      .join("");
     const at = this.now().toISOString();
     return this.keys.createClaimed(
       {
