@@ -350,13 +350,17 @@ async function enrollmentNoticeOf(c: DashContext): Promise<string | undefined> {
   return code?.status === "revoked" ? `Enrollment code ${code.id} (“${code.name}”) is revoked.` : undefined;
 }
 
+/** Codes on one page of the enrollment codes list: a page reads this many rows (and one more). */
+export const CODES_PAGE_SIZE = 50;
+
 async function renderEnrollments(
   c: DashContext,
   extra: Partial<EnrollmentsPageProps> = {},
   status: 200 | 404 | 409 | 422 = 200,
 ): Promise<Response> {
-  const [codes, base] = await Promise.all([
-    enrollmentsFor(c.get("services")).list(),
+  const before = c.req.query("before") ?? null;
+  const [{ codes, older }, base] = await Promise.all([
+    enrollmentsFor(c.get("services")).listPage(before, CODES_PAGE_SIZE),
     formPageBase(c, c.get("session")),
   ]);
   const { agents, picker } = await agentsShown(
@@ -364,7 +368,11 @@ async function renderEnrollments(
     codes.map((code) => code.agent_id),
     extra,
   );
-  return c.html(<EnrollmentsPage {...base} codes={codes} agents={agents} {...extra} picker={picker} />, status);
+  const pages = { older, newer: before !== null };
+  return c.html(
+    <EnrollmentsPage {...base} codes={codes} pages={pages} agents={agents} {...extra} picker={picker} />,
+    status,
+  );
 }
 
 /** What every page of forms carries: the CSP nonce, the session's CSRF token and a one-time form token. */

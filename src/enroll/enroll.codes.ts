@@ -142,6 +142,23 @@ export class Enrollments {
     return row ? this.view(row) : null;
   }
 
+  /**
+   * One page, newest first, after the code `before` (its id): reads `size` + 1 rows of the (created_at, id)
+   * index however many codes there are. `older` is the id to ask for the next page with, or null.
+   */
+  async listPage(before: string | null, size: number): Promise<{ codes: EnrollmentCode[]; older: string | null }> {
+    const after = before !== null && CODE_ID_PATTERN.test(before) ? before : null;
+    const { results } = await this.db
+      .prepare(
+        `SELECT ${COLUMNS} FROM enrollment_codes WHERE ?1 IS NULL OR (created_at, id) < ` +
+          "(SELECT created_at, id FROM enrollment_codes WHERE id = ?1) ORDER BY created_at DESC, id DESC LIMIT ?2",
+      )
+      .bind(after, size + 1)
+      .all<CodeRow>();
+    const codes = results.slice(0, size).map((row) => this.view(row));
+    return { codes, older: results.length > size ? codes.at(-1)!.id : null };
+  }
+
   /** Newest first; never a code (D1 has none) nor a sealed secret. */
   async list(): Promise<EnrollmentCode[]> {
     const { results } = await this.db
