@@ -27,6 +27,8 @@ import {
   type RotationRequest,
   rotationDue,
   openSuccessorSecret,
+  MIN_SELF_ROTATION_AGE_MS,
+  rotatedTooRecently,
   sealSuccessorSecret,
 } from "./keys.rotation.ts";
 import { DUE_SET_KEY, dueIds, readDueSet, rememberDueSet, writeDueSet } from "./keys.rotation.due.ts";
@@ -142,7 +144,10 @@ export class KeyStore {
     const { name, mode, expiresInSeconds: expiresIn, scopes, agentId } = checkNewKey(input);
     const now = this.now();
     const expiresAt = expiresIn === null ? null : new Date(now.getTime() + expiresIn * 1000).toISOString();
-    const { record, secret } = await newKey({ name, mode, expiresAt, replaces: null, scopes, agentId }, now);
+    const { record, secret } = await newKey(
+      { name, mode, expiresAt, replaces: null, scopes, agentId, lineageId: null },
+      now,
+    );
     const inserted = await this.records.insert(record, who, claim && (await claim(record, secret)));
     if (!inserted) return null;
     const copy = await this.followRecord(inserted);
@@ -266,6 +271,10 @@ export class KeyStore {
       const again = await this.answerAgain(old, copy, secret);
       if (again) return again;
       const now = this.now();
+      // No key breeds a chain of keys: without a rotation due, a key rotates itself only once it is a day old.
+      if (old.rotation?.state !== "due" && now.getTime() - Date.parse(old.created_at) < MIN_SELF_ROTATION_AGE_MS) {
+        throw rotatedTooRecently(old);
+      }
       const { record, secret: nextSecret, oldExpiresAt } = await replacementOf(old, grace, now);
       // With no time left, no retry can come: nothing is kept.
       const sealed =
@@ -478,6 +487,7 @@ async function replacementOf(
     replaces: old.id,
     scopes: old.scopes,
     agentId: old.agent_id,
+    lineageId: old.lineage_id,
   };
   const graceEnd = new Date(now.getTime() + graceSeconds * 1000).toISOString();
   const oldExpiresAt = old.expires_at && old.expires_at < graceEnd ? old.expires_at : graceEnd;
@@ -492,12 +502,15 @@ async function newKey(
     replaces: string | null;
     scopes: Scope[];
     agentId: number | null;
+    /** The old key's lineage for a roll or a rotation; null: the new key roots its own. */
+    lineageId: string | null;
   },
   now: Date,
 ): Promise<Omit<CreatedKey, "copyPending">> {
   const secret = newSecret(fields.mode);
+  const id = newKeyId();
   const record: KeyRecord = {
-    id: newKeyId(),
+    id,
     name: fields.name,
     mode: fields.mode,
     prefix: displayPrefix(secret),
@@ -512,6 +525,7 @@ async function newKey(
     rotation: null,
     successor_first_used_at: null,
     awaits_first_use: false,
+    lineage_id: fields.lineageId ?? id,
   };
   return { record, secret };
 }
@@ -520,7 +534,13 @@ async function newKey(
 export function publicRecord<R extends KeyRecord>(
   record: R,
   state: KeyState,
-): Omit<R, "hash" | "successor_first_used_at" | "awaits_first_use"> & { status: KeyState } {
-  const { hash: _hash, successor_first_used_at: _first, awaits_first_use: _awaits, ...rest } = record;
+): Omit<R, "hash" | "successor_first_used_at" | "awaits_first_use" | "lineage_id"> & { status: KeyState } {
+  const {
+    hash: _hash,
+    successor_first_used_at: _first,
+    awaits_first_use: _awaits,
+    lineage_id: _lineage,
+    ...rest
+  } = record;
   return { ...rest, status: state };
 }

@@ -5,7 +5,7 @@ import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { type CallResult, call, statusAndHeaders } from "../helpers/http.ts";
 import { dashboardLogin, formPost, resetKeysAndAgents } from "../helpers/session.ts";
-import { makeKey } from "../helpers/api-keys.ts";
+import { makeKey, markDue } from "../helpers/api-keys.ts";
 import type { KeyRecord } from "../../src/keys/keys.record.ts";
 
 const ADMIN = env.ADMIN_TOKEN!;
@@ -242,6 +242,7 @@ describe("asking for rotation from the key list", () => {
 describe("an old key used after its successor", () => {
   it("shows a warning with Revoke both, which revokes the old key and its successor once", async () => {
     const old = await makeKey({ name: "Asha's phone", agentId: 1 });
+    await markDue(old.record.id);
     const rotated = await call("/keys/rotate", { method: "POST", key: old.secret });
     expect(rotated.status).toBe(201);
     const successor = rotated.body.data;
