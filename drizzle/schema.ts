@@ -356,6 +356,9 @@ export const apiKeys = sqliteTable(
       .where(sql`${t.rotationState} = 'due'`),
     // Revoking a lineage reads only its keys.
     index("api_keys_lineage_idx").on(t.lineageId),
+    // The daily job finds the keys dead for 90 days (revoked, expired or replaced) on these.
+    index("api_keys_revoked_idx").on(t.revokedAt),
+    index("api_keys_expires_idx").on(t.expiresAt),
   ],
 );
 
@@ -517,6 +520,8 @@ export const enrollmentCodes = sqliteTable(
     uniqueIndex("enrollment_codes_code_hash_uq").on(t.codeHash),
     uniqueIndex("enrollment_codes_key_id_uq").on(t.keyId),
     index("enrollment_codes_created_idx").on(t.createdAt, t.id),
+    // The daily job finds the codes dead for 90 days on it (a code dies at the latest when it expires).
+    index("enrollment_codes_expires_idx").on(t.expiresAt),
     // The daily job's scan reads only the codes still holding a sealed secret.
     index("enrollment_codes_sealed_idx")
       .on(t.usedAt)

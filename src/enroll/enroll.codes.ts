@@ -17,6 +17,8 @@ export const KEY_EXPIRES_IN = { min: 3_600, max: 63_072_000 } as const;
 /** How long after its use a code answers the same key and secret again. */
 export const RETRY_WINDOW_MS = 10 * 60 * 1000;
 export const CODE_ID_PATTERN = /^enr_[0-9A-Za-z]{16}$/;
+/** A code used, expired or revoked this long ago is deleted by the daily job (its audit entries stay). */
+export const DEAD_CODE_RETENTION_DAYS = 90;
 /** The new key's secret, kept for the retry window sealed under the code itself (never its stored hash). */
 const SEALED_SECRET = { info: "enrollment-secret-v1" };
 
@@ -208,6 +210,31 @@ export class Enrollments {
       // Lost to another exchange, a revocation or the expiry meanwhile: judged again from the row as it is now.
     }
     return { outcome: "refused", why: "agent" };
+  }
+
+  /**
+   * The daily job's part (docs/specification.md section 7): codes used, expired or revoked more than 90 days ago,
+   * in chunks. A code is used or revoked before it expires, and expires at most 7 days after it was made, so the
+   * expiry index bounds the scan.
+   */
+  async deleteDeadCodes(): Promise<number> {
+    const day = 86_400_000;
+    const now = this.now().getTime();
+    const before = new Date(now - DEAD_CODE_RETENTION_DAYS * day).toISOString();
+    const bound = new Date(now - DEAD_CODE_RETENTION_DAYS * day + CODE_EXPIRES_IN.max * 1000).toISOString();
+    let deleted = 0;
+    for (let chunk = 0; chunk < 5; chunk++) {
+      const { meta } = await this.db
+        .prepare(
+          "DELETE FROM enrollment_codes WHERE id IN (SELECT id FROM enrollment_codes WHERE expires_at < ?2 " +
+            "AND (expires_at < ?1 OR used_at < ?1 OR revoked_at < ?1) LIMIT 500)",
+        )
+        .bind(before, bound)
+        .run();
+      deleted += meta.changes ?? 0;
+      if ((meta.changes ?? 0) < 500) break;
+    }
+    return deleted;
   }
 
   /** The daily job's part: sealed secrets past the retry window. */

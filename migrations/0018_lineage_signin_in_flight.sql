@@ -1,3 +1,0 @@
-ALTER TABLE `admin_signin_failures` ADD `in_flight` integer DEFAULT 0 NOT NULL;--> statement-breakpoint
-ALTER TABLE `api_keys` ADD `lineage_id` text;--> statement-breakpoint
-CREATE INDEX `api_keys_lineage_idx` ON `api_keys` (`lineage_id`);
