@@ -74,6 +74,10 @@ export const PENDING_COPIES_PER_RUN = 200;
 /** Must match wrangler.toml [triggers]: with KV's propagation, the bound on a failed copy write. */
 export const COPY_JOB_INTERVAL_SECONDS = 300;
 
+/** Keys of a lineage revoked per read of its working keys, and the most reads one revocation makes. */
+export const LINEAGE_CHUNK = 50;
+export const MAX_LINEAGE_CHUNKS = 20;
+
 /** Rounds of writing the due set while marks keep changing it: like COPY_WRITE_ROUNDS. */
 export const DUE_SET_WRITE_ROUNDS = 3;
 
@@ -377,6 +381,29 @@ export class KeyStore {
     const revoked = await this.records.revoke(id, this.now().toISOString(), who);
     if (!revoked) return null;
     return { record: revoked.record, copyPending: (await this.followRecord(revoked)) !== "confirmed" };
+  }
+
+  /**
+   * Revokes every working key of the key's lineage (docs/specification.md section 9, "A copied key shows
+   * itself"): the key itself first, then the others in chunks of LINEAGE_CHUNK, each revoked as `revoke` does
+   * (its audit entry, its copy). Null for an unknown key; `revoked` counts the keys that were still working.
+   */
+  async revokeLineage(id: string, actor: KeyActor): Promise<{ record: KeyRecord; revoked: number } | null> {
+    const record = await this.get(id);
+    if (!record) return null;
+    let revoked = 0;
+    const state = this.stateOf(record);
+    if (state === "active" || state === "grace") {
+      await this.revoke(record.id, actor);
+      revoked++;
+    }
+    for (let round = 0; round < MAX_LINEAGE_CHUNKS; round++) {
+      const ids = await this.records.workingOfLineage(record.lineage_id, this.now().toISOString(), LINEAGE_CHUNK);
+      for (const other of ids) await this.revoke(other, actor);
+      revoked += ids.length;
+      if (ids.length < LINEAGE_CHUNK) break;
+    }
+    return { record: (await this.get(id)) ?? record, revoked };
   }
 
   /** The 5-minute job. A failed KV write or confirmation ends the run: KV or D1 is refusing, the rest would fail. */
