@@ -223,8 +223,8 @@ export const idempotencyKeys = sqliteTable("idempotency_keys", {
 });
 
 // Administrator sign-ins and enrollment code exchanges of the last 10 minutes, by bucket and client address
-// (src/admin/admin.signin-throttle.ts): each attempt reserves a row before its secret is compared; a
-// success deletes its row, a failure keeps it. Pruned as it is written: rows older than the window are
+// (src/admin/admin.signin-throttle.ts): each attempt reserves a row (in flight) before its secret is compared;
+// a success deletes its row, a failure keeps it (no longer in flight). Pruned as it is written: rows older than the window are
 // deleted with each attempt.
 export const adminSigninFailures = sqliteTable(
   "admin_signin_failures",
@@ -237,6 +237,12 @@ export const adminSigninFailures = sqliteTable(
     bucket: text("bucket", { enum: ["signin", "enroll"] })
       .notNull()
       .default("signin"),
+    /**
+     * 1 while the attempt's secret is being compared, 0 once it failed (rows from before the column are
+     * failures). A reservation in flight counts against the limit, but only failures make a lock that an
+     * isolate remembers (docs/specification.md section 2, "Only failures lock").
+     */
+    inFlight: integer("in_flight").notNull().default(0),
   },
   (t) => [
     index("admin_signin_failures_address_at_idx").on(t.address, t.at),
@@ -329,6 +335,11 @@ export const apiKeys = sqliteTable(
     successorSecretSealed: text("successor_secret_sealed"),
     /** 1 on a rotation's successor until its first use reaches the old key's record (and so its copy). */
     awaitsFirstUse: integer("awaits_first_use").notNull().default(0),
+    /**
+     * The root key of the lineage (docs/specification.md section 9): a new key's own id, copied to every key
+     * made from it by rotation or roll. Stored, never found by walking rolled_from, whose rows retention deletes.
+     */
+    lineageId: text("lineage_id"),
   },
   (t) => [
     uniqueIndex("api_keys_hash_uq").on(t.hash),
@@ -343,6 +354,11 @@ export const apiKeys = sqliteTable(
     index("api_keys_rotation_due_idx")
       .on(t.id)
       .where(sql`${t.rotationState} = 'due'`),
+    // Revoking a lineage reads only its keys.
+    index("api_keys_lineage_idx").on(t.lineageId),
+    // The daily job finds the keys dead for 90 days (revoked, expired or replaced) on these.
+    index("api_keys_revoked_idx").on(t.revokedAt),
+    index("api_keys_expires_idx").on(t.expiresAt),
   ],
 );
 
@@ -504,6 +520,8 @@ export const enrollmentCodes = sqliteTable(
     uniqueIndex("enrollment_codes_code_hash_uq").on(t.codeHash),
     uniqueIndex("enrollment_codes_key_id_uq").on(t.keyId),
     index("enrollment_codes_created_idx").on(t.createdAt, t.id),
+    // The daily job finds the codes dead for 90 days on it (a code dies at the latest when it expires).
+    index("enrollment_codes_expires_idx").on(t.expiresAt),
     // The daily job's scan reads only the codes still holding a sealed secret.
     index("enrollment_codes_sealed_idx")
       .on(t.usedAt)

@@ -2,7 +2,7 @@
 // the sync log's old tombstones; every 5 minutes, the key copies still pending (docs/specification.md
 // sections 2, 8 and 9).
 import { Enrollments } from "./enroll/enroll.codes.ts";
-import { deleteExpiredKeyData } from "./keys/keys.retention.ts";
+import { deleteDeadKeys, deleteExpiredKeyData } from "./keys/keys.retention.ts";
 import { KeyStore } from "./keys/keys.store.ts";
 import { errorName, log } from "./platform/lib/log.ts";
 import { purgeTombstones, retentionDays } from "./sync/sync.log.purge.ts";
@@ -51,8 +51,12 @@ async function run(job: Job, { cron, scheduledTime }: ScheduledController, env: 
     const result = await deleteExpiredKeyData(env.DB, now);
     // Enrollment secrets past their retry window (docs/specification.md section 9), if no read erased them first.
     const store = new KeyStore(env.KEYS, env.DB);
-    const sealed_secrets_erased = await new Enrollments(env.DB, store, () => now).eraseSealedSecrets();
-    log({ event: job, cron, ...result, sealed_secrets_erased });
+    const enrollments = new Enrollments(env.DB, store, () => now);
+    const sealed_secrets_erased = await enrollments.eraseSealedSecrets();
+    // Keys and codes dead for 90 days (section 7): records that stop mattering do not pile up.
+    const dead = await deleteDeadKeys(env.DB, env.KEYS, now);
+    const codes_deleted = await enrollments.deleteDeadCodes();
+    log({ event: job, cron, ...result, sealed_secrets_erased, ...dead, codes_deleted });
   } else {
     const result = await purgeTombstones(env.DB, new Date(scheduledTime), retentionDays(env.SYNC_RETENTION_DAYS));
     log({ level: result.tombstones_left ? "warn" : "info", event: job, cron, ...result });

@@ -84,19 +84,17 @@ export async function revokeKey(store: KeyStore, id: string, actor: KeyActor): P
 }
 
 /**
- * An old key used after its rotation's successor may have been copied (docs/specification.md section 9):
- * both are revoked, the old key first. Revoking again is harmless, so this is safe to send twice.
+ * An old key used after its rotation's successor may have been copied (docs/specification.md section 9): every
+ * working key of its lineage is revoked, the key first. Revoking again is harmless, so this is safe to send twice.
  */
-export async function revokeBoth(
+export async function revokeLineage(
   store: KeyStore,
   id: string,
   actor: KeyActor,
-): Promise<{ old: AdminKey; successor: AdminKey }> {
-  const record = await findKey(store, id);
-  const successorId = record.rotation?.state === "rotated" ? record.rotation.successor_id : null;
-  if (successorId === null) throw errors.conflict(`Key ${record.id} was not rotated: it has no successor to revoke`);
-  const old = await revokeKey(store, record.id, actor);
-  return { old, successor: await revokeKey(store, successorId, actor) };
+): Promise<{ record: KeyRecord; revoked: number }> {
+  const done = await store.revokeLineage(id, actor);
+  if (!done) throw unknownKey(id);
+  return done;
 }
 
 export async function findKey(store: KeyStore, id: string): Promise<KeyRecord> {

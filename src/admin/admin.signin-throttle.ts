@@ -79,14 +79,29 @@ export async function throttled(attempt: ThrottledAttempt, matches: () => Promis
 
   const reservation = await reserve(attempt.db, attempt.bucket, address, nowMs);
   if ("unlockAt" in reservation) {
-    knownLocked.set(lockKey, reservation.unlockAt, nowMs);
+    // Only failures lock: a refusal counted against attempts still in flight (that may well succeed and free
+    // their places) is not remembered, so that a burst of correct sign-ins never outlives its own answers.
+    if (reservation.byFailures) knownLocked.set(lockKey, reservation.unlockAt, nowMs);
     throw attempt.locked(secondsUntil(reservation.unlockAt, nowMs));
   }
-  // A throw from here on keeps the reservation: an attempt that did not finish counts as a failure.
-  if (await matches()) {
-    await attempt.db.$client.prepare("DELETE FROM admin_signin_failures WHERE id = ?1").bind(reservation.id).run();
+  const d1 = attempt.db.$client;
+  let matched: boolean;
+  try {
+    matched = await matches();
+  } catch (err) {
+    // An attempt that did not finish counts as a failure; if even this write fails, the row stays reserved.
+    await d1
+      .prepare("UPDATE admin_signin_failures SET in_flight = 0 WHERE id = ?1")
+      .bind(reservation.id)
+      .run()
+      .catch(() => undefined);
+    throw err;
+  }
+  if (matched) {
+    await d1.prepare("DELETE FROM admin_signin_failures WHERE id = ?1").bind(reservation.id).run();
     return true;
   }
+  await d1.prepare("UPDATE admin_signin_failures SET in_flight = 0 WHERE id = ?1").bind(reservation.id).run();
   attempt.failed(address);
   return false;
 }
@@ -100,29 +115,33 @@ async function reserve(
   bucket: ThrottleBucket,
   address: string,
   nowMs: number,
-): Promise<{ id: number } | { unlockAt: number }> {
+): Promise<{ id: number } | { unlockAt: number; byFailures: boolean }> {
   const since = nowMs - SIGNIN_WINDOW_MS;
   const d1 = db.$client;
-  const [, reserved, tenth] = (await d1.batch([
+  const [, reserved, newest] = (await d1.batch([
     d1.prepare("DELETE FROM admin_signin_failures WHERE at <= ?1").bind(since),
     d1
       .prepare(
-        `INSERT INTO admin_signin_failures (bucket, address, at) SELECT ?5, ?1, ?2
+        `INSERT INTO admin_signin_failures (bucket, address, at, in_flight) SELECT ?5, ?1, ?2, 1
          WHERE (SELECT count(*) FROM admin_signin_failures WHERE bucket = ?5 AND address = ?1 AND at > ?3) < ?4
          RETURNING id`,
       )
       .bind(address, nowMs, since, SIGNIN_MAX_FAILURES, bucket),
     d1
       .prepare(
-        "SELECT at FROM admin_signin_failures WHERE bucket = ?4 AND address = ?1 AND at > ?2 " +
-          "ORDER BY at DESC, id DESC LIMIT 1 OFFSET ?3",
+        "SELECT at, in_flight FROM admin_signin_failures WHERE bucket = ?4 AND address = ?1 AND at > ?2 " +
+          "ORDER BY at DESC, id DESC LIMIT ?3",
       )
-      .bind(address, since, SIGNIN_MAX_FAILURES - 1, bucket),
-  ])) as [D1Result, D1Result<{ id: number }>, D1Result<{ at: number }>];
+      .bind(address, since, SIGNIN_MAX_FAILURES, bucket),
+  ])) as [D1Result, D1Result<{ id: number }>, D1Result<{ at: number; in_flight: number }>];
   const id = reserved.results[0]?.id;
   if (id !== undefined) return { id };
-  // Not reserved: ten rows are inside the window, the 10th newest among them.
-  return { unlockAt: (tenth.results[0]?.at ?? nowMs) + SIGNIN_WINDOW_MS };
+  // Not reserved: ten rows are inside the window; the lock lasts until the 10th newest leaves it.
+  const rows = newest.results;
+  return {
+    unlockAt: (rows[SIGNIN_MAX_FAILURES - 1]?.at ?? nowMs) + SIGNIN_WINDOW_MS,
+    byFailures: rows.length >= SIGNIN_MAX_FAILURES && rows.every((r) => r.in_flight === 0),
+  };
 }
 
 function secondsUntil(unlockAt: number, nowMs: number): number {

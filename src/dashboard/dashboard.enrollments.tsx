@@ -29,6 +29,8 @@ export interface EnrollmentsPageProps {
   csrfToken: string;
   formToken: string;
   codes: EnrollmentCode[];
+  /** The id that the next (older) page starts after, or null; whether this is a later page than the first. */
+  pages: { older: string | null; newer: boolean };
   agents: Map<number, AdminAgent>;
   picker: Omit<AgentPickerProps, "chosen">;
   /** A code just made, and the link its QR code carries: in this page and nowhere else. */
@@ -66,6 +68,7 @@ export const EnrollmentsPage: FC<EnrollmentsPageProps> = (props) => {
       </p>
       <MakeForm {...props} />
       <CodesTable codes={props.codes} agents={props.agents} csrfToken={csrfToken} />
+      <CodePages {...props.pages} />
     </SignedInPage>
   );
 };
@@ -190,3 +193,11 @@ const CodesTable: FC<{ codes: EnrollmentCode[]; agents: Map<number, AdminAgent>;
     )}
   </section>
 );
+
+const CodePages: FC<EnrollmentsPageProps["pages"]> = ({ older, newer }) =>
+  older !== null || newer ? (
+    <nav aria-label="Pages of enrollment codes" class="row">
+      {newer && <a href="/dashboard/enrollments">Newest codes</a>}
+      {older !== null && <a href={`/dashboard/enrollments?before=${encodeURIComponent(older)}`}>Older codes</a>}
+    </nav>
+  ) : null;

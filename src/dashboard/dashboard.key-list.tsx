@@ -407,7 +407,7 @@ const RotationForm: FC<KeyListProps> = ({ list, csrfToken, formToken }) => {
   );
 };
 
-/** The key's rotation, and the warning of an old key used after its successor, with "Revoke both". */
+/** The key's rotation, and the warning of an old key used after its successor, with the revocation of its lineage. */
 const Rotation: FC<{ item: AdminKeyWithUsage; which: string; csrfToken: string }> = ({ item, which, csrfToken }) => {
   const rotation = item.rotation;
   if (!rotation) return null;
@@ -436,10 +436,10 @@ const Rotation: FC<{ item: AdminKeyWithUsage; which: string; csrfToken: string }
           <strong>Warning:</strong> used {late} {late === 1 ? "time" : "times"} after its successor: it may have been
           copied.
           {rotation.successor_id && (
-            <form method="post" action={`/dashboard/keys/${item.id}/revoke-both`}>
+            <form method="post" action={`/dashboard/keys/${item.id}/revoke-lineage`}>
               <Csrf token={csrfToken} />
               <button type="submit" class="danger">
-                Revoke both<span class="vh"> {which} and its successor</span>
+                Revoke its whole lineage<span class="vh"> of {which}: every working key made from it or before it</span>
               </button>
             </form>
           )}

@@ -15,7 +15,7 @@ import {
   REVOCATION_BOUND_PRODUCTION_SECONDS,
 } from "../keys/keys.store.ts";
 import { limitBody } from "../platform/middleware/body-limit.ts";
-import { createKey, findKey, requestRotation, revokeBoth, revokeKey, rollKey, view } from "../admin/admin.keys.ts";
+import { createKey, findKey, requestRotation, revokeKey, revokeLineage, rollKey, view } from "../admin/admin.keys.ts";
 import { FORM_TOKEN_FIELD, issueFormToken, useFormToken } from "../admin/admin.form-tokens.ts";
 import { type AdminAgent, AGENT_SEARCH_LIMIT, agentsByIds, findAgents } from "../admin/admin.salesagents.ts";
 import type { Database } from "../platform/db/database.ts";
@@ -283,10 +283,10 @@ dashboardRoutes.post("/dashboard/keys/rotation", checkOrigin, limitBody, require
   });
 });
 
-dashboardRoutes.post("/dashboard/keys/:id/revoke-both", checkOrigin, limitBody, requireSession, async (c) => {
+dashboardRoutes.post("/dashboard/keys/:id/revoke-lineage", checkOrigin, limitBody, requireSession, async (c) => {
   return withErrorsShown(c, "The keys were not revoked", undefined, async () => {
-    const { old } = await revokeBoth(c.get("services").keys, c.req.param("id"), dashboardActor(c));
-    return c.redirect(`/dashboard?revoked_both=${encodeURIComponent(old.id)}`, 303);
+    const { record, revoked } = await revokeLineage(c.get("services").keys, c.req.param("id"), dashboardActor(c));
+    return c.redirect(`/dashboard?revoked_lineage=${encodeURIComponent(record.id)}&n=${revoked}`, 303);
   });
 });
 
@@ -350,13 +350,17 @@ async function enrollmentNoticeOf(c: DashContext): Promise<string | undefined> {
   return code?.status === "revoked" ? `Enrollment code ${code.id} (“${code.name}”) is revoked.` : undefined;
 }
 
+/** Codes on one page of the enrollment codes list: a page reads this many rows (and one more). */
+export const CODES_PAGE_SIZE = 50;
+
 async function renderEnrollments(
   c: DashContext,
   extra: Partial<EnrollmentsPageProps> = {},
   status: 200 | 404 | 409 | 422 = 200,
 ): Promise<Response> {
-  const [codes, base] = await Promise.all([
-    enrollmentsFor(c.get("services")).list(),
+  const before = c.req.query("before") ?? null;
+  const [{ codes, older }, base] = await Promise.all([
+    enrollmentsFor(c.get("services")).listPage(before, CODES_PAGE_SIZE),
     formPageBase(c, c.get("session")),
   ]);
   const { agents, picker } = await agentsShown(
@@ -364,7 +368,11 @@ async function renderEnrollments(
     codes.map((code) => code.agent_id),
     extra,
   );
-  return c.html(<EnrollmentsPage {...base} codes={codes} agents={agents} {...extra} picker={picker} />, status);
+  const pages = { older, newer: before !== null };
+  return c.html(
+    <EnrollmentsPage {...base} codes={codes} pages={pages} agents={agents} {...extra} picker={picker} />,
+    status,
+  );
 }
 
 /** What every page of forms carries: the CSP nonce, the session's CSRF token and a one-time form token. */
@@ -410,8 +418,8 @@ async function noticeOf(c: DashContext): Promise<string | undefined> {
           `Key-Rotation: due within 60 seconds, so that its app rotates it.`;
   }
   const store = c.get("services").keys;
-  const both = c.req.query("revoked_both");
-  if (both !== undefined) return revokedBothNotice(store, both);
+  const lineage = c.req.query("revoked_lineage");
+  if (lineage !== undefined) return revokedLineageNotice(store, lineage, c.req.query("n"));
   const id = c.req.query("revoked");
   if (id === undefined) return undefined;
   const found = await store.getWithCopy(id);
@@ -424,14 +432,15 @@ async function noticeOf(c: DashContext): Promise<string | undefined> {
   );
 }
 
-async function revokedBothNotice(store: KeyStore, id: string): Promise<string | undefined> {
-  const old = await store.get(id);
-  const successor = old?.rotation?.successor_id ? await store.get(old.rotation.successor_id) : null;
-  if (!old || !successor || store.stateOf(old) !== "revoked" || store.stateOf(successor) !== "revoked")
-    return undefined;
+async function revokedLineageNotice(store: KeyStore, id: string, n: string | undefined): Promise<string | undefined> {
+  const record = await store.get(id);
+  if (!record || store.stateOf(record) !== "revoked") return undefined;
+  const count = n !== undefined && /^\d{1,6}$/.test(n) ? Number(n) : null;
+  const how = count === null ? "" : ` (${count} ${count === 1 ? "key was" : "keys were"} still working)`;
   return (
-    `Key “${old.name}” (${old.prefix}) and its successor (${successor.prefix}) are revoked. They stop working ` +
-    `everywhere within ${BOUNDS.local} seconds locally and about ${BOUNDS.production} seconds in production.`
+    `Every key of the lineage of “${record.name}” (${record.prefix}) is revoked${how}: the key, the keys it was ` +
+    `made from and those made from it by rotation or roll. They stop working everywhere within ${BOUNDS.local} ` +
+    `seconds locally and about ${BOUNDS.production} seconds in production.`
   );
 }
 

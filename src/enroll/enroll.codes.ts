@@ -17,7 +17,8 @@ export const KEY_EXPIRES_IN = { min: 3_600, max: 63_072_000 } as const;
 /** How long after its use a code answers the same key and secret again. */
 export const RETRY_WINDOW_MS = 10 * 60 * 1000;
 export const CODE_ID_PATTERN = /^enr_[0-9A-Za-z]{16}$/;
-export const MAX_DEVICE_NAME_LENGTH = 100;
+/** A code used, expired or revoked this long ago is deleted by the daily job (its audit entries stay). */
+export const DEAD_CODE_RETENTION_DAYS = 90;
 /** The new key's secret, kept for the retry window sealed under the code itself (never its stored hash). */
 const SEALED_SECRET = { info: "enrollment-secret-v1" };
 
@@ -143,6 +144,23 @@ export class Enrollments {
     return row ? this.view(row) : null;
   }
 
+  /**
+   * One page, newest first, after the code `before` (its id): reads `size` + 1 rows of the (created_at, id)
+   * index however many codes there are. `older` is the id to ask for the next page with, or null.
+   */
+  async listPage(before: string | null, size: number): Promise<{ codes: EnrollmentCode[]; older: string | null }> {
+    const after = before !== null && CODE_ID_PATTERN.test(before) ? before : null;
+    const { results } = await this.db
+      .prepare(
+        `SELECT ${COLUMNS} FROM enrollment_codes WHERE ?1 IS NULL OR (created_at, id) < ` +
+          "(SELECT created_at, id FROM enrollment_codes WHERE id = ?1) ORDER BY created_at DESC, id DESC LIMIT ?2",
+      )
+      .bind(after, size + 1)
+      .all<CodeRow>();
+    const codes = results.slice(0, size).map((row) => this.view(row));
+    return { codes, older: results.length > size ? codes.at(-1)!.id : null };
+  }
+
   /** Newest first; never a code (D1 has none) nor a sealed secret. */
   async list(): Promise<EnrollmentCode[]> {
     const { results } = await this.db
@@ -194,6 +212,31 @@ export class Enrollments {
     return { outcome: "refused", why: "agent" };
   }
 
+  /**
+   * The daily job's part (docs/specification.md section 7): codes used, expired or revoked more than 90 days ago,
+   * in chunks. A code is used or revoked before it expires, and expires at most 7 days after it was made, so the
+   * expiry index bounds the scan.
+   */
+  async deleteDeadCodes(): Promise<number> {
+    const day = 86_400_000;
+    const now = this.now().getTime();
+    const before = new Date(now - DEAD_CODE_RETENTION_DAYS * day).toISOString();
+    const bound = new Date(now - DEAD_CODE_RETENTION_DAYS * day + CODE_EXPIRES_IN.max * 1000).toISOString();
+    let deleted = 0;
+    for (let chunk = 0; chunk < 5; chunk++) {
+      const { meta } = await this.db
+        .prepare(
+          "DELETE FROM enrollment_codes WHERE id IN (SELECT id FROM enrollment_codes WHERE expires_at < ?2 " +
+            "AND (expires_at < ?1 OR used_at < ?1 OR revoked_at < ?1) LIMIT 500)",
+        )
+        .bind(before, bound)
+        .run();
+      deleted += meta.changes ?? 0;
+      if ((meta.changes ?? 0) < 500) break;
+    }
+    return deleted;
+  }
+
   /** The daily job's part: sealed secrets past the retry window. */
   async eraseSealedSecrets(): Promise<number> {
     const cutoff = new Date(this.now().getTime() - RETRY_WINDOW_MS).toISOString();
@@ -209,7 +252,10 @@ export class Enrollments {
 
   private async claim(row: CodeRow, code: string, deviceName: string | null) {
     const device = deviceName?.trim() ?? "";
-    const name = (device === "" ? row.name : `${row.name} (${device})`).slice(0, MAX_NAME_LENGTH);
+    // Any length is accepted and cut, by code points so that no character is split (section 9).
+    const name = Array.from(device === "" ? row.name : `${row.name} (${device})`)
+      .slice(0, MAX_NAME_LENGTH)
+      .join("");
     const at = this.now().toISOString();
     return this.keys.createClaimed(
       {

@@ -8,7 +8,7 @@ import { publicRecord } from "../keys/keys.store.ts";
 import type { AppEnv } from "../platform/env.ts";
 import { errors, type FieldError } from "../platform/errors.ts";
 import { log } from "../platform/lib/log.ts";
-import { type Exchange, enrollmentsFor, MAX_DEVICE_NAME_LENGTH, type Refusal } from "./enroll.codes.ts";
+import { type Exchange, enrollmentsFor, type Refusal } from "./enroll.codes.ts";
 import type * as routes from "./enroll.routes.ts";
 
 const REFUSALS: Record<Refusal, string> = {
@@ -32,8 +32,6 @@ function readExchange(body: unknown): { code: string; deviceName: string | null 
   else if (code.length > 64) problems.push({ field: "code", message: "must be at most 64 characters" });
   if (device !== undefined && device !== null) {
     if (typeof device !== "string") problems.push({ field: "device_name", message: "must be text" });
-    else if (device.length > MAX_DEVICE_NAME_LENGTH)
-      problems.push({ field: "device_name", message: `must be at most ${MAX_DEVICE_NAME_LENGTH} characters` });
     else if (CONTROL.test(device))
       problems.push({ field: "device_name", message: "must not contain control characters" });
   }

@@ -8,9 +8,9 @@ export const EnrollBodySchema = z
         "The enrollment code from the QR code or the administrator: 16 characters, in any letter case, with or without its dashes.",
       example: "7K3M-Q9XD-2HAV-PT4N",
     }),
-    device_name: z.string().max(100).optional().openapi({
+    device_name: z.string().optional().openapi({
       description:
-        "Optional, at most 100 characters without control characters: added to the key's name in brackets, so that the dashboard tells the phones apart.",
+        "Optional, without control characters: added to the key's name in brackets, so that the dashboard tells the phones apart. The composed name is cut to its first 100 characters (code points); a longer device name is never refused.",
       example: "Pixel 8 of Asha",
     }),
   })

@@ -4,9 +4,10 @@ import { storedScopes } from "./keys.scopes.ts";
 import type { KeyRecord, RotationFields } from "./keys.record.ts";
 import { rotationOfCopy } from "./keys.rotation.record.ts";
 
-export type StoredCopy = Omit<KeyRecord, "scopes" | "agent_id" | RotationFields> & {
+export type StoredCopy = Omit<KeyRecord, "scopes" | "agent_id" | "lineage_id" | RotationFields> & {
   scopes?: unknown;
   agent_id?: unknown;
+  lineage_id?: unknown;
 } & Partial<Pick<KeyRecord, RotationFields>>;
 
 export function fromCopy(stored: StoredCopy): KeyRecord {
@@ -15,6 +16,8 @@ export function fromCopy(stored: StoredCopy): KeyRecord {
     ...stored,
     scopes: storedScopes(stored.scopes),
     agent_id: typeof agent === "number" && Number.isSafeInteger(agent) && agent > 0 ? agent : null,
+    // A copy written before lineages existed stands for its own until the job rewrites it (migration 0019).
+    lineage_id: typeof stored.lineage_id === "string" ? stored.lineage_id : stored.id,
     ...rotationOfCopy(stored),
   };
 }

@@ -22,6 +22,11 @@ export interface KeyRecord {
   successor_first_used_at: string | null;
   /** Internal: a rotation's successor whose first use has not yet reached its old key's record. */
   awaits_first_use: boolean;
+  /**
+   * Internal: the root of the key's lineage (docs/specification.md section 9): its own id for a key made new,
+   * the old key's lineage for a roll's or a rotation's new key. The rate limit and Idempotency-Key go by it.
+   */
+  lineage_id: string;
 }
 
 /** A copy written before rotation existed has none of these. */

@@ -7,7 +7,7 @@ import type { KeyDatabase, KeyRecord } from "./keys.record.ts";
 import { ROTATION_COLUMNS, type RotationRow, rotationOf } from "./keys.rotation.record.ts";
 
 export const KEY_COLUMNS =
-  "id, name, mode, prefix, hash, created_at, expires_at, revoked_at, rolled_from, replaced_by, scopes, agent_id";
+  "id, name, mode, prefix, hash, created_at, expires_at, revoked_at, rolled_from, replaced_by, scopes, agent_id, lineage_id";
 const PLACEHOLDERS = KEY_COLUMNS.split(", ")
   .map((_, i) => `?${i + 1}`)
   .join(", ");
@@ -29,6 +29,8 @@ export interface KeyRow extends RotationRow {
   replaced_by: string | null;
   scopes: string;
   agent_id: number | null;
+  /** Null only on a row that migration 0019 did not reach (none): read as the key's own. */
+  lineage_id: string | null;
 }
 
 interface VersionedRow extends KeyRow {
@@ -61,6 +63,7 @@ export function toRecord(row: KeyRow): KeyRecord {
     scopes: storedScopes(row.scopes),
     agent_id: row.agent_id,
     ...rotationOf(row),
+    lineage_id: row.lineage_id ?? row.id,
   };
 }
 
@@ -78,6 +81,7 @@ function values(r: KeyRecord): unknown[] {
     r.replaced_by,
     scopesText(r.scopes),
     r.agent_id,
+    r.lineage_id,
   ];
 }
 
@@ -196,7 +200,7 @@ export class KeyRecords {
     const insert = this.db
       .prepare(
         `INSERT INTO api_keys (${KEY_COLUMNS}, copy_pending) SELECT ${PLACEHOLDERS}, 1 WHERE EXISTS (SELECT 1 FROM api_keys ` +
-          "WHERE id = ?9 AND revoked_at IS NULL AND replaced_by IS NULL AND (expires_at IS NULL OR expires_at > ?13))",
+          "WHERE id = ?9 AND revoked_at IS NULL AND replaced_by IS NULL AND (expires_at IS NULL OR expires_at > ?14))",
       )
       .bind(...values(next), now);
     const alsoNext = how.alsoNext

@@ -63,6 +63,18 @@ export class RotationRecords extends KeyRecords {
       .run();
   }
 
+  /** Up to `limit` keys of the lineage that still authenticate at `now`, on the lineage index. */
+  async workingOfLineage(lineageId: string, now: string, limit: number): Promise<string[]> {
+    const { results } = await this.database
+      .prepare(
+        "SELECT id FROM api_keys WHERE lineage_id = ?1 AND revoked_at IS NULL " +
+          "AND (expires_at IS NULL OR expires_at > ?2) ORDER BY id LIMIT ?3",
+      )
+      .bind(lineageId, now, limit)
+      .all<{ id: string }>();
+    return results.map((r) => r.id);
+  }
+
   async dueIds(): Promise<string[]> {
     return idsOf(await this.dueStatement().all());
   }

@@ -86,6 +86,16 @@ export function expiredBecause(record: KeyRecord): AuthFailure {
   return record.rotation?.state === "rotated" ? "rotated" : "grace_ended";
 }
 
+/** A key with no rotation due may rotate itself only once it is this old (docs/specification.md section 9). */
+export const MIN_SELF_ROTATION_AGE_MS = 24 * 3_600_000;
+
+export function rotatedTooRecently(record: KeyRecord) {
+  const from = new Date(Date.parse(record.created_at) + MIN_SELF_ROTATION_AGE_MS).toISOString();
+  return errors.conflict(
+    `Key ${record.id} was rotated too recently: with no rotation due, a key may rotate itself once it is 24 hours old (from ${from})`,
+  );
+}
+
 export function alreadyRotated(id: string) {
   return errors.conflict(`Key ${id} is already rotated: use the successor`);
 }

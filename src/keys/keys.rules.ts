@@ -15,7 +15,9 @@ export function checkName(name: unknown): string {
   if (typeof name !== "string") throw invalid("name", "is required");
   const trimmed = name.trim();
   if (trimmed.length === 0) throw invalid("name", "must not be empty");
-  if (trimmed.length > MAX_NAME_LENGTH) throw invalid("name", `must be at most ${MAX_NAME_LENGTH} characters`);
+  // Counted in code points, as the enrollment cuts a composed name (docs/specification.md section 9).
+  if (Array.from(trimmed).length > MAX_NAME_LENGTH)
+    throw invalid("name", `must be at most ${MAX_NAME_LENGTH} characters`);
   // Control characters would break the command line's table and the logs.
   if (CONTROL.test(trimmed)) throw invalid("name", "must not contain control characters");
   return trimmed;

@@ -89,6 +89,7 @@ describe("create", () => {
       ...KEY_DEFAULTS,
       successor_first_used_at: null,
       awaits_first_use: false,
+      lineage_id: record.id,
     });
     expect(await d1Rows()).toEqual([
       {
@@ -114,6 +115,7 @@ describe("create", () => {
         old_key_uses_after_successor: 0,
         successor_secret_sealed: null,
         awaits_first_use: 0,
+        lineage_id: record.id,
       },
     ]);
     expect((await env.KEYS.list()).keys.map((k) => k.name)).toEqual([`hash:${hash}`]);
@@ -287,6 +289,7 @@ describe("get and list", () => {
       hash: undefined,
       successor_first_used_at: undefined,
       awaits_first_use: undefined,
+      lineage_id: undefined,
       status: "active",
     });
   });
@@ -453,7 +456,7 @@ describe("records made before D1 held keys (KV only)", () => {
    */
   async function legacyKey(name: string, extra: Partial<KeyRecord> = {}) {
     const secret = `sk_test_${"L".repeat(39)}${name.padStart(4, "0").slice(-4)}`;
-    const stored: Omit<KeyRecord, "scopes" | "agent_id" | RotationFields> = {
+    const stored: Omit<KeyRecord, "scopes" | "agent_id" | "lineage_id" | RotationFields> = {
       id: `key_LEGACY${name.padStart(10, "0").slice(-10)}`,
       name,
       mode: "test",
@@ -475,6 +478,7 @@ describe("records made before D1 held keys (KV only)", () => {
       rotation: null,
       successor_first_used_at: null,
       awaits_first_use: false,
+      lineage_id: stored.id,
     };
     return { record, secret };
   }

@@ -27,6 +27,8 @@ import {
   type RotationRequest,
   rotationDue,
   openSuccessorSecret,
+  MIN_SELF_ROTATION_AGE_MS,
+  rotatedTooRecently,
   sealSuccessorSecret,
 } from "./keys.rotation.ts";
 import { DUE_SET_KEY, dueIds, readDueSet, rememberDueSet, writeDueSet } from "./keys.rotation.due.ts";
@@ -71,6 +73,10 @@ export const COPY_WRITE_ROUNDS = 4;
 export const PENDING_COPIES_PER_RUN = 200;
 /** Must match wrangler.toml [triggers]: with KV's propagation, the bound on a failed copy write. */
 export const COPY_JOB_INTERVAL_SECONDS = 300;
+
+/** Keys of a lineage revoked per read of its working keys, and the most reads one revocation makes. */
+export const LINEAGE_CHUNK = 50;
+export const MAX_LINEAGE_CHUNKS = 20;
 
 /** Rounds of writing the due set while marks keep changing it: like COPY_WRITE_ROUNDS. */
 export const DUE_SET_WRITE_ROUNDS = 3;
@@ -142,7 +148,10 @@ export class KeyStore {
     const { name, mode, expiresInSeconds: expiresIn, scopes, agentId } = checkNewKey(input);
     const now = this.now();
     const expiresAt = expiresIn === null ? null : new Date(now.getTime() + expiresIn * 1000).toISOString();
-    const { record, secret } = await newKey({ name, mode, expiresAt, replaces: null, scopes, agentId }, now);
+    const { record, secret } = await newKey(
+      { name, mode, expiresAt, replaces: null, scopes, agentId, lineageId: null },
+      now,
+    );
     const inserted = await this.records.insert(record, who, claim && (await claim(record, secret)));
     if (!inserted) return null;
     const copy = await this.followRecord(inserted);
@@ -266,6 +275,10 @@ export class KeyStore {
       const again = await this.answerAgain(old, copy, secret);
       if (again) return again;
       const now = this.now();
+      // No key breeds a chain of keys: without a rotation due, a key rotates itself only once it is a day old.
+      if (old.rotation?.state !== "due" && now.getTime() - Date.parse(old.created_at) < MIN_SELF_ROTATION_AGE_MS) {
+        throw rotatedTooRecently(old);
+      }
       const { record, secret: nextSecret, oldExpiresAt } = await replacementOf(old, grace, now);
       // With no time left, no retry can come: nothing is kept.
       const sealed =
@@ -368,6 +381,29 @@ export class KeyStore {
     const revoked = await this.records.revoke(id, this.now().toISOString(), who);
     if (!revoked) return null;
     return { record: revoked.record, copyPending: (await this.followRecord(revoked)) !== "confirmed" };
+  }
+
+  /**
+   * Revokes every working key of the key's lineage (docs/specification.md section 9, "A copied key shows
+   * itself"): the key itself first, then the others in chunks of LINEAGE_CHUNK, each revoked as `revoke` does
+   * (its audit entry, its copy). Null for an unknown key; `revoked` counts the keys that were still working.
+   */
+  async revokeLineage(id: string, actor: KeyActor): Promise<{ record: KeyRecord; revoked: number } | null> {
+    const record = await this.get(id);
+    if (!record) return null;
+    let revoked = 0;
+    const state = this.stateOf(record);
+    if (state === "active" || state === "grace") {
+      await this.revoke(record.id, actor);
+      revoked++;
+    }
+    for (let round = 0; round < MAX_LINEAGE_CHUNKS; round++) {
+      const ids = await this.records.workingOfLineage(record.lineage_id, this.now().toISOString(), LINEAGE_CHUNK);
+      for (const other of ids) await this.revoke(other, actor);
+      revoked += ids.length;
+      if (ids.length < LINEAGE_CHUNK) break;
+    }
+    return { record: (await this.get(id)) ?? record, revoked };
   }
 
   /** The 5-minute job. A failed KV write or confirmation ends the run: KV or D1 is refusing, the rest would fail. */
@@ -478,6 +514,7 @@ async function replacementOf(
     replaces: old.id,
     scopes: old.scopes,
     agentId: old.agent_id,
+    lineageId: old.lineage_id,
   };
   const graceEnd = new Date(now.getTime() + graceSeconds * 1000).toISOString();
   const oldExpiresAt = old.expires_at && old.expires_at < graceEnd ? old.expires_at : graceEnd;
@@ -492,12 +529,15 @@ async function newKey(
     replaces: string | null;
     scopes: Scope[];
     agentId: number | null;
+    /** The old key's lineage for a roll or a rotation; null: the new key roots its own. */
+    lineageId: string | null;
   },
   now: Date,
 ): Promise<Omit<CreatedKey, "copyPending">> {
   const secret = newSecret(fields.mode);
+  const id = newKeyId();
   const record: KeyRecord = {
-    id: newKeyId(),
+    id,
     name: fields.name,
     mode: fields.mode,
     prefix: displayPrefix(secret),
@@ -512,6 +552,7 @@ async function newKey(
     rotation: null,
     successor_first_used_at: null,
     awaits_first_use: false,
+    lineage_id: fields.lineageId ?? id,
   };
   return { record, secret };
 }
@@ -520,7 +561,13 @@ async function newKey(
 export function publicRecord<R extends KeyRecord>(
   record: R,
   state: KeyState,
-): Omit<R, "hash" | "successor_first_used_at" | "awaits_first_use"> & { status: KeyState } {
-  const { hash: _hash, successor_first_used_at: _first, awaits_first_use: _awaits, ...rest } = record;
+): Omit<R, "hash" | "successor_first_used_at" | "awaits_first_use" | "lineage_id"> & { status: KeyState } {
+  const {
+    hash: _hash,
+    successor_first_used_at: _first,
+    awaits_first_use: _awaits,
+    lineage_id: _lineage,
+    ...rest
+  } = record;
   return { ...rest, status: state };
 }

@@ -5,7 +5,8 @@ import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { type CallResult, call, statusAndHeaders } from "../helpers/http.ts";
 import { dashboardLogin, formPost, resetKeysAndAgents } from "../helpers/session.ts";
-import { makeKey } from "../helpers/api-keys.ts";
+import { makeKey, markDue } from "../helpers/api-keys.ts";
+import { KeyStore } from "../../src/keys/keys.store.ts";
 import type { KeyRecord } from "../../src/keys/keys.record.ts";
 
 const ADMIN = env.ADMIN_TOKEN!;
@@ -240,11 +241,17 @@ describe("asking for rotation from the key list", () => {
 });
 
 describe("an old key used after its successor", () => {
-  it("shows a warning with Revoke both, which revokes the old key and its successor once", async () => {
-    const old = await makeKey({ name: "Asha's phone", agentId: 1 });
+  it("shows a warning with a button that revokes the whole lineage: every working key of it, once", async () => {
+    const store = new KeyStore(env.KEYS, env.DB);
+    const root = await makeKey({ name: "Asha's phone", agentId: 1 });
+    // A chain: rolled (still in its grace), then the roll's key rotated by the app.
+    const rolled = (await store.roll(root.record.id, 3600, { actor: "cli" }))!;
+    const old = { record: rolled.record, secret: rolled.secret };
+    await markDue(old.record.id);
     const rotated = await call("/keys/rotate", { method: "POST", key: old.secret });
     expect(rotated.status).toBe(201);
     const successor = rotated.body.data;
+    const bystander = await makeKey({ name: "Asha's other phone", agentId: 1 });
     // What the usage flush counts (test/keys cover the counting): here, three late uses.
     await env.DB.prepare("UPDATE api_keys SET old_key_uses_after_successor = 3 WHERE id = ?1")
       .bind(old.record.id)
@@ -263,61 +270,49 @@ describe("an old key used after its successor", () => {
     );
     expect(row).toContain(
       '<div class="late" role="note"><strong>Warning:</strong> used 3 times after its successor: it may have been copied.' +
-        `<form method="post" action="/dashboard/keys/${old.record.id}/revoke-both">`,
+        `<form method="post" action="/dashboard/keys/${old.record.id}/revoke-lineage">`,
     );
     expect(row).toContain(
-      `Revoke both<span class="vh"> Asha&#39;s phone (${old.record.prefix}) and its successor</span></button>`,
-    );
-    expect(res.text).toContain(
-      '<p class="counts" id="rotation-progress">Rotation: 0 due, 1 rotated, 0 rolled instead. ' +
-        '<span class="status status-warn">1 old key was used after its successor</span></p>',
+      `Revoke its whole lineage<span class="vh"> of Asha&#39;s phone (${old.record.prefix}): every working key made from it or before it</span></button>`,
     );
 
-    const path = `/dashboard/keys/${old.record.id}/revoke-both`;
+    const path = `/dashboard/keys/${old.record.id}/revoke-lineage`;
     const revoked = await send(path, [["csrf_token", csrf]], session);
     expect(statusAndHeaders(revoked, "Location")).toEqual({
       status: 303,
-      Location: `/dashboard?revoked_both=${old.record.id}`,
+      Location: `/dashboard?revoked_lineage=${old.record.id}&n=3`,
     });
+    const chain = [root.record.id, old.record.id, successor.id];
     const states = async () =>
-      (await keys())
-        .filter((k) => [old.record.id, successor.id].includes(k.id))
-        .map((k) => [k.id, k.status, k.revoked_at]);
+      (await keys()).filter((k) => chain.includes(k.id)).map((k) => [k.id, k.status, k.revoked_at]);
     const after = await states();
-    expect(after).toEqual([
-      [old.record.id, "revoked", ISO],
-      [successor.id, "revoked", ISO],
-    ]);
-    for (const secret of [old.secret, successor.secret]) {
+    expect(after.sort()).toEqual(chain.map((id) => [id, "revoked", ISO]).sort());
+    for (const secret of [root.secret, old.secret, successor.secret]) {
       expect((await call("/api/customers", { key: secret })).status).toBe(401);
     }
-    const shown = (await page(session, `/dashboard?revoked_both=${old.record.id}`)).res;
+    // Another key of the same agent is another lineage: untouched.
+    expect((await call("/api/customers", { key: bystander.secret })).status).toBe(200);
+    const shown = (await page(session, `/dashboard?revoked_lineage=${old.record.id}&n=3`)).res;
     expect(noticeOf(shown)).toBe(
-      `Key “Asha&#39;s phone” (${old.record.prefix}) and its successor (${successor.prefix}) are revoked. ` +
+      `Every key of the lineage of “Asha&#39;s phone” (${old.record.prefix}) is revoked (3 keys were still working): ` +
+        "the key, the keys it was made from and those made from it by rotation or roll. " +
         "They stop working everywhere within 10 seconds locally and about 100 seconds in production.",
     );
     const revokes = () => audit().then((entries) => entries.filter((e) => e.action === "revoke"));
-    expect((await revokes()).map((e) => [e.key_id, e.actor, e.session_id])).toEqual([
-      [successor.id, "dashboard", session.id],
-      [old.record.id, "dashboard", session.id],
+    expect((await revokes()).map((e) => [e.key_id, e.actor, e.session_id]).at(-1)).toEqual([
+      old.record.id,
+      "dashboard",
+      session.id,
     ]);
+    expect((await revokes()).map((e) => e.key_id).sort()).toEqual([...chain].sort());
 
-    // Sent again (a reload of the POST): the same 303, the first revocation times kept, nothing logged.
+    // Sent again (a reload of the POST): a 303, the first revocation times kept, nothing logged.
     const again = await send(path, [["csrf_token", csrf]], session);
-    expect(statusAndHeaders(again, "Location")).toEqual(statusAndHeaders(revoked, "Location"));
-    expect(await states()).toEqual(after);
-    expect(await revokes()).toHaveLength(2);
-  });
-
-  it("refuses Revoke both for a key that was not rotated, revoking nothing", async () => {
-    const { record, secret } = await makeKey({ name: "Till" });
-    const session = await login();
-    const { csrf } = await page(session);
-    const res = await send(`/dashboard/keys/${record.id}/revoke-both`, [["csrf_token", csrf]], session);
-    expect(res.status).toBe(409);
-    expect(alertOf(res)).toBe(
-      `The keys were not revoked: Key ${record.id} was not rotated: it has no successor to revoke.`,
-    );
-    expect((await call("/api/customers", { key: secret })).status).toBe(200);
+    expect(statusAndHeaders(again, "Location")).toEqual({
+      status: 303,
+      Location: `/dashboard?revoked_lineage=${old.record.id}&n=0`,
+    });
+    expect((await states()).sort()).toEqual(after.sort());
+    expect(await revokes()).toHaveLength(3);
   });
 });

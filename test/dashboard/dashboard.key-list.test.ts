@@ -37,7 +37,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
 async function seedKeys(count: number, shape: (i: number) => Partial<Omit<Seeded, "id">> = () => ({})) {
   const insert = env.DB.prepare(
     `INSERT INTO api_keys (${KEY_COLUMNS}, rotation_state, rotation_requested_at, rotated_at, old_key_uses_after_successor) ` +
-      "VALUES (?1, ?2, ?3, 'sk_test_Ab12…', ?4, ?5, ?6, ?7, NULL, ?8, 'read,write', ?9, ?10, ?11, ?12, ?13)",
+      "VALUES (?1, ?2, ?3, 'sk_test_Ab12…', ?4, ?5, ?6, ?7, NULL, ?8, 'read,write', ?9, ?1, ?10, ?11, ?12, ?13)",
   );
   const seeded: Seeded[] = [];
   const statements = Array.from({ length: count }, (_, i) => {

@@ -123,4 +123,35 @@ describe("the enrollment codes page", () => {
     const anonymous = await call("/dashboard/enrollments");
     expect(anonymous.text).toContain("<h1>API key dashboard</h1>");
   });
+
+  it("shows codes of more than 100 agents, a page of 50 at a time, newest first, with a link to the older ones", async () => {
+    // 150 agents (ids 1001 to 1150), one code each, the newest the highest id: by SQL, one statement each.
+    await env.DB.prepare(
+      "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 150) " +
+        "INSERT INTO sales_agents (id, first_name, last_name, mobile_number) " +
+        "SELECT 1000 + i, 'Agent', 'No ' || i, '98' || printf('%08d', i) FROM n",
+    ).run();
+    await env.DB.prepare(
+      "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 150) " +
+        "INSERT INTO enrollment_codes (id, code_hash, agent_id, mode, scopes, name, created_at, expires_at) " +
+        "SELECT 'enr_many' || printf('%012d', i), 'hash' || i, 1000 + i, 'test', 'read,write', 'Phone ' || i, " +
+        "'2030-01-01T00:00:00.' || printf('%03d', i) || 'Z', '2030-01-02T00:00:00.000Z' FROM n",
+    ).run();
+    const shown: string[] = [];
+    let path: string | undefined = "/dashboard/enrollments";
+    for (let pages = 0; path !== undefined; pages++) {
+      expect(pages).toBeLessThan(4);
+      const res = await page(path);
+      expect(res.status).toBe(200);
+      const ids = [...res.text.matchAll(/<span class="hint">(enr_many\d{12})<\/span>/g)].map((m) => m[1]!);
+      expect(ids.length).toBe(pages < 3 ? 50 : 0);
+      shown.push(...ids);
+      // Every code's agent is named, from one query for the whole page.
+      for (const id of ids) expect(res.text).toContain(`Agent No ${Number(id.slice(-12))}<br/>`);
+      const older = /<a href="(\/dashboard\/enrollments\?before=[^"]+)">Older codes<\/a>/.exec(res.text)?.[1];
+      path = older?.replaceAll("&amp;", "&");
+      if (pages > 0) expect(res.text).toContain('<a href="/dashboard/enrollments">Newest codes</a>');
+    }
+    expect(shown).toEqual(Array.from({ length: 150 }, (_, i) => `enr_many${String(150 - i).padStart(12, "0")}`));
+  });
 });

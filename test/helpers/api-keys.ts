@@ -32,3 +32,11 @@ export function clearIsolateCaches() {
 
 /** The secret with its last character changed: well formed, and never the same secret. */
 export const alteredSecret = (secret: string) => `${secret.slice(0, -1)}${secret.endsWith("x") ? "y" : "x"}`;
+
+/**
+ * Marks keys rotation due through the key store, as an administrator would: a key made moments ago may
+ * rotate itself only once due (docs/specification.md section 9, "rotated too recently").
+ */
+export async function markDue(...ids: string[]) {
+  await new KeyStore(env.KEYS, env.DB).requestRotation({ ids }, { actor: "cli" });
+}

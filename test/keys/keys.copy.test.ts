@@ -69,7 +69,13 @@ const NO_ROTATION_UPKEEP = { due_set_rewritten: false, sealed_secrets_erased: 0 
 
 /** A key as the admin API shows it: the record without its hash, with status and copy_pending. */
 function shown(record: KeyRecord, status: string, copyPending: boolean) {
-  const { hash: _hash, successor_first_used_at: _first, awaits_first_use: _awaits, ...rest } = record;
+  const {
+    hash: _hash,
+    successor_first_used_at: _first,
+    awaits_first_use: _awaits,
+    lineage_id: _lineage,
+    ...rest
+  } = record;
   return { ...rest, status, copy_pending: copyPending };
 }
 

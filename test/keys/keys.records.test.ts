@@ -20,7 +20,7 @@ const path = "/admin/keys";
  */
 async function storePreScopesKey(letter: string, id: string, name: string) {
   const secret = `sk_test_${letter.repeat(43)}`;
-  const record: Omit<KeyRecord, "scopes" | "agent_id" | RotationFields> = {
+  const record: Omit<KeyRecord, "scopes" | "agent_id" | "lineage_id" | RotationFields> = {
     id,
     name,
     prefix: `sk_test_${letter.repeat(4)}…`,
@@ -256,6 +256,7 @@ describe("scopes and a sales agent on a key", () => {
       rotation: null,
       successor_first_used_at: null,
       awaits_first_use: false,
+      lineage_id: old.id,
     });
     expect((await call("/api/area", { key: secret })).status).toBe(200);
     expect((await call("/api/customers?count=1", { key: secret })).status).toBe(200);

@@ -330,10 +330,12 @@ describe("POST /keys/rotate", () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(T0);
     const writeOnly = await makeKey({ scopes: ["write"] });
+    const shortLived = await makeKey({ expiresInSeconds: 120 });
+    // Fresh keys rotate only when due (section 9).
+    await mark({ ids: [writeOnly.record.id, shortLived.record.id] });
     const res = await rotate(writeOnly.secret, { grace: 60 });
     expect(res.status).toBe(201);
     expect((await adminKey(writeOnly.record.id)).expires_at).toBe(iso(T0 + 60_000));
-    const shortLived = await makeKey({ expiresInSeconds: 120 });
     await rotate(shortLived.secret);
     expect((await adminKey(shortLived.record.id)).expires_at).toBe(iso(T0 + 120_000));
 
@@ -374,6 +376,7 @@ describe("POST /keys/rotate", () => {
 
   it("two racing rotates of one key: exactly one successor, both answers carry it", async () => {
     const old = await makeKey();
+    await mark({ ids: [old.record.id] });
     const answers = await Promise.all([rotate(old.secret), rotate(old.secret)]);
     expect(answers.map((a) => a.status).sort()).toEqual([200, 201]);
     expect(answers[0]!.body).toEqual(answers[1]!.body);
@@ -389,6 +392,7 @@ describe("POST /keys/rotate", () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(T0);
     const old = await makeKey({ name: "phone" });
+    await mark({ ids: [old.record.id] });
     const { id, secret } = (await rotate(old.secret)).body.data;
 
     vi.setSystemTime(T0 + 1000);
@@ -418,7 +422,7 @@ describe("POST /keys/rotate", () => {
     expect((await use(old.secret)).status).toBe(200);
     expect((await adminKey(old.record.id)).rotation).toEqual({
       state: "rotated",
-      requested_at: null,
+      requested_at: iso(T0),
       rotated_at: iso(T0),
       successor_id: id,
       old_key_uses_after_successor: 2,
@@ -440,6 +444,54 @@ describe("POST /keys/rotate", () => {
     expect((await call("/api/area", { key: secret })).status).toBe(200);
   });
 
+  it("a key with no rotation due rotates itself only once 24 hours old; younger, 409 rotated too recently and nothing made", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(T0);
+    const k = await makeKey({ name: "young" });
+    vi.setSystemTime(T0 + 86_400_000 - 1);
+    const young = await rotate(k.secret);
+    expect({ status: young.status, body: young.body }).toEqual({
+      status: 409,
+      body: errorEnvelope(
+        409,
+        "CONFLICT",
+        `Key ${k.record.id} was rotated too recently: with no rotation due, a key may rotate itself once it is 24 hours old (from ${iso(T0 + 86_400_000)})`,
+        ROTATE,
+      ),
+    });
+    expect(await keyCount()).toBe(1);
+    vi.setSystemTime(T0 + 86_400_000);
+    const aged = await rotate(k.secret);
+    expect(aged.status).toBe(201);
+    // Its successor is young and not due: it cannot rotate on; once marked due, it can.
+    const next = aged.body.data;
+    expect((await rotate(next.secret)).status).toBe(409);
+    await mark({ ids: [next.id] });
+    expect((await rotate(next.secret)).status).toBe(201);
+    expect(await keyCount()).toBe(3);
+    // Every key of the chain carries its root as its lineage, on its own row.
+    const { results } = await env.DB.prepare("SELECT DISTINCT lineage_id FROM api_keys").all();
+    expect(results).toEqual([{ lineage_id: k.record.id }]);
+  });
+
+  it("a chain of 200 rotations attempted from one key makes at most one successor a day", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(T0 - 25 * 3_600_000);
+    const first = await makeKey({ name: "pulled out of an app" });
+    vi.setSystemTime(T0);
+    let secret = first.secret;
+    const statuses: Record<number, number> = {};
+    // 200 attempts over 23 hours, each with the newest key of the chain.
+    for (let i = 0; i < 200; i++) {
+      vi.setSystemTime(T0 + i * 414_000);
+      const res = await rotate(secret);
+      statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+      if (res.status === 201) secret = res.body.data.secret;
+    }
+    expect(statuses).toEqual({ 201: 1, 409: 199 });
+    expect(await keyCount()).toBe(2);
+  }, 60_000);
+
   it("refuses a revoked, an expired, a rolled and a stopped old key", async () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(T0);
@@ -450,6 +502,7 @@ describe("POST /keys/rotate", () => {
     const rolled = await makeKey();
     const replacement = await store.roll(rolled.record.id, 600, { actor: "cli" });
     const stopped = await makeKey();
+    await mark({ ids: [stopped.record.id] });
     expect((await rotate(stopped.secret, { grace: 0 })).status).toBe(201);
     vi.setSystemTime(T0 + 60_000);
     clearIsolateCaches();
@@ -486,6 +539,7 @@ describe("the successor's secret kept for a retry", () => {
         .first<{ s: string | null }>())!.s;
     const revoked = await makeKey();
     const timedOut = await makeKey();
+    await mark({ ids: [revoked.record.id, timedOut.record.id] });
     expect((await rotate(revoked.secret)).status).toBe(201);
     expect((await rotate(timedOut.secret, { grace: 60 })).status).toBe(201);
     expect([await sealedOf(revoked.record.id), await sealedOf(timedOut.record.id)]).toEqual([
@@ -500,7 +554,8 @@ describe("the successor's secret kept for a retry", () => {
     await runJob();
     expect(await sealedOf(timedOut.record.id)).toBeNull();
     expect(lines.map((l) => JSON.parse(l.text))).toEqual([
-      expect.objectContaining({ event: "key_copies", due_set_rewritten: false, sealed_secrets_erased: 1 }),
+      // The two rotated keys leave the due set: the job writes it without them.
+      expect.objectContaining({ event: "key_copies", due_set_rewritten: true, sealed_secrets_erased: 1 }),
     ]);
   });
 });

@@ -210,6 +210,8 @@ describe("retention (the daily cron trigger)", () => {
           usage_rows_deleted: 1,
           audit_rows_deleted: 1,
           sealed_secrets_erased: 0,
+          keys_deleted: 0,
+          codes_deleted: 0,
         },
       ],
       [
@@ -217,5 +219,74 @@ describe("retention (the daily cron trigger)", () => {
         { level: "info", event: "sync_retention", cron: "17 3 * * *", tombstones_purged: 0, tombstones_left: false },
       ],
     ]);
+  });
+
+  it("deletes keys revoked, expired or replaced more than 90 days ago with their copies and usage, and codes dead as long; the audit stays", async () => {
+    const now = Date.parse("2026-09-01T03:17:00.000Z");
+    const day = 86_400_000;
+    const ago = (days: number) => new Date(now - days * day).toISOString();
+    const h = hourOf(now);
+    const keys = [
+      ["key_DeadRevoked0000001", ago(91), null],
+      ["key_DeadExpired0000001", null, ago(91)],
+      // Rolled or rotated: replaced, its grace (its expiry) ended 91 days ago.
+      ["key_DeadReplaced000001", null, ago(91)],
+      ["key_KeptRevoked0000001", ago(89), null],
+      ["key_KeptExpiring000001", null, ago(-30)],
+      ["key_KeptActive00000001", null, null],
+    ] as const;
+    await env.DB.batch([
+      env.DB.prepare("DELETE FROM api_keys"),
+      env.DB.prepare("DELETE FROM key_audit"),
+      env.DB.prepare("DELETE FROM key_usage"),
+      env.DB.prepare("DELETE FROM enrollment_codes"),
+      ...keys.flatMap(([id, revoked, expires]) => [
+        env.DB.prepare(
+          "INSERT INTO api_keys (id, name, mode, prefix, hash, created_at, revoked_at, expires_at, lineage_id) " +
+            "VALUES (?1, 'k', 'test', 'sk_test_x…', ?1 || '-hash', ?2, ?3, ?4, ?1)",
+        ).bind(id, ago(200), revoked, expires),
+        env.DB.prepare("INSERT INTO key_usage (key_id, hour, requests) VALUES (?1, ?2, 1)").bind(id, h),
+        env.DB.prepare(
+          "INSERT INTO key_audit (at, action, key_id, key_name, mode, actor) VALUES (?1, 'create', ?2, 'k', 'test', 'cli')",
+        ).bind(ago(200), id),
+      ]),
+      ...(
+        [
+          ["enr_DeadUsed000000001", ago(88), ago(91), null],
+          ["enr_DeadExpired000001", ago(92), null, null],
+          ["enr_DeadRevoked000001", ago(88), null, ago(91)],
+          ["enr_KeptUsed000000001", ago(85), ago(89), null],
+          ["enr_KeptPending000001", ago(-1), null, null],
+        ] as const
+      )
+        // A code is used or revoked before it expires.
+        .map(([id, expires, used, revoked]) =>
+          env.DB.prepare(
+            "INSERT INTO enrollment_codes (id, code_hash, agent_id, mode, scopes, name, created_at, expires_at, used_at, revoked_at) " +
+              "VALUES (?1, ?1, 1, 'test', 'read', 'c', ?2, ?3, ?4, ?5)",
+          ).bind(id, ago(100), expires, used, revoked),
+        ),
+    ]);
+    for (const [id] of keys) await env.KEYS.put(`hash:${id}-hash`, "{}");
+    const lines = captureConsole();
+    const ctx = createExecutionContext();
+    await worker.scheduled(createScheduledController({ scheduledTime: now, cron: "17 3 * * *" }), env, ctx);
+    await waitOnExecutionContext(ctx);
+    const kept = ["key_KeptActive00000001", "key_KeptExpiring000001", "key_KeptRevoked0000001"];
+    const ids = async (sql: string) => (await env.DB.prepare(sql).all<{ id: string }>()).results.map((r) => r.id);
+    expect(await ids("SELECT id FROM api_keys ORDER BY id")).toEqual(kept);
+    expect(await ids("SELECT key_id AS id FROM key_usage ORDER BY key_id")).toEqual(kept);
+    expect(await ids("SELECT key_id AS id FROM key_audit ORDER BY key_id")).toEqual(keys.map(([id]) => id).sort());
+    expect(await ids("SELECT id FROM enrollment_codes ORDER BY id")).toEqual([
+      "enr_KeptPending000001",
+      "enr_KeptUsed000000001",
+    ]);
+    const copies = await Promise.all(keys.map(async ([id]) => [id, await env.KEYS.get(`hash:${id}-hash`)]));
+    expect(copies.filter(([, copy]) => copy !== null).map(([id]) => id)).toEqual([
+      "key_KeptRevoked0000001",
+      "key_KeptExpiring000001",
+      "key_KeptActive00000001",
+    ]);
+    expect(JSON.parse(lines[0]!.text)).toMatchObject({ event: "key_retention", keys_deleted: 3, codes_deleted: 3 });
   });
 });

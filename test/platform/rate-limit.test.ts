@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { call, errorEnvelope, type CallResult } from "../helpers/http.ts";
 import { callWithEnv } from "../helpers/faults.ts";
 import { makeKey } from "../helpers/api-keys.ts";
+import { KeyStore } from "../../src/keys/keys.store.ts";
 
 const LIMIT = 600;
 const CHEAP = "/api/customers?count=0";
@@ -93,6 +94,35 @@ describe("per-key rate limit", () => {
     expect(neighbourAreas!.status).toBe(200);
     expect(badKey!.status).toBe(401);
     expect(badKey!.body.error.code).toBe("AUTHENTICATION_ERROR");
+  }, 120_000);
+
+  it("counts per lineage: a key and its rolled successor together are answered at most 600 a minute", async () => {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const old = await makeKey({ name: `lineage ${attempt}` });
+      const store = new KeyStore(env.KEYS, env.DB);
+      const next = (await store.roll(old.record.id, 600, { actor: "cli" }))!;
+      const { secret: other } = await makeKey({ name: `other lineage ${attempt}` });
+      const start = minute();
+      const statuses: Record<number, number> = {};
+      // Half the budget with the old key (still in its grace), half with its successor.
+      for (let sent = 0; sent < LIMIT; sent += 50) {
+        const key = sent < LIMIT / 2 ? old.secret : next.secret;
+        const batch = await Promise.all(Array.from({ length: 50 }, () => callWithEnv({}, CHEAP, { key })));
+        for (const r of batch) statuses[r.status] = (statuses[r.status] ?? 0) + 1;
+      }
+      const [fromOld, fromNext, fromOther] = await Promise.all([
+        call(CHEAP, { key: old.secret }),
+        call(CHEAP, { key: next.secret }),
+        call(CHEAP, { key: other }),
+      ]);
+      if (minute() !== start) continue;
+      expect(statuses).toEqual({ 422: LIMIT });
+      expectLimited(fromOld!, "/api/customers");
+      expectLimited(fromNext!, "/api/customers");
+      expect(fromOther!.status).toBe(422);
+      return;
+    }
+    throw new Error("three bursts in a row straddled a minute boundary");
   }, 120_000);
 
   it("is off when RATE_LIMIT_PER_MINUTE is 0", async () => {

@@ -19,10 +19,14 @@ export function readIdempotencyKey(header: string | undefined): { key?: string; 
   return { key: header };
 }
 
-// Scoped to the API key that sent it, so that two callers who pick the same key never see each
-// other's customer. API key ids (key_ + base62) hold no ":".
-export function storedKey(apiKeyId: string, key: string): string {
-  return `${apiKeyId}:${key}`;
+/**
+ * Scoped to the API key's lineage (docs/specification.md section 5), and for an agent-bound key to its agent, so
+ * that a request sent again after the app rotated its key, or after a new enrollment of the same agent, replays;
+ * two callers who pick the same key never see each other's customer. Neither scope (key_ + base62, agent- and
+ * digits) holds a ":".
+ */
+export function storedKey(apiKey: { lineage_id: string; agent_id: number | null }, key: string): string {
+  return `${apiKey.agent_id === null ? apiKey.lineage_id : `agent-${apiKey.agent_id}`}:${key}`;
 }
 
 /** What decides "the same parameters" (docs/specification.md section 5): the table's order, normalized. */

@@ -31,7 +31,7 @@ export type CreateOutcome = { kind: "created"; answer: CreatedAnswer } | { kind:
 /** `key` scopes Idempotency-Keys; an agent-bound one creates for its agent only (docs/specification.md section 2). */
 export async function createCustomer(
   services: Pick<Services, "primaryDb">,
-  key: Pick<KeyRecord, "id" | "agent_id">,
+  key: Pick<KeyRecord, "id" | "agent_id" | "lineage_id">,
   request: CreateRequest,
 ): Promise<CreateOutcome> {
   const db = services.primaryDb;
@@ -39,7 +39,7 @@ export async function createCustomer(
   const idemHeader = readIdempotencyKey(request.idempotencyKey);
   const { fields, valid } = checkParams(params, { keyAgentId: key.agent_id });
   if (idemHeader.error) fields.push(idemHeader.error);
-  const idemKey = idemHeader.key === undefined ? undefined : storedKey(key.id, idemHeader.key);
+  const idemKey = idemHeader.key === undefined ? undefined : storedKey(key, idemHeader.key);
 
   const found = foundIn(await readForCreate(db, { ...valid, idempotencyKey: idemKey }));
   const now = Date.now();

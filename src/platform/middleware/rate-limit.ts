@@ -1,5 +1,7 @@
-// Per-key rate limit (docs/specification.md section 2). After authentication, so the bucket is the key's
-// id: one key's burst never spends another's budget, and a caller without a valid key reaches none.
+// Per-key rate limit (docs/specification.md sections 2 and 6). After authentication, so the bucket is the key's
+// lineage: a key and the keys made from it by rotation or roll share one budget (the old ones still working in
+// a grace never multiply it), one lineage's burst never spends another's, and a caller without a valid key
+// reaches none.
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env.ts";
 import { errors } from "../errors.ts";
@@ -14,7 +16,7 @@ export const rateLimit = createMiddleware<AppEnv>(async (c, next) => {
   if (limiter && key && c.env.RATE_LIMIT_PER_MINUTE !== "0") {
     let success = true;
     try {
-      ({ success } = await limiter.limit({ key: key.id }));
+      ({ success } = await limiter.limit({ key: key.lineage_id }));
     } catch (err) {
       // The limiter protects capacity, not access: the caller is authenticated, so a limiter
       // fault lets the request through (logged) rather than turning every request into a 5xx.

@@ -4,7 +4,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, errorEnvelope } from "../../helpers/http.ts";
-import { makeKey } from "../../helpers/api-keys.ts";
+import { makeKey, markDue } from "../../helpers/api-keys.ts";
 import { createBody, createdCustomer } from "../../fixtures/create-body.ts";
 import * as h from "./create.helpers.ts";
 
@@ -451,6 +451,45 @@ describe("Idempotency-Key", () => {
     // Not a replay of another caller's customer: the number is simply taken.
     expect(res.status).toBe(409);
     expect(res.body.error.customer_id).toBe(first.body.data.id);
+  });
+
+  it("belongs to the key's lineage: sent again with the successor after the app rotated its key, it replays", async () => {
+    const app = await makeKey({ name: "rotating app" });
+    await markDue(app.record.id);
+    const p = h.params();
+    const headers = { "Idempotency-Key": "sent-before-rotation" };
+    const first = await h.post(p, { headers, key: app.secret });
+    expect(first.status).toBe(201);
+    const rotated = await call("/api/keys/rotate", { method: "POST", key: app.secret });
+    expect(rotated.status).toBe(201);
+    const before = await h.counts();
+    const again = await h.post(p, { headers, key: rotated.body.data.secret });
+    expect({ status: again.status, text: again.text, replayed: again.headers.get("Idempotent-Replayed") }).toEqual({
+      status: 201,
+      text: first.text,
+      replayed: "true",
+    });
+    expect(await h.counts()).toEqual(before);
+  });
+
+  it("belongs to an agent-bound key's agent: sent again with the key of a new enrollment of that agent, it replays", async () => {
+    const p = h.params();
+    const agentId = p.salesagent_id as number;
+    const before = await makeKey({ name: "phone before", agentId });
+    const after = await makeKey({ name: "phone re-enrolled", agentId });
+    const headers = { "Idempotency-Key": "sent-before-re-enrollment" };
+    const first = await h.post(p, { headers, key: before.secret });
+    expect(first.status).toBe(201);
+    const again = await h.post(p, { headers, key: after.secret });
+    expect({ status: again.status, text: again.text, replayed: again.headers.get("Idempotent-Replayed") }).toEqual({
+      status: 201,
+      text: first.text,
+      replayed: "true",
+    });
+    // Another agent's key with the same Idempotency-Key is not a replay: the number is simply taken.
+    const other = await makeKey({ name: "another agent's phone", agentId: agentId === 1 ? 2 : 1 });
+    const res = await h.post({ ...p, salesagent_id: agentId === 1 ? 2 : 1 }, { headers, key: other.secret });
+    expect(res.status).toBe(409);
   });
 
   it("replays to every one of ten racing duplicates with one key, creating one customer", async () => {

@@ -1,0 +1,68 @@
+// What the operator's lists cost D1 at a fleet's size (docs/specification.md section 7: every list that an
+// operator pages through reads one page's rows, not the table): 5,000 keys with their audit entries and 500
+// enrollment codes, inserted by SQL in one statement each; the rows read come from the answers' Server-Timing.
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import { call } from "../helpers/http.ts";
+import { dashboardLogin } from "../helpers/session.ts";
+import { seedFixture } from "../helpers/seed.ts";
+import { rowsReadOf } from "../helpers/timing-header.ts";
+
+const ADMIN = { Authorization: `Bearer ${env.ADMIN_TOKEN!}` };
+const KEYS = 5_000;
+const CODES = 500;
+/** One page of 50 and whatever a signed-in page reads besides (its session, its form token, the agents). */
+const PAGE_BOUND = 200;
+
+const rows = (n: number, select: string) =>
+  `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${n}) ${select} FROM n`;
+
+let cookie: string;
+
+beforeAll(async () => {
+  await seedFixture();
+  await env.DB.batch([
+    env.DB.prepare(
+      rows(
+        KEYS,
+        "INSERT INTO api_keys (id, name, mode, prefix, hash, created_at, scopes, agent_id, lineage_id) " +
+          "SELECT 'key_' || printf('%016d', i), 'phone ' || i, 'test', 'sk_test_x…', 'cost-' || i, " +
+          "'2026-01-01T00:00:00.000Z', 'read,write', 1 + i % 3, 'key_' || printf('%016d', i)",
+      ),
+    ),
+    env.DB.prepare(
+      rows(
+        KEYS,
+        "INSERT INTO key_audit (at, action, key_id, key_name, mode, actor) " +
+          "SELECT '2026-01-01T00:00:00.000Z', 'create', 'key_' || printf('%016d', i), 'phone ' || i, 'test', 'cli'",
+      ),
+    ),
+    env.DB.prepare(
+      rows(
+        CODES,
+        "INSERT INTO enrollment_codes (id, code_hash, agent_id, mode, scopes, name, created_at, expires_at) " +
+          "SELECT 'enr_' || printf('%016d', i), 'cost-' || i, 1 + i % 3, 'test', 'read', 'phone ' || i, " +
+          "'2030-01-01T00:00:00.' || printf('%03d', i % 1000) || 'Z', '2030-01-02T00:00:00.000Z'",
+      ),
+    ),
+  ]);
+  cookie = (await dashboardLogin()).cookie;
+});
+
+describe(`at ${KEYS} keys and ${CODES} enrollment codes`, () => {
+  it("the enrollment codes page reads one page of codes, on every page", async () => {
+    const first = await call("/dashboard/enrollments", { headers: { Cookie: cookie } });
+    expect(first.status).toBe(200);
+    expect(rowsReadOf(first)).toBeLessThan(PAGE_BOUND);
+    const older = /href="\/dashboard\/enrollments\?before=([^"]+)">Older codes/.exec(first.text)![1]!;
+    const second = await call(`/dashboard/enrollments?before=${older}`, { headers: { Cookie: cookie } });
+    expect(second.status).toBe(200);
+    expect(rowsReadOf(second)).toBeLessThan(PAGE_BOUND);
+  });
+
+  it("the audit reads the newest entries only", async () => {
+    const res = await call("/admin/audit", { headers: ADMIN });
+    expect(res.body.data).toHaveLength(50);
+    expect(rowsReadOf(res)).toBeLessThan(PAGE_BOUND);
+  });
+});
