@@ -108,10 +108,13 @@ export const customers = sqliteTable(
       .default("import"),
   },
   // Unique so that two racing creates with one number cannot both succeed. The agent index serves
-  // an agent-bound key's listing: its page and its total read that agent's customers only.
+  // an agent-bound key's listing: its page and its total read that agent's customers only. The agent
+  // and phone index serves an agent-bound key's GET /orders: another agent's customer is a miss in it,
+  // as an unknown number is, and reads nothing (docs/specification.md section 6).
   (t) => [
     uniqueIndex("customers_phone_key_uq").on(t.phoneKey),
     index("customers_salesagent_idx").on(t.salesagentId, t.id),
+    index("customers_salesagent_phone_idx").on(t.salesagentId, t.phoneKey),
   ],
 );
 

@@ -4,7 +4,7 @@
 // page and sends it again, rolls and reloads, revokes and reloads. One key made, one roll, one
 // revoke; each secret reaches the browser once; axe finds nothing serious on the pages shown.
 import type { Page, Response } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { expectNoSeriousViolations } from "./helpers/axe.ts";
 import { SKIP_BROWSER_TESTS } from "./helpers/browser.ts";
 import { closeDashboard, type Dashboard, loaded, logIn, openDashboard, type Server } from "./helpers/dashboard.ts";
@@ -19,25 +19,28 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the dashboard's forms in Chromium, reloaded
   let ui: Dashboard;
   let server: Server;
   let page: Page;
-  /** The body of every page the browser was sent (redirects have none), in order. */
-  const bodies: Promise<string>[] = [];
+  /** The body of every page the browser was sent in this test (redirects have none), in order. */
+  let bodies: Promise<string>[] = [];
+  /** The bodies of the pages of the tests before this one. */
+  const earlier: string[] = [];
   /** The method and address of every document request, in order. */
   const requests: string[] = [];
 
-  /** How many of the pages sent to the browser so far carry the text. */
-  async function pagesWith(text: string): Promise<number> {
-    const all = await Promise.all(bodies);
-    expect(all.filter((body) => body === UNREAD)).toEqual([]);
-    return all.filter((body) => body.includes(text)).length;
+  /** How many of the pages that this test was sent carry the text; with `earlier`, of every test's. */
+  async function pagesWith(text: string, also: string[] = []): Promise<number> {
+    const read = await Promise.all(bodies);
+    expect(read.filter((body) => body === UNREAD)).toEqual([]);
+    return [...also, ...read].filter((body) => body.includes(text)).length;
   }
 
   /**
-   * Waits until every page shown so far has been read. Chromium lets go of a page's body when the
-   * tab navigates away, so each step that leaves a page waits for this first: a body read too late
-   * would count as a page without the secret.
+   * Every step that may take the tab to another page goes through here. Chromium lets go of a page's
+   * body once the tab navigates away, so the reads of the pages shown so far finish first: a body
+   * read too late would count as a page without the secret.
    */
-  async function leave(): Promise<void> {
+  async function navigate<T>(step: () => Promise<T>): Promise<T> {
     await Promise.all(bodies);
+    return step();
   }
 
   const secretField = () => page.getByLabel("Secret of the new key");
@@ -52,8 +55,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the dashboard's forms in Chromium, reloaded
 
   /** Reloads; after a POST's answer the browser sends the POST again (its resubmit, accepted). */
   async function reload(): Promise<void> {
-    await leave();
-    await page.reload();
+    await navigate(() => page.reload());
     await loaded(page.getByRole("heading", { name: "API keys", level: 1 }));
   }
 
@@ -72,23 +74,26 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the dashboard's forms in Chromium, reloaded
     });
   });
 
+  // Each test counts the pages that it was sent: a body lost in one test fails that test only.
+  afterEach(async () => {
+    earlier.push(...(await Promise.all(bodies)));
+    bodies = [];
+  });
+
   afterAll(() => closeDashboard(ui));
 
   it("logs in", async () => {
     await logIn(page, server.url, ui.adminToken);
     // POST/Redirect/GET: the logged-in page is a GET of /dashboard.
     expect(page.url()).toBe(`${server.url}/dashboard`);
-    // No key exists yet, so the sign-in pages carry no secret: the count starts here.
-    await leave();
-    bodies.length = 0;
+    // No key exists yet, so the sign-in pages carry no secret and no test counts them.
   });
 
   let first: string;
 
   it("makes a key; reloading the page that shows its secret makes no other key and shows the secret no more", async () => {
     await page.getByLabel("Name", { exact: true }).fill(NAME);
-    await leave();
-    await page.getByRole("button", { name: "Make key" }).click();
+    await navigate(() => page.getByRole("button", { name: "Make key" }).click());
     first = await secretField().inputValue();
     expect(first).toMatch(SECRET);
     expect(page.url()).toBe(`${server.url}/dashboard/keys`);
@@ -108,14 +113,12 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the dashboard's forms in Chromium, reloaded
   it("going Back to the answer that showed the secret and sending it again changes nothing", async () => {
     // A fresh answer in the history: make a second key, then leave its page.
     await page.getByLabel("Name", { exact: true }).fill("Back and again");
-    await leave();
-    await page.getByRole("button", { name: "Make key" }).click();
+    await navigate(() => page.getByRole("button", { name: "Make key" }).click());
     const second = await secretField().inputValue();
     expect(second).toMatch(SECRET);
-    await leave();
-    await page.goto(`${server.url}/dashboard`);
+    await navigate(() => page.goto(`${server.url}/dashboard`));
     // The answer is not kept (no-store): Chromium shows "Confirm Form Resubmission" instead of it...
-    await expect(page.goBack()).rejects.toThrow(/ERR_CACHE_MISS/);
+    await expect(navigate(() => page.goBack())).rejects.toThrow(/ERR_CACHE_MISS/);
     await loaded(page.getByText("Confirm Form Resubmission"));
     expect(await page.content()).not.toContain(second);
     // ... and sends the form again on reload.
@@ -135,10 +138,11 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the dashboard's forms in Chromium, reloaded
     await keyRow("Roll")
       .getByLabel(/^Old key stops/)
       .selectOption({ label: "now" });
-    await leave();
-    await keyRow("Roll")
-      .getByRole("button", { name: /^Roll key/ })
-      .click();
+    await navigate(() =>
+      keyRow("Roll")
+        .getByRole("button", { name: /^Roll key/ })
+        .click(),
+    );
     await loaded(page.getByRole("heading", { name: /copy it now/ }));
     rolled = await secretField().inputValue();
     expect(rolled).toMatch(SECRET);
@@ -158,10 +162,11 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the dashboard's forms in Chromium, reloaded
   });
 
   it("revokes the key with a 303 to the list; reloading that list revokes nothing more", async () => {
-    await leave();
-    await keyRow("Revoke")
-      .getByRole("button", { name: /^Revoke key/ })
-      .click();
+    await navigate(() =>
+      keyRow("Revoke")
+        .getByRole("button", { name: /^Revoke key/ })
+        .click(),
+    );
     await loaded(notice().filter({ hasText: "is revoked" }));
     const [, fresh] = (await ui.admin("/admin/keys")).filter((k: any) => k.name === NAME);
     expect(page.url()).toBe(`${server.url}/dashboard?revoked=${fresh.id}`);
@@ -191,7 +196,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the dashboard's forms in Chromium, reloaded
       .locator("td:nth-of-type(2)")
       .allTextContents();
     expect(actions).toEqual(["revoke", "roll", "create"]);
-    for (const secret of [first, rolled]) expect(await pagesWith(secret)).toBe(1);
+    for (const secret of [first, rolled]) expect(await pagesWith(secret, earlier)).toBe(1);
     expect(ui.problems).toEqual([]);
   });
 });

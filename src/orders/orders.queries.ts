@@ -96,12 +96,15 @@ const invoiceColumns = {
 // and page mode is its own compiled set. Totals and ids: docs/specification.md section 4.
 function ordersPageQueries(db: cq.Compiler, range: { from: boolean; to: boolean }, mode: cq.PageMode, agent: boolean) {
   const phoneKey = sql.placeholder("phoneKey");
-  // With an agent, another agent's customer is not found at all: the same empty answer as an
-  // unknown number, from the same statements (no row is read and then dropped).
-  const theCustomer = agent
-    ? and(eq(customers.phoneKey, phoneKey), eq(customers.salesagentId, sql.placeholder("agentId")))!
-    : eq(customers.phoneKey, phoneKey);
-  const customerId = sql`(${db.select({ id: customers.id }).from(customers).where(theCustomer)})`;
+  // With an agent, another agent's customer is not found at all: the same empty answer as an unknown
+  // number, from the same statements reading the same rows (docs/specification.md section 6). The
+  // number is a miss in customers_salesagent_phone_idx in both cases; the planner would take the
+  // phone's unique index instead, which reads the other agent's row to reject it.
+  const customerId = agent
+    ? sql`(select ${customers.id} from ${customers} indexed by customers_salesagent_phone_idx
+        where ${customers.salesagentId} = ${sql.placeholder("agentId")} and ${customers.phoneKey} = ${phoneKey})`
+    : sql`(${db.select({ id: customers.id }).from(customers).where(eq(customers.phoneKey, phoneKey))})`;
+  const theCustomer = agent ? eq(customers.id, customerId) : eq(customers.phoneKey, phoneKey);
   const sinceFrom = and(eq(orders.customerId, customerId), range.from ? gte(orders.date, FROM) : undefined);
   const where = and(sinceFrom, range.to ? lte(orders.date, TO) : undefined);
   const kept = customerOrderCount(db, customerId);

@@ -1,6 +1,6 @@
 // One sync answer (docs/specification.md section 8): the keys of the next records (a first sync's walk,
 // then the book's log), then the records themselves by id with the listings' own queries and
-// serializers, assembled in order within the answer's limits.
+// serializers, in slices that stop once the answer is full, assembled in order within its limits.
 import { customersByIdsStatement, type CustomerWithAddressRow } from "../customers/customers.queries.ts";
 import { toCustomer } from "../customers/customers.serialize.ts";
 import { ordersByIdsStatement, type OrderRowsById } from "../orders/orders.queries.ts";
@@ -17,6 +17,8 @@ import type { Change } from "./sync.schemas.ts";
 export const MAX_BODY_BYTES = 1_000_000;
 /** Room for the envelope around the changes: the members' names, the cursor, has_more. */
 const ENVELOPE_BYTES = 200;
+/** The records of a first slice: an answer of the default limit reads its records in one round trip. */
+const FIRST_SLICE = 200;
 
 /** An answer with each change as the JSON text that goes into the body: serialized once, when measured. */
 export interface SyncAnswer {
@@ -36,12 +38,6 @@ interface WalkKey {
   customerId: number;
   /** An order's date ("" for a customer): with the id, its place among its customer's orders. */
   date: string;
-}
-
-/** The records of an answer, read by id in one round trip, restricted to the book. */
-interface Records {
-  customers: Map<number, CustomerWithAddressRow>;
-  orders: Map<number, Order>;
 }
 
 export interface SyncRequest {
@@ -89,8 +85,11 @@ export async function readChanges(db: Database, request: SyncRequest): Promise<S
   }
 
   // The log's last entry fetched may only tell that there is more: its records are not read.
-  const records = await readRecords(db, book, walk?.keys.slice(0, limit) ?? [], log ? readable(log) : []);
-  return assemble({ book, cursor, cursorText, limit, walk, log, records });
+  const steps: Step[] = [
+    ...(walk?.keys.slice(0, limit) ?? []).map((key) => ({ key })),
+    ...(log ? readable(log) : []).map((entry) => ({ entry })),
+  ];
+  return await assemble({ book, cursor, cursorText, limit, walk, log, records: new Slices(db, book, steps) });
 }
 
 type Walk = { start: number; keys: WalkKey[]; complete: boolean };
@@ -127,30 +126,66 @@ function walkKeys(
   return { keys, complete: next.length <= limit };
 }
 
-async function readRecords(db: Database, book: number, walk: WalkKey[], entries: LogEntry[]): Promise<Records> {
-  const customerIds = new Set<number>();
-  const orderIds = new Set<number>();
-  for (const key of walk) {
-    customerIds.add(key.customerId);
-    if (key.type === "order") orderIds.add(key.id);
-  }
-  for (const e of entries) {
-    if (e.deleted) continue;
-    if (e.kind === "customer") customerIds.add(e.recordId);
-    else if (e.customerId !== null) {
-      orderIds.add(e.recordId);
-      customerIds.add(e.customerId);
+/** One record of the answer to come, in order: a walk's key, or a log entry. */
+type Step = { key: WalkKey } | { entry: LogEntry };
+
+/**
+ * The records of the steps, read by id in slices (one round trip each), restricted to the book. Each
+ * slice holds what the bytes left in the answer will take at the size of its changes so far, and never
+ * more steps than it carries already: an answer that the byte cap cuts reads hardly a record past the
+ * cut ("Cost": only the records the answer carries count).
+ */
+class Slices {
+  readonly customers = new Map<number, CustomerWithAddressRow>();
+  readonly orders = new Map<number, Order>();
+  /** The steps whose records have been read. */
+  private read = 0;
+
+  constructor(
+    private readonly db: Database,
+    private readonly book: number,
+    private readonly steps: Step[],
+  ) {}
+
+  /** Reads the slices up to and including step `index`, sized by the answer so far. */
+  async through(index: number, answer: { changes: number; bytes: number }): Promise<void> {
+    while (index >= this.read) {
+      const left = this.steps.length - this.read;
+      let size = Math.min(left, FIRST_SLICE);
+      if (answer.changes > 0) {
+        const average = (answer.bytes - ENVELOPE_BYTES) / answer.changes;
+        size = Math.min(left, answer.changes, Math.floor((MAX_BODY_BYTES - answer.bytes) / average) + 1);
+      }
+      await this.readSlice(this.steps.slice(this.read, this.read + size));
+      this.read += size;
     }
   }
-  const records: Records = { customers: new Map(), orders: new Map() };
-  if (customerIds.size === 0 && orderIds.size === 0) return records;
-  const [customerRows, orderRows] = await runBatch(db, [
-    customersByIdsStatement(customerIds, book),
-    ordersByIdsStatement(orderIds, book),
-  ]);
-  for (const row of customerRows) records.customers.set(row.id!, row);
-  for (const order of serializeOrders(orderRows, records.customers)) records.orders.set(order.id, order);
-  return records;
+
+  private async readSlice(steps: Step[]): Promise<void> {
+    const customerIds = new Set<number>();
+    const orderIds = new Set<number>();
+    for (const step of steps) {
+      if ("key" in step) {
+        customerIds.add(step.key.customerId);
+        if (step.key.type === "order") orderIds.add(step.key.id);
+      } else if (!step.entry.deleted) {
+        const e = step.entry;
+        if (e.kind === "customer") customerIds.add(e.recordId);
+        else if (e.customerId !== null) {
+          orderIds.add(e.recordId);
+          customerIds.add(e.customerId);
+        }
+      }
+    }
+    if (customerIds.size === 0 && orderIds.size === 0) return;
+    const [customerRows, orderRows] = await runBatch(this.db, [
+      customersByIdsStatement(customerIds, this.book),
+      ordersByIdsStatement(orderIds, this.book),
+    ]);
+    const customers = new Map(customerRows.map((row) => [row.id!, row]));
+    for (const [id, row] of customers) this.customers.set(id, row);
+    for (const order of serializeOrders(orderRows, customers)) this.orders.set(order.id, order);
+  }
 }
 
 /** Each order with the customer its row names; one whose customer was not read is left out. */
@@ -173,13 +208,13 @@ interface Assembly {
   limit: number;
   walk: Walk | null;
   log: Log | null;
-  records: Records;
+  records: Slices;
 }
 
 /** Why an answer ends before its keys do: full, or a record that changed between the two reads. */
 class Full extends Error {}
 
-function assemble({ book, cursor, cursorText, limit, walk, log, records }: Assembly): SyncAnswer {
+async function assemble({ book, cursor, cursorText, limit, walk, log, records }: Assembly): Promise<SyncAnswer> {
   const changes: string[] = [];
   const sent = new Set<string>();
   let bytes = ENVELOPE_BYTES;
@@ -207,9 +242,14 @@ function assemble({ book, cursor, cursorText, limit, walk, log, records }: Assem
     return row ? { type: "customer", id, op: "upsert", data: toCustomer(row) } : null;
   };
 
+  let step = 0;
+  // The records of the next step, read with its slice when it is the first of one.
+  const read = () => records.through(step++, { changes: changes.length, bytes });
+
   try {
     if (walk) {
       for (const key of walk.keys.slice(0, limit)) {
+        await read();
         if (key.type === "customer") {
           const change = customerUpsert(key.id);
           // Gone from the book since its key was read: its delete is in the log after the walk.
@@ -234,6 +274,7 @@ function assemble({ book, cursor, cursorText, limit, walk, log, records }: Assem
     if (log) {
       for (const entry of readable(log)) {
         if (changes.length >= limit) throw new Full();
+        await read();
         const type = entry.kind === "customer" ? "customer" : "order";
         if (!sent.has(`${type}:${entry.recordId}`)) {
           if (type === "customer") {

@@ -1,5 +1,6 @@
 // The sync cursor (docs/specification.md section 8, "Cursor"): the book, the record shape and a position,
-// as unsigned base64url JSON. It holds nothing secret and can only name a place in a book the key may read.
+// as unsigned base64url JSON. It holds nothing secret, and a hand-made one reaches no more than one the
+// service made: every step of a sync is restricted to the book (docs/decisions.md, sync cursors).
 import { decodeBase64Url, encodeBase64Url } from "hono/utils/encode";
 
 /** Bump when a customer or order record changes shape: older cursors then answer 410. */

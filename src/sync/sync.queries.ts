@@ -24,12 +24,19 @@ const queries = cq.compiled((db) => ({
     .from(syncChanges)
     .where(eq(syncChanges.book, BOOK))
     .prepare(),
-  // The rest of the orders of the customer that the walk stopped in, after (date, id).
+  // The rest of the orders of the customer that the walk stopped in, after (date, id): none unless that
+  // customer is in the book now. A cursor may name any customer (forged, or moved away since): the
+  // customer's row is read by its id first, and nothing of it past that ("Nothing outside the book").
   walkRest: db
     .select({ orderId: orders.id, date: orders.date })
-    .from(orders)
+    .from(customers)
+    .innerJoin(orders, eq(orders.customerId, customers.id))
     .where(
-      and(eq(orders.customerId, AFTER_CUSTOMER), sql`(${orders.date}, ${orders.id}) > (${AFTER_DATE}, ${AFTER_ORDER})`),
+      and(
+        eq(customers.id, AFTER_CUSTOMER),
+        eq(customers.salesagentId, BOOK),
+        sql`(${orders.date}, ${orders.id}) > (${AFTER_DATE}, ${AFTER_ORDER})`,
+      ),
     )
     .orderBy(asc(orders.date), asc(orders.id))
     .limit(LIMIT)

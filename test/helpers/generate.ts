@@ -61,3 +61,43 @@ export function generatedOrderStatements(customerId: number, count: number, firs
     ),
   ];
 }
+
+/**
+ * `perCustomer` orders of each customer from `firstCustomer` to `lastCustomer`, in four statements:
+ * each order has 3 lines, 2 statuses and 1 invoice (its id the order's); ids from `firstId` on,
+ * a customer's orders consecutive, its order k dated 2021-01-01 plus k days.
+ */
+export function generatedBookOrderStatements(
+  firstCustomer: number,
+  lastCustomer: number,
+  perCustomer: number,
+  firstId: number,
+): D1PreparedStatement[] {
+  const count = (lastCustomer - firstCustomer + 1) * perCustomer;
+  const mine = `o.id >= ${firstId} AND o.id < ${firstId + count}`;
+  return [
+    env.DB.prepare(
+      `WITH RECURSIVE seq(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM seq WHERE n < ${count - 1})
+       INSERT INTO orders (id, order_no, customer_id, salesagent_id, deliveryagent_id, date, item_total_amount, discount_amount,
+         return_total_amount, billable_amount)
+       SELECT ${firstId} + n, 'BOOK-' || (${firstId} + n), ${firstCustomer} + n / ${perCustomer}, 1, 1,
+         date('2021-01-01', '+' || (n % ${perCustomer}) || ' days'), 30, 0, 0, 30 FROM seq`,
+    ),
+    env.DB.prepare(
+      `WITH RECURSIVE line(k) AS (SELECT 1 UNION ALL SELECT k + 1 FROM line WHERE k < 3)
+       INSERT INTO order_items (order_id, line_no, product_id, quantity, price)
+       SELECT o.id, line.k, line.k, 1, 10 FROM orders o CROSS JOIN line WHERE ${mine}`,
+    ),
+    env.DB.prepare(
+      `WITH RECURSIVE s(k) AS (SELECT 1 UNION ALL SELECT k + 1 FROM s WHERE k < 2)
+       INSERT INTO order_statuses (order_id, seq, name, at)
+       SELECT o.id, s.k, CASE s.k WHEN 1 THEN 'Placed' ELSE 'Delivered' END, o.date || 'T1' || s.k || ':00:00Z'
+       FROM orders o CROSS JOIN s WHERE ${mine}`,
+    ),
+    env.DB.prepare(
+      `INSERT INTO invoices (id, order_id, invoice_number, date, due_date, total_amount, discount_amount, returned_amount,
+         invoice_amount, cgst, sgst, igst)
+       SELECT o.id, o.id, 'BOOK-INV-' || o.id, o.date, o.date, 30, 0, 0, 30, 2.7, 2.7, 0 FROM orders o WHERE ${mine}`,
+    ),
+  ];
+}

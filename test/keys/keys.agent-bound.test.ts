@@ -12,7 +12,7 @@ import { BASE, call, errorEnvelope, expectErrorAnswer, validationEnvelope, type 
 import { clearIsolateCaches, makeKey } from "../helpers/api-keys.ts";
 import { generatedCustomerStatements } from "../helpers/generate.ts";
 import { seedFixture } from "../helpers/seed.ts";
-import { rowsReadOf } from "../helpers/timing-header.ts";
+import { rowsReadOf, workOf } from "../helpers/timing-header.ts";
 import { listBound } from "../helpers/bounds.ts";
 import { createBody, createdCustomer } from "../fixtures/create-body.ts";
 import { expectedCustomer } from "../fixtures/expected.ts";
@@ -144,6 +144,22 @@ describe("GET /orders with an agent-bound key", () => {
     expect((await ok("/api/orders?phone_number=9820000003", unbound)).body.data.orders).toEqual([]);
     expect((await ok("/api/orders?phone_number=9820000003", agent2)).body.data.orders).toEqual([]);
   });
+
+  it.each([
+    ["", ""],
+    [", dated, on a later page", "&from_date=2026-01-01&to_date=2026-12-31&count=2&page=2"],
+  ])(
+    "another agent's customer, a customer of no agent and an unknown number%s: the same D1 work in Server-Timing",
+    async (_, rest) => {
+      const work = async (phone: string) => {
+        const res = await call(`/api/orders?phone_number=${phone}${rest}`, { key: agent1 });
+        return { status: res.status, d1: workOf(res).d1, rows: rowsReadOf(res) };
+      };
+      const unknown = await work("9999999999");
+      expect(unknown.status).toBe(404);
+      expect([await work("9820000003"), await work("098200%2000002")]).toEqual([unknown, unknown]);
+    },
+  );
 
   it("its own customer's orders: 200, the same answer as an unbound key's, the cursor carrying the agent", async () => {
     const mine = await ok("/api/orders?phone_number=9820000001&count=2", agent1);

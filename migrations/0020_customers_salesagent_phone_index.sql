@@ -1,0 +1,1 @@
+CREATE INDEX `customers_salesagent_phone_idx` ON `customers` (`salesagent_id`,`phone_key`);
