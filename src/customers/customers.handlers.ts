@@ -19,8 +19,5 @@ export const list: RouteHandler<typeof routes.list, AppEnv> = async (c) => {
   const carried = carriedParams((n) => c.req.query(n), ["count"]);
   const pagination = paginationOf(c.req.url, page, total, carried, rows, (row) => ({ id: row.id }), scope);
   const customers = rows.map((row) => row.json).join(",");
-  return jsonTextAnswer<Answer>(
-    c,
-    `{"data":{"customers":[${customers}],"pagination":${JSON.stringify(pagination)}}}`,
-  );
+  return jsonTextAnswer<Answer>(c, `{"data":{"customers":[${customers}],"pagination":${JSON.stringify(pagination)}}}`);
 };

@@ -16,7 +16,11 @@ import {
 } from "../../drizzle/schema.ts";
 import type { Database } from "../platform/db/database.ts";
 import type { Page } from "../platform/paging/pagination.ts";
-import { selectCustomersAs, selectCustomersWithAddress, shownCustomerJsonColumns } from "../customers/customers.queries.ts";
+import {
+  selectCustomersAs,
+  selectCustomersWithAddress,
+  shownCustomerJsonColumns,
+} from "../customers/customers.queries.ts";
 import * as cq from "../platform/db/compiled.ts";
 import { asJavaScriptWrites, jsonNumber } from "../platform/db/json-text.ts";
 import { customerOrderCount } from "../platform/db/totals.ts";
@@ -308,7 +312,6 @@ export async function findOrdersByPhone(db: Database, filter: OrderFilter, page:
   if (!customer) return null;
   return { customer, total: totalRows[0]?.total ?? 0, orders: orderedJson(rows as OrderJsonRow[]) };
 }
-
 
 // An agent's orders by id, for sync (docs/specification.md section 8): the page's own union, so that a
 // record is exactly the listing's item. Orders of other agents' customers are left out.
