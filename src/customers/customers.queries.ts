@@ -133,3 +133,18 @@ const customersByIds = cq.compiled((db) => ({
 export function customersByIdsStatement(ids: Iterable<number>, agentId: number) {
   return customersByIds().rows.bind({ ids: cq.idsValue(ids), agentId });
 }
+
+// The same customers as JSON text (customers.serialize.ts's answers as SQLite writes them): the record,
+// and what each of its orders shows of it.
+const customersJsonByIds = cq.compiled((db) => ({
+  rows: selectCustomersAs(
+    db,
+    { ...customerJsonColumns, customer: shownCustomerJsonColumns.customer, address: shownCustomerJsonColumns.address },
+    eq(sql`+${customers.salesagentId}`, AGENT),
+    sql.placeholder("ids"),
+  ).prepare(),
+}));
+
+export function customersJsonByIdsStatement(ids: Iterable<number>, agentId: number) {
+  return customersJsonByIds().rows.bind({ ids: cq.idsValue(ids), agentId });
+}

@@ -313,26 +313,31 @@ export async function findOrdersByPhone(db: Database, filter: OrderFilter, page:
   return { customer, total: totalRows[0]?.total ?? 0, orders: orderedJson(rows as OrderJsonRow[]) };
 }
 
-// An agent's orders by id, for sync (docs/specification.md section 8): the page's own union, so that a
+// An agent's orders by id, for sync (docs/specification.md section 8): the page's own statement, so that a
 // record is exactly the listing's item. Orders of other agents' customers are left out.
-const ordersByIds = cq.compiled((db) => ({
-  rows: pageRows(
-    db,
-    db
-      .select({ id: orders.id })
-      .from(sql`json_each(${sql.placeholder("ids")})`)
-      .crossJoin(orders)
-      .crossJoin(customers)
-      .where(
-        and(
-          eq(orders.id, sql`value`),
-          eq(customers.id, orders.customerId),
-          // Kept off customers_salesagent_idx (unary +), so that the ids drive the join.
-          eq(sql`+${customers.salesagentId}`, sql.placeholder("agentId")),
-        ),
+function ordersOfAgentByIds(db: cq.Compiler) {
+  return db
+    .select({ id: orders.id })
+    .from(sql`json_each(${sql.placeholder("ids")})`)
+    .crossJoin(orders)
+    .crossJoin(customers)
+    .where(
+      and(
+        eq(orders.id, sql`value`),
+        eq(customers.id, orders.customerId),
+        // Kept off customers_salesagent_idx (unary +), so that the ids drive the join.
+        eq(sql`+${customers.salesagentId}`, sql.placeholder("agentId")),
       ),
-  ).prepare(),
-}));
+    );
+}
+
+const ordersByIds = cq.compiled((db) => ({ rows: pageRows(db, ordersOfAgentByIds(db)).prepare() }));
+const ordersJsonByIds = cq.compiled((db) => ({ rows: pageJson(db, ordersOfAgentByIds(db)).prepare() }));
+
+/** The orders as JSON text (orderJson), in no particular order. */
+export function ordersJsonByIdsStatement(ids: Iterable<number>, agentId: number) {
+  return ordersJsonByIds().rows.bind({ ids: cq.idsValue(ids), agentId });
+}
 
 export function ordersByIdsStatement(ids: Iterable<number>, agentId: number) {
   const q = ordersByIds().rows;

@@ -8,10 +8,20 @@ import { drizzle } from "drizzle-orm/d1";
 import { beforeAll, describe, expect, it } from "vitest";
 import demo from "../../data/demo.json";
 import { customers, orders } from "../../drizzle/schema.ts";
-import { customersByIdsStatement, selectCustomersWithAddress } from "../../src/customers/customers.queries.ts";
+import {
+  customersByIdsStatement,
+  customersJsonByIdsStatement,
+  selectCustomersWithAddress,
+} from "../../src/customers/customers.queries.ts";
 import { toCustomer } from "../../src/customers/customers.serialize.ts";
 import { importDataset } from "../../src/import/importer.ts";
-import { ordersByIdsStatement } from "../../src/orders/orders.queries.ts";
+import {
+  type OrderJsonRow,
+  orderJson,
+  orderedJson,
+  ordersByIdsStatement,
+  ordersJsonByIdsStatement,
+} from "../../src/orders/orders.queries.ts";
 import { ordersOf, shownCustomer } from "../../src/orders/orders.serialize.ts";
 import { runBatch } from "../../src/platform/db/compiled.ts";
 import type { Database } from "../../src/platform/db/database.ts";
@@ -137,6 +147,14 @@ describe("answers as JSON text are the bytes of the records shaped in JavaScript
       const expected = ordersOf(orderRows, () => shown);
       expect(expected.map((o) => o.id)).toEqual(ids);
       expect(res.text).toBe(stringified(res.text, "orders", expected));
+      // Sync's records by id as JSON text: the same bytes too.
+      const [customerJson, orderJsonRows] = await runBatch(db, [
+        customersJsonByIdsStatement([owner.id], owner.agent),
+        ordersJsonByIdsStatement(ids, owner.agent),
+      ]);
+      expect(customerJson[0]!.json).toBe(JSON.stringify(toCustomer(customerRows[0]!)));
+      const texts = orderedJson(orderJsonRows as OrderJsonRow[]).map((row) => orderJson(row, customerJson[0]!));
+      expect(texts).toEqual(expected.map((order) => JSON.stringify(order)));
       compared++;
     }
     expect(compared).toBeGreaterThan(40);
