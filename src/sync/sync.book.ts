@@ -1,17 +1,14 @@
 // One sync answer (docs/specification.md section 8): the keys of the next records (a first sync's walk,
 // then the book's log), then the records themselves by id with the listings' own queries and
 // serializers, assembled in order within the answer's limits.
-import { customersByIdsStatement, type CustomerWithAddressRow } from "../customers/customers.queries.ts";
-import { toCustomer } from "../customers/customers.serialize.ts";
-import { ordersByIdsStatement, type OrderRowsById } from "../orders/orders.queries.ts";
-import { type Order, ordersOf, type ShownCustomer, shownCustomer } from "../orders/orders.serialize.ts";
+import { customersJsonByIdsStatement } from "../customers/customers.queries.ts";
+import { orderJson, ordersJsonByIdsStatement, type ShownCustomerJson } from "../orders/orders.queries.ts";
 import type { Database } from "../platform/db/database.ts";
 import { runBatch } from "../platform/db/compiled.ts";
 import { errors } from "../platform/errors.ts";
 import { encodeSyncCursor, RECORD_SHAPE, type LogPosition, type SyncCursor, type WalkPosition } from "./sync.cursor.ts";
 import { firstBatch } from "./sync.access.ts";
 import { lastSeqStatement, type LogEntry, logStatement, purgeMarkStatement, walkStatements } from "./sync.queries.ts";
-import type { Change } from "./sync.schemas.ts";
 
 /** SPEC "Answer size": the body, envelope included. */
 export const MAX_BODY_BYTES = 1_000_000;
@@ -38,10 +35,10 @@ interface WalkKey {
   date: string;
 }
 
-/** The records of an answer, read by id in one round trip, restricted to the book. */
+/** The records of an answer as JSON text, read by id in one round trip, restricted to the book. */
 interface Records {
-  customers: Map<number, CustomerWithAddressRow>;
-  orders: Map<number, Order>;
+  customers: Map<number, ShownCustomerJson & { json: string }>;
+  orders: Map<number, { customerId: number; json: string }>;
 }
 
 export interface SyncRequest {
@@ -145,25 +142,28 @@ async function readRecords(db: Database, book: number, walk: WalkKey[], entries:
   const records: Records = { customers: new Map(), orders: new Map() };
   if (customerIds.size === 0 && orderIds.size === 0) return records;
   const [customerRows, orderRows] = await runBatch(db, [
-    customersByIdsStatement(customerIds, book),
-    ordersByIdsStatement(orderIds, book),
+    customersJsonByIdsStatement(customerIds, book),
+    ordersJsonByIdsStatement(orderIds, book),
   ]);
-  for (const row of customerRows) records.customers.set(row.id!, row);
-  for (const order of serializeOrders(orderRows, records.customers)) records.orders.set(order.id, order);
+  for (const row of customerRows) records.customers.set(row.id, row);
+  // An order whose customer was not read is left out.
+  for (const row of orderRows) {
+    const customer = records.customers.get(row.customerId);
+    if (customer) records.orders.set(row.id, { customerId: row.customerId, json: orderJson(row, customer) });
+  }
   return records;
 }
 
-/** Each order with the customer its row names; one whose customer was not read is left out. */
-function serializeOrders(rows: OrderRowsById, customers: Map<number, CustomerWithAddressRow>): Order[] {
-  // A customer is shaped once for all its orders.
-  const shown = new Map<number, ShownCustomer>();
-  const customerOf = (id: number) => {
-    let customer = shown.get(id);
-    if (!customer) shown.set(id, (customer = shownCustomer(customers.get(id)!)));
-    return customer;
-  };
-  const read = rows.orders.filter((order) => customers.has(order.customerId!));
-  return ordersOf({ ...rows, orders: read }, (order) => customerOf(order.customerId!));
+/** A change as the JSON text that goes into the body: what JSON.stringify makes of the Change. */
+interface ChangeText {
+  type: "customer" | "order";
+  id: number;
+  text: string;
+}
+
+function change(type: ChangeText["type"], id: number, data: string | null): ChangeText {
+  const op = data === null ? "delete" : "upsert";
+  return { type, id, text: `{"type":"${type}","id":${id},"op":"${op}","data":${data ?? "null"}}` };
 }
 
 interface Assembly {
@@ -193,18 +193,18 @@ function assemble({ book, cursor, cursorText, limit, walk, log, records }: Assem
   let hasMore = false;
 
   // Adds changes that must stay together (a customer sent first, then its order), or throws Full.
-  const add = (...group: Change[]) => {
+  const add = (...group: ChangeText[]) => {
     if (changes.length + group.length > limit && changes.length > 0) throw new Full();
-    const texts = group.map((change) => JSON.stringify(change));
+    const texts = group.map((change) => change.text);
     const size = texts.reduce((sum, text) => sum + utf8Length(text) + 1, 0);
     if (bytes + size > MAX_BODY_BYTES && changes.length > 0) throw new Full();
     bytes += size;
     changes.push(...texts);
     for (const change of group) sent.add(`${change.type}:${change.id}`);
   };
-  const customerUpsert = (id: number): Change | null => {
+  const customerUpsert = (id: number): ChangeText | null => {
     const row = records.customers.get(id);
-    return row ? { type: "customer", id, op: "upsert", data: toCustomer(row) } : null;
+    return row ? change("customer", id, row.json) : null;
   };
 
   try {
@@ -216,8 +216,8 @@ function assemble({ book, cursor, cursorText, limit, walk, log, records }: Assem
           if (change) add(change);
         } else {
           const order = records.orders.get(key.id);
-          if (order && order.customer.id !== key.customerId) throw new Full();
-          if (order) add({ type: "order", id: key.id, op: "upsert", data: order });
+          if (order && order.customerId !== key.customerId) throw new Full();
+          if (order) add(change("order", key.id, order.json));
         }
         position = {
           kind: "walk",
@@ -237,27 +237,20 @@ function assemble({ book, cursor, cursorText, limit, walk, log, records }: Assem
         const type = entry.kind === "customer" ? "customer" : "order";
         if (!sent.has(`${type}:${entry.recordId}`)) {
           if (type === "customer") {
-            add(
-              (entry.deleted ? null : customerUpsert(entry.recordId)) ?? {
-                type,
-                id: entry.recordId,
-                op: "delete",
-                data: null,
-              },
-            );
+            add((entry.deleted ? null : customerUpsert(entry.recordId)) ?? change(type, entry.recordId, null));
           } else {
             const order = entry.deleted ? undefined : records.orders.get(entry.recordId);
-            if (!order) add({ type, id: entry.recordId, op: "delete", data: null });
+            if (!order) add(change(type, entry.recordId, null));
             else {
-              if (order.customer.id !== entry.customerId) throw new Full();
-              const change: Change = { type, id: entry.recordId, op: "upsert", data: order };
+              if (order.customerId !== entry.customerId) throw new Full();
+              const upsert = change(type, entry.recordId, order.json);
               // Ordered: a customer changed since the cursor and not sent yet comes first.
               const customerNewer = entry.customerSeq !== null && entry.customerSeq > log.after;
-              if (customerNewer && !sent.has(`customer:${order.customer.id}`)) {
-                const customer = customerUpsert(order.customer.id);
+              if (customerNewer && !sent.has(`customer:${order.customerId}`)) {
+                const customer = customerUpsert(order.customerId);
                 if (!customer) throw new Full();
-                add(customer, change);
-              } else add(change);
+                add(customer, upsert);
+              } else add(upsert);
             }
           }
         }
