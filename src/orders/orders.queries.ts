@@ -16,11 +16,7 @@ import {
 } from "../../drizzle/schema.ts";
 import type { Database } from "../platform/db/database.ts";
 import type { Page } from "../platform/paging/pagination.ts";
-import {
-  selectCustomersAs,
-  selectCustomersWithAddress,
-  shownCustomerJsonColumns,
-} from "../customers/customers.queries.ts";
+import { selectCustomersAs, shownCustomerJsonColumns } from "../customers/customers.queries.ts";
 import * as cq from "../platform/db/compiled.ts";
 import { asJavaScriptWrites, jsonNumber } from "../platform/db/json-text.ts";
 import { customerOrderCount } from "../platform/db/totals.ts";
