@@ -6,6 +6,8 @@ import type { Page } from "../platform/paging/pagination.ts";
 import * as cq from "../platform/db/compiled.ts";
 import { addressColumns, as, customerColumns } from "../platform/db/columns.ts";
 import { agentCustomerCount, keptCount } from "../platform/db/totals.ts";
+import type { SelectedFields } from "drizzle-orm/sqlite-core";
+type Compiler = cq.Compiler;
 
 const withAddressColumns = {
   ...customerColumns,
@@ -14,26 +16,65 @@ const withAddressColumns = {
   ...addressColumns,
 };
 
+// The customer's answer as SQLite writes it (json-text.ts): the keys of customers.serialize.ts in its
+// order, `[]` for no address (the left join found none), "" for a missing addressline2 or area_code.
+const addressJson = sql<string>`case when ${customerAddresses.customerId} is null then json_array() else json_object(
+  'addressline1', ${customerAddresses.addressline1}, 'addressline2', coalesce(${customerAddresses.addressline2}, ''),
+  'area', json_object('id', ${areas.id}, 'name', ${areas.name}, 'area_code', coalesce(${areas.areaCode}, ''),
+    'city', json_object('id', ${cities.id}, 'name', ${cities.name}, 'code', ${cities.code},
+      'state', json_object('id', ${states.id}, 'code', ${states.code}, 'name', ${states.name}))),
+  'postalcode', json_object('id', ${postalCodes.id}, 'code', ${postalCodes.code})) end`;
+const fieldsJson = sql`'id', ${customers.id}, 'contact_person_name', ${customers.contactPersonName},
+  'company_name', ${customers.companyName}, 'display_name', ${customers.displayName}, 'email', ${customers.email},
+  'contactperson_number', ${customers.contactpersonNumber}, 'company_phone', ${customers.companyPhone},
+  'gst_treatment', ${customers.gstTreatment}, 'gstin', ${customers.gstin}, 'customer_code', ${customers.customerCode}`;
+
+/** A customers page's item (toCustomer). */
+export const customerJsonColumns = {
+  id: customers.id,
+  json: sql<string>`json_object(${fieldsJson}, 'status', ${customers.status}, 'approval', ${customers.approval},
+    'address', ${addressJson})`.as("json"),
+};
+
+/** What each order of the customer shows of it (shownCustomer): `customer` with its address, and `address`. */
+export const shownCustomerJsonColumns = {
+  id: customers.id,
+  customer: sql<string>`json_object(${fieldsJson}, 'address', ${addressJson})`.as("customer"),
+  address: addressJson.as("address"),
+};
+
 /**
  * Customers with their whole address group, in one statement; the caller adds order and limits. With
  * `ids` (a JSON array, cq.idList), the list drives the join: one row read an id, where `id IN (list)`
  * reads three and the planner may prefer an index that reads far more.
  */
-export function selectCustomersWithAddress(db: Database, where?: SQL, ids?: Placeholder) {
-  const select = db.select(withAddressColumns);
+export function selectCustomersWithAddress(db: Database | cq.Compiler, where?: SQL, ids?: Placeholder) {
+  return selectCustomersAs(db, withAddressColumns, where, ids);
+}
+
+/** The same rows with other columns (a customer's JSON). */
+export function selectCustomersAs<S extends SelectedFields>(
+  db: Database | cq.Compiler,
+  columns: S,
+  where?: SQL,
+  ids?: Placeholder,
+) {
+  const select = db.select(columns);
   // The cast only forgets that json_each is in the FROM too: the selected columns, and so the rows, are the same.
   const from = ids
     ? (select.from(sql`json_each(${ids})`).crossJoin(customers) as unknown as ReturnType<
         typeof select.from<typeof customers>
       >)
     : select.from(customers);
-  return from
+  // Typed as the bare FROM: with the columns named, joins leave the rows' type as it is.
+  const joined = (from as unknown as ReturnType<ReturnType<Compiler["select"]>["from"]>)
     .leftJoin(customerAddresses, eq(customerAddresses.customerId, customers.id))
     .leftJoin(areas, eq(areas.id, customerAddresses.areaId))
     .leftJoin(cities, eq(cities.id, areas.cityId))
     .leftJoin(states, eq(states.id, cities.stateId))
     .leftJoin(postalCodes, eq(postalCodes.id, customerAddresses.postalcodeId))
     .where(ids ? and(eq(customers.id, sql`value`), where) : where);
+  return joined as unknown as ReturnType<typeof from.where>;
 }
 
 export type CustomerWithAddressRow = Awaited<ReturnType<typeof selectCustomersWithAddress>>[number];
@@ -57,7 +98,9 @@ function customersPageQueries(db: cq.Compiler, mode: cq.PageMode, agent: boolean
       .offset(cq.PAGE.offset);
     from = gte(customers.id, firstId);
   }
-  const rows = selectCustomersWithAddress(db, and(ofAgent, from)).orderBy(asc(customers.id)).limit(cq.PAGE.limit);
+  const rows = selectCustomersAs(db, customerJsonColumns, and(ofAgent, from))
+    .orderBy(asc(customers.id))
+    .limit(cq.PAGE.limit);
   return { total: kept.prepare(), rows: rows.prepare() };
 }
 
@@ -78,6 +121,8 @@ export function listCustomers(db: Database, page: Page, agentId: number | null =
   return cq.runPage(db, customersPageStatements(page, agentId));
 }
 
+export type CustomerJsonRow = { id: number; json: string };
+
 // An agent's customers by id, for sync (docs/specification.md section 8): the same row as a page's, so
 // that a record is exactly the listing's item. Ids of other agents' customers are left out.
 // The agent check is kept off customers_salesagent_idx (unary +), so that the ids drive the join.
@@ -87,4 +132,19 @@ const customersByIds = cq.compiled((db) => ({
 
 export function customersByIdsStatement(ids: Iterable<number>, agentId: number) {
   return customersByIds().rows.bind({ ids: cq.idsValue(ids), agentId });
+}
+
+// The same customers as JSON text (customers.serialize.ts's answers as SQLite writes them): the record,
+// and what each of its orders shows of it.
+const customersJsonByIds = cq.compiled((db) => ({
+  rows: selectCustomersAs(
+    db,
+    { ...customerJsonColumns, customer: shownCustomerJsonColumns.customer, address: shownCustomerJsonColumns.address },
+    eq(sql`+${customers.salesagentId}`, AGENT),
+    sql.placeholder("ids"),
+  ).prepare(),
+}));
+
+export function customersJsonByIdsStatement(ids: Iterable<number>, agentId: number) {
+  return customersJsonByIds().rows.bind({ ids: cq.idsValue(ids), agentId });
 }

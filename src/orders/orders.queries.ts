@@ -16,8 +16,9 @@ import {
 } from "../../drizzle/schema.ts";
 import type { Database } from "../platform/db/database.ts";
 import type { Page } from "../platform/paging/pagination.ts";
-import { selectCustomersWithAddress } from "../customers/customers.queries.ts";
+import { selectCustomersAs, shownCustomerJsonColumns } from "../customers/customers.queries.ts";
 import * as cq from "../platform/db/compiled.ts";
+import { asJavaScriptWrites, jsonNumber } from "../platform/db/json-text.ts";
 import { customerOrderCount } from "../platform/db/totals.ts";
 import { as } from "../platform/db/columns.ts";
 
@@ -114,9 +115,9 @@ function ordersPageQueries(db: cq.Compiler, range: { from: boolean; to: boolean 
     .where(mode === "seek" ? and(sinceFrom, afterCursor(range.to)) : where)
     .orderBy(desc(orders.date), desc(orders.id));
   return {
-    customer: selectCustomersWithAddress(db, theCustomer).prepare(),
+    customer: selectCustomersAs(db, shownCustomerJsonColumns, theCustomer).prepare(),
     total: (range.from || range.to ? db.select({ total: count() }).from(orders).where(where) : kept).prepare(),
-    page: pageRows(
+    page: pageJson(
       db,
       mode === "offset"
         ? ids.limit(cq.limitWithin(kept, cq.PAGE.limit)).offset(cq.PAGE.offset)
@@ -168,6 +169,84 @@ function pageRows(db: cq.Compiler, ids: TypedQueryBuilder<{ id: typeof orders.id
         .where(eq(orderItems.orderId, pageIds.id)),
     )
     .unionAll(db.select(columns(2)).from(pageIds).crossJoin(invoices).where(eq(invoices.orderId, pageIds.id)));
+}
+
+// An order's answer as SQLite writes it (json-text.ts), in two parts around what its customer shows
+// (`customer`, `address`), which the customer's own statement writes once for the page: the keys of
+// orders.serialize.ts in its order. Lines and invoices come in their indexes' order, so nothing is sorted.
+const headJson = sql<string>`json_object('id', ${orders.id}, 'order_no', ${orders.orderNo},
+  'item_total_amount', ${jsonNumber(orders.itemTotalAmount)}, 'discount_amount', ${jsonNumber(orders.discountAmount)},
+  'return_total_amount', ${jsonNumber(orders.returnTotalAmount)}, 'billable_amount', ${jsonNumber(orders.billableAmount)},
+  'date', ${orders.date},
+  'products', (select json_group_array(json_object('id', id, 'sku', sku, 'name', name, 'quantity', quantity, 'price', price))
+    from (select ${products.id} as id, ${products.sku} as sku, ${products.name} as name, ${orderItems.quantity} as quantity,
+        ${jsonNumber(orderItems.price)} as price
+      from ${orderItems} join ${products} on ${products.id} = ${orderItems.productId}
+      where ${orderItems.orderId} = ${orders.id} order by ${orderItems.lineNo})))`;
+
+const tailJson = sql<string>`json_object(
+  'salesagent', case when ${salesAgents.id} is null then json_array() else json_object('id', ${salesAgents.id},
+    'first_name', ${salesAgents.firstName}, 'last_name', ${salesAgents.lastName},
+    'mobile_number', ${salesAgents.mobileNumber}, 'avatar', ${salesAgents.avatar}, 'email', ${salesAgents.email}) end,
+  'deliveryagent', case when ${deliveryAgents.id} is null then null else json_object('id', ${deliveryAgents.id},
+    'first_name', ${deliveryAgents.firstName}, 'last_name', ${deliveryAgents.lastName},
+    'phone_number', ${deliveryAgents.phoneNumber}) end,
+  'laststatus', (select json_object('name', ${orderStatuses.name}) from ${orderStatuses}
+    where ${orderStatuses.orderId} = ${orders.id} order by ${orderStatuses.at} desc, ${orderStatuses.seq} desc limit 1),
+  'invoices', (select json_group_array(json_object('id', id, 'invoice_number', invoice_number, 'date', date,
+      'due_date', due_date, 'total_amount', total_amount, 'discount_amount', discount_amount,
+      'returned_amount', returned_amount, 'invoice_amount', invoice_amount, 'cgst', cgst, 'sgst', sgst, 'igst', igst))
+    from (select ${invoices.id} as id, ${invoices.invoiceNumber} as invoice_number, ${invoices.date} as date,
+        ${invoices.dueDate} as due_date, ${jsonNumber(invoices.totalAmount)} as total_amount,
+        ${jsonNumber(invoices.discountAmount)} as discount_amount, ${jsonNumber(invoices.returnedAmount)} as returned_amount,
+        ${jsonNumber(invoices.invoiceAmount)} as invoice_amount, ${jsonNumber(invoices.cgst)} as cgst,
+        ${jsonNumber(invoices.sgst)} as sgst, ${jsonNumber(invoices.igst)} as igst
+      from ${invoices} where ${invoices.orderId} = ${orders.id} order by ${invoices.date}, ${invoices.id})))`;
+
+/** The page's orders as JSON, one row each, over page ids found once. No ORDER BY: orderedJson sorts. */
+function pageJson(db: cq.Compiler, ids: TypedQueryBuilder<{ id: typeof orders.id }>) {
+  const pageIds = db.$with("page_ids").as(ids);
+  // CROSS JOIN keeps page_ids the outer loop in SQLite: the ids, then each one's rows.
+  return db
+    .with(pageIds)
+    .select({
+      id: orders.id,
+      date: orders.date,
+      customerId: orders.customerId,
+      head: headJson.as("head"),
+      tail: tailJson.as("tail"),
+    })
+    .from(pageIds)
+    .crossJoin(orders)
+    .leftJoin(salesAgents, eq(salesAgents.id, orders.salesagentId))
+    .leftJoin(deliveryAgents, eq(deliveryAgents.id, orders.deliveryagentId))
+    .where(eq(orders.id, pageIds.id));
+}
+
+export interface OrderJsonRow {
+  id: number;
+  date: string;
+  customerId: number;
+  head: string;
+  tail: string;
+}
+
+/** What an order shows of its customer, as JSON text (customers.queries.ts, shownCustomerJsonColumns). */
+export interface ShownCustomerJson {
+  customer: string;
+  address: string;
+}
+
+/** An order's answer: its two parts with its customer's between them, numbers as JavaScript writes them. */
+export function orderJson(row: OrderJsonRow, shown: ShownCustomerJson): string {
+  const head = asJavaScriptWrites(row.head);
+  const tail = asJavaScriptWrites(row.tail);
+  return `${head.slice(0, -1)},"customer":${shown.customer},"address":${shown.address},${tail.slice(1)}`;
+}
+
+/** By date descending, then id descending: the listing's order. */
+export function orderedJson(rows: OrderJsonRow[]): OrderJsonRow[] {
+  return rows.sort((a, b) => ascending(b.date, a.date) || ascending(b.id, a.id));
 }
 
 function unshare<Row>(rows: Record<string, unknown>[], kind: number, prefix: string): Row[] {
@@ -222,36 +301,42 @@ export function ordersPageStatements(filter: OrderFilter, page: Page) {
   return [q.customer.bind(values), q.total.bind(values), q.page.bind(values)] as const;
 }
 
-/** One D1 round trip whatever the page size; null when no customer (of the key's agent) has the number. */
+/**
+ * One D1 round trip whatever the page size; null when no customer (of the key's agent) has the number.
+ * The orders come as JSON text (orderJson), in the listing's order.
+ */
 export async function findOrdersByPhone(db: Database, filter: OrderFilter, page: Page) {
   const [customerRows, totalRows, rows] = await cq.runBatch(db, ordersPageStatements(filter, page));
   const customer = customerRows[0];
   if (!customer) return null;
-  return { customer, total: totalRows[0]?.total ?? 0, ...pageOf(rows) };
+  return { customer, total: totalRows[0]?.total ?? 0, orders: orderedJson(rows as OrderJsonRow[]) };
 }
 
-export type OrdersPageRows = NonNullable<Awaited<ReturnType<typeof findOrdersByPhone>>>;
-
-// An agent's orders by id, for sync (docs/specification.md section 8): the page's own union, so that a
+// An agent's orders by id, for sync (docs/specification.md section 8): the page's own statement, so that a
 // record is exactly the listing's item. Orders of other agents' customers are left out.
-const ordersByIds = cq.compiled((db) => ({
-  rows: pageRows(
-    db,
-    db
-      .select({ id: orders.id })
-      .from(sql`json_each(${sql.placeholder("ids")})`)
-      .crossJoin(orders)
-      .crossJoin(customers)
-      .where(
-        and(
-          eq(orders.id, sql`value`),
-          eq(customers.id, orders.customerId),
-          // Kept off customers_salesagent_idx (unary +), so that the ids drive the join.
-          eq(sql`+${customers.salesagentId}`, sql.placeholder("agentId")),
-        ),
+function ordersOfAgentByIds(db: cq.Compiler) {
+  return db
+    .select({ id: orders.id })
+    .from(sql`json_each(${sql.placeholder("ids")})`)
+    .crossJoin(orders)
+    .crossJoin(customers)
+    .where(
+      and(
+        eq(orders.id, sql`value`),
+        eq(customers.id, orders.customerId),
+        // Kept off customers_salesagent_idx (unary +), so that the ids drive the join.
+        eq(sql`+${customers.salesagentId}`, sql.placeholder("agentId")),
       ),
-  ).prepare(),
-}));
+    );
+}
+
+const ordersByIds = cq.compiled((db) => ({ rows: pageRows(db, ordersOfAgentByIds(db)).prepare() }));
+const ordersJsonByIds = cq.compiled((db) => ({ rows: pageJson(db, ordersOfAgentByIds(db)).prepare() }));
+
+/** The orders as JSON text (orderJson), in no particular order. */
+export function ordersJsonByIdsStatement(ids: Iterable<number>, agentId: number) {
+  return ordersJsonByIds().rows.bind({ ids: cq.idsValue(ids), agentId });
+}
 
 export function ordersByIdsStatement(ids: Iterable<number>, agentId: number) {
   const q = ordersByIds().rows;

@@ -1,7 +1,7 @@
 // A page of a customer's orders as the API serves it; typed by the schema, so the compiler holds the
 // answer to the document.
 import type { z } from "@hono/zod-openapi";
-import type { OrdersPageRows } from "./orders.queries.ts";
+import type { OrderRowsById } from "./orders.queries.ts";
 import type { OrderSchema, OrderStatusName } from "./orders.schemas.ts";
 import { toAddress, toCustomerFields } from "../customers/customers.serialize.ts";
 import type { AddressRow, CustomerRow } from "../platform/db/columns.ts";
@@ -16,15 +16,10 @@ export function shownCustomer(row: CustomerRow & AddressRow): ShownCustomer {
   return { customer: { ...toCustomerFields(row), address }, address };
 }
 
-export function toOrders(rows: OrdersPageRows): Order[] {
-  const shown = shownCustomer(rows.customer);
-  return ordersOf(rows, () => shown);
-}
-
 /** Orders of any customers, their lines and invoices grouped once for all; `customerOf` as each shows it. */
 export function ordersOf(
-  rows: Pick<OrdersPageRows, "orders" | "items" | "invoices">,
-  customerOf: (order: OrdersPageRows["orders"][number]) => ShownCustomer,
+  rows: OrderRowsById,
+  customerOf: (order: OrderRowsById["orders"][number]) => ShownCustomer,
 ): Order[] {
   const productsByOrder = groupBy(rows.items, (r) => r.orderId);
   const invoicesByOrder = groupBy(rows.invoices, (r) => r.orderId);

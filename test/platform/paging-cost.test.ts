@@ -231,10 +231,10 @@ describe("query plans", () => {
       "SEARCH orders USING INTEGER PRIMARY KEY (rowid=?)",
       "SEARCH sales_agents USING INTEGER PRIMARY KEY (rowid=?) LEFT-JOIN",
       "SEARCH delivery_agents USING INTEGER PRIMARY KEY (rowid=?) LEFT-JOIN",
-      // Each order's last status: the last entry of order_statuses_order_at_idx for the order.
-      "SEARCH order_statuses USING INDEX order_statuses_order_at_idx (order_id=?)",
       "SEARCH order_items USING INDEX sqlite_autoindex_order_items_1 (order_id=?)",
       "SEARCH products USING INTEGER PRIMARY KEY (rowid=?)",
+      // Each order's last status: the last entry of order_statuses_order_at_idx for the order.
+      "SEARCH order_statuses USING INDEX order_statuses_order_at_idx (order_id=?)",
       "SEARCH invoices USING INDEX invoices_order_date_idx (order_id=?)",
     ]);
   });
