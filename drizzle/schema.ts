@@ -510,3 +510,17 @@ export const enrollmentCodes = sqliteTable(
       .where(sql`${t.secretSealed} IS NOT NULL`),
   ],
 );
+
+// Leases of jobs that must run one at a time against a database (docs/specification.md section 7): a
+// row per job while one holds it. The holder renews it while it works; a lease not renewed for two
+// minutes has lapsed (its holder died) and the next one takes it over. Times are the database's clock.
+export const leases = sqliteTable("leases", {
+  /** The job: "import". */
+  name: text("name").primaryKey(),
+  /** A random id of the holder, so that only it renews or ends the lease. */
+  holder: text("holder").notNull(),
+  /** ISO 8601 (UTC, seconds): when the holder took the lease. */
+  startedAt: text("started_at").notNull(),
+  /** Unix milliseconds of the last renewal. */
+  renewedAt: integer("renewed_at").notNull(),
+});

@@ -185,6 +185,41 @@ describe("npm run db:import", () => {
     await withPlatform(async (env) => expect(await snapshot(env)).toEqual(before));
   });
 
+  it("runs one of two imports started together; the other exits 1 at once with one line, changing nothing", async () => {
+    const before = await withPlatform(snapshot);
+    const first = file("first.json", JSON.stringify({ customers: [customer(21, "9820000021")] }));
+    const second = file("second.json", JSON.stringify({ customers: [customer(22, "9820000022")] }));
+    const [a, b] = await Promise.all([dbImport(first), dbImport(second)]);
+    const [won, refused, wonId] = a.code === 0 ? [a, b, 21] : [b, a, 22];
+    expect(won.code).toBe(0);
+    expect(won.stdout.at(-1)).toMatch(
+      / 1 customers, 1 customer addresses, .*; \d+ rows written\. Lookup cache purged\.$/,
+    );
+    expect(refused).toEqual({
+      code: 1,
+      stdout: [expect.stringMatching(/^Importing .*(first|second)\.json into /)],
+      stderr: [
+        expect.stringMatching(
+          /^Import refused, nothing changed: another import has been running since \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ; imports run one at a time \(try again when it ends; one that stopped without ending lets the next start 2 minutes after its last heartbeat\)$/,
+        ),
+      ],
+      progress: [],
+    });
+    await withPlatform(async (env) => {
+      const after = await snapshot(env);
+      // The winner's customer only: none of the refused file's rows, and the rest as it was.
+      expect(after.customers!.map((c: any) => c.id)).toEqual([...before.customers!.map((c: any) => c.id), wonId]);
+      expect({ ...after, customers: [], customer_addresses: [] }).toEqual({
+        ...before,
+        customers: [],
+        customer_addresses: [],
+      });
+      // The lease ended with the import: the next one runs.
+      expect((await env.DB.prepare("SELECT * FROM leases").all()).results).toEqual([]);
+    });
+    expect((await dbImport(a.code === 0 ? second : first)).code).toBe(0);
+  });
+
   it("rejects a .json file with a phone number like one in the database, naming both, changing nothing", async () => {
     const before = await withPlatform(snapshot);
     const duplicate = { customers: [customer(7, "9820000007"), customer(8, "098200 00002")] };

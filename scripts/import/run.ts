@@ -58,6 +58,7 @@ export async function importCommand(argv: readonly string[], io: ImportIo): Prom
   // Loaded once the command line is known to be good: wrangler is a large module.
   const { describeTarget } = await import("../lib/local.ts");
   const { importFile, PurgeError } = await import("./file.ts");
+  const { ImportRunningError } = await import("../../src/import/importer.ts");
   let platform: Platform;
   try {
     out.log(`Importing ${file} into ${describeTarget(target)}...`);
@@ -75,6 +76,7 @@ export async function importCommand(argv: readonly string[], io: ImportIo): Prom
   } catch (err) {
     progress.stop(false);
     if (err instanceof PurgeError) out.error(`Imported ${file}, but ${err.message}`);
+    else if (err instanceof ImportRunningError) out.error(`Import refused, nothing changed: ${err.message}`);
     // One line naming the record and the field (for an ImportError); the database is as it was.
     else out.error(`Import failed, nothing changed: ${(err as Error).message ?? err}`);
     return 1;
