@@ -308,7 +308,10 @@ export const apiKeys = sqliteTable(
      * mark only while the version is still the one whose record it wrote (src/keys/keys.records.ts).
      */
     version: integer("version").notNull().default(0),
-    /** 1 while the KV copy may differ from this record; the 5-minute job rewrites it (src/scheduled.ts). */
+    /**
+     * 1 while the KV copy may differ from this record; 2 when it lacks only a rotation's "due", which
+     * authentication reads from the due set. The 5-minute job rewrites both (src/scheduled.ts).
+     */
     copyPending: integer("copy_pending").notNull().default(0),
     /**
      * App rotation (docs/specification.md section 9): null, "due", "rotated" or "rolled". A rotated key's

@@ -2,7 +2,7 @@
 // with its audit rows, its copy marks and the records read back, like keys.records.ts.
 import type { KeyActorName } from "./keys.audit.ts";
 import type { KeyDatabase, KeyRecord } from "./keys.record.ts";
-import { KeyRecords, MARK, type VersionedRecord } from "./keys.records.ts";
+import { KeyRecords, MARK, ROTATION_MARK, type VersionedRecord } from "./keys.records.ts";
 import type { KeyMode } from "./keys.secret.ts";
 
 type Actor = { actor: KeyActorName; sessionId: string | null };
@@ -43,7 +43,9 @@ export class RotationRecords extends KeyRecords {
         )
         .bind(...params, actor.actor, actor.sessionId),
       this.database
-        .prepare(`UPDATE api_keys SET rotation_state = 'due', rotation_requested_at = ?1, ${MARK} WHERE ${MARKABLE}`)
+        .prepare(
+          `UPDATE api_keys SET rotation_state = 'due', rotation_requested_at = ?1, ${ROTATION_MARK} WHERE ${MARKABLE}`,
+        )
         .bind(...params),
       this.dueStatement(),
     ]);
