@@ -154,24 +154,24 @@ const CodesTable: FC<{ codes: EnrollmentCode[]; agents: Map<number, AdminAgent>;
                     <br />
                     <span class="hint">{code.id}</span>
                   </th>
-                  <td>
+                  <td data-label="Agent">
                     {agent ? agentName(agent) : "unknown agent"}
                     <br />
                     <span class="hint">#{code.agent_id}</span>
                   </td>
-                  <td>{code.mode}</td>
-                  <td>{code.scopes.join(", ")}</td>
-                  <td>
+                  <td data-label="Mode">{code.mode}</td>
+                  <td data-label="Scopes">{code.scopes.join(", ")}</td>
+                  <td data-label="Made">
                     <Time iso={code.created_at} />
                   </td>
-                  <td>
+                  <td data-label="Usable until">
                     <Time iso={code.expires_at} />
                   </td>
-                  <td>
+                  <td data-label="Status">
                     <span class={`status status-${code.status}`}>{code.status}</span>
                   </td>
-                  <td>{code.key_id ? <code>{code.key_id}</code> : "–"}</td>
-                  <td>
+                  <td data-label="Key made">{code.key_id ? <code>{code.key_id}</code> : "–"}</td>
+                  <td data-label="Actions">
                     {code.status === "pending" && (
                       <form method="post" action={`/dashboard/enrollments/${code.id}/revoke`}>
                         <Csrf token={csrfToken} />

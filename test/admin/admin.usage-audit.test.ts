@@ -340,7 +340,7 @@ describe("the dashboard: make-key form, key table and audit panel", () => {
     const key = (await call("/admin/keys", { headers: bearer })).body.data[0];
     expect(key).toMatchObject({ name: "Asha's app", scopes: ["read"], agent_id: 1 });
     expect(keyRowOf(made, key.id)).toContain(
-      `<td>Asha Rao<br/><span class="hint">#1</span></td><td>test<br/><span class="scopes">read</span></td>`,
+      `<td data-label="Agent">Asha Rao<br/><span class="hint">#1</span></td><td data-label="Mode and scopes">test<br/><span class="scopes">read</span></td>`,
     );
     const rolled = await call(
       `/dashboard/keys/${key.id}/roll`,
@@ -370,11 +370,13 @@ describe("the dashboard: make-key form, key table and audit panel", () => {
     expect(rows).toHaveLength(3);
     expect(rows[0]).toMatch(
       new RegExp(
-        `^<tr><td><time datetime="[^"]+">[^<]+ UTC</time></td><td>revoke</td><td><code>${fresh.id}</code></td><td>–</td><td>–</td>` +
-          `<td>Asha&#39;s app</td><td>test</td><td>dashboard</td><td><code>${sessionId.slice(0, 8)}…</code></td>$`,
+        `^<tr><td data-label="At"><time datetime="[^"]+">[^<]+ UTC</time></td><td data-label="Action">revoke</td><td data-label="Key"><code>${fresh.id}</code></td><td data-label="New key">–</td><td data-label="Enrollment code">–</td>` +
+          `<td data-label="Name">Asha&#39;s app</td><td data-label="Mode">test</td><td data-label="Actor">dashboard</td><td data-label="Session"><code>${sessionId.slice(0, 8)}…</code></td>$`,
       ),
     );
-    expect(rows[1]).toContain(`<td>roll</td><td><code>${key.id}</code></td><td><code>${fresh.id}</code></td>`);
+    expect(rows[1]).toContain(
+      `<td data-label="Action">roll</td><td data-label="Key"><code>${key.id}</code></td><td data-label="New key"><code>${fresh.id}</code></td>`,
+    );
     expect(revoked.text).not.toContain(sessionId);
   });
 
@@ -428,11 +430,11 @@ describe("the dashboard: make-key form, key table and audit panel", () => {
     const { cookie } = await login();
     const row = keyRowOf(await call("/dashboard", { headers: { Cookie: cookie } }), record.id);
     expect(row).toContain(
-      `<td>Meena Iyer<br/><span class="hint">#3</span></td><td>test<br/><span class="scopes">read, write</span></td>`,
+      `<td data-label="Agent">Meena Iyer<br/><span class="hint">#3</span></td><td data-label="Mode and scopes">test<br/><span class="scopes">read, write</span></td>`,
     );
-    expect(row).toContain(`<td><time datetime="${listed.last_used_at}">`);
+    expect(row).toContain(`<td data-label="Last used"><time datetime="${listed.last_used_at}">`);
     expect(row).toContain(
-      '<td><span class="figures">24 h: <span class="num">4</span>, 7 days: <span class="num">4</span></span><svg class="chart"',
+      '<td data-label="Requests"><span class="figures">24 h: <span class="num">4</span>, 7 days: <span class="num">4</span></span><svg class="chart"',
     );
     const days = listed.requests_daily as { date: string; requests: number }[];
     const label = `Requests per day, ${days[0]!.date} to ${today()}: 4 requests in total, most on ${today()} (4)`;
@@ -449,6 +451,17 @@ describe("the dashboard: make-key form, key table and audit panel", () => {
     );
   });
 
+  it("says a key without requests has none, instead of an empty chart that looks like an input", async () => {
+    const { record } = await makeKey({ name: "Unused" });
+    const { cookie } = await login();
+    const row = keyRowOf(await call("/dashboard", { headers: { Cookie: cookie } }), record.id);
+    expect(row).toContain(
+      '<td data-label="Requests"><span class="figures">24 h: <span class="num">0</span>, 7 days: <span class="num">0</span></span>' +
+        '<span class="hint chart-none">no requests in 30 days</span></td>',
+    );
+    expect(row).not.toContain("<svg");
+  });
+
   it("shows the newest 50 audit entries, newest first", async () => {
     for (let i = 0; i < 55; i++) await makeKey({ name: `key ${i}` });
     const { cookie } = await login();
@@ -459,9 +472,12 @@ describe("the dashboard: make-key form, key table and audit panel", () => {
     expect(rows).toHaveLength(50);
     expect(
       rows.map(
-        (r) => /<td>create<\/td><td><code>[^<]+<\/code><\/td><td>–<\/td><td>–<\/td><td>([^<]+)<\/td>/.exec(r)?.[1],
+        (r) =>
+          /<td data-label="Action">create<\/td><td data-label="Key"><code>[^<]+<\/code><\/td><td data-label="New key">–<\/td><td data-label="Enrollment code">–<\/td><td data-label="Name">([^<]+)<\/td>/.exec(
+            r,
+          )?.[1],
       ),
     ).toEqual(Array.from({ length: 50 }, (_, i) => `key ${54 - i}`));
-    expect(rows.every((r) => r.includes("<td>cli</td><td>–</td>"))).toBe(true);
+    expect(rows.every((r) => r.includes('<td data-label="Actor">cli</td><td data-label="Session">–</td>'))).toBe(true);
   });
 });

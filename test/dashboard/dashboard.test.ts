@@ -171,11 +171,11 @@ describe("the logged-in page", () => {
     expect(page).toContain("<h1>API keys</h1>");
     for (const { record } of [test, live]) {
       expect(page).toContain(
-        `<th scope="row">${record.name}</th><td><code>${record.prefix}</code><br/><span class="hint">${record.id}</span>` +
+        `<th scope="row">${record.name}</th><td data-label="Key"><code>${record.prefix}</code><br/><span class="hint">${record.id}</span>` +
           `<br/><span class="hint">made <time datetime="${record.created_at}">`,
       );
       expect(page).toContain(
-        `<td>every customer</td><td>${record.mode}<br/><span class="scopes">read, write</span></td>`,
+        `<td data-label="Agent">every customer</td><td data-label="Mode and scopes">${record.mode}<br/><span class="scopes">read, write</span></td>`,
       );
     }
     expect(page).toContain(`<time datetime="${test.record.expires_at}">`);
