@@ -65,6 +65,18 @@ export class RotationRecords extends KeyRecords {
       .run();
   }
 
+  /** The keys of the filter whose rotation is due (and not revoked): what a request left due, for its report. */
+  async countDue(filter: RotationFilter): Promise<number> {
+    const row = await this.database
+      .prepare(
+        "SELECT count(*) AS n FROM api_keys WHERE rotation_state = 'due' AND revoked_at IS NULL " +
+          "AND (?1 IS NULL OR id IN (SELECT value FROM json_each(?1))) AND (?2 IS NULL OR mode = ?2) AND (?3 IS NULL OR agent_id = ?3)",
+      )
+      .bind(filter.ids && JSON.stringify(filter.ids), filter.mode, filter.agentId)
+      .first<{ n: number }>();
+    return row?.n ?? 0;
+  }
+
   async dueIds(): Promise<string[]> {
     return idsOf(await this.dueStatement().all());
   }
