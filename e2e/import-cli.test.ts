@@ -127,6 +127,18 @@ describe("npm run db:import", () => {
     });
   });
 
+  it("says that nothing changed when the same file is imported again, with its progress line once", async () => {
+    const before = await withPlatform(snapshot);
+    const again = await dbImport(join(dir, "data.json"));
+    expect(again.code).toBe(0);
+    expect(again.stderr).toEqual([]);
+    expect(again.progress).toEqual([expect.stringMatching(/^import: 1 state, .*, 1 order, 100%, /)]);
+    expect(again.stdout.at(-1)).toMatch(
+      /^Imported .*data\.json in \d+\.\d s: nothing changed: the database already holds the file's 1 states, 1 cities, .*, 0 invoices as given\. Lookup cache purged\.$/,
+    );
+    await withPlatform(async (env) => expect(await snapshot(env)).toEqual(before));
+  });
+
   it("imports a .jsonl file of orders for customers already in the database", async () => {
     const result = await dbImport(
       file(

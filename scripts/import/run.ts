@@ -90,5 +90,8 @@ function report(file: string, summary: ImportSummary): string {
     .map(([table, n]) => `${n} ${table.replace(/_/g, " ")}`)
     .join(", ");
   // Rows written: 0 for a file that changes nothing (docs/specification.md section 8).
+  if (summary.rowsWritten === 0) {
+    return `Imported ${file} in ${summary.seconds.toFixed(1)} s: nothing changed: the database already holds the file's ${counts} as given. Lookup cache purged.`;
+  }
   return `Imported ${file} in ${summary.seconds.toFixed(1)} s: ${counts}; ${summary.rowsWritten} rows written. Lookup cache purged.`;
 }
