@@ -30,6 +30,8 @@ export interface EnrollmentsPageProps {
   formToken: string;
   codes: EnrollmentCode[];
   agents: Map<number, AdminAgent>;
+  /** The deployment's mode: the only one its codes are offered in. */
+  mode: "test" | "live";
   picker: Omit<AgentPickerProps, "chosen">;
   /** A code just made, and the link its QR code carries: in this page and nowhere else. */
   made?: { code: NewEnrollmentCode; link: string };
@@ -94,8 +96,7 @@ const NewCode: FC<{ code: NewEnrollmentCode; link: string; agents: Map<number, A
   );
 };
 
-const MakeForm: FC<EnrollmentsPageProps> = ({ csrfToken, formToken, form, picker }) => {
-  const mode = form?.mode === "live" ? "live" : "test";
+const MakeForm: FC<EnrollmentsPageProps> = ({ csrfToken, formToken, form, picker, mode }) => {
   return (
     <section aria-labelledby="make-code-heading" class="panel">
       <h2 id="make-code-heading">Make an enrollment code</h2>

@@ -364,7 +364,11 @@ async function renderEnrollments(
     codes.map((code) => code.agent_id),
     extra,
   );
-  return c.html(<EnrollmentsPage {...base} codes={codes} agents={agents} {...extra} picker={picker} />, status);
+  const mode = c.env.MODE === "live" ? "live" : "test";
+  return c.html(
+    <EnrollmentsPage {...base} codes={codes} agents={agents} mode={mode} {...extra} picker={picker} />,
+    status,
+  );
 }
 
 /** What every page of forms carries: the CSP nonce, the session's CSRF token and a one-time form token. */

@@ -161,6 +161,21 @@ describe("POST /dashboard/login", () => {
 });
 
 describe("the logged-in page", () => {
+  it("offers only the deployment's mode for a new key and a new enrollment code", async () => {
+    const cookie = await login();
+    for (const path of ["/dashboard", "/dashboard/enrollments"]) {
+      const page = (await call(path, { headers: { Cookie: cookie } })).text;
+      expect({ path, page }).toMatchObject({
+        path,
+        page: expect.stringContaining(
+          '<legend>Mode</legend><div class="choices"><label class="choice"><input type="radio" name="mode" value="test" checked=""/> test</label>' +
+            '<span class="hint">the only mode this deployment accepts</span></div>',
+        ),
+      });
+      expect(page).not.toContain('name="mode" value="live"');
+    }
+  });
+
   it("lists keys of both modes with name, mode, prefix, dates and status, never a secret", async () => {
     const test = await makeKey({ name: "Billing sync", mode: "test", expiresInSeconds: 3600 });
     const live = await makeKey({ name: "Mobile app", mode: "live" });
