@@ -268,6 +268,37 @@ describe("GET /admin/salesagents", () => {
     );
   });
 
+  it("finds an agent by the id that `--agent 7` takes, first, with or without #", async () => {
+    const by = async (q: string) =>
+      (await call(`/admin/salesagents?q=${encodeURIComponent(q)}`, { headers: bearer })).body.data.map(
+        (a: any) => a.id,
+      );
+    expect(await by("#2")).toEqual([2]);
+    // Agent 3 by its id, then the agents whose name or number holds a 3.
+    expect((await by("3"))[0]).toBe(3);
+    expect(await by("3")).toEqual([3, ...(await by("3")).slice(1).sort((a: number, b: number) => a - b)]);
+    expect(await by("#999")).toEqual([]);
+  });
+
+  it("matches a search longer than production's 50-byte LIKE pattern by the whole text", async () => {
+    const first = "Venkatanarasimharajuvaripeta";
+    const last = "Subramaniam Lakshminarayanan";
+    await env.DB.prepare(
+      "INSERT INTO sales_agents (id, first_name, last_name, mobile_number) VALUES (77, ?1, ?2, '9000000077')",
+    )
+      .bind(first, last)
+      .run();
+    const by = async (q: string) =>
+      (await call(`/admin/salesagents?q=${encodeURIComponent(q)}`, { headers: bearer })).body.data.map(
+        (a: any) => a.id,
+      );
+    const whole = `${first} ${last}`; // 57 characters: the pattern holds 48 of them
+    expect(await by(whole.toLowerCase())).toEqual([77]);
+    // The first 48 characters match, the rest does not: not found.
+    expect(await by(`${whole.slice(0, 50)}XXXXXXX`)).toEqual([]);
+    expect(await by("%".repeat(100))).toEqual([]);
+  });
+
   it("gives at most 20, answers 405 for another method and 401 without the token", async () => {
     const rows = Array.from({ length: 25 }, (_, i) =>
       env.DB.prepare(
