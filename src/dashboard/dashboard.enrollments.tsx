@@ -100,10 +100,10 @@ const MakeForm: FC<EnrollmentsPageProps> = ({ csrfToken, formToken, form, picker
   return (
     <section aria-labelledby="make-code-heading" class="panel">
       <h2 id="make-code-heading">Make an enrollment code</h2>
-      <AgentSearch query={picker.query} action="/dashboard/enrollments" />
       <form method="post" action="/dashboard/enrollments" class="row">
         <Csrf token={csrfToken} />
         <FormToken token={formToken} />
+        <AgentSearch query={picker.query} action="/dashboard/enrollments/agents" />
         <AgentChoices {...picker} chosen={form?.agent_id} required />
         <ModeChoices mode={mode} />
         <ScopeChoices scopes={form?.scopes} />

@@ -182,10 +182,10 @@ const CreateForm: FC<KeysPageProps> = ({ csrfToken, formToken, form, error, pick
   return (
     <section aria-labelledby="create-heading" class="panel">
       <h2 id="create-heading">Make a key</h2>
-      <AgentSearch query={picker.query} />
       <form method="post" action="/dashboard/keys" class="row">
         <Csrf token={csrfToken} />
         <FormToken token={formToken} />
+        <AgentSearch query={picker.query} action="/dashboard/keys/agents" />
         <div>
           <label for="key-name">Name</label>
           <input

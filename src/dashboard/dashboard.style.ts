@@ -64,7 +64,7 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; }
 .chart-none { display: block; font-size: .85rem; }
 .chart-bar { fill: var(--accent); }
 .chart-axis { stroke: #6b6b6b; stroke-width: 1; }
-.agent-search { margin-bottom: 1rem; }
+.agent-search { flex-basis: 100%; }
 .agent-search input { min-width: 18rem; }
 .agent-search .hint { margin: .25rem 0 0; }
 fieldset.agents { flex-basis: 100%; }

@@ -350,6 +350,41 @@ describe("the dashboard: make-key form, key table and audit panel", () => {
     expect(anonymous.text).not.toContain("Asha");
   });
 
+  it("searches agents from inside the make-key form, by id too, keeping what was typed; then makes the key", async () => {
+    const { cookie, csrf, once } = await login();
+    const typed: [string, string][] = [
+      ["csrf_token", csrf],
+      ["form_token", once],
+      ["name", "Van 3"],
+      ["mode", "test"],
+      ["expires_in", "86400"],
+      ["scopes", "read"],
+      ["agent_id", ""],
+    ];
+    const found = await call("/dashboard/keys/agents", form([...typed, ["agent_q", "#3"]], cookie));
+    expect(found.status).toBe(200);
+    expect(found.text).toContain(
+      '<input id="key-name" name="name" type="text" required="" maxlength="100" autocomplete="off" value="Van 3"/>',
+    );
+    expect(found.text).toContain('<option value="86400" selected="">in 24 hours</option>');
+    expect(found.text).toContain('<input type="checkbox" name="scopes" value="write"/>');
+    expect(found.text).toContain('<p class="hint" id="agent-hint">1 match for “#3”.</p>');
+    expect(found.text).toContain(
+      '<input type="radio" name="agent_id" value="3" autofocus=""/> Meena Iyer (9876500003), #3</label>',
+    );
+    // Nothing was made, and the form's one-time token still makes the key.
+    expect((await call("/admin/keys", { headers: bearer })).body.data).toEqual([]);
+    const made = await call(
+      "/dashboard/keys",
+      form([...typed.filter(([k]) => k !== "agent_id"), ["agent_id", "3"]], cookie),
+    );
+    expect(made.status).toBe(200);
+    expect((await call("/admin/keys", { headers: bearer })).body.data[0]).toMatchObject({ name: "Van 3", agent_id: 3 });
+    // Without the CSRF token the search is refused like any form.
+    const forged = await call("/dashboard/keys/agents", form([["agent_q", "3"]], cookie));
+    expect(forged.status).toBe(403);
+  });
+
   it("makes, rolls and revokes a key: scopes and agent in the table, audit entries with the session's id", async () => {
     const { cookie, sessionId, csrf, once } = await login();
     const made = await call(
