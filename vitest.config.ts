@@ -119,8 +119,9 @@ export default defineConfig(async () => {
             testTimeout: 120_000,
             hookTimeout: 180_000,
             // For the commands the tests run (and their platform proxies): wrangler warns on standard
-            // error of every required secret that the environment lacks.
-            env: { ADMIN_TOKEN: TEST_ADMIN_TOKEN },
+            // error of every required secret that the environment lacks. The scheduled jobs of
+            // `npm start` and `npm run dev` are off, so that no test meets a job it did not ask for.
+            env: { ADMIN_TOKEN: TEST_ADMIN_TOKEN, SCHEDULED_JOBS: "off" },
             // Finds the browser once and says in one line which browser tests are skipped without
             // one; migrates one state folder that the tests copy instead of migrating their own.
             globalSetup: ["./e2e/helpers/browser-setup.ts", "./e2e/helpers/template-setup.ts"],

@@ -317,7 +317,10 @@ export const apiKeys = sqliteTable(
      * mark only while the version is still the one whose record it wrote (src/keys/keys.records.ts).
      */
     version: integer("version").notNull().default(0),
-    /** 1 while the KV copy may differ from this record; the 5-minute job rewrites it (src/scheduled.ts). */
+    /**
+     * 1 while the KV copy may differ from this record; 2 when it lacks only a rotation's "due", which
+     * authentication reads from the due set. The 5-minute job rewrites both (src/scheduled.ts).
+     */
     copyPending: integer("copy_pending").notNull().default(0),
     /**
      * App rotation (docs/specification.md section 9): null, "due", "rotated" or "rolled". A rotated key's
@@ -531,3 +534,17 @@ export const enrollmentCodes = sqliteTable(
       .where(sql`${t.secretSealed} IS NOT NULL`),
   ],
 );
+
+// Leases of jobs that must run one at a time against a database (docs/specification.md section 7): a
+// row per job while one holds it. The holder renews it while it works; a lease not renewed for two
+// minutes has lapsed (its holder died) and the next one takes it over. Times are the database's clock.
+export const leases = sqliteTable("leases", {
+  /** The job: "import". */
+  name: text("name").primaryKey(),
+  /** A random id of the holder, so that only it renews or ends the lease. */
+  holder: text("holder").notNull(),
+  /** ISO 8601 (UTC, seconds): when the holder took the lease. */
+  startedAt: text("started_at").notNull(),
+  /** Unix milliseconds of the last renewal. */
+  renewedAt: integer("renewed_at").notNull(),
+});

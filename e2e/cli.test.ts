@@ -226,6 +226,23 @@ describe("every command: --help and an unknown option", () => {
       });
       expect(res.stdout).toContain(`Usage: npm ${scripts[i] === "start" ? "start" : `run ${scripts[i]}`}`);
     }
+    // The serving commands' environment, one variable a line, each saying what its values do.
+    for (const script of ["start", "dev"]) {
+      const { stdout } = results[scripts.indexOf(script)]!;
+      expect(stdout).toContain(
+        `  Environment:
+    PORT                   the port to listen on (default 8787)
+    PERSIST_DIR            the folder of the local D1 and KV (default .wrangler/state)
+    ADMIN_TOKEN            the dashboard's administrator token (default: one kept in PERSIST_DIR)
+    RATE_LIMIT_PER_MINUTE  requests a minute per key (default 600; 0 turns limiting off)
+    USAGE_FLUSH_SECONDS    seconds between writes of the keys' usage counts (default 60; 0 writes
+                           after every request; off records no usage)
+    SCHEDULED_JOBS         the cron jobs of wrangler.toml: on (default, each on its schedule), off,
+                           or a number of seconds (each that often)
+    INSPECT=1              opens the devtools inspector
+  Ctrl-C or SIGTERM stops it and every process it started.`,
+      );
+    }
   }, 120_000);
 
   it("an unknown or misspelt option is one line naming it, exit 1, before anything runs", async () => {

@@ -127,6 +127,18 @@ describe("npm run db:import", () => {
     });
   });
 
+  it("says that nothing changed when the same file is imported again, with its progress line once", async () => {
+    const before = await withPlatform(snapshot);
+    const again = await dbImport(join(dir, "data.json"));
+    expect(again.code).toBe(0);
+    expect(again.stderr).toEqual([]);
+    expect(again.progress).toEqual([expect.stringMatching(/^import: 1 state, .*, 1 order, 100%, /)]);
+    expect(again.stdout.at(-1)).toMatch(
+      /^Imported .*data\.json in \d+\.\d s: nothing changed: the database already holds the file's 1 states, 1 cities, .*, 0 invoices as given\. Lookup cache purged\.$/,
+    );
+    await withPlatform(async (env) => expect(await snapshot(env)).toEqual(before));
+  });
+
   it("imports a .jsonl file of orders for customers already in the database", async () => {
     const result = await dbImport(
       file(
@@ -183,6 +195,41 @@ describe("npm run db:import", () => {
     expect(broken.stderr).toHaveLength(1);
     expect(broken.stderr[0]).toMatch(/^Import failed, nothing changed: file: not valid JSON/);
     await withPlatform(async (env) => expect(await snapshot(env)).toEqual(before));
+  });
+
+  it("runs one of two imports started together; the other exits 1 at once with one line, changing nothing", async () => {
+    const before = await withPlatform(snapshot);
+    const first = file("first.json", JSON.stringify({ customers: [customer(21, "9820000021")] }));
+    const second = file("second.json", JSON.stringify({ customers: [customer(22, "9820000022")] }));
+    const [a, b] = await Promise.all([dbImport(first), dbImport(second)]);
+    const [won, refused, wonId] = a.code === 0 ? [a, b, 21] : [b, a, 22];
+    expect(won.code).toBe(0);
+    expect(won.stdout.at(-1)).toMatch(
+      / 1 customers, 1 customer addresses, .*; \d+ rows written\. Lookup cache purged\.$/,
+    );
+    expect(refused).toEqual({
+      code: 1,
+      stdout: [expect.stringMatching(/^Importing .*(first|second)\.json into /)],
+      stderr: [
+        expect.stringMatching(
+          /^Import refused, nothing changed: another import has been running since \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ; imports run one at a time \(try again when it ends; one that stopped without ending lets the next start 2 minutes after its last heartbeat\)$/,
+        ),
+      ],
+      progress: [],
+    });
+    await withPlatform(async (env) => {
+      const after = await snapshot(env);
+      // The winner's customer only: none of the refused file's rows, and the rest as it was.
+      expect(after.customers!.map((c: any) => c.id)).toEqual([...before.customers!.map((c: any) => c.id), wonId]);
+      expect({ ...after, customers: [], customer_addresses: [] }).toEqual({
+        ...before,
+        customers: [],
+        customer_addresses: [],
+      });
+      // The lease ended with the import: the next one runs.
+      expect((await env.DB.prepare("SELECT * FROM leases").all()).results).toEqual([]);
+    });
+    expect((await dbImport(a.code === 0 ? second : first)).code).toBe(0);
   });
 
   it("rejects a .json file with a phone number like one in the database, naming both, changing nothing", async () => {

@@ -201,6 +201,14 @@ afterAll(async () => {
 });
 
 describe("npm run keys", () => {
+  it("list on a state without keys names the state it read", async () => {
+    expect(await keys("list")).toEqual({
+      code: 0,
+      stdout: `No keys in the local D1 database order-lookup-test in ${persistDir}.\n`,
+      stderr: "",
+    });
+  });
+
   it("creates keys; with --json the last line is the key's object", async () => {
     const args = ["create", "--mode", "test", "--name", "warehouse app", "--json"];
     kept = jsonAnswer<NewKey>(args, await keysProcess(...args));
@@ -606,14 +614,25 @@ describe("the keys on a running server (wrangler dev on the same PERSIST_DIR)", 
     const live = await markable((k) => k.mode === "live");
     expect(live).toBeGreaterThan(0);
     expect(await keysJson("rotate", "--mode", "live", "--json")).toEqual({ requested: live });
-    // Keys already due are not marked again.
+    // Keys already due are not marked again, and the line says how many there are.
     expect((await keys("rotate", phone.id)).stdout).toBe(
-      "Marked 0 active keys rotation due: their apps rotate them at their next request (npm run keys -- list shows each key's rotation).\n",
+      "Marked 0 active keys rotation due; 1 key was already due, marked before. Their apps rotate them at their next request (npm run keys -- list shows each key's rotation).\n",
+    );
+    // An agent's keys marked a moment ago (the contract's `--agent 7` case): none marked, and how many were due.
+    const dueOf42 = (lastLine((await keys("list", "--json")).stdout) as Record<string, any>[]).filter(
+      (k) => k.agent_id === 42 && k.status === "active" && k.rotation?.state === "due",
+    ).length;
+    expect(dueOf42).toBeGreaterThan(0);
+    expect((await keys("rotate", "--agent", "42")).stdout).toBe(
+      `Marked 0 active keys rotation due; ${dueOf42 === 1 ? "1 key was" : `${dueOf42} keys were`} already due, marked before. Their apps rotate them at their next request (npm run keys -- list shows each key's rotation).\n`,
+    );
+    expect((await keys("rotate", "--agent", "4242")).stdout).toBe(
+      "Marked 0 active keys rotation due: no active key matches that was not marked before.\n",
     );
     const listing = await keys("list", "--json");
     const before = lastLine(listing.stdout) as Record<string, any>[];
-    // Its copy waits for the 5-minute job (the due set carries the mark): no warning about it.
-    expect(before.find((k) => k.id === phone.id)!.copy_pending).toBe(true);
+    // Its copy waits for the 5-minute job, but the due set carries the mark: not pending, no warning.
+    expect(before.find((k) => k.id === phone.id)!.copy_pending).toBe(false);
     expect(listing.stderr).not.toContain(phone.id);
     expect(before.find((k) => k.id === phone.id)!.rotation).toEqual({
       state: "due",

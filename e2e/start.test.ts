@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { normalizePhone } from "../src/platform/lib/phone.ts";
 import { freePort, tempStateDir } from "../scripts/lib/processes.ts";
 import { startServer, type DevServer } from "./helpers/server.ts";
+import { wrangler } from "./helpers/wrangler.ts";
 
 interface DemoCustomer {
   id: number;
@@ -121,6 +122,8 @@ describe.sequential("npm start and npm run dev on one state folder", () => {
       const output = server.output();
       expect(output).toContain("Loading the demo data");
       expect(output).not.toContain("Missing required secrets");
+      // The test suite turns the jobs off (vitest.config.ts) unless a test turns them on.
+      expect(output).toContain("Scheduled jobs: off (SCHEDULED_JOBS=off).");
       // Started with --test-scheduled: no warning that the crons do not run, and one runs on request.
       expect(output).not.toContain("Scheduled Workers are not automatically triggered");
       const cron = await fetch(`${server.url}/__scheduled?cron=${encodeURIComponent("*/5 * * * *")}`);
@@ -190,10 +193,33 @@ describe.sequential("npm start and npm run dev on one state folder", () => {
   );
 
   it(
-    "npm run dev serves the same state without migrating, seeding or printing a key",
+    "npm run dev serves the same state without migrating, seeding or printing a key, and runs the scheduled jobs",
     async () => {
-      const server = await launch("dev");
+      // Both keys' copies marked pending, as after a KV write that failed: only the 5-minute job writes them.
+      const marked = await wrangler([
+        "d1",
+        "execute",
+        "DB",
+        "--local",
+        "--persist-to",
+        persistDir,
+        "--command",
+        "UPDATE api_keys SET copy_pending = 1, version = version + 1",
+      ]);
+      expect(marked.code).toBe(0);
+      // Every 2 s instead of every 5 minutes; nothing asks for a job by hand.
+      const server = await launch("dev", { SCHEDULED_JOBS: "2" });
       const output = server.output();
+      expect(output).toContain('Scheduled jobs: "17 3 * * *", "*/5 * * * *", each every 2 s (SCHEDULED_JOBS).');
+      await expect
+        .poll(
+          async () => (await get(server, "/admin/keys", storedAdminToken)).body.data.map((k: any) => k.copy_pending),
+          {
+            timeout: 30_000,
+            interval: 500,
+          },
+        )
+        .toEqual([false, false]);
       expect(output).not.toMatch(/sk_(test|live)_/);
       expect(output).not.toContain("Applying the migrations");
       expect(output).not.toContain("demo data");

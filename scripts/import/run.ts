@@ -58,6 +58,7 @@ export async function importCommand(argv: readonly string[], io: ImportIo): Prom
   // Loaded once the command line is known to be good: wrangler is a large module.
   const { describeTarget } = await import("../lib/local.ts");
   const { importFile, PurgeError } = await import("./file.ts");
+  const { ImportRunningError } = await import("../../src/import/importer.ts");
   let platform: Platform;
   try {
     out.log(`Importing ${file} into ${describeTarget(target)}...`);
@@ -75,6 +76,7 @@ export async function importCommand(argv: readonly string[], io: ImportIo): Prom
   } catch (err) {
     progress.stop(false);
     if (err instanceof PurgeError) out.error(`Imported ${file}, but ${err.message}`);
+    else if (err instanceof ImportRunningError) out.error(`Import refused, nothing changed: ${err.message}`);
     // One line naming the record and the field (for an ImportError); the database is as it was.
     else out.error(`Import failed, nothing changed: ${(err as Error).message ?? err}`);
     return 1;
@@ -88,5 +90,8 @@ function report(file: string, summary: ImportSummary): string {
     .map(([table, n]) => `${n} ${table.replace(/_/g, " ")}`)
     .join(", ");
   // Rows written: 0 for a file that changes nothing (docs/specification.md section 8).
+  if (summary.rowsWritten === 0) {
+    return `Imported ${file} in ${summary.seconds.toFixed(1)} s: nothing changed: the database already holds the file's ${counts} as given. Lookup cache purged.`;
+  }
   return `Imported ${file} in ${summary.seconds.toFixed(1)} s: ${counts}; ${summary.rowsWritten} rows written. Lookup cache purged.`;
 }

@@ -36,6 +36,8 @@ interface Context {
   enrollments: Enrollments;
   json: boolean;
   remote: boolean;
+  /** Whose keys these are: the local state in PERSIST_DIR, or the account's. */
+  target: Target;
   /** The deployment mode of the store's environment (its MODE var). */
   deploymentMode: string;
   out: Output;
@@ -55,7 +57,8 @@ export async function keysCommand(argv: readonly string[], io: KeysIo): Promise<
     try {
       const store = new KeyStore(platform.env.KEYS, platform.env.DB);
       const enrollments = new Enrollments(platform.env.DB, store);
-      await run(cmd, { store, enrollments, json, remote, deploymentMode: String(platform.env.MODE), out });
+      const target = { remote, environment };
+      await run(cmd, { store, enrollments, json, remote, target, deploymentMode: String(platform.env.MODE), out });
     } finally {
       await platform.dispose();
     }
@@ -91,14 +94,11 @@ async function run(cmd: Command, ctx: Context): Promise<void> {
     case "list": {
       const rows = (await store.listWithUsage()).map((r) => listed(r, store));
       if (json) out.log(JSON.stringify(rows));
+      else if (rows.length === 0) out.log(`No keys in ${await stateRead(ctx.target)}.`);
       else printTable(out, rows);
-      // An active key marked rotation due has its copy pending until the 5-minute job writes it; the
-      // fleet's due set carries the mark meanwhile, and the copy lets in exactly what D1 does.
-      for (const row of rows) {
-        if (row.copy_pending && !(row.status === "active" && row.rotation?.state === "due")) {
-          warnPending(out, row.id, "may be treated as before its last change");
-        }
-      }
+      // A rotation's mark alone is not pending: authentication reads it from the fleet's due set.
+      for (const row of rows)
+        if (row.copy_pending) warnPending(out, row.id, "may be treated as before its last change");
       return;
     }
     case "audit": {
@@ -109,13 +109,21 @@ async function run(cmd: Command, ctx: Context): Promise<void> {
     }
     case "rotate": {
       const { requested } = await store.requestRotation(cmd, CLI);
-      if (json) out.log(JSON.stringify({ requested }));
-      else {
-        out.log(
-          `Marked ${requested} active key${requested === 1 ? "" : "s"} rotation due: their apps rotate them at their next request ` +
-            `(npm run keys -- list shows each key's rotation).`,
-        );
+      if (json) {
+        out.log(JSON.stringify({ requested }));
+        return;
       }
+      // Keys marked before are not marked again (docs/specification.md section 9): say how many there are.
+      const before = (await store.countDue(cmd)) - requested;
+      const keys = (n: number) => `${n} active key${n === 1 ? "" : "s"}`;
+      const already =
+        before > 0 ? `; ${before === 1 ? "1 key was" : `${before} keys were`} already due, marked before` : "";
+      out.log(
+        requested === 0 && before === 0
+          ? "Marked 0 active keys rotation due: no active key matches that was not marked before."
+          : `Marked ${keys(requested)} rotation due${already}. Their apps rotate them at their next request ` +
+              `(npm run keys -- list shows each key's rotation).`,
+      );
       return;
     }
     case "roll": {
@@ -227,11 +235,14 @@ function listed(record: KeyWithUsage, store: KeyStore) {
   return rest;
 }
 
+/** The state a command read, named so that an empty answer is not mistaken for another folder's. */
+async function stateRead(target: Target): Promise<string> {
+  const { describeTarget } = await import("../lib/local.ts");
+  const where = describeTarget(target);
+  return !target.remote && !process.env.PERSIST_DIR ? `${where} (PERSIST_DIR is not set: the default folder)` : where;
+}
+
 function printTable(out: Output, rows: ReturnType<typeof listed>[]): void {
-  if (rows.length === 0) {
-    out.log("No keys.");
-    return;
-  }
   const header = [
     "ID",
     "NAME",

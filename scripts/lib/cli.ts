@@ -244,9 +244,16 @@ export function wholeNumber(
 }
 
 /** The usage lines about the environment of the commands that serve with wrangler dev (start, dev). */
-export const SERVE_ENVIRONMENT = `  Environment: PORT (default 8787), PERSIST_DIR (default .wrangler/state), ADMIN_TOKEN,
-  RATE_LIMIT_PER_MINUTE (default 600; 0 turns limiting off), USAGE_FLUSH_SECONDS (key usage
-  written every N seconds; default 60; 0 after every request; off none), INSPECT=1 (devtools inspector).
+export const SERVE_ENVIRONMENT = `  Environment:
+    PORT                   the port to listen on (default 8787)
+    PERSIST_DIR            the folder of the local D1 and KV (default .wrangler/state)
+    ADMIN_TOKEN            the dashboard's administrator token (default: one kept in PERSIST_DIR)
+    RATE_LIMIT_PER_MINUTE  requests a minute per key (default 600; 0 turns limiting off)
+    USAGE_FLUSH_SECONDS    seconds between writes of the keys' usage counts (default 60; 0 writes
+                           after every request; off records no usage)
+    SCHEDULED_JOBS         the cron jobs of wrangler.toml: on (default, each on its schedule), off,
+                           or a number of seconds (each that often)
+    INSPECT=1              opens the devtools inspector
   Ctrl-C or SIGTERM stops it and every process it started.`;
 
 /** The options of every command that acts on D1 or KV: the account's resources, and which environment. */

@@ -24,6 +24,7 @@ export type ConfigSection = Record<string, unknown> & {
   ratelimits?: { name?: string; simple?: { limit?: number } }[];
   assets?: { directory?: string };
   alias?: Record<string, string>;
+  triggers?: { crons?: string[] };
 };
 export type Config = ConfigSection & { env?: Record<string, ConfigSection> };
 

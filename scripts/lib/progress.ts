@@ -79,6 +79,8 @@ export class Progress {
     }
     const now = this.now();
     const fraction = this.options.total ? this.done / this.options.total : 0;
+    // The whole file read: what is left is parsing its last part, and stop() prints the last line.
+    if (this.options.total && fraction >= 1) return;
     if (now - this.lastLineAt < PLAIN_EVERY_MS && !(this.options.total && fraction >= this.nextFraction)) return;
     this.lastLineAt = now;
     while (this.options.total && fraction >= this.nextFraction) this.nextFraction += PLAIN_EVERY_FRACTION;

@@ -11,6 +11,12 @@ import { type AdminToken, resolveAdminToken } from "./admin-token.ts";
 import { banner } from "./banner.ts";
 import { type ConfigCopy, configCopy, type ConfigSection, readConfig, requiredSecretsAsVars } from "./config.ts";
 import { PERSIST_DIR, PORT } from "./local.ts";
+import {
+  describeScheduledJobs,
+  type ScheduledJobs,
+  scheduledJobsFromEnv,
+  startScheduledJobs,
+} from "./scheduled-jobs.ts";
 import { descendants, killAll, killTree, stillAlive } from "./processes.ts";
 import { devConfigArgs, WRANGLER_BIN, wranglerEnv } from "./wrangler-env.ts";
 import { API_CONFIG } from "./workers.ts";
@@ -60,11 +66,12 @@ export function configForRateLimit(limit: number): ConfigCopy {
 export interface ServeSettings {
   rateLimit: number;
   admin: AdminToken;
+  jobs: ScheduledJobs;
 }
 
 /** The settings of the environment, checked first, so that a bad one fails before any slow step. */
 export function serveSettings(): ServeSettings {
-  return { rateLimit: rateLimitFromEnv(), admin: resolveAdminToken(PERSIST_DIR) };
+  return { rateLimit: rateLimitFromEnv(), admin: resolveAdminToken(PERSIST_DIR), jobs: scheduledJobsFromEnv() };
 }
 
 /**
@@ -72,7 +79,7 @@ export function serveSettings(): ServeSettings {
  * serves until wrangler exits, then exits this process with wrangler's status.
  */
 export function serve(
-  { rateLimit, admin }: ServeSettings,
+  { rateLimit, admin, jobs }: ServeSettings,
   title: string,
   demo: { key: string; phone: string | null } | null,
 ): void {
@@ -89,6 +96,8 @@ export function serve(
       examplePhone: demo?.phone ?? null,
     }),
   );
+  const crons = readConfig().triggers?.crons ?? [];
+  console.log(`Scheduled jobs: ${describeScheduledJobs(jobs, crons)}.`);
   // The copy's folder also holds the env file that carries the admin token to wrangler: both go
   // when this process exits, however it exits but SIGKILL (temp-folder.ts).
   const config = configForRateLimit(rateLimit);
@@ -108,8 +117,8 @@ export function serve(
     String(PORT),
     "--persist-to",
     resolve(PERSIST_DIR),
-    // The crons do not run under wrangler dev; this lets a developer run one (GET /__scheduled?cron=…,
-    // docs/operations.md) and keeps wrangler from warning that they do not.
+    // The crons do not run under wrangler dev by themselves: this process runs them through
+    // GET /__scheduled?cron=… (scheduled-jobs.ts), which a developer may call too (docs/operations.md).
     "--test-scheduled",
     "--var",
     `RATE_LIMIT_PER_MINUTE:${rateLimit}`,
@@ -118,11 +127,13 @@ export function serve(
     ...envFiles,
   ];
   const child = spawn(process.execPath, args, { stdio: "inherit", env });
+  const stopJobs = startScheduledJobs({ origin: `http://127.0.0.1:${PORT}`, crons, jobs });
 
   let fallback: NodeJS.Timeout | undefined;
   /** wrangler's processes when the stop began: whichever outlives wrangler is killed with it. */
   let tree: number[] = [];
   const forward = (signal: NodeJS.Signals) => {
+    stopJobs();
     if (child.exitCode !== null || child.signalCode !== null || !child.pid) return;
     tree = [...new Set([...tree, ...descendants(child.pid)])];
     child.kill(signal);
@@ -142,6 +153,7 @@ export function serve(
     process.exit(1);
   });
   child.on("exit", (code, signal) => {
+    stopJobs();
     // What wrangler left behind (nothing, when it stopped in order) goes with it.
     killAll(stillAlive(tree), "SIGKILL");
     removeFiles();

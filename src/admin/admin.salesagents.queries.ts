@@ -1,7 +1,8 @@
 // The sales agent queries behind the admin API's search and the dashboard's agent picker.
-import { asc, or, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import { salesAgents } from "../../drizzle/schema.ts";
 import type { Database } from "../platform/db/database.ts";
+import { containsPattern } from "../platform/lib/like.ts";
 
 export const AGENT_SEARCH_LIMIT = 20;
 
@@ -14,25 +15,35 @@ const COLUMNS = {
 
 export type AgentRow = { id: number; firstName: string; lastName: string; mobileNumber: string };
 
-/** LIKE's wildcards and its escape character, taken literally. */
-function contains(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+/**
+ * The values of `column` that contain `text`, ignoring case for ASCII letters (as LIKE does; SQLite's
+ * lower() too). The LIKE pattern stays within production D1's 50 bytes: for a longer text it holds a
+ * prefix, and instr() checks the whole text.
+ */
+function contains(column: SQL, text: string): SQL {
+  const { pattern, complete } = containsPattern(text);
+  const like = sql`${column} LIKE ${pattern} ESCAPE '\\'`;
+  return complete ? like : and(like, sql`instr(lower(${column}), lower(${text})) > 0`)!;
 }
 
-/** SQLite's LIKE ignores case for ASCII letters only. */
+/** By name, mobile number, or id ("7" or "#7": the id that `keys create --agent 7` takes). */
 export function searchSalesAgents(db: Database, query: string, limit = AGENT_SEARCH_LIMIT): Promise<AgentRow[]> {
   const q = query.trim();
   const base = db.select(COLUMNS).from(salesAgents);
+  const id = /^#?\d{1,15}$/.test(q) ? Number(q.replace("#", "")) : null;
   const filtered =
     q === ""
       ? base
       : base.where(
           or(
-            sql`(${salesAgents.firstName} || ' ' || ${salesAgents.lastName}) LIKE ${contains(q)} ESCAPE '\\'`,
-            sql`${salesAgents.mobileNumber} LIKE ${contains(q)} ESCAPE '\\'`,
+            id === null ? undefined : eq(salesAgents.id, id),
+            contains(sql`(${salesAgents.firstName} || ' ' || ${salesAgents.lastName})`, q),
+            contains(sql`${salesAgents.mobileNumber}`, q),
           ),
         );
-  return filtered.orderBy(asc(salesAgents.id)).limit(limit);
+  // The agent whose id was typed comes first.
+  const order = id === null ? [asc(salesAgents.id)] : [sql`${salesAgents.id} <> ${id}`, asc(salesAgents.id)];
+  return filtered.orderBy(...order).limit(limit);
 }
 
 export function salesAgentsByIds(db: Database, ids: readonly number[]): Promise<AgentRow[]> {

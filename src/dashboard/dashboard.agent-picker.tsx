@@ -1,5 +1,6 @@
-// The make-key form's sales agent picker, without a script: a search (GET /dashboard?agent_q=) re-renders
-// the page with the matching agents as radio buttons of the make-key form.
+// The make-key and make-code forms' sales agent picker, without a script: the search is a button of the
+// form itself (posting to its page's /agents address), so the page comes back with the matching agents
+// as radio buttons and with what had been typed in the form kept. GET ?agent_q= does the same search.
 import type { FC } from "hono/jsx";
 import type { AdminAgent } from "../admin/admin.salesagents.ts";
 import { MAX_AGENT_QUERY_LENGTH } from "../admin/admin.salesagents.ts";
@@ -27,9 +28,13 @@ function pickerHint(query: string | undefined, found: number, limit: number): st
 
 export const agentName = (a: AdminAgent) => `${a.first_name} ${a.last_name}`;
 
-/** The search form: outside the make-key form (forms do not nest), linked to it by the fieldset's hint. */
-export const AgentSearch: FC<{ query?: string; action?: string }> = ({ query, action = "/dashboard" }) => (
-  <form method="get" action={action} role="search" class="row agent-search" aria-label="Sales agents">
+/**
+ * The search, inside the form whose agent it picks: its button posts the whole form to `action`, which
+ * searches and shows the form again as it was. It is the form's first button, so Enter searches
+ * rather than making anything.
+ */
+export const AgentSearch: FC<{ query?: string; action: string }> = ({ query, action }) => (
+  <div role="search" class="row agent-search" aria-label="Sales agents">
     <div>
       <label for="agent-q">Find a sales agent to bind the key to</label>
       <input
@@ -45,10 +50,10 @@ export const AgentSearch: FC<{ query?: string; action?: string }> = ({ query, ac
         A part of the name or of the mobile number.
       </p>
     </div>
-    <button type="submit" class="secondary">
+    <button type="submit" class="secondary" formaction={action} formnovalidate>
       Find agents
     </button>
-  </form>
+  </div>
 );
 
 /** `required`: an enrollment code's agent, without the "no agent" choice. */

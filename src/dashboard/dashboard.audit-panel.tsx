@@ -36,17 +36,17 @@ export const AuditPanel: FC<{ entries: readonly AuditEntry[]; limit: number }> =
           <tbody>
             {entries.map((e) => (
               <tr>
-                <td>
+                <td data-label="At">
                   <Time iso={e.at} />
                 </td>
-                <td>{e.action}</td>
-                <td>{e.key_id ? <code>{e.key_id}</code> : "–"}</td>
-                <td>{e.new_key_id ? <code>{e.new_key_id}</code> : "–"}</td>
-                <td>{e.code_id ? <code>{e.code_id}</code> : "–"}</td>
-                <td>{e.key_name}</td>
-                <td>{e.mode}</td>
-                <td>{e.actor}</td>
-                <td>{e.session_id ? <code>{shortSession(e.session_id)}</code> : "–"}</td>
+                <td data-label="Action">{e.action}</td>
+                <td data-label="Key">{e.key_id ? <code>{e.key_id}</code> : "–"}</td>
+                <td data-label="New key">{e.new_key_id ? <code>{e.new_key_id}</code> : "–"}</td>
+                <td data-label="Enrollment code">{e.code_id ? <code>{e.code_id}</code> : "–"}</td>
+                <td data-label="Name">{e.key_name}</td>
+                <td data-label="Mode">{e.mode}</td>
+                <td data-label="Actor">{e.actor}</td>
+                <td data-label="Session">{e.session_id ? <code>{shortSession(e.session_id)}</code> : "–"}</td>
               </tr>
             ))}
           </tbody>

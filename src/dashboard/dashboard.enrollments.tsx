@@ -32,6 +32,8 @@ export interface EnrollmentsPageProps {
   /** The id that the next (older) page starts after, or null; whether this is a later page than the first. */
   pages: { older: string | null; newer: boolean };
   agents: Map<number, AdminAgent>;
+  /** The deployment's mode: the only one its codes are offered in. */
+  mode: "test" | "live";
   picker: Omit<AgentPickerProps, "chosen">;
   /** A code just made, and the link its QR code carries: in this page and nowhere else. */
   made?: { code: NewEnrollmentCode; link: string };
@@ -97,15 +99,14 @@ const NewCode: FC<{ code: NewEnrollmentCode; link: string; agents: Map<number, A
   );
 };
 
-const MakeForm: FC<EnrollmentsPageProps> = ({ csrfToken, formToken, form, picker }) => {
-  const mode = form?.mode === "live" ? "live" : "test";
+const MakeForm: FC<EnrollmentsPageProps> = ({ csrfToken, formToken, form, picker, mode }) => {
   return (
     <section aria-labelledby="make-code-heading" class="panel">
       <h2 id="make-code-heading">Make an enrollment code</h2>
-      <AgentSearch query={picker.query} action="/dashboard/enrollments" />
       <form method="post" action="/dashboard/enrollments" class="row">
         <Csrf token={csrfToken} />
         <FormToken token={formToken} />
+        <AgentSearch query={picker.query} action="/dashboard/enrollments/agents" />
         <AgentChoices {...picker} chosen={form?.agent_id} required />
         <ModeChoices mode={mode} />
         <ScopeChoices scopes={form?.scopes} />
@@ -157,24 +158,24 @@ const CodesTable: FC<{ codes: EnrollmentCode[]; agents: Map<number, AdminAgent>;
                     <br />
                     <span class="hint">{code.id}</span>
                   </th>
-                  <td>
+                  <td data-label="Agent">
                     {agent ? agentName(agent) : "unknown agent"}
                     <br />
                     <span class="hint">#{code.agent_id}</span>
                   </td>
-                  <td>{code.mode}</td>
-                  <td>{code.scopes.join(", ")}</td>
-                  <td>
+                  <td data-label="Mode">{code.mode}</td>
+                  <td data-label="Scopes">{code.scopes.join(", ")}</td>
+                  <td data-label="Made">
                     <Time iso={code.created_at} />
                   </td>
-                  <td>
+                  <td data-label="Usable until">
                     <Time iso={code.expires_at} />
                   </td>
-                  <td>
+                  <td data-label="Status">
                     <span class={`status status-${code.status}`}>{code.status}</span>
                   </td>
-                  <td>{code.key_id ? <code>{code.key_id}</code> : "–"}</td>
-                  <td>
+                  <td data-label="Key made">{code.key_id ? <code>{code.key_id}</code> : "–"}</td>
+                  <td data-label="Actions">
                     {code.status === "pending" && (
                       <form method="post" action={`/dashboard/enrollments/${code.id}/revoke`}>
                         <Csrf token={csrfToken} />

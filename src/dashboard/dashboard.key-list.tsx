@@ -260,7 +260,7 @@ const KeyRow: FC<{
         )}
       </td>
       <th scope="row">{item.name}</th>
-      <td>
+      <td data-label="Key">
         <code>{item.prefix}</code>
         <br />
         <span class="hint">{item.id}</span>
@@ -269,7 +269,7 @@ const KeyRow: FC<{
           made <Time iso={item.created_at} />
         </span>
       </td>
-      <td>
+      <td data-label="Agent">
         {item.agent_id === null ? (
           "every customer"
         ) : (
@@ -280,23 +280,23 @@ const KeyRow: FC<{
           </>
         )}
       </td>
-      <td>
+      <td data-label="Mode and scopes">
         {item.mode}
         <br />
         <span class="scopes">{item.scopes.join(", ")}</span>
       </td>
-      <td>
+      <td data-label="Status">
         <Status item={item} />
         <Rotation item={item} which={which} csrfToken={csrfToken} />
       </td>
-      <td>{item.last_used_at ? <Time iso={item.last_used_at} /> : "never"}</td>
-      <td>
+      <td data-label="Last used">{item.last_used_at ? <Time iso={item.last_used_at} /> : "never"}</td>
+      <td data-label="Requests">
         <span class="figures">
           24 h: <span class="num">{item.requests_24h}</span>, 7 days: <span class="num">{item.requests_7d}</span>
         </span>
         <UsageChart days={item.requests_daily} />
       </td>
-      <td>
+      <td data-label="Actions">
         <div class="actions">
           {item.status === "active" && (
             <form method="post" action={`/dashboard/keys/${item.id}/roll`}>

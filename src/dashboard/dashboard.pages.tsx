@@ -176,17 +176,16 @@ export const KeysPage: FC<KeysPageProps> = (props) => {
   );
 };
 
-const CreateForm: FC<KeysPageProps> = ({ csrfToken, formToken, form, error, picker }) => {
+const CreateForm: FC<KeysPageProps> = ({ csrfToken, formToken, form, error, picker, mode }) => {
   const nameError = error?.fields?.find((f) => f.field === "name");
   const otherErrors = error?.fields?.filter((f) => f.field !== "name") ?? [];
-  const mode = form?.mode === "live" ? "live" : "test";
   return (
     <section aria-labelledby="create-heading" class="panel">
       <h2 id="create-heading">Make a key</h2>
-      <AgentSearch query={picker.query} />
       <form method="post" action="/dashboard/keys" class="row">
         <Csrf token={csrfToken} />
         <FormToken token={formToken} />
+        <AgentSearch query={picker.query} action="/dashboard/keys/agents" />
         <div>
           <label for="key-name">Name</label>
           <input
@@ -228,16 +227,15 @@ const CreateForm: FC<KeysPageProps> = ({ csrfToken, formToken, form, error, pick
   );
 };
 
+/** `mode`: the deployment's, the only one offered: a key of the other mode would be refused here. */
 export const ModeChoices: FC<{ mode: "test" | "live" }> = ({ mode }) => (
   <fieldset>
     <legend>Mode</legend>
     <div class="choices">
       <label class="choice">
-        <input type="radio" name="mode" value="test" checked={mode === "test"} /> test
+        <input type="radio" name="mode" value={mode} checked /> {mode}
       </label>
-      <label class="choice">
-        <input type="radio" name="mode" value="live" checked={mode === "live"} /> live
-      </label>
+      <span class="hint">the only mode this deployment accepts</span>
     </div>
   </fieldset>
 );

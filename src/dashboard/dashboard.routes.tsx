@@ -217,6 +217,17 @@ const makeOnce = oneTimeForm((c) => outOfDate(c, NOT_MADE, createFormValues(c)))
 const rollOnce = oneTimeForm((c) => outOfDate(c, NOT_ROLLED));
 const rotateOnce = oneTimeForm((c) => outOfDate(c, NOT_REQUESTED));
 
+// The make-key form's "Find agents": the page again, with the agents found and the form as it was typed.
+dashboardRoutes.post("/dashboard/keys/agents", checkOrigin, limitBody, requireSession, async (c) => {
+  const values = createFormValues(c);
+  return withErrorsShown(c, NOT_SEARCHED, values, async () =>
+    renderKeys(c, c.get("session"), {
+      picker: await searchedPicker(c, text(c.get("form").agent_q) ?? ""),
+      form: values,
+    }),
+  );
+});
+
 dashboardRoutes.post("/dashboard/keys", checkOrigin, limitBody, requireSession, makeOnce, async (c) => {
   const values = createFormValues(c);
   return withErrorsShown(c, NOT_MADE, values, async () => {
@@ -306,6 +317,19 @@ const makeCodeOnce = oneTimeForm(
   "/dashboard/enrollments",
 );
 
+dashboardRoutes.post("/dashboard/enrollments/agents", checkOrigin, limitBody, requireSession, async (c) => {
+  const values = codeFormValues(c);
+  try {
+    return await renderEnrollments(c, {
+      picker: await searchedPicker(c, text(c.get("form").agent_q) ?? ""),
+      form: values,
+    });
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.status !== 422) throw err;
+    return renderEnrollments(c, { error: { message: `${NOT_SEARCHED}: ${err.description}.` }, form: values }, 422);
+  }
+});
+
 dashboardRoutes.post("/dashboard/enrollments", checkOrigin, limitBody, requireSession, makeCodeOnce, async (c) => {
   const values = codeFormValues(c);
   const optional = (value: string | undefined) => (value === "" || value === undefined ? undefined : number(value));
@@ -369,8 +393,9 @@ async function renderEnrollments(
     extra,
   );
   const pages = { older, newer: before !== null };
+  const mode = c.env.MODE === "live" ? "live" : "test";
   return c.html(
-    <EnrollmentsPage {...base} codes={codes} pages={pages} agents={agents} {...extra} picker={picker} />,
+    <EnrollmentsPage {...base} codes={codes} pages={pages} agents={agents} mode={mode} {...extra} picker={picker} />,
     status,
   );
 }

@@ -61,14 +61,16 @@ code { font-family: ui-monospace, "Cascadia Mono", Menlo, Consolas, monospace; f
   clip-path: inset(50%); white-space: nowrap; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 .chart { display: block; }
+.chart-none { display: block; font-size: .85rem; }
 .chart-bar { fill: var(--accent); }
 .chart-axis { stroke: #6b6b6b; stroke-width: 1; }
-.agent-search { margin-bottom: 1rem; }
+.agent-search { flex-basis: 100%; }
 .agent-search input { min-width: 18rem; }
 .agent-search .hint { margin: .25rem 0 0; }
 fieldset.agents { flex-basis: 100%; }
 .agent-list { display: flex; flex-direction: column; gap: .2rem; }
-table.audit td, table.audit th { white-space: nowrap; }
+table.audit th, table.audit td:first-child { white-space: nowrap; }
+table.audit code { overflow-wrap: anywhere; }
 table.keys { table-layout: fixed; }
 table.keys th, table.keys td { padding: .5rem .45rem; overflow-wrap: anywhere; }
 col.c-select { width: 2.5rem; } col.c-name { width: 11%; } col.c-key { width: 10.5rem; } col.c-agent { width: 10%; }
@@ -93,5 +95,32 @@ table.keys .status { display: inline-block; }
 .rotation-actions .hint { flex-basis: 100%; margin: 0; }
 .qr { display: block; width: 16rem; height: 16rem; background: #fff; margin: .75rem 0; }
 .code { font: 700 1.6rem/1.2 ui-monospace, "Cascadia Mono", Menlo, Consolas, monospace; letter-spacing: .08em; }
+input, select { max-width: 100%; }
+/* A phone: the tables become one card a row, each cell under its column's name (data-label), and nothing
+   is wider than the screen. */
+@media (max-width: 48rem) {
+  header.top { padding: .6rem .75rem; }
+  main { padding: .75rem .75rem 2rem; }
+  .panel { padding: .75rem; }
+  .row > div { min-width: 0; flex: 1 1 100%; }
+  .row input[type="text"], .row input[type="search"], .agent-search input { min-width: 0; width: 100%; }
+  .choices { flex-wrap: wrap; }
+  .table-wrap { overflow-x: visible; }
+  .table-wrap table, .table-wrap tbody, .table-wrap tr, .table-wrap th, .table-wrap td { display: block; width: auto; }
+  .table-wrap colgroup { display: none; }
+  .table-wrap thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
+  .table-wrap caption { display: block; }
+  .table-wrap tr { border: 1px solid var(--line); border-radius: 8px; margin: 0 0 .75rem; padding: .5rem .75rem; }
+  .table-wrap tbody th { font-size: 1.05rem; padding: .15rem 0 .35rem; border: 0; overflow-wrap: anywhere; }
+  .table-wrap tbody td { display: flow-root; padding: .3rem 0 .3rem 7.25rem; border: 0; overflow-wrap: anywhere; }
+  .table-wrap tbody td[data-label]::before { content: attr(data-label); float: left; margin: .1rem 0 0 -7.25rem;
+    width: 6.75rem; font-weight: 600; color: var(--muted); font-size: .85rem; line-height: 1.3; }
+  .table-wrap tbody td:empty { display: none; }
+  .table-wrap tbody td:not([data-label]) { padding-left: 0; }
+  .table-wrap tbody .status { display: block; width: fit-content; }
+  table.audit th, table.audit td:first-child { white-space: normal; }
+  .code { font-size: 1.25rem; letter-spacing: .04em; overflow-wrap: anywhere; }
+  .qr { width: 100%; max-width: 16rem; height: auto; aspect-ratio: 1; }
+}
 @media (prefers-reduced-motion: no-preference) { button { transition: filter .1s; } }
 `;

@@ -1,6 +1,6 @@
 // A key's requests per day as a small inline SVG bar chart (no script, no external resource, no
 // style attribute: the CSP allows none). Screen readers get its figures from aria-label; the
-// <title>s give them on hover, the whole series and each day's.
+// <title>s give them on hover, the whole series and each day's. A series of no requests is said in words.
 import type { FC } from "hono/jsx";
 
 const CHART_BAR_WIDTH = 3;
@@ -25,6 +25,14 @@ export function chartLabel(days: readonly Day[]): string {
 }
 
 export const UsageChart: FC<{ days: readonly Day[] }> = ({ days }) => {
+  // Nothing to draw: a bare axis would look like an input's underline.
+  if (days.every((d) => d.requests === 0)) {
+    return (
+      <span class="hint chart-none">
+        {days.length === 0 ? "no usage figures" : `no requests in ${days.length} days`}
+      </span>
+    );
+  }
   const max = Math.max(1, ...days.map((d) => d.requests));
   const step = CHART_BAR_WIDTH + CHART_GAP;
   const width = days.length * step - CHART_GAP;

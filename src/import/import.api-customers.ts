@@ -49,7 +49,7 @@ export function apiCustomerGuard(db: D1Database): D1PreparedStatement {
   );
 }
 
-/** Whether a failed final batch was stopped by apiCustomerGuard (nothing else in it does arithmetic). */
+/** Whether a failed final batch was stopped by a guard: apiCustomerGuard or the lease's (nothing else in it does arithmetic). */
 export function guardTripped(message: string): boolean {
   return /integer overflow/i.test(message);
 }

@@ -4,6 +4,7 @@ import { causeMessages } from "../platform/errors.ts";
 import { apiCustomerGuard, findApiCustomerClash, guardTripped } from "./import.api-customers.ts";
 import { findConflict } from "./import.checks.ts";
 import { IdSet } from "./import.ids.ts";
+import { ImportLease } from "./import.lease.ts";
 import { MEMBER_OF, RECORD_TYPES, type Dataset, type RecordType } from "./import.format.ts";
 import { datasetRecords, parseRecord, type RawRecord } from "./import.records.ts";
 import { SPECS, type RecordSink, type StagedRows, type StagedTable } from "./import.staged.ts";
@@ -11,6 +12,7 @@ import { planSyncLog, SHOWN_TABLE, syncLogParts } from "./import.sync-log.ts";
 import { Staging } from "./import.write.ts";
 
 export { ImportError } from "./import.errors.ts";
+export { ImportRunningError } from "./import.lease.ts";
 export type * from "./import.format.ts";
 export type * from "./import.records.ts";
 export type { StagedTable } from "./import.staged.ts";
@@ -29,19 +31,40 @@ export interface ImportSummary {
 export interface ImportOptions {
   /** Records marked by one statement of the sync log at most (docs/specification.md section 8). */
   markChunk?: number;
+  /** Milliseconds between renewals of the import's lease (tests shorten it). */
+  heartbeatMs?: number;
 }
 
 export async function importDataset(db: D1Database, dataset: Dataset, options?: ImportOptions): Promise<ImportSummary> {
   return importRecords(db, datasetRecords(dataset), options);
 }
 
-/** All or nothing: on any bad record it throws ImportError and the live tables are as they were. */
+/**
+ * All or nothing: on any bad record it throws ImportError and the live tables are as they were. One
+ * import at a time: while another holds the lease it throws ImportRunningError having touched nothing.
+ */
 export async function importRecords(
   db: D1Database,
   records: AsyncIterable<RawRecord> | Iterable<RawRecord>,
   options: ImportOptions = {},
 ): Promise<ImportSummary> {
   const started = Date.now();
+  // First: the staging tables are shared, so nothing else may happen before the lease is held.
+  const lease = await ImportLease.take(db, options.heartbeatMs);
+  try {
+    return await importLeased(db, records, options, lease, started);
+  } finally {
+    await lease.release();
+  }
+}
+
+async function importLeased(
+  db: D1Database,
+  records: AsyncIterable<RawRecord> | Iterable<RawRecord>,
+  options: ImportOptions,
+  lease: ImportLease,
+  started: number,
+): Promise<ImportSummary> {
   const known = await existingIds(db);
   const staging = new Staging(db, [SHOWN_TABLE]);
   await staging.create();
@@ -56,15 +79,21 @@ export async function importRecords(
     const conflict = (await findApiCustomerClash(db)) ?? (await findConflict(db));
     if (conflict) throw conflict;
     const log = syncLogParts(db, await planSyncLog(db, options.markChunk));
+    await lease.check();
     try {
-      rowsWritten = await staging.commit({ guards: [apiCustomerGuard(db)], ...log });
+      rowsWritten = await staging.commit({ guards: [lease.guard(), apiCustomerGuard(db)], ...log });
     } catch (err) {
-      // A customer created through the API while the file was checked: the same error as before it.
-      if (guardTripped(causeMessages(err))) throw (await findApiCustomerClash(db)) ?? err;
+      if (guardTripped(causeMessages(err))) {
+        // The lease lapsed at the last moment, or a customer was created through the API while the file
+        // was checked: the same errors as before the batch.
+        await lease.check();
+        throw (await findApiCustomerClash(db)) ?? err;
+      }
       throw err;
     }
   } catch (err) {
-    await staging.drop().catch(() => undefined);
+    // Only while the lease is ours: a lapsed lease's staging tables belong to the import that took it.
+    if (await lease.held().catch(() => false)) await staging.drop().catch(() => undefined);
     throw err;
   }
   return { counts: session.counts, rowsWritten, seconds: (Date.now() - started) / 1000 };

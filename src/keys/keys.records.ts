@@ -15,6 +15,12 @@ const PLACEHOLDERS = KEY_COLUMNS.split(", ")
 export const READ_COLUMNS = `${KEY_COLUMNS}, ${ROTATION_COLUMNS}`;
 const VERSIONED_COLUMNS = `${READ_COLUMNS}, version, copy_pending`;
 export const MARK = "version = version + 1, copy_pending = 1";
+/**
+ * A rotation's mark: the copy lacks only the key's "due", which authentication already reads from the
+ * fleet's due set (docs/specification.md section 9), so the key is not shown as pending (2); the job
+ * still writes the copy. A copy already pending for another reason stays pending (1).
+ */
+export const ROTATION_MARK = "version = version + 1, copy_pending = CASE copy_pending WHEN 1 THEN 1 ELSE 2 END";
 
 export interface KeyRow extends RotationRow {
   id: string;
@@ -252,7 +258,7 @@ export class KeyRecords {
   async confirm(id: string, version: number): Promise<VersionedRecord | null> {
     const [, read] = await this.db.batch<VersionedRow>([
       this.db
-        .prepare("UPDATE api_keys SET copy_pending = 0 WHERE id = ?1 AND version = ?2 AND copy_pending = 1")
+        .prepare("UPDATE api_keys SET copy_pending = 0 WHERE id = ?1 AND version = ?2 AND copy_pending <> 0")
         .bind(id, version),
       this.readStatement(id),
     ]);
@@ -264,10 +270,14 @@ export class KeyRecords {
     await this.db.prepare(`UPDATE api_keys SET ${MARK} WHERE id = ?1`).bind(id).run();
   }
 
-  /** Reads only the partial index on copy_pending. */
+  /** Reads only the partial indexes on copy_pending and on the due keys (a rotation's marks). */
   async pending(afterId: string, limit: number): Promise<VersionedRecord[]> {
     const { results } = await this.db
-      .prepare(`SELECT ${VERSIONED_COLUMNS} FROM api_keys WHERE copy_pending = 1 AND id > ?1 ORDER BY id LIMIT ?2`)
+      .prepare(
+        `SELECT * FROM (SELECT ${VERSIONED_COLUMNS} FROM api_keys WHERE copy_pending = 1 AND id > ?1 ORDER BY id LIMIT ?2) ` +
+          `UNION ALL SELECT * FROM (SELECT ${VERSIONED_COLUMNS} FROM api_keys WHERE rotation_state = 'due' ` +
+          "AND copy_pending = 2 AND id > ?1 ORDER BY id LIMIT ?2) ORDER BY id LIMIT ?2",
+      )
       .bind(afterId, limit)
       .all<VersionedRow>();
     return results.map((row) => toVersioned(row)!);

@@ -2,7 +2,7 @@
 // with its audit rows, its copy marks and the records read back, like keys.records.ts.
 import type { KeyActorName } from "./keys.audit.ts";
 import type { KeyDatabase, KeyRecord } from "./keys.record.ts";
-import { KeyRecords, MARK, type VersionedRecord } from "./keys.records.ts";
+import { KeyRecords, MARK, ROTATION_MARK, type VersionedRecord } from "./keys.records.ts";
 import type { KeyMode } from "./keys.secret.ts";
 
 type Actor = { actor: KeyActorName; sessionId: string | null };
@@ -43,7 +43,9 @@ export class RotationRecords extends KeyRecords {
         )
         .bind(...params, actor.actor, actor.sessionId),
       this.database
-        .prepare(`UPDATE api_keys SET rotation_state = 'due', rotation_requested_at = ?1, ${MARK} WHERE ${MARKABLE}`)
+        .prepare(
+          `UPDATE api_keys SET rotation_state = 'due', rotation_requested_at = ?1, ${ROTATION_MARK} WHERE ${MARKABLE}`,
+        )
         .bind(...params),
       this.dueStatement(),
     ]);
@@ -73,6 +75,18 @@ export class RotationRecords extends KeyRecords {
       .bind(lineageId, now, limit)
       .all<{ id: string }>();
     return results.map((r) => r.id);
+  }
+
+  /** The keys of the filter whose rotation is due (and not revoked): what a request left due, for its report. */
+  async countDue(filter: RotationFilter): Promise<number> {
+    const row = await this.database
+      .prepare(
+        "SELECT count(*) AS n FROM api_keys WHERE rotation_state = 'due' AND revoked_at IS NULL " +
+          "AND (?1 IS NULL OR id IN (SELECT value FROM json_each(?1))) AND (?2 IS NULL OR mode = ?2) AND (?3 IS NULL OR agent_id = ?3)",
+      )
+      .bind(filter.ids && JSON.stringify(filter.ids), filter.mode, filter.agentId)
+      .first<{ n: number }>();
+    return row?.n ?? 0;
   }
 
   async dueIds(): Promise<string[]> {

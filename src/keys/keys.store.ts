@@ -254,6 +254,11 @@ export class KeyStore {
     return { requested };
   }
 
+  /** How many keys of the filter are due now (the command line's report: marked now or before). */
+  async countDue(input: RotationRequest): Promise<number> {
+    return this.records.countDue(checkRotationFilter(input));
+  }
+
   /** Whether an answer to this working key carries `Key-Rotation: due`: from the read that found its copy. */
   async rotationDue(record: KeyRecord): Promise<boolean> {
     if (record.rotation) return rotationDue(record, new Set());

@@ -268,6 +268,37 @@ describe("GET /admin/salesagents", () => {
     );
   });
 
+  it("finds an agent by the id that `--agent 7` takes, first, with or without #", async () => {
+    const by = async (q: string) =>
+      (await call(`/admin/salesagents?q=${encodeURIComponent(q)}`, { headers: bearer })).body.data.map(
+        (a: any) => a.id,
+      );
+    expect(await by("#2")).toEqual([2]);
+    // Agent 3 by its id, then the agents whose name or number holds a 3.
+    expect((await by("3"))[0]).toBe(3);
+    expect(await by("3")).toEqual([3, ...(await by("3")).slice(1).sort((a: number, b: number) => a - b)]);
+    expect(await by("#999")).toEqual([]);
+  });
+
+  it("matches a search longer than production's 50-byte LIKE pattern by the whole text", async () => {
+    const first = "Venkatanarasimharajuvaripeta";
+    const last = "Subramaniam Lakshminarayanan";
+    await env.DB.prepare(
+      "INSERT INTO sales_agents (id, first_name, last_name, mobile_number) VALUES (77, ?1, ?2, '9000000077')",
+    )
+      .bind(first, last)
+      .run();
+    const by = async (q: string) =>
+      (await call(`/admin/salesagents?q=${encodeURIComponent(q)}`, { headers: bearer })).body.data.map(
+        (a: any) => a.id,
+      );
+    const whole = `${first} ${last}`; // 57 characters: the pattern holds 48 of them
+    expect(await by(whole.toLowerCase())).toEqual([77]);
+    // The first 48 characters match, the rest does not: not found.
+    expect(await by(`${whole.slice(0, 50)}XXXXXXX`)).toEqual([]);
+    expect(await by("%".repeat(100))).toEqual([]);
+  });
+
   it("gives at most 20, answers 405 for another method and 401 without the token", async () => {
     const rows = Array.from({ length: 25 }, (_, i) =>
       env.DB.prepare(
@@ -319,6 +350,41 @@ describe("the dashboard: make-key form, key table and audit panel", () => {
     expect(anonymous.text).not.toContain("Asha");
   });
 
+  it("searches agents from inside the make-key form, by id too, keeping what was typed; then makes the key", async () => {
+    const { cookie, csrf, once } = await login();
+    const typed: [string, string][] = [
+      ["csrf_token", csrf],
+      ["form_token", once],
+      ["name", "Van 3"],
+      ["mode", "test"],
+      ["expires_in", "86400"],
+      ["scopes", "read"],
+      ["agent_id", ""],
+    ];
+    const found = await call("/dashboard/keys/agents", form([...typed, ["agent_q", "#3"]], cookie));
+    expect(found.status).toBe(200);
+    expect(found.text).toContain(
+      '<input id="key-name" name="name" type="text" required="" maxlength="100" autocomplete="off" value="Van 3"/>',
+    );
+    expect(found.text).toContain('<option value="86400" selected="">in 24 hours</option>');
+    expect(found.text).toContain('<input type="checkbox" name="scopes" value="write"/>');
+    expect(found.text).toContain('<p class="hint" id="agent-hint">1 match for “#3”.</p>');
+    expect(found.text).toContain(
+      '<input type="radio" name="agent_id" value="3" autofocus=""/> Meena Iyer (9876500003), #3</label>',
+    );
+    // Nothing was made, and the form's one-time token still makes the key.
+    expect((await call("/admin/keys", { headers: bearer })).body.data).toEqual([]);
+    const made = await call(
+      "/dashboard/keys",
+      form([...typed.filter(([k]) => k !== "agent_id"), ["agent_id", "3"]], cookie),
+    );
+    expect(made.status).toBe(200);
+    expect((await call("/admin/keys", { headers: bearer })).body.data[0]).toMatchObject({ name: "Van 3", agent_id: 3 });
+    // Without the CSRF token the search is refused like any form.
+    const forged = await call("/dashboard/keys/agents", form([["agent_q", "3"]], cookie));
+    expect(forged.status).toBe(403);
+  });
+
   it("makes, rolls and revokes a key: scopes and agent in the table, audit entries with the session's id", async () => {
     const { cookie, sessionId, csrf, once } = await login();
     const made = await call(
@@ -340,7 +406,7 @@ describe("the dashboard: make-key form, key table and audit panel", () => {
     const key = (await call("/admin/keys", { headers: bearer })).body.data[0];
     expect(key).toMatchObject({ name: "Asha's app", scopes: ["read"], agent_id: 1 });
     expect(keyRowOf(made, key.id)).toContain(
-      `<td>Asha Rao<br/><span class="hint">#1</span></td><td>test<br/><span class="scopes">read</span></td>`,
+      `<td data-label="Agent">Asha Rao<br/><span class="hint">#1</span></td><td data-label="Mode and scopes">test<br/><span class="scopes">read</span></td>`,
     );
     const rolled = await call(
       `/dashboard/keys/${key.id}/roll`,
@@ -370,11 +436,13 @@ describe("the dashboard: make-key form, key table and audit panel", () => {
     expect(rows).toHaveLength(3);
     expect(rows[0]).toMatch(
       new RegExp(
-        `^<tr><td><time datetime="[^"]+">[^<]+ UTC</time></td><td>revoke</td><td><code>${fresh.id}</code></td><td>–</td><td>–</td>` +
-          `<td>Asha&#39;s app</td><td>test</td><td>dashboard</td><td><code>${sessionId.slice(0, 8)}…</code></td>$`,
+        `^<tr><td data-label="At"><time datetime="[^"]+">[^<]+ UTC</time></td><td data-label="Action">revoke</td><td data-label="Key"><code>${fresh.id}</code></td><td data-label="New key">–</td><td data-label="Enrollment code">–</td>` +
+          `<td data-label="Name">Asha&#39;s app</td><td data-label="Mode">test</td><td data-label="Actor">dashboard</td><td data-label="Session"><code>${sessionId.slice(0, 8)}…</code></td>$`,
       ),
     );
-    expect(rows[1]).toContain(`<td>roll</td><td><code>${key.id}</code></td><td><code>${fresh.id}</code></td>`);
+    expect(rows[1]).toContain(
+      `<td data-label="Action">roll</td><td data-label="Key"><code>${key.id}</code></td><td data-label="New key"><code>${fresh.id}</code></td>`,
+    );
     expect(revoked.text).not.toContain(sessionId);
   });
 
@@ -428,11 +496,11 @@ describe("the dashboard: make-key form, key table and audit panel", () => {
     const { cookie } = await login();
     const row = keyRowOf(await call("/dashboard", { headers: { Cookie: cookie } }), record.id);
     expect(row).toContain(
-      `<td>Meena Iyer<br/><span class="hint">#3</span></td><td>test<br/><span class="scopes">read, write</span></td>`,
+      `<td data-label="Agent">Meena Iyer<br/><span class="hint">#3</span></td><td data-label="Mode and scopes">test<br/><span class="scopes">read, write</span></td>`,
     );
-    expect(row).toContain(`<td><time datetime="${listed.last_used_at}">`);
+    expect(row).toContain(`<td data-label="Last used"><time datetime="${listed.last_used_at}">`);
     expect(row).toContain(
-      '<td><span class="figures">24 h: <span class="num">4</span>, 7 days: <span class="num">4</span></span><svg class="chart"',
+      '<td data-label="Requests"><span class="figures">24 h: <span class="num">4</span>, 7 days: <span class="num">4</span></span><svg class="chart"',
     );
     const days = listed.requests_daily as { date: string; requests: number }[];
     const label = `Requests per day, ${days[0]!.date} to ${today()}: 4 requests in total, most on ${today()} (4)`;
@@ -449,6 +517,17 @@ describe("the dashboard: make-key form, key table and audit panel", () => {
     );
   });
 
+  it("says a key without requests has none, instead of an empty chart that looks like an input", async () => {
+    const { record } = await makeKey({ name: "Unused" });
+    const { cookie } = await login();
+    const row = keyRowOf(await call("/dashboard", { headers: { Cookie: cookie } }), record.id);
+    expect(row).toContain(
+      '<td data-label="Requests"><span class="figures">24 h: <span class="num">0</span>, 7 days: <span class="num">0</span></span>' +
+        '<span class="hint chart-none">no requests in 30 days</span></td>',
+    );
+    expect(row).not.toContain("<svg");
+  });
+
   it("shows the newest 50 audit entries, newest first", async () => {
     for (let i = 0; i < 55; i++) await makeKey({ name: `key ${i}` });
     const { cookie } = await login();
@@ -459,9 +538,12 @@ describe("the dashboard: make-key form, key table and audit panel", () => {
     expect(rows).toHaveLength(50);
     expect(
       rows.map(
-        (r) => /<td>create<\/td><td><code>[^<]+<\/code><\/td><td>–<\/td><td>–<\/td><td>([^<]+)<\/td>/.exec(r)?.[1],
+        (r) =>
+          /<td data-label="Action">create<\/td><td data-label="Key"><code>[^<]+<\/code><\/td><td data-label="New key">–<\/td><td data-label="Enrollment code">–<\/td><td data-label="Name">([^<]+)<\/td>/.exec(
+            r,
+          )?.[1],
       ),
     ).toEqual(Array.from({ length: 50 }, (_, i) => `key ${54 - i}`));
-    expect(rows.every((r) => r.includes("<td>cli</td><td>–</td>"))).toBe(true);
+    expect(rows.every((r) => r.includes('<td data-label="Actor">cli</td><td data-label="Session">–</td>'))).toBe(true);
   });
 });

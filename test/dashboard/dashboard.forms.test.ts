@@ -353,7 +353,9 @@ describe("tokens that do not let a form through", () => {
         "Nothing was changed; send it again.",
     );
     expect(late.text).toContain('value="Late"');
-    expect(late.text).toContain('<input type="radio" name="mode" value="live" checked=""/>');
+    // The deployment's mode is the only one offered, whatever the out-of-date form said.
+    expect(late.text).toContain('<input type="radio" name="mode" value="test" checked=""/> test');
+    expect(late.text).not.toContain('name="mode" value="live"');
     expect(late.text).toContain('<option value="86400" selected="">in 24 hours</option>');
     expect(late.text).toContain('<input type="checkbox" name="scopes" value="read"/>');
     const renewed = tokensOf(late).formToken;

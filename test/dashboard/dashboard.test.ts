@@ -161,6 +161,21 @@ describe("POST /dashboard/login", () => {
 });
 
 describe("the logged-in page", () => {
+  it("offers only the deployment's mode for a new key and a new enrollment code", async () => {
+    const cookie = await login();
+    for (const path of ["/dashboard", "/dashboard/enrollments"]) {
+      const page = (await call(path, { headers: { Cookie: cookie } })).text;
+      expect({ path, page }).toMatchObject({
+        path,
+        page: expect.stringContaining(
+          '<legend>Mode</legend><div class="choices"><label class="choice"><input type="radio" name="mode" value="test" checked=""/> test</label>' +
+            '<span class="hint">the only mode this deployment accepts</span></div>',
+        ),
+      });
+      expect(page).not.toContain('name="mode" value="live"');
+    }
+  });
+
   it("lists keys of both modes with name, mode, prefix, dates and status, never a secret", async () => {
     const test = await makeKey({ name: "Billing sync", mode: "test", expiresInSeconds: 3600 });
     const live = await makeKey({ name: "Mobile app", mode: "live" });
@@ -171,11 +186,11 @@ describe("the logged-in page", () => {
     expect(page).toContain("<h1>API keys</h1>");
     for (const { record } of [test, live]) {
       expect(page).toContain(
-        `<th scope="row">${record.name}</th><td><code>${record.prefix}</code><br/><span class="hint">${record.id}</span>` +
+        `<th scope="row">${record.name}</th><td data-label="Key"><code>${record.prefix}</code><br/><span class="hint">${record.id}</span>` +
           `<br/><span class="hint">made <time datetime="${record.created_at}">`,
       );
       expect(page).toContain(
-        `<td>every customer</td><td>${record.mode}<br/><span class="scopes">read, write</span></td>`,
+        `<td data-label="Agent">every customer</td><td data-label="Mode and scopes">${record.mode}<br/><span class="scopes">read, write</span></td>`,
       );
     }
     expect(page).toContain(`<time datetime="${test.record.expires_at}">`);

@@ -111,7 +111,9 @@ describe("the enrollment codes page", () => {
       ["enroll-code", codes[0].id, "dashboard", session],
     ]);
     const panel = await page("/dashboard");
-    expect(panel.text).toContain(`<td>revoke-code</td><td>–</td><td>–</td><td><code>${codes[0].id}</code></td>`);
+    expect(panel.text).toContain(
+      `<td data-label="Action">revoke-code</td><td data-label="Key">–</td><td data-label="New key">–</td><td data-label="Enrollment code"><code>${codes[0].id}</code></td>`,
+    );
   });
 
   it("a refused form keeps its values and names the problem; without a session, the login page", async () => {

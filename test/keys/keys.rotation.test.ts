@@ -232,6 +232,27 @@ describe("Key-Rotation: due", () => {
     expect(await env.KEYS.get("rotation:due", "json")).toEqual([k.record.id]);
   });
 
+  it("does not show a mark that authentication sees through the due set as a pending copy; the job still writes the copy", async () => {
+    const k = await makeKey();
+    // A copy that failed before the mark stays pending through it.
+    const failed = await makeKey({ name: "failed copy" });
+    await env.DB.prepare("UPDATE api_keys SET copy_pending = 1 WHERE id = ?1").bind(failed.record.id).run();
+    expect((await mark({ ids: [k.record.id, failed.record.id] })).body).toEqual({ data: { requested: 2 } });
+    expect(await env.KEYS.get("rotation:due", "json")).toEqual([k.record.id, failed.record.id].sort());
+    const listed = (await call("/admin/keys", { headers: ADMIN })).body.data;
+    expect(listed.map((key: any) => [key.id, key.rotation.state, key.copy_pending]).sort()).toEqual(
+      [
+        [k.record.id, "due", false],
+        [failed.record.id, "due", true],
+      ].sort(),
+    );
+    await runJob();
+    const copy = await env.KEYS.get<Record<string, any>>(`hash:${k.record.hash}`, "json");
+    expect(copy!.rotation.state).toBe("due");
+    const rows = await env.DB.prepare("SELECT copy_pending FROM api_keys ORDER BY id").all();
+    expect(rows.results).toEqual([{ copy_pending: 0 }, { copy_pending: 0 }]);
+  });
+
   it("falls back on the copies when the due-set write fails: the job writes each copy with its state", async () => {
     const k = await makeKey();
     const lines = captureConsole();

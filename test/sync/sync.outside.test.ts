@@ -129,8 +129,9 @@ describe("a customer moved out of the book in the middle of a first sync", () =>
     const copy: Book = { customer: new Map(), order: new Map() };
     const apply = (res: SyncResult) => {
       for (const change of res.body.data.changes) {
-        if (change.op === "upsert") copy[change.type].set(change.id, change.data);
-        else copy[change.type].delete(change.id);
+        if (change.op === "delete") copy[change.type].delete(change.id);
+        else if (change.type === "customer") copy.customer.set(change.id, change.data!);
+        else copy.order.set(change.id, change.data!);
       }
     };
     apply(first);
