@@ -1,5 +1,5 @@
 // The sales agent queries behind the admin API's search and the dashboard's agent picker.
-import { and, asc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, or, sql, type SQL } from "drizzle-orm";
 import { salesAgents } from "../../drizzle/schema.ts";
 import type { Database } from "../platform/db/database.ts";
 import { containsPattern } from "../platform/lib/like.ts";
