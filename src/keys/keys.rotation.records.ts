@@ -43,11 +43,14 @@ export class RotationRecords extends KeyRecords {
         )
         .bind(...params, actor.actor, actor.sessionId),
       this.database
-        .prepare(`UPDATE api_keys SET rotation_state = 'due', rotation_requested_at = ?1, ${MARK} WHERE ${MARKABLE}`)
+        // RETURNING, not meta.changes: D1 counts the changes of migration 0021's triggers with the statement's.
+        .prepare(
+          `UPDATE api_keys SET rotation_state = 'due', rotation_requested_at = ?1, ${MARK} WHERE ${MARKABLE} RETURNING id`,
+        )
         .bind(...params),
       this.dueStatement(),
     ]);
-    return { requested: marked?.meta.changes ?? 0, due: idsOf(due) };
+    return { requested: marked?.results.length ?? 0, due: idsOf(due) };
   }
 
   async getByHash(hash: string): Promise<KeyRecord | null> {
