@@ -65,7 +65,8 @@ export function readKeyListQuery(query: KeyListQuery): { filters: KeyListFilters
     else problems.push({ field: "rotation", message: `must be one of ${ROTATION_STATES.join(", ")}` });
   }
   const before = given(query.before) ?? null;
-  if (before !== null && !KEY_ID_PATTERN.test(before)) problems.push({ field: "before", message: "must be a key's id" });
+  if (before !== null && !KEY_ID_PATTERN.test(before))
+    problems.push({ field: "before", message: "must be a key's id" });
   if (problems.length > 0) throw errors.validation(problems);
   return { filters, before };
 }

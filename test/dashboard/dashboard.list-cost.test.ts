@@ -83,7 +83,9 @@ describe(`at ${KEYS} keys and ${CODES} enrollment codes`, () => {
       const first = await get(path);
       expect(first.status).toBe(200);
       expect(first.text).toContain('<p class="counts" id="key-counts">5000 keys in all.</p>');
-      expect(first.text).toContain('<p class="counts" id="rotation-progress">Rotation: 0 due, 0 rotated, 0 rolled instead.</p>');
+      expect(first.text).toContain(
+        '<p class="counts" id="rotation-progress">Rotation: 0 due, 0 rotated, 0 rolled instead.</p>',
+      );
       const older = /href="([^"]+)" rel="next">Older keys/.exec(first.text)![1]!.replaceAll("&amp;", "&");
       const second = await get(older);
       expect(second.status).toBe(200);
