@@ -3,7 +3,7 @@
 // enrollment codes, inserted by SQL in one statement each; the rows read come from the answers' Server-Timing.
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { call } from "../helpers/http.ts";
+import { type CallResult, call } from "../helpers/http.ts";
 import { dashboardLogin } from "../helpers/session.ts";
 import { seedFixture } from "../helpers/seed.ts";
 import { rowsReadOf } from "../helpers/timing-header.ts";
@@ -99,6 +99,25 @@ describe(`at ${KEYS} keys and ${CODES} enrollment codes`, () => {
     const last = await get(`/dashboard?before=${oldest}`);
     expect(last.text).toContain("<p>No older key matches these filters.");
     expect(rowsReadOf(last) - base).toBeLessThan(10);
+  });
+
+  it("the admin API's codes list reads one page of codes, on every page, and links the next", async () => {
+    const first = await call("/admin/enrollments", { headers: ADMIN });
+    expect(first.status).toBe(200);
+    expect(first.body.data).toHaveLength(50);
+    expect(rowsReadOf(first)).toBeLessThan(PAGE_BOUND);
+    const last = (first.body.data as { id: string }[]).at(-1)!.id;
+    expect(first.headers.get("Link")).toBe(`</admin/enrollments?before=${last}>; rel="next"`);
+    const ids = new Set<string>((first.body.data as { id: string }[]).map((c) => c.id));
+    let next: string | null = `/admin/enrollments?before=${last}`;
+    while (next !== null) {
+      const page: CallResult = await call(next, { headers: ADMIN });
+      expect(rowsReadOf(page)).toBeLessThan(PAGE_BOUND);
+      for (const code of page.body.data as { id: string }[]) ids.add(code.id);
+      next = /^<([^>]+)>; rel="next"$/.exec(page.headers.get("Link") ?? "")?.[1] ?? null;
+    }
+    expect(ids.size).toBe(CODES);
+    expect((await call("/admin/enrollments?before=x", { headers: ADMIN })).status).toBe(422);
   });
 
   it("the audit reads the newest entries only", async () => {
