@@ -55,7 +55,8 @@ beforeAll(async () => {
   cookie = (await dashboardLogin()).cookie;
 });
 
-describe(`at ${KEYS} keys and ${CODES} enrollment codes`, () => {
+// Thousands of rows and many pages a test: a bound for a busy machine, not a speed target.
+describe(`at ${KEYS} keys and ${CODES} enrollment codes`, { timeout: 60_000 }, () => {
   it("the enrollment codes page reads one page of codes, on every page", async () => {
     const first = await call("/dashboard/enrollments", { headers: { Cookie: cookie } });
     expect(first.status).toBe(200);
