@@ -4,6 +4,7 @@ import { dirname, resolve } from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { experimental_readRawConfig } from "wrangler";
 import { configDefaults, defineConfig } from "vitest/config";
+import { buildApp } from "./scripts/app/build.ts";
 
 // The tiers, their budgets and how to keep within them: docs/testing.md.
 
@@ -64,6 +65,8 @@ function configWithoutRequiredSecrets(): string {
 const UNIT_FILES = ["src/platform/lib/**/*.test.ts", "src/platform/paging/*.test.ts", "src/keys/keys.secret.test.ts"];
 
 export default defineConfig(async () => {
+  // The worker serves the field app's built files (src/fieldapp/): built once for the whole run.
+  await buildApp();
   const migrations = await readD1Migrations("migrations");
   const configPath = configWithoutRequiredSecrets();
   // One plugin per project: the plugin keeps per-project state.

@@ -7,6 +7,7 @@ import { runChecked } from "./lib/processes.ts";
 import { runSteps, StepFailed } from "./lib/steps.ts";
 import { tempFolder } from "./lib/temp-folder.ts";
 import { buildApi, buildDocs } from "./lib/workers.ts";
+import { buildApp } from "./app/build.ts";
 
 const COMMAND: CommandLine = {
   invocation: "npm run check --",
@@ -30,6 +31,8 @@ async function main(): Promise<void> {
   const outdir = tempFolder("check");
   try {
     const report = await runSteps([
+      // First: the API's build and the type check import the app's built files.
+      { name: "build the field app (app/)", run: () => buildApp().then(() => undefined) },
       { name: "type check", run: () => runChecked("npm", ["run", "typecheck"]).then(() => undefined) },
       { name: "lint", run: () => runChecked("npm", ["run", "lint"]).then(() => undefined) },
       { name: "formatting (prettier)", run: () => runChecked("npm", ["run", "format:check"]).then(() => undefined) },

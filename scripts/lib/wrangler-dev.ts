@@ -74,7 +74,7 @@ export function serveSettings(): ServeSettings {
 export function serve(
   { rateLimit, admin }: ServeSettings,
   title: string,
-  demo: { key: string; phone: string | null } | null,
+  demo: { key: string; phone: string | null; appLink?: string | null } | null,
 ): void {
   const env = wranglerEnv(); // first: it may refuse a setting, before any file is written
   console.log(
@@ -87,6 +87,7 @@ export function serve(
       rateLimit,
       demoKey: demo?.key ?? null,
       examplePhone: demo?.phone ?? null,
+      appLink: demo?.appLink ?? null,
     }),
   );
   // The copy's folder also holds the env file that carries the admin token to wrangler: both go
