@@ -24,6 +24,8 @@ async function describe(res: Response): Promise<string> {
 }
 
 export class KeyRefused extends Error {}
+/** The service could not take a shop now (a limit, a fault): sent again later, in order. */
+class SendRefused extends Error {}
 
 export interface Events {
   /** The book, the outbox or the status changed. */
@@ -32,6 +34,7 @@ export interface Events {
 
 export class Engine {
   private running: Promise<void> | null = null;
+  private again = false;
   status = "";
 
   constructor(
@@ -90,11 +93,20 @@ export class Engine {
 
   /** Sends the outbox, then syncs; one run at a time in this tab and across tabs. */
   run(): Promise<void> {
-    this.running ??= navigator.locks
+    if (this.running) {
+      // Asked during a run (Sync now, the network back): once more when it ends, for what came since.
+      this.again = true;
+      return this.running;
+    }
+    this.running = navigator.locks
       .request("order-lookup-run", () => this.runOnce())
       .finally(() => {
         this.running = null;
         this.events.changed();
+        if (this.again) {
+          this.again = false;
+          void this.run();
+        }
       });
     return this.running;
   }
@@ -110,10 +122,17 @@ export class Engine {
     try {
       this.status = "Sending and syncing...";
       this.events.changed();
-      await this.sendOutbox(session.send);
+      // A send that fails on the network stops the sending (the order is kept) but not the sync.
+      const unsent = await this.sendOutbox(session.send).then(
+        () => null,
+        (error: unknown) => {
+          if (error instanceof KeyRefused) throw error;
+          return error;
+        },
+      );
       await sync(session.api, new IdbSyncStore(this.db, () => this.events.changed()));
       await this.keepLookups(session.send);
-      this.status = "";
+      this.status = unsent ? this.explain(unsent) : "";
     } catch (error) {
       this.status = this.explain(error);
     }
@@ -128,6 +147,7 @@ export class Engine {
     if (error instanceof DOMException && error.name === "QuotaExceededError") {
       return "The phone's storage is full: what is stored is kept; free some space to sync again.";
     }
+    if (error instanceof SendRefused) return `A shop could not be sent yet: ${error.message}`;
     return "The service could not be reached; the book is kept and will catch up later.";
   }
 
@@ -149,7 +169,7 @@ export class Engine {
         await putOutbox(this.db, { ...entry, params, state: "refused", problem: await describe(res) });
       } else {
         // Anything else (a limit, a fault) is for later, in the same order.
-        throw new Error(await describe(res));
+        throw new SendRefused(await describe(res));
       }
       this.events.changed();
     }
