@@ -38,7 +38,8 @@ const demo = JSON.parse(readFileSync("data/demo.json", "utf8")) as Demo;
 /** The agent with the most customers: the phone's agent. */
 const agent = (() => {
   const counts = new Map<number, number>();
-  for (const c of demo.customers) if (c.salesagent_id) counts.set(c.salesagent_id, (counts.get(c.salesagent_id) ?? 0) + 1);
+  for (const c of demo.customers)
+    if (c.salesagent_id) counts.set(c.salesagent_id, (counts.get(c.salesagent_id) ?? 0) + 1);
   const [id] = [...counts].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]!;
   return demo.sales_agents.find((a) => a.id === id)!;
 })();
@@ -96,9 +97,15 @@ async function shown(p: Page): Promise<string[]> {
 /** Waits until the status line says the book caught up and no run is under way, and the list has `count` items. */
 async function caughtUp(p: Page, count: number): Promise<void> {
   await expect
-    .poll(async () => ({ items: await customersList(p).getByRole("listitem").count(), status: await statusLine(p).innerText() }), {
-      timeout: 30_000,
-    })
+    .poll(
+      async () => ({
+        items: await customersList(p).getByRole("listitem").count(),
+        status: await statusLine(p).innerText(),
+      }),
+      {
+        timeout: 30_000,
+      },
+    )
     .toMatchObject({ items: count, status: expect.stringMatching(/caught up/) });
   await expect.poll(() => statusLine(p).innerText(), { timeout: 30_000 }).not.toMatch(/Sending and syncing/);
 }
@@ -206,7 +213,10 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the field app in Chromium", () => {
     await page.goto(link);
     await caughtUp(page, book.length);
     expect(page.url()).toBe(`${server.url}/app/`);
-    expect({ asked: await meta(page, "persisted"), now: await page.evaluate(() => navigator.storage.persisted()) }).toEqual({
+    expect({
+      asked: await meta(page, "persisted"),
+      now: await page.evaluate(() => navigator.storage.persisted()),
+    }).toEqual({
       asked: true,
       now: true,
     });
@@ -226,7 +236,10 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the field app in Chromium", () => {
   it("opens offline with the whole book; searches by part of a name, a spaced phone number and an area; shows a customer's orders", async () => {
     await context.setOffline(true);
     await page.reload();
-    await customersList(page).getByRole("listitem").nth(book.length - 1).waitFor();
+    await customersList(page)
+      .getByRole("listitem")
+      .nth(book.length - 1)
+      .waitFor();
     await expect.poll(() => statusLine(page).innerText()).toMatch(/^Offline/);
     const search = page.getByRole("searchbox", { name: "Search customers" });
 
@@ -240,7 +253,9 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the field app in Chromium", () => {
     expect((await shown(page)).sort()).toEqual(inArea.sort());
 
     await search.fill(withOrders.company_name);
-    await customersList(page).getByRole("button", { name: new RegExp(withOrders.company_name) }).click();
+    await customersList(page)
+      .getByRole("button", { name: new RegExp(withOrders.company_name) })
+      .click();
     const orders = demo.orders.filter((o) => o.customer_id === withOrders.id);
     const listed = await page.getByRole("list", { name: "Orders" }).getByRole("listitem").allTextContents();
     expect(listed).toHaveLength(orders.length);
@@ -277,9 +292,12 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the field app in Chromium", () => {
     await context.setOffline(false);
     // The lost answer stopped the sending, not the sync, which rotated the key.
     await expect
-      .poll(async () => `${(await meta(page, "key")).id} after ${creates} sends: ${await statusLine(page).innerText()}`, {
-        timeout: 20_000,
-      })
+      .poll(
+        async () => `${(await meta(page, "key")).id} after ${creates} sends: ${await statusLine(page).innerText()}`,
+        {
+          timeout: 20_000,
+        },
+      )
       .not.toMatch(new RegExp(`^${keyBefore} `));
     await page.getByRole("button", { name: "Sync now" }).click();
     await expect.poll(() => closing !== null, { timeout: 20_000 }).toBe(true);
@@ -341,16 +359,32 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the field app in Chromium", () => {
   it("recovers from a 410 with the outbox kept", async () => {
     await context.route("**/api/customers/create", (route) => route.abort("connectionreset"));
     await fillShop(page, { name: "During 410 Shop", mobile: numbers[7]! });
-    // A change the phone has not seen, then a purge mark above the phone's cursor.
+    // A change the phone has not seen (a shop made by another of the agent's apps), then the purge mark
+    // at it: above the phone's cursor.
+    const { secret } = await meta(page, "key");
+    const made = await fetch(`${server.url}/api/customers/create`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${secret}`, "Content-Type": "application/json" },
+      body: JSON.stringify({
+        company_name: "Made Elsewhere Shop",
+        contactpersons_name: "Else Where",
+        mobile_number: numbers[8],
+        address: "2 Test Road",
+        area_id: area.id,
+        postalcode_id: withOrders.address!.postalcode_id,
+        gst_treatment: "Unregistered",
+      }),
+    });
+    expect(made.status).toBe(201);
     await platform.env.DB.prepare(
-      "INSERT INTO sync_books (book, purge_mark) SELECT ?1, max(seq) + 1 FROM sync_changes WHERE true ON CONFLICT (book) DO UPDATE SET purge_mark = excluded.purge_mark",
+      "INSERT INTO sync_books (book, purge_mark) SELECT ?1, max(seq) FROM sync_changes WHERE true ON CONFLICT (book) DO UPDATE SET purge_mark = excluded.purge_mark",
     )
       .bind(agent.id)
       .run();
     const before = await meta(page, "cursor");
     await page.getByRole("button", { name: "Sync now" }).click();
     await expect.poll(async () => (await meta(page, "cursor"))?.cursor, { timeout: 20_000 }).not.toBe(before.cursor);
-    await caughtUp(page, book.length + 6);
+    await caughtUp(page, book.length + 7);
     expect(await statusLine(page).innerText()).toMatch(/1 shop waiting to be sent/);
     await context.unroute("**/api/customers/create");
     await page.getByRole("button", { name: "Sync now" }).click();

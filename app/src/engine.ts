@@ -132,6 +132,7 @@ export class Engine {
       );
       await sync(session.api, new IdbSyncStore(this.db, () => this.events.changed()));
       await this.keepLookups(session.send);
+      await this.settleConflicts();
       this.status = unsent ? this.explain(unsent) : "";
     } catch (error) {
       this.status = this.explain(error);
@@ -166,12 +167,42 @@ export class Engine {
       if (res.status === 200 || res.status === 201) {
         await removeOutbox(this.db, entry.seq);
       } else if (res.status === 409 || res.status === 422) {
-        await putOutbox(this.db, { ...entry, params, state: "refused", problem: await describe(res) });
+        const body = await res
+          .clone()
+          .json()
+          .catch(() => null);
+        const conflictWith = (body as { error?: { customer_id?: number } } | null)?.error?.customer_id;
+        await putOutbox(this.db, { ...entry, params, state: "refused", problem: await describe(res), conflictWith });
       } else {
         // Anything else (a limit, a fault) is for later, in the same order.
         throw new SendRefused(await describe(res));
       }
       this.events.changed();
+    }
+  }
+
+  /**
+   * A 409 naming a customer of this book that is the shop itself, field for field: an earlier send of it
+   * whose answer was lost (under a key since replaced). The shop is made; its wait ends.
+   */
+  private async settleConflicts(): Promise<void> {
+    for (const entry of await outbox(this.db)) {
+      if (entry.state !== "refused" || entry.conflictWith === undefined || entry.seq === undefined) continue;
+      const made = await this.db.get("customer", entry.conflictWith);
+      const p = entry.params;
+      const address = made && !Array.isArray(made.address) ? made.address : null;
+      if (
+        made &&
+        address &&
+        made.company_name === p.company_name.trim() &&
+        made.contact_person_name === p.contactpersons_name.trim() &&
+        made.contactperson_number === p.mobile_number.trim() &&
+        address.addressline1 === p.address.trim() &&
+        address.area.id === p.area_id &&
+        address.postalcode.code === p.pincode
+      ) {
+        await removeOutbox(this.db, entry.seq);
+      }
     }
   }
 

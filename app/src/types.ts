@@ -66,6 +66,8 @@ export interface OutboxEntry {
   /** waiting: to send; refused: the service's words in `problem`; confirm: saved under another agent. */
   state: "waiting" | "refused" | "confirm";
   problem?: string;
+  /** A 409's customer with this number: the shop itself when an earlier answer was lost (engine.ts). */
+  conflictWith?: number;
   savedAt: string;
 }
 
