@@ -13,6 +13,7 @@ import { type Db, getMeta, IdbSyncStore, outbox, putOutbox, removeOutbox, setMet
 import type { Area, Customer, OutboxEntry, ShopParams, StoredKey } from "./types.ts";
 
 const SYNC_PAGE = 1000;
+const AREAS_EVERY_MS = 6 * 60 * 60 * 1000;
 export const KEY_REFUSED = "This phone's key no longer works: ask the office for a new code";
 
 /** The service's own words from an error envelope, or a plain sentence: never a raw body. */
@@ -252,14 +253,17 @@ export class Engine {
 
   /** The areas for the new shop form and the PIN codes of the book's customers, kept for offline use. */
   private async keepLookups(send: (input: string) => Promise<Response>): Promise<void> {
-    const res = await send(`${this.base}/api/area`);
-    if (res.status === 200) {
+    // Areas change rarely: asked at most every few hours, so that an idle check stays one request.
+    const asked = await getMeta(this.db, "areasAt");
+    const res = asked && Date.now() - Date.parse(asked) < AREAS_EVERY_MS ? null : await send(`${this.base}/api/area`);
+    if (res?.status === 200) {
       const { data } = (await res.json()) as { data: Area[] };
       await setMeta(
         this.db,
         "areas",
         data.map((a) => ({ id: a.id, name: a.name })),
       );
+      await setMeta(this.db, "areasAt", new Date().toISOString());
     }
     const known = (await getMeta(this.db, "postalcodes")) ?? {};
     for (const c of (await this.db.getAll("customer")) as Customer[]) {

@@ -16,6 +16,8 @@ interface Meta {
   keyRefused: true;
   lastSync: string;
   areas: Area[];
+  /** When the areas were last asked for. */
+  areasAt: string;
   /** PIN code to postal code id: the book's and every one looked up. */
   postalcodes: Record<string, number>;
   persisted: boolean;
