@@ -270,7 +270,10 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the field app in Chromium", () => {
       .getByRole("button", { name: new RegExp(withOrders.company_name) })
       .click();
     const orders = demo.orders.filter((o) => o.customer_id === withOrders.id);
-    const listed = await page.getByRole("list", { name: "Orders" }).getByRole("listitem").allTextContents();
+    // The customer's screen reads the orders from IndexedDB after it opens: waited for.
+    const ordersList = page.getByRole("list", { name: "Orders" }).getByRole("listitem");
+    await expect.poll(() => ordersList.count(), { timeout: 10_000 }).toBe(orders.length);
+    const listed = await ordersList.allTextContents();
     expect(listed).toHaveLength(orders.length);
     for (const o of orders) expect(listed.join("\n")).toContain(o.order_no);
     await expectNoSeriousViolations(page, "a customer");
