@@ -362,6 +362,11 @@ export const apiKeys = sqliteTable(
       .where(sql`${t.rotationState} = 'due'`),
     // Revoking a lineage reads only its keys.
     index("api_keys_lineage_idx").on(t.lineageId),
+    // The dashboard's key list filtered by agent, mode or rotation state walks one of these newest first
+    // and stops after a page (src/keys/keys.list-page.ts).
+    index("api_keys_agent_created_idx").on(t.agentId, t.createdAt, t.id),
+    index("api_keys_mode_created_idx").on(t.mode, t.createdAt, t.id),
+    index("api_keys_rotation_created_idx").on(t.rotationState, t.createdAt, t.id),
     // The daily job finds the keys dead for 90 days (revoked, expired or replaced) on these.
     index("api_keys_revoked_idx").on(t.revokedAt),
     index("api_keys_expires_idx").on(t.expiresAt),
@@ -407,7 +412,8 @@ export const keyUsage = sqliteTable(
 
 // How many rows some tables hold, kept by triggers on their inserts and deletes (the migration
 // row_count_triggers), so that a listing's total is one row read instead of a count(*) that reads
-// every row. `name` is the counted table's name.
+// every row. `name` is the counted table's name, or for the key list's counts `api_keys.` and what is
+// counted (the migration key_list_counts).
 export const rowCounts = sqliteTable("row_counts", {
   name: text("name").primaryKey(),
   n: integer("n").notNull(),

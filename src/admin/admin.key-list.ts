@@ -2,7 +2,7 @@
 // key list"): the filters and the page read from the query, refused by name when they break a rule.
 import { errors, type FieldError } from "../platform/errors.ts";
 import { MAX_NAME_LENGTH } from "../keys/keys.rules.ts";
-import { isKeyMode, KEY_MODES } from "../keys/keys.secret.ts";
+import { isKeyMode, KEY_ID_PATTERN, KEY_MODES } from "../keys/keys.secret.ts";
 import {
   KEY_STATES,
   type KeyListAgent,
@@ -14,26 +14,24 @@ import {
 import { type AdminKeyWithUsage, withUsageView } from "./admin.keys.ts";
 
 export const KEY_LIST_PAGE_SIZE = 50;
-/** Far past any fleet; keeps the offset a small number. */
-export const MAX_KEY_LIST_PAGE = 10_000;
-/** The query parameters, in the order the filter form sends them. */
-export const KEY_LIST_PARAMS = ["name", "agent", "mode", "status", "rotation", "page"] as const;
+/** The query parameters, in the order the filter form sends them; `before` is the key the page starts after. */
+export const KEY_LIST_PARAMS = ["name", "agent", "mode", "status", "rotation", "before"] as const;
 export type KeyListQuery = Partial<Record<(typeof KEY_LIST_PARAMS)[number], string>>;
 
 export interface KeyList {
   keys: AdminKeyWithUsage[];
   filters: KeyListFilters;
-  /** 1-based. */
-  page: number;
-  pages: number;
+  /** The key this page starts after, or null: the newest keys. */
+  before: string | null;
+  /** The id to ask for the next (older) page with, or null: no older key matches. */
+  older: string | null;
   pageSize: number;
-  matching: number;
   counts: KeyListCounts;
   agents: KeyListAgent[];
 }
 
 /** Every broken parameter in one 422; an empty parameter is no filter. */
-export function readKeyListQuery(query: KeyListQuery): { filters: KeyListFilters; page: number } {
+export function readKeyListQuery(query: KeyListQuery): { filters: KeyListFilters; before: string | null } {
   const problems: FieldError[] = [];
   const filters: KeyListFilters = {};
   const given = (v: string | undefined) => (v === undefined || v.trim() === "" ? undefined : v.trim());
@@ -66,29 +64,22 @@ export function readKeyListQuery(query: KeyListQuery): { filters: KeyListFilters
     if (state) filters.rotation = state;
     else problems.push({ field: "rotation", message: `must be one of ${ROTATION_STATES.join(", ")}` });
   }
-  const pageText = given(query.page);
-  let page = 1;
-  if (pageText !== undefined) {
-    if (/^\d{1,6}$/.test(pageText) && Number(pageText) >= 1 && Number(pageText) <= MAX_KEY_LIST_PAGE) {
-      page = Number(pageText);
-    } else {
-      problems.push({ field: "page", message: `must be a whole number from 1 to ${MAX_KEY_LIST_PAGE}` });
-    }
-  }
+  const before = given(query.before) ?? null;
+  if (before !== null && !KEY_ID_PATTERN.test(before))
+    problems.push({ field: "before", message: "must be a key's id" });
   if (problems.length > 0) throw errors.validation(problems);
-  return { filters, page };
+  return { filters, before };
 }
 
-export async function listKeyPage(store: KeyStore, filters: KeyListFilters, page: number): Promise<KeyList> {
+export async function listKeyPage(store: KeyStore, filters: KeyListFilters, before: string | null): Promise<KeyList> {
   const size = KEY_LIST_PAGE_SIZE;
-  const read = await store.listPage(filters, { offset: (page - 1) * size, size });
+  const read = await store.listPage(filters, { before, size });
   return {
     keys: read.keys.map((key) => withUsageView(store, key)),
     filters,
-    page,
-    pages: Math.max(1, Math.ceil(read.matching / size)),
+    before,
+    older: read.older,
     pageSize: size,
-    matching: read.matching,
     counts: read.counts,
     agents: read.agents,
   };

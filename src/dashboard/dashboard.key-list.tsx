@@ -1,6 +1,6 @@
-// The key list of a fleet (docs/specification.md section 9, "The dashboard's key list"): filters in the
-// address (so that reload, Back and a bookmark show the same list), counts and the rotation's progress,
-// one page of rows that fit 1280 px without scrolling sideways, the pages' links, and the rotation forms.
+// The key list of a fleet (docs/specification.md section 9, "A dashboard for a fleet"): filters in the
+// address (so that reload, Back and a bookmark show the same list), the kept counts and the rotation's
+// progress, one page of rows that fit 1280 px without scrolling sideways, the pages' links, and the rotation forms.
 import type { Child, FC } from "hono/jsx";
 import type { AdminKey, AdminKeyWithUsage } from "../admin/admin.keys.ts";
 import { KEY_LIST_PARAMS, type KeyList, type KeyListQuery } from "../admin/admin.key-list.ts";
@@ -37,15 +37,15 @@ const ROTATION_FORM_ID = "rotation-form";
 /** A key that a rotation request would mark: active, its rotation never asked for. */
 const markable = (key: AdminKeyWithUsage) => key.status === "active" && key.rotation === null;
 
-/** The address of the list with these filters, on this page (page 1 and empty filters left out). */
-function listHref(filters: KeyListFilters, page = 1): string {
+/** The address of the list with these filters, starting after the key `before` (none: the newest keys). */
+function listHref(filters: KeyListFilters, before: string | null = null): string {
   const query: KeyListQuery = {
     name: filters.name,
     agent: filters.agent === undefined ? undefined : String(filters.agent),
     mode: filters.mode,
     status: filters.status,
     rotation: filters.rotation,
-    page: page === 1 ? undefined : String(page),
+    before: before ?? undefined,
   };
   const params = new URLSearchParams();
   for (const name of KEY_LIST_PARAMS) {
@@ -68,32 +68,29 @@ export interface KeyListProps {
 export const KeyListSection: FC<KeyListProps> = ({ list, csrfToken, formToken }) => {
   const agents = new Map(list.agents.map((a) => [a.id, a]));
   const { filters } = list;
-  const narrowed = filters.name !== undefined || filters.agent !== undefined || filters.mode !== undefined;
-  const first = (list.page - 1) * list.pageSize + 1;
-  const last = first + list.keys.length - 1;
+  const filtered = Object.values(filters).some((v) => v !== undefined);
   return (
     <section aria-labelledby="keys-heading">
       <h2 id="keys-heading">Keys</h2>
-      <Counts list={list} narrowed={narrowed} />
+      <Counts list={list} />
       <Filters list={list} />
       {list.counts.keys > 0 && <RotationForm list={list} csrfToken={csrfToken} formToken={formToken} />}
-      {list.counts.keys === 0 && !narrowed ? (
+      {list.counts.keys === 0 && !filtered ? (
         <p>No keys yet.</p>
-      ) : list.matching === 0 ? (
+      ) : list.keys.length === 0 && list.before === null ? (
         <p>No key matches these filters.</p>
       ) : list.keys.length === 0 ? (
         <p>
-          There is no page {list.page}: the {list.matching} matching keys fill {list.pages}{" "}
-          {list.pages === 1 ? "page" : "pages"}. <a href={listHref(filters)}>First page</a>
+          No older key matches these filters. <a href={listHref(filters)}>Newest keys</a>
         </p>
       ) : (
         <>
           <div class="table-wrap" tabindex={0} role="region" aria-label="Keys table">
             <table class="keys">
               <caption>
-                Keys {first} to {last} of {list.matching}, newest first. Only a prefix of each key is kept for display.
-                Requests are counted per key (within about a minute of their use), over the last 24 hours, 7 days and
-                per day for 30 days.
+                Keys{list.before === null ? "" : " older than the previous page's"}, newest first, {list.pageSize} a
+                page. Only a prefix of each key is kept for display. Requests are counted per key (within about a minute
+                of their use), over the last 24 hours, 7 days and per day for 30 days.
               </caption>
               <colgroup>
                 <col class="c-select" />
@@ -135,14 +132,13 @@ export const KeyListSection: FC<KeyListProps> = ({ list, csrfToken, formToken })
   );
 };
 
-const Counts: FC<{ list: KeyList; narrowed: boolean }> = ({ list: { counts }, narrowed }) => {
-  const states = KEY_STATES.map((s) => `${counts[s]} ${STATUS_WORDS[s]}`).join(", ");
+/** The whole fleet's counts, whatever the filters (they are kept as the keys change). */
+const Counts: FC<{ list: KeyList }> = ({ list: { counts } }) => {
   const late = counts.usedAfterSuccessor;
   return (
     <>
       <p class="counts" id="key-counts">
-        {counts.keys} {counts.keys === 1 ? "key" : "keys"}
-        {narrowed ? " match the name, agent and mode filters" : " in all"}: {states}.
+        {counts.keys} {counts.keys === 1 ? "key" : "keys"} in all.
       </p>
       <p class="counts" id="rotation-progress">
         Rotation: {counts.rotation_due} due, {counts.rotation_rotated} rotated, {counts.rotation_rolled} rolled instead.
@@ -189,7 +185,7 @@ const Filters: FC<{ list: KeyList }> = ({ list }) => {
         name="status"
         label="Status"
         value={filters.status ?? ""}
-        options={KEY_STATES.map((s) => [s, `${STATUS_WORDS[s]} (${counts[s]})`])}
+        options={KEY_STATES.map((s) => [s, STATUS_WORDS[s]])}
       />
       <FilterChoice
         name="rotation"
@@ -221,25 +217,19 @@ const FilterChoice: FC<{ name: string; label: string; value: string; options: [s
   </div>
 );
 
+/** Keyset pages: the newest keys, and the keys older than this page's last (no total is counted). */
 const Pager: FC<{ list: KeyList }> = ({ list }) => {
-  if (list.pages <= 1) return null;
-  const link = (page: number, text: string, rel?: string) =>
-    page < 1 || page > list.pages || page === list.page ? (
-      <span class="off">{text}</span>
-    ) : (
-      <a href={listHref(list.filters, page)} rel={rel}>
-        {text}
-      </a>
-    );
+  if (list.before === null && list.older === null) return null;
   return (
     <nav class="pager" aria-label="Pages of the key list">
-      {link(1, "First")}
-      {link(list.page - 1, "Previous", "prev")}
-      <span aria-current="page">
-        Page {list.page} of {list.pages}
-      </span>
-      {link(list.page + 1, "Next", "next")}
-      {link(list.pages, "Last")}
+      {list.before === null ? <span class="off">Newest keys</span> : <a href={listHref(list.filters)}>Newest keys</a>}
+      {list.older === null ? (
+        <span class="off">Older keys</span>
+      ) : (
+        <a href={listHref(list.filters, list.older)} rel="next">
+          Older keys
+        </a>
+      )}
     </nav>
   );
 };
@@ -379,7 +369,7 @@ const RotationForm: FC<KeyListProps> = ({ list, csrfToken, formToken }) => {
     <form id={ROTATION_FORM_ID} method="post" action="/dashboard/keys/rotation" class="row rotation-actions">
       <Csrf token={csrfToken} />
       <FormToken token={formToken} />
-      <input type="hidden" name="back" value={listHref(filters, list.page)} />
+      <input type="hidden" name="back" value={listHref(filters, list.before)} />
       <p class="hint" id="rotation-hint">
         A key marked for rotation keeps working; its app is told (the <code>Key-Rotation: due</code> header within 60
         seconds) and rotates it itself. Only active keys whose rotation was never asked for are marked.

@@ -484,11 +484,11 @@ async function renderKeys(
   session: Session,
   extra: Partial<KeysPageProps> = {},
   status: 200 | 404 | 409 | 422 = 200,
-  listing: { filters: KeyListFilters; page: number } = { filters: {}, page: 1 },
+  listing: { filters: KeyListFilters; before: string | null } = { filters: {}, before: null },
 ): Promise<Response> {
   const { keys: store, db } = c.get("services");
   const [list, entries, base, { picker }] = await Promise.all([
-    listKeyPage(store, listing.filters, listing.page),
+    listKeyPage(store, listing.filters, listing.before),
     store.audit(DEFAULT_AUDIT_LIMIT),
     formPageBase(c, session),
     agentsShown(db, [], extra),

@@ -150,23 +150,16 @@ export class Enrollments {
    */
   async listPage(before: string | null, size: number): Promise<{ codes: EnrollmentCode[]; older: string | null }> {
     const after = before !== null && CODE_ID_PATTERN.test(before) ? before : null;
+    // Two statements, not `?1 IS NULL OR ...`: the OR kept SQLite from starting the walk at the anchor, so
+    // each page read every newer code first.
+    const where =
+      after === null ? "" : "WHERE (created_at, id) < (SELECT created_at, id FROM enrollment_codes WHERE id = ?2) ";
     const { results } = await this.db
-      .prepare(
-        `SELECT ${COLUMNS} FROM enrollment_codes WHERE ?1 IS NULL OR (created_at, id) < ` +
-          "(SELECT created_at, id FROM enrollment_codes WHERE id = ?1) ORDER BY created_at DESC, id DESC LIMIT ?2",
-      )
-      .bind(after, size + 1)
+      .prepare(`SELECT ${COLUMNS} FROM enrollment_codes ${where}ORDER BY created_at DESC, id DESC LIMIT ?1`)
+      .bind(...(after === null ? [size + 1] : [size + 1, after]))
       .all<CodeRow>();
     const codes = results.slice(0, size).map((row) => this.view(row));
     return { codes, older: results.length > size ? codes.at(-1)!.id : null };
-  }
-
-  /** Newest first; never a code (D1 has none) nor a sealed secret. */
-  async list(): Promise<EnrollmentCode[]> {
-    const { results } = await this.db
-      .prepare(`SELECT ${COLUMNS} FROM enrollment_codes ORDER BY created_at DESC, id DESC`)
-      .all<CodeRow>();
-    return results.map((row) => this.view(row));
   }
 
   /** Null for an unknown code. Revoking a revoked code changes nothing; a used or expired one is a 409. */

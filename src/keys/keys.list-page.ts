@@ -1,10 +1,10 @@
-// One page of the dashboard's key list (docs/specification.md section 9, "The dashboard's key list"): the
-// filters and the counts from one statement that reads each key record once (with its agent's name),
-// then the use of the page's keys only.
+// One page of the dashboard's key list (docs/specification.md section 9, "A dashboard for a fleet"): the
+// filters applied in SQL on an index walked newest first that stops after a page (keyset, never OFFSET), the
+// counts and the agents with keys from the rows that migration 0023's triggers keep, then the use of the page's
+// keys only.
 import type { KeyDatabase, KeyState } from "./keys.record.ts";
-import { READ_COLUMNS, toRecord } from "./keys.records.ts";
-import type { KeyMode } from "./keys.secret.ts";
-import { keyState } from "./keys.state.ts";
+import { READ_COLUMNS } from "./keys.records.ts";
+import { KEY_ID_PATTERN, type KeyMode } from "./keys.secret.ts";
 import { type KeyWithUsage, readUsageOf, type UsageKeyRow, withUsage } from "./keys.usage-read.ts";
 
 export const KEY_STATES = ["active", "grace", "expired", "revoked"] as const satisfies readonly KeyState[];
@@ -32,74 +32,97 @@ export interface KeyListAgent {
 export interface KeyListPage {
   /** The page's keys, newest first, each with its use. */
   keys: KeyWithUsage[];
-  /** Keys that match every filter. */
-  matching: number;
+  /** The last key of the page when older keys match too (the next page starts after it), else null. */
+  older: string | null;
   /**
-   * Keys that match the name, agent and mode filters, and of them how many are in each state and each
-   * rotation state, and how many old keys were used after their successor: the status and rotation
-   * filters narrow the list, never the counts, so that they show the whole of what is filtered.
+   * The whole fleet's counts, whatever the filters: they are kept as the keys change, never counted over
+   * the table (a key's status changes with the clock, so it has no kept count).
    */
   counts: KeyListCounts;
   /** Every agent that some key is bound to, for the agent filter. */
   agents: KeyListAgent[];
 }
 
-export type KeyListCounts = { keys: number; usedAfterSuccessor: number } & Record<KeyState, number> &
-  Record<`rotation_${RotationListState}`, number>;
+export type KeyListCounts = { keys: number; usedAfterSuccessor: number } & Record<
+  `rotation_${RotationListState}`,
+  number
+>;
 
-type ListRow = UsageKeyRow & { agent_first_name: string | null; agent_last_name: string | null };
+/** row_counts' names that migration 0023 keeps, to the counts' own. */
+const COUNTED = {
+  api_keys: "keys",
+  "api_keys.late": "usedAfterSuccessor",
+  ...Object.fromEntries(ROTATION_STATES.map((r) => [`api_keys.rotation.${r}`, `rotation_${r}`])),
+} as Record<string, keyof KeyListCounts>;
+const AGENT_COUNT = "api_keys.agent.";
 
-// No ORDER BY: the page is sorted here, which costs D1 no sorter rows.
-const LIST_SQL =
-  `SELECT ${READ_COLUMNS.split(", ")
-    .map((c) => `k.${c}`)
-    .join(", ")}, k.last_used_at, k.copy_pending, ` +
-  "a.first_name AS agent_first_name, a.last_name AS agent_last_name " +
-  "FROM api_keys k LEFT JOIN sales_agents a ON a.id = k.agent_id";
+// Every kept count of the keys (a handful of rows and one per agent with keys), each agent's name by its
+// primary key.
+const COUNTS_SQL =
+  "SELECT r.name, r.n, a.first_name, a.last_name FROM row_counts r LEFT JOIN sales_agents a " +
+  `ON substr(r.name, 1, ${AGENT_COUNT.length}) = '${AGENT_COUNT}' ` +
+  `AND a.id = CAST(substr(r.name, ${AGENT_COUNT.length + 1}) AS INTEGER) ` +
+  "WHERE r.name >= 'api_keys' AND r.name < 'api_keys/'";
 
+// keyState (keys.state.ts) in SQL, ?1 the moment as ISO text.
+const REVOKED = "(k.revoked_at IS NOT NULL AND k.revoked_at <= ?1)";
+const EXPIRED = `(NOT ${REVOKED} AND k.expires_at IS NOT NULL AND k.expires_at <= ?1)`;
+const IN_GRACE = "(k.replaced_by IS NOT NULL AND k.expires_at IS NOT NULL)";
+const STATE_SQL: Record<KeyState, string> = {
+  revoked: REVOKED,
+  expired: EXPIRED,
+  grace: `(NOT ${REVOKED} AND NOT ${EXPIRED} AND ${IN_GRACE})`,
+  active: `(NOT ${REVOKED} AND NOT ${EXPIRED} AND NOT ${IN_GRACE})`,
+};
+
+type CountRow = { name: string; n: number; first_name: string | null; last_name: string | null };
+
+/**
+ * Newest first, after the key `before` (its id) when given. The agent, mode and rotation filters each have an
+ * index of (filter, created_at, id), so a page filtered by one reads about one page of key rows; the name and
+ * status filters are checked on the rows walked, so a rare name reads as many rows as it takes to fill the page.
+ */
 export async function readKeyListPage(
   db: KeyDatabase,
   filters: KeyListFilters,
-  page: { offset: number; size: number },
+  page: { before: string | null; size: number },
   now: Date,
 ): Promise<KeyListPage> {
   const nowIso = now.toISOString();
-  const { results } = await db.prepare(LIST_SQL).all<ListRow>();
-  const name = filters.name?.toLowerCase();
-  const counts: KeyListCounts = {
-    keys: 0,
-    usedAfterSuccessor: 0,
-    ...(Object.fromEntries(KEY_STATES.map((s) => [s, 0])) as Record<KeyState, number>),
-    ...(Object.fromEntries(ROTATION_STATES.map((r) => [`rotation_${r}`, 0])) as Record<
-      `rotation_${RotationListState}`,
-      number
-    >),
-  };
-  const agents = new Map<number, KeyListAgent>();
-  const matching: ListRow[] = [];
-  for (const row of results) {
-    if (row.agent_id !== null && !agents.has(row.agent_id)) {
-      agents.set(row.agent_id, { id: row.agent_id, first_name: row.agent_first_name, last_name: row.agent_last_name });
-    }
-    if (name !== undefined && !row.name.toLowerCase().includes(name)) continue;
-    if (
-      filters.agent === "none" ? row.agent_id !== null : filters.agent !== undefined && row.agent_id !== filters.agent
-    )
-      continue;
-    if (filters.mode !== undefined && row.mode !== filters.mode) continue;
-    const record = toRecord(row);
-    const state = keyState(record, nowIso);
-    const rotation = record.rotation?.state ?? "none";
-    counts.keys++;
-    counts[state]++;
-    counts[`rotation_${rotation}`]++;
-    if ((record.rotation?.old_key_uses_after_successor ?? 0) > 0) counts.usedAfterSuccessor++;
-    if (filters.status !== undefined && state !== filters.status) continue;
-    if (filters.rotation !== undefined && rotation !== filters.rotation) continue;
-    matching.push(row);
+  const where: string[] = [];
+  const params: unknown[] = [nowIso, page.size + 1];
+  const bind = (value: unknown) => `?${params.push(value)}`;
+  if (page.before !== null) {
+    const anchor = bind(KEY_ID_PATTERN.test(page.before) ? page.before : null);
+    where.push(`(k.created_at, k.id) < (SELECT created_at, id FROM api_keys WHERE id = ${anchor})`);
   }
-  matching.sort((a, b) => cmp(b.created_at, a.created_at) || cmp(b.id, a.id));
-  const rows = matching.slice(page.offset, page.offset + page.size);
+  if (filters.agent === "none") where.push("k.agent_id IS NULL");
+  else if (filters.agent !== undefined) where.push(`k.agent_id = ${bind(filters.agent)}`);
+  if (filters.mode !== undefined) where.push(`k.mode = ${bind(filters.mode)}`);
+  if (filters.rotation === "none") where.push("k.rotation_state IS NULL");
+  else if (filters.rotation !== undefined) where.push(`k.rotation_state = ${bind(filters.rotation)}`);
+  // instr, not LIKE: % and _ in the filter are plain characters.
+  if (filters.name !== undefined) where.push(`instr(lower(k.name), ${bind(filters.name.toLowerCase())}) > 0`);
+  if (filters.status !== undefined) where.push(STATE_SQL[filters.status]);
+  const sql =
+    `SELECT ${READ_COLUMNS.split(", ")
+      .map((c) => `k.${c}`)
+      .join(", ")}, k.last_used_at, k.copy_pending FROM api_keys k ` +
+    `${where.length > 0 ? `WHERE ${where.join(" AND ")} ` : ""}` +
+    "ORDER BY k.created_at DESC, k.id DESC LIMIT ?2";
+  const [listed, kept] = await db.batch<unknown>([db.prepare(sql).bind(...params), db.prepare(COUNTS_SQL)]);
+  const results = (listed?.results ?? []) as UsageKeyRow[];
+  const rows = results.slice(0, page.size);
+  const counts = Object.fromEntries(Object.values(COUNTED).map((k) => [k, 0])) as KeyListCounts;
+  const agents: KeyListAgent[] = [];
+  for (const row of (kept?.results ?? []) as CountRow[]) {
+    const field = COUNTED[row.name];
+    if (field !== undefined) counts[field] = row.n;
+    else if (row.name.startsWith(AGENT_COUNT) && row.n > 0) {
+      const id = Number(row.name.slice(AGENT_COUNT.length));
+      agents.push({ id, first_name: row.first_name, last_name: row.last_name });
+    }
+  }
   const usage = await readUsageOf(
     db,
     rows.map((r) => r.id),
@@ -107,12 +130,8 @@ export async function readKeyListPage(
   );
   return {
     keys: rows.map((row) => withUsage(row, usage)),
-    matching: matching.length,
+    older: results.length > page.size ? rows.at(-1)!.id : null,
     counts,
-    agents: [...agents.values()],
+    agents,
   };
-}
-
-function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

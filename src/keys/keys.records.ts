@@ -229,7 +229,8 @@ export class KeyRecords {
         this.readStatement(old.id),
       ]);
       const [nextNow, oldNow] = [this.versioned(results.at(-2)), this.versioned(results.at(-1))];
-      return (results[0]?.meta.changes ?? 0) === 1 && nextNow && oldNow ? { next: nextNow, old: oldNow } : null;
+      // Inserted or not: D1's meta.changes counts migration 0023's trigger changes too, so never exactly 1.
+      return (results[0]?.meta.changes ?? 0) > 0 && nextNow && oldNow ? { next: nextNow, old: oldNow } : null;
     } catch (err) {
       if (/UNIQUE constraint failed: api_keys\.rolled_from/.test(causeMessages(err))) return null;
       throw err;

@@ -49,9 +49,12 @@ export async function deleteDeadKeys(db: KeyDatabase, kv: KVNamespace, now: Date
     const ids = JSON.stringify(results.map((k) => k.id));
     const [, keys] = await db.batch([
       db.prepare("DELETE FROM key_usage WHERE key_id IN (SELECT value FROM json_each(?1))").bind(ids),
-      db.prepare(`DELETE FROM api_keys WHERE id IN (SELECT value FROM json_each(?2)) AND ${dead}`).bind(before, ids),
+      // RETURNING, not meta.changes: D1 counts the changes of migration 0023's triggers with the statement's.
+      db
+        .prepare(`DELETE FROM api_keys WHERE id IN (SELECT value FROM json_each(?2)) AND ${dead} RETURNING id`)
+        .bind(before, ids),
     ]);
-    deleted += keys?.meta.changes ?? 0;
+    deleted += keys?.results.length ?? 0;
     if (results.length < DEAD_KEYS_PER_CHUNK) break;
   }
   return { keys_deleted: deleted };

@@ -43,13 +43,14 @@ export class RotationRecords extends KeyRecords {
         )
         .bind(...params, actor.actor, actor.sessionId),
       this.database
+        // RETURNING, not meta.changes: D1 counts the changes of the key list's count triggers with the statement's.
         .prepare(
-          `UPDATE api_keys SET rotation_state = 'due', rotation_requested_at = ?1, ${ROTATION_MARK} WHERE ${MARKABLE}`,
+          `UPDATE api_keys SET rotation_state = 'due', rotation_requested_at = ?1, ${ROTATION_MARK} WHERE ${MARKABLE} RETURNING id`,
         )
         .bind(...params),
       this.dueStatement(),
     ]);
-    return { requested: marked?.meta.changes ?? 0, due: idsOf(due) };
+    return { requested: marked?.results.length ?? 0, due: idsOf(due) };
   }
 
   async getByHash(hash: string): Promise<KeyRecord | null> {

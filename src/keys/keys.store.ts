@@ -201,8 +201,8 @@ export class KeyStore {
     return readUsage(this.db, this.now());
   }
 
-  /** One page of the dashboard's filtered key list: the records read once, the use of the page's keys only. */
-  async listPage(filters: KeyListFilters, page: { offset: number; size: number }): Promise<KeyListPage> {
+  /** One page of the dashboard's filtered key list: one page of key records, kept counts, the page's keys' use. */
+  async listPage(filters: KeyListFilters, page: { before: string | null; size: number }): Promise<KeyListPage> {
     await this.carryOver();
     return readKeyListPage(this.db, filters, page, this.now());
   }

@@ -1,6 +1,6 @@
 // The dashboard's key list for a fleet (docs/specification.md section 9, "The dashboard's key list"),
-// through HTTP into the worker: pages of 50 with links that keep the filters, each filter, the counts,
-// refused filters, and what one page costs D1 (the key records read once, the use of the page's keys only).
+// through HTTP into the worker: pages of 50 with links that keep the filters, each filter, the kept counts,
+// refused filters, and what one page costs D1 (one page of key records, the use of the page's keys only).
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { KEY_COLUMNS } from "../../src/keys/keys.records.ts";
@@ -103,46 +103,54 @@ beforeEach(async () => {
 });
 
 describe("the key list's pages", () => {
-  it("shows 50 keys a page, newest first, with links to the others", async () => {
+  it("shows 50 keys a page, newest first, each page after the last key of the one before", async () => {
     const keys = await seedKeys(120);
     const ids = newestFirst(keys);
     const first = await get("/dashboard");
     expect(first.status).toBe(200);
     expect(idsOf(first)).toEqual(ids.slice(0, 50));
-    expect(first.text).toContain("<caption>Keys 1 to 50 of 120, newest first.");
+    expect(first.text).toContain("<caption>Keys, newest first, 50 a page.");
     expect(pagerOf(first)).toBe(
-      '<span class="off">First</span><span class="off">Previous</span><span aria-current="page">Page 1 of 3</span>' +
-        '<a href="/dashboard?page=2" rel="next">Next</a><a href="/dashboard?page=3">Last</a>',
+      `<span class="off">Newest keys</span><a href="/dashboard?before=${ids[49]}" rel="next">Older keys</a>`,
     );
-    const second = await get("/dashboard?page=2");
+    const second = await get(`/dashboard?before=${ids[49]}`);
     expect(idsOf(second)).toEqual(ids.slice(50, 100));
-    expect(second.text).toContain("<caption>Keys 51 to 100 of 120, newest first.");
+    expect(second.text).toContain("<caption>Keys older than the previous page&#39;s, newest first, 50 a page.");
     expect(pagerOf(second)).toBe(
-      '<a href="/dashboard">First</a><a href="/dashboard" rel="prev">Previous</a>' +
-        '<span aria-current="page">Page 2 of 3</span><a href="/dashboard?page=3" rel="next">Next</a>' +
-        '<a href="/dashboard?page=3">Last</a>',
+      `<a href="/dashboard">Newest keys</a><a href="/dashboard?before=${ids[99]}" rel="next">Older keys</a>`,
     );
-    const last = await get("/dashboard?page=3");
+    const last = await get(`/dashboard?before=${ids[99]}`);
     expect(idsOf(last)).toEqual(ids.slice(100));
-    expect(last.text).toContain("<caption>Keys 101 to 120 of 120, newest first.");
-    // Past the last page: said so, with the way back, never another page shown in its place.
-    const past = await get("/dashboard?page=4");
+    expect(pagerOf(last)).toBe('<a href="/dashboard">Newest keys</a><span class="off">Older keys</span>');
+    // A key made while the operator pages does not shift the pages: the next one still starts after its key.
+    await env.DB.prepare(
+      "INSERT INTO api_keys (id, name, mode, prefix, hash, created_at, scopes, lineage_id) " +
+        "VALUES ('key_NEWNEWNEWNEWNEW1', 'Phone new', 'test', 'sk_test_Ab12…', 'hashnew', ?1, 'read', 'key_NEWNEWNEWNEWNEW1')",
+    )
+      .bind(iso(NOW))
+      .run();
+    expect(idsOf(await get("/dashboard"))[0]).toBe("key_NEWNEWNEWNEWNEW1");
+    expect(idsOf(await get(`/dashboard?before=${ids[99]}`))).toEqual(ids.slice(100));
+    // Past the oldest key: said so, with the way back, never another page shown in its place.
+    const past = await get(`/dashboard?before=${ids[119]}`);
     expect(past.status).toBe(200);
     expect(idsOf(past)).toEqual([]);
-    expect(past.text).toContain(
-      '<p>There is no page 4: the 120 matching keys fill 3 pages. <a href="/dashboard">First page</a></p>',
-    );
+    expect(past.text).toContain('<p>No older key matches these filters. <a href="/dashboard">Newest keys</a></p>');
   });
 
   it("keeps the filters in every page's link", async () => {
     const keys = await seedKeys(130, (i) => ({ mode: i % 2 === 0 ? "live" : "test", agent: 2 }));
     const live = newestFirst(keys.filter((k) => k.mode === "live"));
-    const res = await get("/dashboard?name=phone&agent=2&mode=live&page=2");
+    const first = await get("/dashboard?name=phone&agent=2&mode=live");
+    expect(idsOf(first)).toEqual(live.slice(0, 50));
+    expect(pagerOf(first)).toBe(
+      '<span class="off">Newest keys</span>' +
+        `<a href="/dashboard?name=phone&amp;agent=2&amp;mode=live&amp;before=${live[49]}" rel="next">Older keys</a>`,
+    );
+    const res = await get(`/dashboard?name=phone&agent=2&mode=live&before=${live[49]}`);
     expect(idsOf(res)).toEqual(live.slice(50, 65));
     expect(pagerOf(res)).toBe(
-      '<a href="/dashboard?name=phone&amp;agent=2&amp;mode=live">First</a>' +
-        '<a href="/dashboard?name=phone&amp;agent=2&amp;mode=live" rel="prev">Previous</a>' +
-        '<span aria-current="page">Page 2 of 2</span><span class="off">Next</span><span class="off">Last</span>',
+      '<a href="/dashboard?name=phone&amp;agent=2&amp;mode=live">Newest keys</a><span class="off">Older keys</span>',
     );
     // The filter form shows what the list is filtered by.
     expect(res.text).toContain(
@@ -155,7 +163,7 @@ describe("the key list's pages", () => {
   it("says when there are no keys, and when none matches", async () => {
     const empty = await get("/dashboard");
     expect(empty.text).toContain("<p>No keys yet.</p>");
-    expect(countsOf(empty)).toBe("0 keys in all: 0 active, 0 expiring, 0 expired, 0 revoked.");
+    expect(countsOf(empty)).toBe("0 keys in all.");
     await seedKeys(3);
     const none = await get("/dashboard?name=tablet");
     expect(none.text).toContain("<p>No key matches these filters.</p>");
@@ -200,43 +208,64 @@ describe("the key list's filters and counts", () => {
       (k) => k.name.startsWith("Till") && k.agent === null && k.mode === "live" && k.status === "active",
     );
     // Empty parameters are no filter (the form sends every field).
-    await expectList("name=&agent=&mode=&status=&rotation=&page=", () => true);
+    await expectList("name=&agent=&mode=&status=&rotation=&before=", () => true);
   });
 
-  it("counts the keys of each status among those the name, agent and mode filters leave", async () => {
+  it("counts the whole fleet's keys and their rotation, whatever the filters, and keeps the counts as keys change", async () => {
     const keys = await seedKeys(60, shapes);
-    const tally = (pick: (k: Seeded) => boolean) => {
-      const kept = keys.filter(pick);
-      const n = (s: Seeded["status"]) => kept.filter((k) => k.status === s).length;
-      return `${n("active")} active, ${n("grace")} expiring, ${n("expired")} expired, ${n("revoked")} revoked`;
-    };
-    expect(countsOf(await get("/dashboard"))).toBe(`60 keys in all: ${tally(() => true)}.`);
-    const agent1 = keys.filter((k) => k.agent === 1).length;
-    // The status filter narrows the list, not the counts.
-    for (const query of ["agent=1", "agent=1&status=revoked"]) {
-      expect(countsOf(await get(`/dashboard?${query}`))).toBe(
-        `${agent1} keys match the name, agent and mode filters: ${tally((k) => k.agent === 1)}.`,
-      );
-    }
-    const progress = (pick: (k: Seeded) => boolean) => {
-      const kept = keys.filter(pick);
-      const n = (r: Seeded["rotation"]) => kept.filter((k) => k.rotation === r).length;
-      const late = kept.filter((k) => k.late > 0).length;
+    const progress = (list: Seeded[]) => {
+      const n = (r: Seeded["rotation"]) => list.filter((k) => k.rotation === r).length;
+      const late = list.filter((k) => k.late > 0).length;
       return (
         `Rotation: ${n("due")} due, ${n("rotated")} rotated, ${n("rolled")} rolled instead. ` +
         `<span class="status status-warn">${late} old keys were used after their successor</span>`
       );
     };
-    // The rotation filter narrows the list, not the progress.
-    for (const query of ["", "rotation=due", "mode=test&rotation=rotated"]) {
+    const progressOf = (res: CallResult) =>
+      /<p class="counts" id="rotation-progress">([\s\S]*?)<\/p>/.exec(res.text)?.[1];
+    // The filters narrow the list, not the counts.
+    for (const query of ["", "agent=1&status=revoked", "rotation=due", "mode=test&rotation=rotated"]) {
       const res = await get(`/dashboard?${query}`);
-      const pick = query.includes("mode=test") ? (k: Seeded) => k.mode === "test" : () => true;
-      expect(/<p class="counts" id="rotation-progress">([\s\S]*?)<\/p>/.exec(res.text)?.[1]).toBe(progress(pick));
+      expect({ query, counts: countsOf(res), progress: progressOf(res) }).toEqual({
+        query,
+        counts: "60 keys in all.",
+        progress: progress(keys),
+      });
     }
     const res = await get("/dashboard?mode=test&status=grace");
-    expect(res.text).toContain(
-      `<option value="grace" selected="">expiring (${keys.filter((k) => k.mode === "test" && k.status === "grace").length})</option>`,
-    );
+    expect(res.text).toContain('<option value="grace" selected="">expiring</option>');
+    const n = (r: Seeded["rotation"]) => keys.filter((k) => k.rotation === r).length;
+    expect(res.text).toContain(`<option value="due">rotation due (${n("due")})</option>`);
+    expect(res.text).toContain(`<option value="none">not asked (${n("none")})</option>`);
+
+    // Kept as the keys change: a rotation asked for, a late use counted, a key deleted, a key made.
+    const notAsked = keys.filter((k) => k.rotation === "none" && k.status === "active");
+    const asked = await call("/admin/keys/rotation", {
+      method: "POST",
+      headers: { Authorization: `Bearer ${ADMIN}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ ids: notAsked.map((k) => k.id) }),
+    });
+    expect(asked.body).toEqual({ data: { requested: notAsked.length } });
+    for (const k of notAsked) k.rotation = "due";
+    const rotated = keys.find((k) => k.rotation === "rotated" && k.late === 0)!;
+    await env.DB.prepare("UPDATE api_keys SET old_key_uses_after_successor = 4 WHERE id = ?1").bind(rotated.id).run();
+    rotated.late = 4;
+    const gone = keys.find((k) => k.rotation === "rolled")!;
+    await env.DB.prepare("DELETE FROM api_keys WHERE id = ?1").bind(gone.id).run();
+    const kept = keys.filter((k) => k !== gone);
+    const after = await get("/dashboard");
+    expect({ counts: countsOf(after), progress: progressOf(after) }).toEqual({
+      counts: "59 keys in all.",
+      progress: progress(kept),
+    });
+    // The kept counts agree with the table counted whole.
+    const { results } = await env.DB.prepare(
+      "SELECT coalesce(rotation_state, 'none') AS r, count(*) AS n FROM api_keys GROUP BY r ORDER BY r",
+    ).all<{ r: string; n: number }>();
+    const counted = await env.DB.prepare(
+      "SELECT substr(name, 19) AS r, n FROM row_counts WHERE name LIKE 'api_keys.rotation.%' AND n > 0 ORDER BY r",
+    ).all<{ r: string; n: number }>();
+    expect(counted.results).toEqual(results);
   });
 
   it("agrees with the admin API on every key's status", async () => {
@@ -266,17 +295,17 @@ describe("the key list's filters and counts", () => {
 
   it("refuses bad filters with a 422 that names each, and shows the whole list", async () => {
     const keys = await seedKeys(3);
-    const res = await get(`/dashboard?name=${"x".repeat(101)}&agent=asha&mode=prod&status=old&rotation=soon&page=0`);
+    const res = await get(`/dashboard?name=${"x".repeat(101)}&agent=asha&mode=prod&status=old&rotation=soon&before=7`);
     expect(res.status).toBe(422);
     expect(res.text).toContain(
       '<div class="alert" role="alert"><p>The keys were not filtered: name must be at most 100 characters; ' +
         "agent must be a sales agent&#39;s id (a whole number from 1) or none; mode must be one of test, live; " +
         "status must be one of active, grace, expired, revoked; rotation must be one of none, due, rotated, rolled; " +
-        "page must be a whole number from 1 to 10000.</p></div>",
+        "before must be a key&#39;s id.</p></div>",
     );
     expect(idsOf(res)).toEqual(newestFirst(keys));
-    for (const page of ["-1", "1.5", "10001", "two"]) {
-      expect((await get(`/dashboard?page=${page}`)).status).toBe(422);
+    for (const before of ["key_1", "key_0000000000000000x", "1' OR 1=1"]) {
+      expect((await get(`/dashboard?before=${encodeURIComponent(before)}`)).status).toBe(422);
     }
   });
 });
@@ -289,22 +318,23 @@ describe("what a page of the list costs D1", () => {
     await env.DB.batch(ids.flatMap((id) => Array.from({ length: hours }, (_, h) => insert.bind(id, nowHour - h))));
   }
 
-  it("reads each key record once, its agent's name, and the use of the page's keys only", async () => {
+  it("reads one page of key records, the kept counts, and the use of the page's keys only", async () => {
     const emptyPage = await get("/dashboard");
     const base = rowsReadOf(emptyPage);
     const keys = await seedKeys(500, (i) => ({ agent: i % 2 === 0 ? (i % 3) + 1 : null }));
-    const withAgent = keys.filter((k) => k.agent !== null).length;
     const ids = newestFirst(keys);
     const onPage2 = ids.slice(50, 100);
+    const page2Path = `/dashboard?before=${ids[49]}`;
 
-    const page2 = await get("/dashboard?page=2");
+    const page2 = await get(page2Path);
     expect(idsOf(page2)).toEqual(onPage2);
     const rows = rowsReadOf(page2);
-    // Beside the page's fixed reads (session, audit, form token): every key row once and each bound
-    // key's agent by its primary key; the use of 50 keys that have none costs at most 3 rows each.
-    expect(rows - base - 500 - withAgent).toBeGreaterThanOrEqual(0);
-    expect(rows - base - 500 - withAgent).toBeLessThanOrEqual(3 * 50);
-    // As many round trips as with no key at all.
+    // Beside the page's fixed reads (session, audit, form token, the kept counts): the 51 keys walked on the
+    // index (its entry and its row), their anchor, one count row per agent with keys and each agent's name;
+    // the use of 50 keys that have none costs at most 2 rows each.
+    expect(rows - base).toBeGreaterThanOrEqual(2 * 51);
+    expect(rows - base).toBeLessThanOrEqual(2 * 51 + 3 + 3 * 2 + 2 * 50);
+    // One round trip more than with no key at all: the page's use.
     expect(workOf(page2).d1).toBe(workOf(emptyPage).d1 + 1);
 
     // The other 450 keys' use is never read...
@@ -312,10 +342,10 @@ describe("what a page of the list costs D1", () => {
       ids.filter((id) => !onPage2.includes(id)),
       24,
     );
-    expect(rowsReadOf(await get("/dashboard?page=2"))).toBe(rows);
+    expect(rowsReadOf(await get(page2Path))).toBe(rows);
     // ... the page's keys' use is: each hour of it by key_usage's primary key (its index and its row).
     await use(onPage2, 24);
-    const used = await get("/dashboard?page=2");
+    const used = await get(page2Path);
     expect(rowsReadOf(used) - rows).toBeGreaterThanOrEqual(50 * 24);
     expect(rowsReadOf(used) - rows).toBeLessThanOrEqual(2 * 50 * 24);
     expect(used.text.match(/24 h: <span class="num">72<\/span>, 7 days: <span class="num">72<\/span>/g)).toHaveLength(
