@@ -2,7 +2,9 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["node_modules/", ".wrangler/", "dist/", "packages/*/dist/", "migrations/", "bench-results/"] },
+  {
+    ignores: ["node_modules/", ".wrangler/", "dist/", "packages/*/dist/", "app/dist/", "migrations/", "bench-results/"],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

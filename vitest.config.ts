@@ -5,6 +5,7 @@ import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { experimental_readRawConfig } from "wrangler";
 import { configDefaults, defineConfig } from "vitest/config";
 import { buildClientPackage } from "./scripts/lib/client-package.ts";
+import { buildApp } from "./scripts/app/build.ts";
 
 // The tiers, their budgets and how to keep within them: docs/testing.md.
 
@@ -67,6 +68,8 @@ const UNIT_FILES = ["src/platform/lib/**/*.test.ts", "src/platform/paging/*.test
 export default defineConfig(async () => {
   // The tests import the typed client by its package name, as an app does: its dist/ must be current.
   buildClientPackage();
+  // The worker serves the field app's built files (src/fieldapp/): built once for the whole run.
+  await buildApp();
   const migrations = await readD1Migrations("migrations");
   const configPath = configWithoutRequiredSecrets();
   // One plugin per project: the plugin keeps per-project state.

@@ -33,6 +33,9 @@ const COMMAND: CommandLine = {
   --rotation-only        only a key whose rotation is due against an ordinary one (demo data)
   --sync                 only GET /sync and the imports that feed it, on one agent's book of 1,500
                          customers and 15,000 orders (npm run bench:sync-import, then bench:sync)
+  --app                  only the field app's figures (docs/performance.md): its files' size, and in
+                         Chromium a first sync on 3G, a catch-up, idle checks, and opening offline and
+                         searching with the CPU slowed 4 times
   --big-import ORDERS         only time the import of a file of ORDERS orders (and a tenth as many
                               customers), with the importer's peak memory: minutes and gigabytes
   --scale      the scale run (docs/scaling.md): --customers and --orders default to 200000 and
@@ -52,6 +55,7 @@ const OPTIONS = {
   "rotation-only": { type: "boolean" },
   sync: { type: "boolean" },
   scale: { type: "boolean" },
+  app: { type: "boolean" },
 } as const;
 
 /** `--usage 60,off,0`: the USAGE_FLUSH_SECONDS values to compare ("" for wrangler.toml's 60). */
@@ -82,6 +86,7 @@ function options(argv: string[]) {
     usageOnly: values["usage-only"] === true,
     rotationOnly: values["rotation-only"] === true,
     sync: values.sync === true,
+    app: values.app === true,
     bigImport: values["big-import"] === undefined ? undefined : wholeNumber("big-import", values["big-import"], 0, 10),
   };
   if (opts.usageOnly && opts.usage.length === 0) throw new UsageError("--usage-only needs at least one --usage value");
@@ -119,6 +124,20 @@ runPerf(COMMAND, "bench", async (open) => {
   const perf = open();
   const step = (message: string) => perf.step(message);
   if (opts.bigImport !== undefined) return bigImport(perf, opts.bigImport);
+  if (opts.app) {
+    const { fieldAppFigures } = await import("./bench/field-app.ts");
+    const lines = await fieldAppFigures(perf);
+    return written(
+      [
+        `# npm run bench -- --app: ${new Date().toISOString()}`,
+        "",
+        "- Command: `npm run bench -- --app`",
+        "",
+        ...lines,
+      ].join("\n"),
+      "bench-results/app.md",
+    );
+  }
   if (opts.rotationOnly) {
     const { compareRotation } = await import("./bench/rotation.ts");
     const lines = await compareRotation(perf, opts.load, opts.rounds);

@@ -8,6 +8,7 @@ import { runChecked } from "./lib/processes.ts";
 import { runSteps, StepFailed } from "./lib/steps.ts";
 import { tempFolder } from "./lib/temp-folder.ts";
 import { buildApi, buildDocs } from "./lib/workers.ts";
+import { buildApp } from "./app/build.ts";
 
 const COMMAND: CommandLine = {
   invocation: "npm run check --",
@@ -36,6 +37,8 @@ async function main(): Promise<void> {
         name: "typed client's declarations match the routes",
         run: () => runChecked("npm", ["run", "client:types", "--", "--check"]).then(() => undefined),
       },
+      // First: the API's build and the type check import the app's built files.
+      { name: "build the field app (app/)", run: () => buildApp().then(() => undefined) },
       { name: "type check", run: () => runChecked("npm", ["run", "typecheck"]).then(() => undefined) },
       { name: "lint", run: () => runChecked("npm", ["run", "lint"]).then(() => undefined) },
       { name: "formatting (prettier)", run: () => runChecked("npm", ["run", "format:check"]).then(() => undefined) },

@@ -19,6 +19,7 @@ import { wrangler } from "./lib/processes.ts";
 import { runSteps, StepFailed, type Step } from "./lib/steps.ts";
 import { tempFolder } from "./lib/temp-folder.ts";
 import { API_CONFIG, apiEnvArgs, buildApi, buildDocs, DOCS_CONFIG, type Mode } from "./lib/workers.ts";
+import { buildApp } from "./app/build.ts";
 import { DEPLOY_COMMAND, DEPLOY_OPTIONS, deployArgs, type DeployArgs } from "./deploy/args.ts";
 import { deployedUrl, parseDeployOutput, type DeployRecord } from "./deploy/output.ts";
 import { describeResource, isPlaceholderId, readResources } from "./deploy/resources.ts";
@@ -61,6 +62,7 @@ function plan(args: DeployArgs, workdir: string): Step[] {
   }
   return [
     { name: "resource ids in wrangler.toml", run: async () => placeholderCheck(mode, dryRun) },
+    { name: "build the field app (app/)", run: () => buildApp().then(() => undefined) },
     { name: "build the docs Worker (dry run)", run: () => buildDocs(join(workdir, "build")) },
     { name: `build the API, ${mode} mode (dry run)`, run: () => buildApi(mode, join(workdir, "build")) },
     {

@@ -12,7 +12,9 @@ ${SERVE_ENVIRONMENT}`,
 // The command line first: --help and mistakes answer at once, without loading wrangler (seconds).
 parseCommandLine(process.argv.slice(2), COMMAND, {});
 const { serve, serveSettings } = await import("./lib/wrangler-dev.ts");
+const { buildApp } = await import("./app/build.ts");
 try {
+  await buildApp();
   serve(serveSettings(), "Order lookup API: npm run dev (local state as it is)", null);
 } catch (error: unknown) {
   console.error(`npm run dev failed: ${error instanceof Error ? error.message : String(error)}`);

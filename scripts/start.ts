@@ -17,10 +17,12 @@ ${SERVE_ENVIRONMENT}`,
 parseCommandLine(process.argv.slice(2), COMMAND, {});
 const { importFile } = await import("./import/file.ts");
 const { issueDemoKey } = await import("./lib/demo-key.ts");
-const { PERSIST_DIR } = await import("./lib/local.ts");
+const { PERSIST_DIR, PORT } = await import("./lib/local.ts");
 const { openMigratedPlatform } = await import("./lib/migrate.ts");
 const { serve, serveSettings } = await import("./lib/wrangler-dev.ts");
 const { KeyStore } = await import("../src/keys/keys.store.ts");
+const { buildApp } = await import("./app/build.ts");
+const { demoAppLink } = await import("./app/demo-link.ts");
 
 async function loadDemoDataIfEmpty(platform: Platform): Promise<void> {
   const row = await platform.env.DB.prepare("SELECT COUNT(*) AS n FROM customers").first<{ n: number }>();
@@ -51,6 +53,7 @@ async function main(): Promise<void> {
   const platform = await openMigratedPlatform({});
   let demoKey: string;
   let phone: string | null;
+  let appLink: string | null;
   try {
     await loadDemoDataIfEmpty(platform);
     const issued = await issueDemoKey(new KeyStore(platform.env.KEYS, platform.env.DB));
@@ -61,12 +64,14 @@ async function main(): Promise<void> {
       );
     }
     phone = await examplePhone(platform);
+    appLink = await demoAppLink(platform, `http://127.0.0.1:${PORT}`);
   } finally {
     // wrangler dev opens the same state next; the proxy must let go of it first.
     await platform.dispose();
   }
 
-  serve(settings, "Order lookup API: npm start (local D1 and KV, test mode)", { key: demoKey, phone });
+  await buildApp();
+  serve(settings, "Order lookup API: npm start (local D1 and KV, test mode)", { key: demoKey, phone, appLink });
 }
 
 main().catch((error: unknown) => {

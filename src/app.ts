@@ -7,6 +7,7 @@ import { adminRoutes } from "./admin/admin.routes.ts";
 import { API_PREFIX, api } from "./api.ts";
 import { dashboardApp } from "./dashboard/dashboard.index.ts";
 import { enrollAdminRoutes } from "./enroll/enroll.admin.routes.ts";
+import { fieldApp } from "./fieldapp/fieldapp.index.ts";
 import { mountDocs } from "./openapi/openapi.index.ts";
 import type { AppEnv } from "./platform/env.ts";
 import { notFoundHandler, onError, validationHook } from "./platform/errors.ts";
@@ -29,6 +30,8 @@ export function createApp() {
   app.route("/", adminRoutes);
   app.route("/", enrollAdminRoutes);
   app.route("/", dashboardApp);
+  // The field app's files (page, script, styles, manifest, icons, service worker).
+  app.route("/", fieldApp);
 
   // The 405 answer needs every served path: the API's at both mounts, the admin API's once (no /api alias).
   app.notFound(

@@ -5,7 +5,7 @@
 import { accessSync, constants, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { delimiter, join } from "node:path";
-import { type Browser, chromium, type Page } from "playwright-core";
+import { type Browser, type BrowserContext, type BrowserContextOptions, chromium, type Page } from "playwright-core";
 
 /** The names a Chromium or Chrome goes by on PATH, in order of preference. */
 export const PATH_NAMES = ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome"];
@@ -92,21 +92,31 @@ export function launchBrowser(): Promise<Browser> {
   if (BROWSER.path === undefined) {
     throw new Error(`The browser tests need a browser: ${BROWSER.reason}. To run them, ${HOW_TO_ENABLE}.`);
   }
-  return chromium.launch({
-    executablePath: BROWSER.path,
-    args: [
-      // Root in a container has no user namespace for the sandbox; the pages are the test's own.
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      // Nothing but the test's own server: no update checks, sync or component downloads.
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+  return chromium.launch({ executablePath: BROWSER.path, args: LAUNCH_ARGS });
 }
+
+/**
+ * A headless Chromium or Chrome with a profile of its own in `userDataDir` (not an incognito
+ * context): what installability and persistent storage are judged on, for the field app's tests.
+ */
+export function launchProfile(userDataDir: string, options: BrowserContextOptions = {}): Promise<BrowserContext> {
+  if (BROWSER.path === undefined) {
+    throw new Error(`The browser tests need a browser: ${BROWSER.reason}. To run them, ${HOW_TO_ENABLE}.`);
+  }
+  return chromium.launchPersistentContext(userDataDir, { ...options, executablePath: BROWSER.path, args: LAUNCH_ARGS });
+}
+
+const LAUNCH_ARGS = [
+  // Root in a container has no user namespace for the sandbox; the pages are the test's own.
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  // Nothing but the test's own server: no update checks, sync or component downloads.
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 
 /**
  * Collects what a page reports as wrong: script errors and console errors (a CSP violation shows up

@@ -11,6 +11,8 @@ export interface BannerInput {
   demoKey: string | null;
   /** A phone number with orders, for the example request. */
   examplePhone: string | null;
+  /** npm start's one-time link that opens the field app enrolled as a demo sales agent. */
+  appLink?: string | null;
 }
 
 export function banner(input: BannerInput): string {
@@ -30,6 +32,12 @@ export function banner(input: BannerInput): string {
   }
   lines.push(`  Admin token  ${input.adminToken}   ${tokenNote}`);
   lines.push(`  Dashboard    ${base}/dashboard`);
+  if (input.appLink) {
+    lines.push(`  Field app    ${input.appLink}`);
+    lines.push("               (opens the app at /app/ enrolled as the demo sales agent; the link works once)");
+  } else {
+    lines.push(`  Field app    ${base}/app/   (enroll with a code: npm run keys -- enroll --agent ID --mode test)`);
+  }
   lines.push(
     `  Rate limit   ${input.rateLimit === 0 ? "off (RATE_LIMIT_PER_MINUTE=0)" : `${input.rateLimit} requests a minute per key`}`,
   );

@@ -81,7 +81,7 @@ export function serveSettings(): ServeSettings {
 export function serve(
   { rateLimit, admin, jobs }: ServeSettings,
   title: string,
-  demo: { key: string; phone: string | null } | null,
+  demo: { key: string; phone: string | null; appLink?: string | null } | null,
 ): void {
   const env = wranglerEnv(); // first: it may refuse a setting, before any file is written
   console.log(
@@ -94,6 +94,7 @@ export function serve(
       rateLimit,
       demoKey: demo?.key ?? null,
       examplePhone: demo?.phone ?? null,
+      appLink: demo?.appLink ?? null,
     }),
   );
   const crons = readConfig().triggers?.crons ?? [];

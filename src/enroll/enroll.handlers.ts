@@ -1,7 +1,6 @@
 // POST /enroll and GET /enroll (docs/specification.md section 9, "Enrollment"). Failed exchanges are throttled
 // per client address by the administrator sign-in's own rule, in a bucket of their own.
 import type { RouteHandler } from "@hono/zod-openapi";
-import { html } from "hono/html";
 import { readJsonBody } from "../admin/admin.body.ts";
 import { throttled } from "../admin/admin.signin-throttle.ts";
 import { publicRecord } from "../keys/keys.store.ts";
@@ -9,7 +8,7 @@ import type { AppEnv } from "../platform/env.ts";
 import { errors, type FieldError } from "../platform/errors.ts";
 import { log } from "../platform/lib/log.ts";
 import { type Exchange, enrollmentsFor, type Refusal } from "./enroll.codes.ts";
-import type * as routes from "./enroll.routes.ts";
+import * as routes from "./enroll.routes.ts";
 
 const REFUSALS: Record<Refusal, string> = {
   unknown: "Unknown enrollment code: check it and try again, or ask for a new one",
@@ -70,26 +69,5 @@ export const exchange: RouteHandler<typeof routes.exchange, AppEnv> = async (c) 
   return result.outcome === "made" ? c.json({ data }, 201) : c.json({ data }, 200);
 };
 
-export const page: RouteHandler<typeof routes.page, AppEnv> = (c) =>
-  c.html(
-    html`<!doctype html>
-      <html lang="en">
-        <head>
-          <meta charset="utf-8" />
-          <meta name="viewport" content="width=device-width, initial-scale=1" />
-          <meta name="robots" content="noindex, nofollow" />
-          <title>Enroll this phone</title>
-        </head>
-        <body>
-          <main>
-            <h1>Open this link in the field app</h1>
-            <p>
-              This link enrolls a phone in the field app. Open the field app and scan the QR code there (or paste the
-              code it shows), so that the app receives its key. Nothing happens on this page: the code in the link never
-              reaches this server.
-            </p>
-          </main>
-        </body>
-      </html>`,
-    200,
-  );
+// A relative Location keeps the origin the phone used; the browser carries the fragment (the code) over.
+export const page: RouteHandler<typeof routes.page, AppEnv> = (c) => c.redirect(routes.ENROLL_SCREEN, 303);

@@ -42,16 +42,21 @@ export const exchange = createRoute({
   },
 });
 
+/** The field app's enrollment screen (docs/specification.md section 10). */
+export const ENROLL_SCREEN = "/app/enroll";
+
 export const page = createRoute({
   method: "get",
   path: "/enroll",
   operationId: "getEnrollmentPage",
   tags: ["Enrollment"],
-  summary: "The page that a phone's camera opens from an enrollment QR code",
-  description:
-    "A small HTML page (no script, no outside request) saying to open the link in the field app. The code travels in the link's fragment (`/enroll#<code>`), which never reaches the server.",
+  summary: "What a phone's camera opens from an enrollment QR code: the field app's enrollment screen",
+  description: `Answers 303 to the field app's enrollment screen (\`${ENROLL_SCREEN}\`). The code travels in the link's fragment (\`/enroll#<code>\`), which never reaches the server; the browser keeps it across the redirect, so the app reads it there and exchanges it with POST /enroll.`,
   security: [],
   responses: {
-    200: { description: "The page", content: { "text/html": { schema: z.string() } } },
+    303: {
+      description: "To the field app's enrollment screen",
+      headers: z.object({ Location: z.string().openapi({ example: ENROLL_SCREEN }) }),
+    },
   },
 });

@@ -553,13 +553,14 @@ describe("faults", () => {
 });
 
 describe("GET /enroll", () => {
-  it("is a small page without script or outside request, telling to open the link in the field app", async () => {
-    const res = await call("/enroll");
-    expect({ status: res.status, type: res.headers.get("Content-Type") }).toEqual({
-      status: 200,
-      type: "text/html; charset=UTF-8",
-    });
-    expect(res.text).toContain("<h1>Open this link in the field app</h1>");
-    expect(res.text).not.toMatch(/<script|src=|href=/);
+  it("answers 303 to the field app's enrollment screen, with no body and a relative Location (the fragment stays in the browser)", async () => {
+    for (const path of ["/enroll", "/api/enroll"]) {
+      const res = await call(path, { redirect: "manual" });
+      expect({ status: res.status, location: res.headers.get("Location"), text: res.text }).toEqual({
+        status: 303,
+        location: "/app/enroll",
+        text: "",
+      });
+    }
   });
 });

@@ -416,7 +416,8 @@ describe("every route", () => {
 
   it("is an API route (so authenticated) unless it is a documented surface outside the API", () => {
     // The app's own routing table: a route mounted anywhere else than apiRoutes shows up here.
-    const outsideApi = [/^\/openapi\.json$/, /^\/docs(\/|$)/, /^\/dashboard(\/|$)/, /^\/admin(\/|$)/];
+    // The field app's files (/app/) are public: the page and its code, no data (test/fieldapp/fieldapp.test.ts).
+    const outsideApi = [/^\/openapi\.json$/, /^\/docs(\/|$)/, /^\/dashboard(\/|$)/, /^\/admin(\/|$)/, /^\/app(\/|$)/];
     // The public routes answer without a key: GET /healthz reads no data (test/health/health.test.ts); the
     // enrollment code is POST /enroll's credential (test/enroll/enroll.test.ts).
     const open = new Set(

@@ -3,7 +3,6 @@
 /* eslint-disable @typescript-eslint/no-empty-object-type -- hono's own shape of a route part with nothing in it */
 
 import type { JSONValue } from "hono/utils/types";
-import type { StatusCode } from "hono/utils/http-status";
 
 /** The error envelope's `code`. */
 export type ErrorCode =
@@ -227,7 +226,7 @@ export type ApiSchema = {
           outputFormat: "json";
           status: 201;
         };
-    $get: { input: {}; output: Response; outputFormat: "json"; status: StatusCode };
+    $get: { input: {}; output: {}; outputFormat: string; status: 303 };
   };
   "/healthz": {
     $get:

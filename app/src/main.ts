@@ -1,0 +1,440 @@
+// The field app's screens (docs/specification.md section 10): enrollment, the book with its search,
+// a customer, a new shop, the waiting shops and the status line. Plain DOM; the data is in store.ts,
+// what goes to the service in engine.ts.
+import { h } from "./dom.ts";
+import { Engine, KEY_REFUSED } from "./engine.ts";
+import { fold, haystack, matches } from "./search.ts";
+import { checkMobile, gstinProblem } from "./service.ts";
+import {
+  allCustomers,
+  type Db,
+  getMeta,
+  openStore,
+  ordersOf,
+  outbox,
+  removeAll,
+  removeOutbox,
+  setMeta,
+} from "./store.ts";
+import type { Customer, OutboxEntry, ShopParams } from "./types.ts";
+
+const SYNC_EVERY_MS = 5 * 60 * 1000;
+const main = document.getElementById("main")!;
+const statusText = document.getElementById("status-text")!;
+
+let db: Db;
+let engine: Engine;
+let customers: Customer[] = [];
+let waiting: OutboxEntry[] = [];
+let view:
+  { name: "book" } | { name: "customer"; id: number } | { name: "shop"; entry?: OutboxEntry } | { name: "remove" } = {
+  name: "book",
+};
+let rows: { li: HTMLLIElement; folded: string }[] = [];
+let query = "";
+let enrollProblem = "";
+
+const money = (n: number) => `₹${n.toLocaleString("en-IN", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+const areaOf = (c: Customer) => (Array.isArray(c.address) ? "" : c.address.area.name);
+
+async function refresh(): Promise<void> {
+  [customers, waiting] = await Promise.all([allCustomers(db), outbox(db)]);
+  customers.sort((a, b) => a.company_name.localeCompare(b.company_name));
+  await render();
+}
+
+async function renderStatus(): Promise<void> {
+  const [lastSync, persisted, refused] = await Promise.all([
+    getMeta(db, "lastSync"),
+    getMeta(db, "persisted"),
+    getMeta(db, "keyRefused"),
+  ]);
+  const parts = [navigator.onLine ? "Online" : "Offline"];
+  parts.push(lastSync ? `caught up ${new Date(lastSync).toLocaleString("en-IN")}` : "not synced yet");
+  const sendable = waiting.filter((w) => w.state === "waiting").length;
+  parts.push(`${sendable} ${sendable === 1 ? "shop" : "shops"} waiting to be sent`);
+  if (refused) parts.push(KEY_REFUSED);
+  else if (engine.status) parts.push(engine.status);
+  if (persisted === false) parts.push("The browser may clear the book under storage pressure");
+  statusText.textContent = parts.join(" · ");
+}
+
+function enrollForm(): HTMLElement {
+  const input = h("input", { id: "code", name: "code", autocomplete: "off", spellcheck: "false" });
+  return h(
+    "form",
+    {
+      "aria-label": "Enroll this phone",
+      onsubmit: (event) => {
+        event.preventDefault();
+        void enroll(input.value);
+      },
+    },
+    h("label", { for: "code" }, "Enrollment code"),
+    input,
+    enrollProblem ? h("p", { class: "problem", role: "alert" }, enrollProblem) : null,
+    h("div", { class: "row" }, h("button", { type: "submit", class: "primary" }, "Enroll this phone")),
+  );
+}
+
+async function enroll(code: string): Promise<void> {
+  enrollProblem = "";
+  statusText.textContent = "Enrolling this phone...";
+  try {
+    await engine.enroll(code);
+  } catch (error) {
+    enrollProblem = (error as Error).message;
+    await render();
+    return;
+  }
+  // The code leaves the address bar at once.
+  history.replaceState(null, "", "/app/");
+  const persisted = navigator.storage?.persist ? await navigator.storage.persist().catch(() => false) : false;
+  await setMeta(db, "persisted", persisted);
+  view = { name: "book" };
+  await refresh();
+  await engine.run();
+}
+
+function bookScreen(): HTMLElement {
+  const list = h("ul", { "aria-label": "Customers" });
+  rows = [];
+  for (const entry of waiting) {
+    if (entry.state === "confirm") continue;
+    const p = entry.params;
+    const li = h(
+      "li",
+      { class: "waiting" },
+      h("span", {}, p.company_name),
+      h("span", { class: "sub" }, `${p.contactpersons_name} · ${p.mobile_number} · waiting to be sent`),
+    );
+    rows.push({ li, folded: fold([p.contactpersons_name, p.company_name, p.mobile_number].join("\u0000")) });
+    list.appendChild(li);
+  }
+  for (const c of customers) {
+    const li = h(
+      "li",
+      {},
+      h(
+        "button",
+        { type: "button", onclick: () => show({ name: "customer", id: c.id }) },
+        h("span", {}, c.company_name),
+        h("span", { class: "sub" }, `${c.contact_person_name} · ${areaOf(c)} · ${c.contactperson_number}`),
+      ),
+    );
+    rows.push({ li, folded: haystack(c) });
+    list.appendChild(li);
+  }
+  const search = h("input", {
+    id: "search",
+    type: "search",
+    autocomplete: "off",
+    oninput: (event) => {
+      query = fold((event.target as HTMLInputElement).value);
+      filter();
+    },
+  });
+  search.value = query;
+  filter();
+  return h(
+    "section",
+    { "aria-labelledby": "book-title" },
+    h("h2", { id: "book-title" }, "The book"),
+    h("label", { for: "search" }, "Search customers"),
+    search,
+    h(
+      "div",
+      { class: "row" },
+      h("button", { type: "button", class: "primary", onclick: () => show({ name: "shop" }) }, "New shop"),
+      h("button", { type: "button", onclick: () => show({ name: "remove" }) }, "Remove this phone's data"),
+    ),
+    outboxSection(),
+    list,
+  );
+}
+
+function filter(): void {
+  for (const row of rows) row.li.hidden = !matches(row.folded, query);
+}
+
+/** The shops that cannot go by themselves: refused by the service, or saved under another agent. */
+function outboxSection(): HTMLElement | null {
+  const held = waiting.filter((w) => w.state !== "waiting");
+  if (held.length === 0) return null;
+  return h(
+    "section",
+    { "aria-labelledby": "held-title" },
+    h("h2", { id: "held-title" }, "Shops that need you"),
+    h(
+      "ul",
+      { "aria-label": "Shops that need you" },
+      ...held.map((entry) =>
+        h(
+          "li",
+          { class: "waiting" },
+          h("span", {}, entry.params.company_name),
+          h(
+            "span",
+            { class: "sub problem" },
+            entry.state === "confirm"
+              ? "Saved on this phone for another sales agent: send it to be this agent's customer, or discard it."
+              : (entry.problem ?? ""),
+          ),
+          h(
+            "div",
+            { class: "row" },
+            entry.state === "confirm"
+              ? h(
+                  "button",
+                  { type: "button", onclick: () => void engine.save(entry.params, entry) },
+                  `Send ${entry.params.company_name}`,
+                )
+              : h(
+                  "button",
+                  { type: "button", onclick: () => show({ name: "shop", entry }) },
+                  `Correct ${entry.params.company_name}`,
+                ),
+            h(
+              "button",
+              { type: "button", onclick: () => void removeOutbox(db, entry.seq!).then(refresh) },
+              `Discard ${entry.params.company_name}`,
+            ),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+async function customerScreen(id: number): Promise<HTMLElement> {
+  const c = customers.find((x) => x.id === id);
+  const back = h("button", { type: "button", onclick: () => show({ name: "book" }) }, "Back to the book");
+  if (!c) return h("section", {}, h("p", {}, "This customer is no longer in the book."), back);
+  const orders = await ordersOf(db, id);
+  const a = Array.isArray(c.address) ? null : c.address;
+  const field = (name: string, value: string | null | undefined) => [h("dt", {}, name), h("dd", {}, value || "-")];
+  return h(
+    "section",
+    { "aria-labelledby": "customer-title" },
+    back,
+    h("h2", { id: "customer-title" }, c.company_name),
+    h(
+      "dl",
+      {},
+      ...field("Contact", c.contact_person_name),
+      ...field("Display name", c.display_name),
+      ...field("Mobile", c.contactperson_number),
+      ...field("Company phone", c.company_phone),
+      ...field("Email", c.email),
+      ...field("GST treatment", c.gst_treatment),
+      ...field("GSTIN", c.gstin),
+      ...field("Customer code", c.customer_code),
+      ...field("Status", `${c.status}, ${c.approval}`),
+      ...field(
+        "Address",
+        a
+          ? [a.addressline1, a.addressline2, a.area.name, a.area.city.name, a.area.city.state.name, a.postalcode.code]
+              .filter(Boolean)
+              .join(", ")
+          : null,
+      ),
+    ),
+    h("h3", {}, `Orders (${orders.length})`),
+    h(
+      "ul",
+      { "aria-label": "Orders" },
+      ...orders.map((o) =>
+        h(
+          "li",
+          {},
+          h(
+            "span",
+            {},
+            `${o.order_no} · ${o.date} · ${o.laststatus?.name ?? "no status"} · ${money(o.billable_amount)}`,
+          ),
+          h(
+            "span",
+            { class: "sub" },
+            o.invoices.length
+              ? `Invoices: ${o.invoices.map((i) => `${i.invoice_number} (${i.date}, ${money(i.invoice_amount)})`).join("; ")}`
+              : "No invoices",
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+async function shopScreen(entry?: OutboxEntry): Promise<HTMLElement> {
+  const areas = (await getMeta(db, "areas")) ?? [];
+  const p = entry?.params;
+  const input = (id: string, label: string, value = "", extra: Record<string, string> = {}) => [
+    h("label", { for: id }, label),
+    Object.assign(h("input", { id, name: id, required: true, ...extra }), { value }),
+  ];
+  const area = h(
+    "select",
+    { id: "area_id", name: "area_id", required: true },
+    h("option", { value: "" }, areas.length ? "Choose an area" : "No areas stored yet: sync once online"),
+    ...areas.map((a) => {
+      const option = h("option", { value: String(a.id) }, a.name);
+      option.selected = p?.area_id === a.id;
+      return option;
+    }),
+  );
+  const gst = h(
+    "select",
+    { id: "gst_treatment", name: "gst_treatment" },
+    ...["Registered", "Unregistered"].map((t) => {
+      const option = h("option", { value: t }, t);
+      option.selected = (p?.gst_treatment ?? "Unregistered") === t;
+      return option;
+    }),
+  );
+  const problem = h("p", { class: "problem", role: "alert" }, entry?.problem ?? "");
+  const form: HTMLFormElement = h(
+    "form",
+    {
+      "aria-label": "New shop",
+      novalidate: true,
+      onsubmit: (event) => {
+        event.preventDefault();
+        void saveShop(form, problem, entry);
+      },
+    },
+    ...input("company_name", "Company name", p?.company_name),
+    ...input("contactpersons_name", "Contact person's name", p?.contactpersons_name),
+    ...input("mobile_number", "Mobile number", p?.mobile_number, { inputmode: "tel", autocomplete: "off" }),
+    ...input("address", "Address", p?.address),
+    h("label", { for: "area_id" }, "Area"),
+    area,
+    ...input("pincode", "PIN code", p?.pincode, { inputmode: "numeric", maxlength: "6" }),
+    h("label", { for: "gst_treatment" }, "GST treatment"),
+    gst,
+    ...input("gstin", "GSTIN (when registered)", p?.gstin, { required: "false", autocomplete: "off" }),
+    problem,
+    h(
+      "div",
+      { class: "row" },
+      h("button", { type: "submit", class: "primary" }, "Save shop"),
+      h("button", { type: "button", onclick: () => show({ name: "book" }) }, "Cancel"),
+    ),
+  );
+  return form;
+}
+
+async function saveShop(form: HTMLFormElement, problem: HTMLElement, entry?: OutboxEntry): Promise<void> {
+  const value = (name: string) => String(new FormData(form).get(name) ?? "").trim();
+  const problems: string[] = [];
+  for (const [name, label] of [
+    ["company_name", "Company name"],
+    ["contactpersons_name", "Contact person's name"],
+    ["address", "Address"],
+  ]) {
+    if (!value(name!)) problems.push(`${label} must not be empty.`);
+  }
+  const mobile = checkMobile(value("mobile_number"));
+  if ("problem" in mobile) problems.push(`Mobile number ${mobile.problem}.`);
+  const areaId = Number(value("area_id"));
+  if (!areaId) problems.push("Choose an area.");
+  const pincode = value("pincode");
+  if (!/^[1-9]\d{5}$/.test(pincode)) problems.push("PIN code must be 6 digits, not starting with 0.");
+  const treatment = value("gst_treatment") === "Registered" ? "Registered" : "Unregistered";
+  const gstin = treatment === "Registered" ? value("gstin").toUpperCase() : "";
+  if (treatment === "Registered") {
+    const wrong = gstinProblem(gstin);
+    if (wrong) problems.push(`GSTIN ${wrong}.`);
+  }
+  let postalcodeId: number | null = null;
+  if (problems.length === 0) {
+    const found = await engine.postalCodeId(pincode);
+    if (found === null) problems.push(`PIN code ${pincode} is unknown to the service.`);
+    else if (found !== "offline") postalcodeId = found;
+  }
+  if (problems.length) {
+    problem.textContent = problems.join(" ");
+    return;
+  }
+  const params: ShopParams = {
+    company_name: value("company_name"),
+    contactpersons_name: value("contactpersons_name"),
+    mobile_number: value("mobile_number"),
+    address: value("address"),
+    area_id: areaId,
+    postalcode_id: postalcodeId,
+    pincode,
+    gst_treatment: treatment,
+    gstin,
+  };
+  view = { name: "book" };
+  await engine.save(params, entry);
+}
+
+function removeScreen(): HTMLElement {
+  const held = waiting;
+  return h(
+    "section",
+    { "aria-labelledby": "remove-title" },
+    h("h2", { id: "remove-title" }, "Remove this phone's data"),
+    h("p", {}, "This deletes the key, the book and every shop still waiting on this phone."),
+    held.length
+      ? h(
+          "ul",
+          { "aria-label": "Shops that will be lost" },
+          ...held.map((w) => h("li", {}, `${w.params.company_name} (${w.params.mobile_number})`)),
+        )
+      : h("p", {}, "No shop is waiting to be sent."),
+    h(
+      "div",
+      { class: "row" },
+      h(
+        "button",
+        {
+          type: "button",
+          class: "primary",
+          onclick: () => void removeAll(db).then(() => show({ name: "book" })),
+        },
+        "Remove everything",
+      ),
+      h("button", { type: "button", onclick: () => show({ name: "book" }) }, "Keep it"),
+    ),
+  );
+}
+
+async function show(next: typeof view): Promise<void> {
+  view = next;
+  await refresh();
+  main.querySelector<HTMLElement>("h2, input, button")?.focus();
+}
+
+async function render(): Promise<void> {
+  const [key, refused] = await Promise.all([engine.key(), getMeta(db, "keyRefused")]);
+  const screens: (HTMLElement | null)[] = [];
+  if (!key || refused) screens.push(enrollForm());
+  if (key) {
+    if (view.name === "customer") screens.push(await customerScreen(view.id));
+    else if (view.name === "shop") screens.push(await shopScreen(view.entry));
+    else if (view.name === "remove") screens.push(removeScreen());
+    else screens.push(bookScreen());
+  }
+  const focused = document.activeElement?.id;
+  main.replaceChildren(...screens.filter((s): s is HTMLElement => s !== null));
+  if (focused) document.getElementById(focused)?.focus();
+  await renderStatus();
+}
+
+async function start(): Promise<void> {
+  db = await openStore();
+  engine = new Engine(db, { changed: () => void refresh() });
+  document.getElementById("sync-now")!.addEventListener("click", () => void engine.run());
+  addEventListener("online", () => void engine.run());
+  addEventListener("offline", () => void renderStatus());
+  if ("serviceWorker" in navigator) navigator.serviceWorker.register("/app/sw.js", { scope: "/app/" }).catch(() => {});
+  await refresh();
+  const code = location.pathname === "/app/enroll" ? decodeURIComponent(location.hash.slice(1)) : "";
+  if (code) await enroll(code);
+  else await engine.run();
+  setInterval(() => void engine.run(), SYNC_EVERY_MS);
+}
+
+void start();

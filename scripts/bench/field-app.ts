@@ -1,0 +1,235 @@
+// `npm run bench -- --app`: the field app's figures (docs/performance.md, "The field app"). Not a
+// test: it prints them. The app's own files gzip-compressed; then, in Chromium against `npm run dev`
+// on a book of 300 customers and 3,000 orders: a first sync on the "3G" profile (400 kbit/s each
+// way, 2,000 ms round trip) until the whole book is searchable, a catch-up after 20 new records, an
+// idle check; and, with the CPU slowed 4 times, opening offline and the search's keystrokes.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { chromium, type CDPSession, type Page } from "playwright-core";
+import type { Dataset, OrderRecord } from "../../src/import/importer.ts";
+import { customerRecord, oneAgentRecords, orderRecord } from "../../test/fixtures/dataset.ts";
+import { buildApp } from "../app/build.ts";
+import type { PerfRun } from "../perf/harness.ts";
+import { openBookState } from "../perf/sync-book.ts";
+
+// The page's globals, in the functions that run in it (this module is compiled without the DOM's types).
+declare const document: any;
+declare const indexedDB: any;
+type HTMLInputElement = any;
+
+const CUSTOMERS = 300;
+const ORDERS = 3000;
+const THREE_G = { offline: false, latency: 2000, downloadThroughput: 400_000 / 8, uploadThroughput: 400_000 / 8 };
+
+function book(): Dataset {
+  const customers = Array.from({ length: CUSTOMERS }, (_, i) =>
+    customerRecord(i + 1, {
+      contactperson_number: `9${String(i + 1).padStart(9, "0")}`,
+      gstin: null,
+      area_id: 1,
+      postalcode_id: 1,
+    }),
+  );
+  const orders: OrderRecord[] = Array.from({ length: ORDERS }, (_, i) =>
+    orderRecord(i + 1, (i % CUSTOMERS) + 1, { statuses: [{ name: "Placed", at: "2026-03-14T09:30:00Z" }] }),
+  );
+  return { ...oneAgentRecords(), customers, orders } as Dataset;
+}
+
+/** Counts the page's requests and bytes on the wire (encoded, headers included) from `reset()`. */
+function wire(cdp: CDPSession) {
+  let requests: string[] = [];
+  let bytes = 0;
+  cdp.on("Network.requestWillBeSent", (e) => requests.push(`${e.request.method} ${new URL(e.request.url).pathname}`));
+  cdp.on("Network.loadingFinished", (e) => (bytes += e.encodedDataLength));
+  const statuses: string[] = [];
+  cdp.on("Network.responseReceived", (e) => statuses.push(`${new URL(e.response.url).pathname} ${e.response.status}`));
+  return {
+    reset() {
+      requests = [];
+      bytes = 0;
+      statuses.length = 0;
+    },
+    get requests() {
+      return requests;
+    },
+    get bytes() {
+      return bytes;
+    },
+    statuses,
+  };
+}
+
+const items = (page: Page) => page.locator("ul[aria-label=Customers] li").count();
+async function untilIdle(page: Page): Promise<void> {
+  await page.waitForFunction(() => {
+    const text = document.getElementById("status-text")?.textContent ?? "";
+    return text.includes("caught up") && !text.includes("Sending and syncing");
+  });
+}
+
+export async function fieldAppFigures(perf: PerfRun): Promise<string[]> {
+  const files = await buildApp();
+  const own = files.filter((f) => f.type !== "image/png");
+  const gzip = own.reduce((sum, f) => sum + gzipSync(f.body).length, 0);
+  const icons = files.filter((f) => f.type === "image/png").reduce((sum, f) => sum + f.body.length, 0);
+  perf.step(
+    `the app's own files: ${own.length}, ${(gzip / 1024).toFixed(1)} KB gzip-compressed (icons apart: ${icons} bytes)`,
+  );
+
+  const state = join(perf.dir, "app-state");
+  const { platform, importDataset } = await openBookState(state);
+  await importDataset(platform.env.DB, book());
+  const { Enrollments } = await import("../../src/enroll/enroll.codes.ts");
+  const { KeyStore } = await import("../../src/keys/keys.store.ts");
+  const enrollments = new Enrollments(platform.env.DB, new KeyStore(platform.env.KEYS, platform.env.DB));
+  const code = (await enrollments.create({ agent_id: 1, mode: "test" }, { actor: "cli" })).code;
+  await platform.dispose();
+  const api = await perf.serveApi("api-app", "dev", state);
+
+  const profile = mkdtempSync(join(tmpdir(), "olk-bench-app-"));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROME_PATH ?? "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+    viewport: { width: 360, height: 740 },
+  });
+  const lines: string[] = [];
+  try {
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send("Network.enable");
+    const net = wire(cdp);
+    await cdp.send("Network.emulateNetworkConditions", THREE_G);
+
+    // First sync on 3G, from the first request to the whole book listed (searchable).
+    const started = Date.now();
+    await page.goto(`${api.url}/enroll#${code}`);
+    await page.waitForFunction((n) => document.querySelectorAll("ul[aria-label=Customers] li").length >= n, CUSTOMERS, {
+      timeout: 300_000,
+      polling: 100,
+    });
+    const firstSeconds = (Date.now() - started) / 1000;
+    const firstRequests = net.requests.length;
+    const untilBook = net.requests.filter((r) => !r.startsWith("GET /api/area")).length;
+    lines.push(
+      `- First sync on 3G (400 kbit/s, 2,000 ms round trip), ${CUSTOMERS} customers and ${ORDERS} orders: ` +
+        `${firstSeconds.toFixed(1)} s from the first request to the whole book listed; ` +
+        `${(net.bytes / 1024).toFixed(0)} KB on the wire in ${firstRequests} requests (${untilBook} before the book showed, ` +
+        `page and files included).`,
+    );
+    await untilIdle(page);
+
+    // A catch-up after 20 new records (customers made through the API with the app's own key).
+    const secret = await page.evaluate(
+      () =>
+        new Promise<string>((resolve) => {
+          const open = indexedDB.open("order-lookup-field-app");
+          open.onsuccess = () => {
+            const get = open.result.transaction("meta").objectStore("meta").get("key");
+            get.onsuccess = () => resolve(get.result.secret);
+          };
+        }),
+    );
+    for (let i = 0; i < 20; i++) {
+      const res = await fetch(`${api.url}/api/customers/create`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${secret}`, "Content-Type": "application/json" },
+        body: JSON.stringify({
+          company_name: `Catch-up Shop ${i}`,
+          contactpersons_name: "Bench",
+          mobile_number: `8${String(900_000_000 + i)}`,
+          address: "1 Bench Road",
+          area_id: 1,
+          postalcode_id: 1,
+          gst_treatment: "Unregistered",
+        }),
+      });
+      if (res.status !== 201) throw new Error(`creating a record for the catch-up: ${res.status} ${await res.text()}`);
+    }
+    net.reset();
+    await page.getByRole("button", { name: "Sync now" }).click();
+    await page.waitForFunction(
+      (n) => document.querySelectorAll("ul[aria-label=Customers] li").length >= n,
+      CUSTOMERS + 20,
+    );
+    await untilIdle(page);
+    const syncs = net.statuses.filter((s) => s.startsWith("/api/sync"));
+    lines.push(
+      `- Catch-up after 20 new records: ${syncs.length} sync request(s) (${syncs.join(", ")}), ${(net.bytes / 1024).toFixed(1)} KB on the wire ` +
+        `for the run's ${net.requests.length} requests (${net.requests.join(", ")}).`,
+    );
+
+    // Idle checks: nothing new. The first after changes gets the caught-up answer and its ETag; the next is a 304.
+    for (const round of [1, 2]) {
+      net.reset();
+      await page.getByRole("button", { name: "Sync now" }).click();
+      await page.waitForTimeout(500);
+      await untilIdle(page);
+      await page.waitForTimeout(4500);
+      lines.push(`- Idle check ${round}: ${net.statuses.join(", ")}; ${(net.bytes / 1024).toFixed(1)} KB on the wire.`);
+    }
+
+    // CPU slowed 4 times, no network: opening to the list shown, then the search's keystrokes.
+    await cdp.send("Network.emulateNetworkConditions", {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: -1,
+    });
+    await context.setOffline(true);
+    await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
+    const opens: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      await page.reload();
+      await page.waitForFunction(
+        (n) => document.querySelectorAll("ul[aria-label=Customers] li").length >= n,
+        CUSTOMERS + 20,
+        {
+          polling: "raf",
+        },
+      );
+      opens.push(await page.evaluate(() => performance.now()));
+    }
+    opens.sort((a, b) => a - b);
+    lines.push(
+      `- Opening offline with the CPU slowed 4 times, to the list of ${await items(page)} shown: median ${opens[2]!.toFixed(0)} ms, ` +
+        `worst ${opens[4]!.toFixed(0)} ms of 5 opens.`,
+    );
+    const keystrokes = await page.evaluate(() => {
+      const input = document.getElementById("search") as HTMLInputElement;
+      const typed = ["customer 1", "9000000", "area", "zzz", "customer 29"];
+      const times: number[] = [];
+      for (const word of typed) {
+        for (let i = 1; i <= word.length; i++) {
+          input.value = word.slice(0, i);
+          const t = performance.now();
+          input.dispatchEvent(new Event("input", { bubbles: true }));
+          void document.body.offsetHeight; // the layout of the updated list
+          times.push(performance.now() - t);
+        }
+        for (let i = word.length - 1; i >= 0; i--) {
+          input.value = word.slice(0, i);
+          const t = performance.now();
+          input.dispatchEvent(new Event("input", { bubbles: true }));
+          void document.body.offsetHeight;
+          times.push(performance.now() - t);
+        }
+      }
+      return times.sort((a, b) => a - b);
+    });
+    const p95 = keystrokes[Math.ceil(keystrokes.length * 0.95) - 1]!;
+    lines.push(
+      `- A keystroke in the search box to the list updated (filter and layout), CPU slowed 4 times, ${CUSTOMERS + 20} customers: ` +
+        `95th percentile ${p95.toFixed(1)} ms, worst ${keystrokes.at(-1)!.toFixed(1)} ms of ${keystrokes.length}.`,
+    );
+  } finally {
+    await context.close();
+    rmSync(profile, { recursive: true, force: true });
+  }
+  return [
+    `- The app's own files (page, script, styles, manifest, service worker): ${(gzip / 1024).toFixed(1)} KB gzip-compressed; icons apart (${icons} bytes).`,
+    ...lines,
+  ];
+}
