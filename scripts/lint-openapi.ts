@@ -1,6 +1,6 @@
 // npm run lint:openapi: builds the OpenAPI document from the app, as GET /openapi.json serves it,
 // without starting a server, writes it to a temporary file and lints it twice: Redocly's recommended
-// ruleset (redocly.yaml) and Spectral's spectral:oas (.spectral.yaml). Exits non-zero on any error
+// ruleset (nothing narrowed) and Spectral's spectral:oas (.spectral.yaml). Exits non-zero on any error
 // or warning of either.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -58,7 +58,7 @@ parseCommandLine(
     invocation: "npm run lint:openapi --",
     usage: `Usage: npm run lint:openapi
   Lints the OpenAPI document (as /openapi.json serves it) with Redocly's recommended ruleset
-  (redocly.yaml) and Spectral's spectral:oas (.spectral.yaml), prints each problem and the totals,
+  (nothing narrowed) and Spectral's spectral:oas (.spectral.yaml), prints each problem and the totals,
   and exits 1 on any error or warning.`,
   },
   {},
@@ -69,7 +69,7 @@ try {
   // The server that `npm start` serves by default; a deployment names its own address.
   writeFileSync(file, JSON.stringify(openApiDocument(app, "http://127.0.0.1:8787"), null, 2));
   const linters: [string, (file: string) => Promise<LintResult>][] = [
-    ["redocly lint (recommended, redocly.yaml)", redoclyLint],
+    ["redocly lint (recommended)", redoclyLint],
     ["spectral lint (spectral:oas, .spectral.yaml)", spectralLint],
   ];
   for (const [name, lint] of linters) {

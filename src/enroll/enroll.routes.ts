@@ -52,6 +52,9 @@ export const page = createRoute({
   tags: ["Enrollment"],
   summary: "What a phone's camera opens from an enrollment QR code: the field app's enrollment screen",
   description: `Answers 303 to the field app's enrollment screen (\`${ENROLL_SCREEN}\`). The code travels in the link's fragment (\`/enroll#<code>\`), which never reaches the server; the browser keeps it across the redirect, so the app reads it there and exchanges it with POST /enroll.`,
+  // Out of the OpenAPI document (which names it in its description): a browser's hop with neither a
+  // 2XX nor a 4XX answer, which Redocly's recommended rules ask of every operation.
+  hide: true,
   security: [],
   responses: {
     303: {

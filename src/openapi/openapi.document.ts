@@ -19,7 +19,12 @@ the sales agents' apps need, for a sales and distribution organization.
 **Paths.** Every endpoint is served under \`${API_PREFIX}\` (listed here) and also at the root:
 \`${API_PREFIX}/customers\` and \`/customers\` are the same endpoint, as are \`/area\` and \`/areas\`.
 
-**Authentication.** Every endpoint but \`${API_PREFIX}/healthz\` and \`${API_PREFIX}/enroll\` (whose enrollment code is its
+**Outside this document.** Two paths that no API client calls are left out, each said here instead: \`GET /healthz\`
+(a monitor's check: 200 \`{"status":"ok","version","mode"}\` with \`Cache-Control: no-store\`, no key, no data
+read, and no 4XX answer to document) and \`GET /enroll\` (what a phone's camera opens from an enrollment
+QR code: 303 to the field app's enrollment screen \`/app/enroll\`, keeping the link's fragment).
+
+**Authentication.** Every endpoint but \`${API_PREFIX}/enroll\` (whose enrollment code is its
 credential) takes \`Authorization: Bearer <API key>\`: the scheme word (any letter case), one space, and the
 key (\`sk_test_…\` or \`sk_live_…\`), with no other whitespace. A deployment accepts keys of its own mode
 only. Authentication comes first: without a valid key the answer is 401 whatever else is wrong with the
@@ -47,7 +52,6 @@ const TAGS = [
   },
   { name: "Lookups", description: "Areas, postal codes and sales agents: the ids that creating a customer takes" },
   { name: "Keys", description: "What a key does to itself: rotate, when its answers say `Key-Rotation: due`" },
-  { name: "Service", description: "The deployment itself: is it up, which version, which mode" },
   { name: "Enrollment", description: "A field phone exchanges a one-time enrollment code for its API key" },
 ];
 

@@ -15,7 +15,6 @@ const API_PATHS = [
   "/api/postalcodes",
   "/api/salesagents",
   "/api/keys/rotate",
-  "/api/healthz",
   "/api/enroll",
 ];
 
@@ -27,7 +26,7 @@ beforeAll(async () => {
 beforeEach(() => clearIsolateCaches());
 
 describe("GET /openapi.json", () => {
-  it("answers without a key: an OpenAPI 3.1 document of the nine API paths, the health check and enrollment, each once", async () => {
+  it("answers without a key: an OpenAPI 3.1 document of the nine API paths and enrollment's exchange, each once", async () => {
     const res = await call("/openapi.json");
     expect(res.body.openapi).toBe("3.1.0");
     expect(statusAndHeaders(res, "Content-Type", "Cache-Control")).toEqual({
@@ -39,7 +38,7 @@ describe("GET /openapi.json", () => {
       title: "Order and customer lookup API",
       version: "0.1.0",
       description: expect.stringContaining(
-        "Every endpoint but `/api/healthz` and `/api/enroll` (whose enrollment code is its\ncredential) takes `Authorization: Bearer <API key>`",
+        "Every endpoint but `/api/enroll` (whose enrollment code is its\ncredential) takes `Authorization: Bearer <API key>`",
       ),
       contact: { name: "API team", url: "https://api-team.example.com", email: "api-team@example.com" },
       license: { name: "Proprietary: all rights reserved", identifier: "LicenseRef-Proprietary" },
@@ -53,7 +52,7 @@ describe("GET /openapi.json", () => {
     expect(res.body.servers).toEqual([{ url: "https://orders.example.in", description: "This deployment" }]);
   });
 
-  it("declares the bearer scheme and puts every operation behind it but the health check and enrollment", async () => {
+  it("declares the bearer scheme and puts every operation behind it but enrollment's exchange", async () => {
     const { body } = await call("/openapi.json");
     expect(body.components.securitySchemes).toEqual({
       bearerAuth: { type: "http", scheme: "bearer", description: expect.stringContaining("sk_test_") },
@@ -61,7 +60,7 @@ describe("GET /openapi.json", () => {
     for (const [path, item] of Object.entries<
       Record<string, { security?: unknown; responses: Record<string, unknown> }>
     >(body.paths)) {
-      if (path === "/api/healthz" || path === "/api/enroll") continue;
+      if (path === "/api/enroll") continue;
       for (const [method, operation] of Object.entries(item)) {
         expect(operation.security, `${method} ${path}`).toEqual([{ bearerAuth: [] }]);
         expect(Object.keys(operation.responses), `${method} ${path}`).toEqual(
@@ -70,19 +69,24 @@ describe("GET /openapi.json", () => {
       }
     }
     const enroll = body.paths["/api/enroll"];
-    expect(Object.keys(enroll)).toEqual(["post", "get"]);
-    expect([enroll.post.security, enroll.get.security]).toEqual([[], []]);
+    expect(Object.keys(enroll)).toEqual(["post"]);
+    expect(enroll.post.security).toEqual([]);
     expect(Object.keys(enroll.post.responses)).toEqual(["200", "201", "400", "401", "413", "422", "429", "500", "503"]);
-    const health = body.paths["/api/healthz"];
-    expect(Object.keys(health)).toEqual(["get"]);
-    expect(health.get.security).toEqual([]);
-    expect(Object.keys(health.get.responses)).toEqual(["200", "500"]);
-    expect(health.get.responses["200"].content["application/json"].schema).toEqual({
-      $ref: "#/components/schemas/Health",
-    });
-    expect(health.get.responses["500"].content["application/json"].schema).toEqual({
-      $ref: "#/components/schemas/Error",
-    });
+  });
+
+  it("names the two paths it leaves out, a monitor's check and a camera's hop, in its description", async () => {
+    const { body } = await call("/openapi.json");
+    expect(body.info.description).toContain(
+      "**Outside this document.** Two paths that no API client calls are left out, each said here instead: `GET /healthz`\n(a monitor's check:",
+    );
+    expect(body.info.description).toContain(
+      "`GET /enroll` (what a phone's camera opens from an enrollment\nQR code: 303",
+    );
+    expect(Object.keys(body.components.schemas)).not.toContain("Health");
+    // Left out of the document, still served.
+    expect((await call("/api/healthz")).status).toBe(200);
+    const hop = await call("/enroll", { redirect: "manual" });
+    expect(statusAndHeaders(hop, "Location")).toEqual({ status: 303, Location: "/app/enroll" });
   });
 
   it("gives every operation the operationId that generated clients name their methods after", async () => {
@@ -94,9 +98,7 @@ describe("GET /openapi.json", () => {
       "get /api/area listAreas",
       "get /api/areas listAreasAlias",
       "get /api/customers listCustomers",
-      "get /api/enroll getEnrollmentPage",
       "get /api/fetch-salesagent-by-pincode listSalesAgentsByPincode",
-      "get /api/healthz getHealth",
       "get /api/orders listOrders",
       "get /api/postalcodes listPostalCodes",
       "get /api/salesagents listSalesAgents",
