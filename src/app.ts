@@ -20,7 +20,7 @@ import { serverTiming } from "./platform/middleware/timing.ts";
 
 export function createApp() {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
-  app.use(requestId(), requestLog, cacheControl, ...serverTiming, apiSecureHeaders, corsForOrigins, services);
+  app.use(requestId(), requestLog, cacheControl, serverTiming, apiSecureHeaders, corsForOrigins, services);
   app.route(API_PREFIX, api);
   // The root mount goes through a plain Hono so that the OpenAPI document lists the /api paths once.
   app.route("/", new Hono<AppEnv>().route("/", api));

@@ -110,3 +110,32 @@ export async function wholeSync(
     cursor: at!,
   };
 }
+
+export interface FirstSyncRounds {
+  /** Each round's whole first sync, in the order run. */
+  rounds: WholeSync[];
+  /** Each round's CPU seconds of the API's processes (null off Linux). */
+  cpuSeconds: (number | null)[];
+}
+
+/**
+ * `rounds` first syncs of the same book one after the other (each from no cursor, so each reads the
+ * whole book), with the serving processes' CPU time of each: the wall seconds move with the machine's
+ * load, the CPU seconds much less.
+ */
+export async function firstSyncRounds(
+  server: { url: string; cpuSeconds: () => number | null },
+  key: string,
+  agent: number,
+  rounds: number,
+  limit = 1000,
+): Promise<FirstSyncRounds> {
+  const out: FirstSyncRounds = { rounds: [], cpuSeconds: [] };
+  for (let i = 0; i < rounds; i++) {
+    const before = server.cpuSeconds();
+    out.rounds.push(await wholeSync(server.url, key, agent, undefined, limit));
+    const after = server.cpuSeconds();
+    out.cpuSeconds.push(before === null || after === null ? null : after - before);
+  }
+  return out;
+}

@@ -145,6 +145,9 @@ const customersJsonByIds = cq.compiled((db) => ({
   ).prepare(),
 }));
 
+/** A customer's record (`json`), and what each of its orders shows of it (`customer`, `address`). */
+export type CustomerJsonByIdRow = CustomerJsonRow & { customer: string; address: string };
+
 export function customersJsonByIdsStatement(ids: Iterable<number>, agentId: number) {
   return customersJsonByIds().rows.bind({ ids: cq.idsValue(ids), agentId });
 }

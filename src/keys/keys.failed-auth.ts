@@ -19,6 +19,11 @@ export function failureBucket(connectingIp: string | undefined): string {
   return clientBucket(connectingIp);
 }
 
+/** False while no address has a failure counted: no address can be over its limit. */
+export function failuresCounted(): boolean {
+  return failures.size > 0;
+}
+
 /** Seconds until the address is under its limit again, or null when it is under it now. */
 export function lockedForSeconds(address: string, nowMs: number): number | null {
   const times = failures.get(address);

@@ -1,17 +1,15 @@
 // One sync answer (docs/specification.md section 8): the keys of the next records (a first sync's walk,
-// then the book's log), then the records themselves by id with the listings' own queries and
-// serializers, in slices that stop once the answer is full, assembled in order within its limits.
-import { customersByIdsStatement, type CustomerWithAddressRow } from "../customers/customers.queries.ts";
-import { toCustomer } from "../customers/customers.serialize.ts";
-import { ordersByIdsStatement, type OrderRowsById } from "../orders/orders.queries.ts";
-import { type Order, ordersOf, type ShownCustomer, shownCustomer } from "../orders/orders.serialize.ts";
+// then the book's log), then the records themselves by id as the JSON text that the listings' own
+// queries write (docs/performance.md, "Pages as JSON text"), in slices that stop once the answer is
+// full, spliced in order within its limits.
+import { type CustomerJsonByIdRow, customersJsonByIdsStatement } from "../customers/customers.queries.ts";
+import { type OrderJsonRow, orderJson, ordersJsonByIdsStatement } from "../orders/orders.queries.ts";
 import type { Database } from "../platform/db/database.ts";
 import { runBatch } from "../platform/db/compiled.ts";
 import { errors } from "../platform/errors.ts";
 import { encodeSyncCursor, RECORD_SHAPE, type LogPosition, type SyncCursor, type WalkPosition } from "./sync.cursor.ts";
 import { firstBatch } from "./sync.access.ts";
 import { lastSeqStatement, type LogEntry, logStatement, purgeMarkStatement, walkStatements } from "./sync.queries.ts";
-import type { Change } from "./sync.schemas.ts";
 
 /** SPEC "Answer size": the body, envelope included. */
 export const MAX_BODY_BYTES = 1_000_000;
@@ -129,6 +127,12 @@ function walkKeys(
 /** One record of the answer to come, in order: a walk's key, or a log entry. */
 type Step = { key: WalkKey } | { entry: LogEntry };
 
+/** An order record's text (orderJson), and the customer that its row names. */
+interface OrderText {
+  customerId: number;
+  text: string;
+}
+
 /**
  * The records of the steps, read by id in slices (one round trip each), restricted to the book. Each
  * slice holds what the bytes left in the answer will take at the size of its changes so far, and never
@@ -136,8 +140,8 @@ type Step = { key: WalkKey } | { entry: LogEntry };
  * cut ("Cost": only the records the answer carries count).
  */
 class Slices {
-  readonly customers = new Map<number, CustomerWithAddressRow>();
-  readonly orders = new Map<number, Order>();
+  readonly customers = new Map<number, CustomerJsonByIdRow>();
+  readonly orders = new Map<number, OrderText>();
   /** The steps whose records have been read. */
   private read = 0;
 
@@ -179,26 +183,28 @@ class Slices {
     }
     if (customerIds.size === 0 && orderIds.size === 0) return;
     const [customerRows, orderRows] = await runBatch(this.db, [
-      customersByIdsStatement(customerIds, this.book),
-      ordersByIdsStatement(orderIds, this.book),
+      customersJsonByIdsStatement(customerIds, this.book),
+      ordersJsonByIdsStatement(orderIds, this.book),
     ]);
-    const customers = new Map(customerRows.map((row) => [row.id!, row]));
+    const customers = new Map(customerRows.map((row) => [row.id, row]));
     for (const [id, row] of customers) this.customers.set(id, row);
-    for (const order of serializeOrders(orderRows, customers)) this.orders.set(order.id, order);
+    // An order whose customer this slice did not read is left out.
+    for (const row of orderRows as OrderJsonRow[]) {
+      const shown = customers.get(row.customerId);
+      if (shown) this.orders.set(row.id, { customerId: row.customerId, text: orderJson(row, shown) });
+    }
   }
 }
 
-/** Each order with the customer its row names; one whose customer was not read is left out. */
-function serializeOrders(rows: OrderRowsById, customers: Map<number, CustomerWithAddressRow>): Order[] {
-  // A customer is shaped once for all its orders.
-  const shown = new Map<number, ShownCustomer>();
-  const customerOf = (id: number) => {
-    let customer = shown.get(id);
-    if (!customer) shown.set(id, (customer = shownCustomer(customers.get(id)!)));
-    return customer;
-  };
-  const read = rows.orders.filter((order) => customers.has(order.customerId!));
-  return ordersOf({ ...rows, orders: read }, (order) => customerOf(order.customerId!));
+/** A change as JSON.stringify writes `{ type, id, op, data }`, its record's text spliced in. */
+function changeText(type: "customer" | "order", id: number, data: string | null): string {
+  return `{"type":"${type}","id":${id},"op":"${data === null ? "delete" : "upsert"}","data":${data ?? "null"}}`;
+}
+
+/** A change of the answer: its key in `sent`, and its text. */
+interface ChangeText {
+  key: string;
+  text: string;
 }
 
 interface Assembly {
@@ -228,18 +234,23 @@ async function assemble({ book, cursor, cursorText, limit, walk, log, records }:
   let hasMore = false;
 
   // Adds changes that must stay together (a customer sent first, then its order), or throws Full.
-  const add = (...group: Change[]) => {
+  const add = (...group: ChangeText[]) => {
     if (changes.length + group.length > limit && changes.length > 0) throw new Full();
-    const texts = group.map((change) => JSON.stringify(change));
-    const size = texts.reduce((sum, text) => sum + utf8Length(text) + 1, 0);
+    const size = group.reduce((sum, change) => sum + utf8Length(change.text) + 1, 0);
     if (bytes + size > MAX_BODY_BYTES && changes.length > 0) throw new Full();
     bytes += size;
-    changes.push(...texts);
-    for (const change of group) sent.add(`${change.type}:${change.id}`);
+    for (const change of group) {
+      changes.push(change.text);
+      sent.add(change.key);
+    }
   };
-  const customerUpsert = (id: number): Change | null => {
+  const change = (type: "customer" | "order", id: number, data: string | null): ChangeText => ({
+    key: `${type}:${id}`,
+    text: changeText(type, id, data),
+  });
+  const customerUpsert = (id: number): ChangeText | null => {
     const row = records.customers.get(id);
-    return row ? { type: "customer", id, op: "upsert", data: toCustomer(row) } : null;
+    return row ? change("customer", id, row.json) : null;
   };
 
   let step = 0;
@@ -256,8 +267,8 @@ async function assemble({ book, cursor, cursorText, limit, walk, log, records }:
           if (change) add(change);
         } else {
           const order = records.orders.get(key.id);
-          if (order && order.customer.id !== key.customerId) throw new Full();
-          if (order) add({ type: "order", id: key.id, op: "upsert", data: order });
+          if (order && order.customerId !== key.customerId) throw new Full();
+          if (order) add(change("order", key.id, order.text));
         }
         position = {
           kind: "walk",
@@ -278,27 +289,20 @@ async function assemble({ book, cursor, cursorText, limit, walk, log, records }:
         const type = entry.kind === "customer" ? "customer" : "order";
         if (!sent.has(`${type}:${entry.recordId}`)) {
           if (type === "customer") {
-            add(
-              (entry.deleted ? null : customerUpsert(entry.recordId)) ?? {
-                type,
-                id: entry.recordId,
-                op: "delete",
-                data: null,
-              },
-            );
+            add((entry.deleted ? null : customerUpsert(entry.recordId)) ?? change(type, entry.recordId, null));
           } else {
             const order = entry.deleted ? undefined : records.orders.get(entry.recordId);
-            if (!order) add({ type, id: entry.recordId, op: "delete", data: null });
+            if (!order) add(change(type, entry.recordId, null));
             else {
-              if (order.customer.id !== entry.customerId) throw new Full();
-              const change: Change = { type, id: entry.recordId, op: "upsert", data: order };
+              if (order.customerId !== entry.customerId) throw new Full();
+              const upsert = change(type, entry.recordId, order.text);
               // Ordered: a customer changed since the cursor and not sent yet comes first.
               const customerNewer = entry.customerSeq !== null && entry.customerSeq > log.after;
-              if (customerNewer && !sent.has(`customer:${order.customer.id}`)) {
-                const customer = customerUpsert(order.customer.id);
+              if (customerNewer && !sent.has(`customer:${order.customerId}`)) {
+                const customer = customerUpsert(order.customerId);
                 if (!customer) throw new Full();
-                add(customer, change);
-              } else add(change);
+                add(customer, upsert);
+              } else add(upsert);
             }
           }
         }

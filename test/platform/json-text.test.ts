@@ -1,7 +1,8 @@
 // The pages whose records SQLite writes as JSON text (docs/performance.md, "Pages as JSON text") answer
 // the very bytes that the records as rows, shaped by the serializers and JSON.stringify, make: on the
 // demo data and on values planted into it (whole, fractional and extreme amounts, an order without
-// lines or invoices, a customer without an address, unicode, quotes and control characters).
+// lines or invoices, a customer without an address, unicode, quotes and control characters); and so do
+// GET /sync's records, a first sync's and those of a later sync from the log.
 import { env } from "cloudflare:workers";
 import { asc, eq, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
@@ -166,6 +167,96 @@ describe("answers as JSON text are the bytes of the records shaped in JavaScript
       .all<{ amount: number }>();
     expect(planted.results.map((r) => r.amount)).toEqual(EDGE_AMOUNTS.map((a) => (Object.is(a, -0) ? 0 : a)));
   });
+});
+
+/** Every answer of `agent`'s sync from `cursor` (none: a first sync) at `limit`, until has_more is false. */
+async function syncAnswers(agent: number, limit: number, cursor?: string) {
+  const answers: { text: string; body: any }[] = [];
+  for (let more = true; more;) {
+    const query = `salesagent_id=${agent}&limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`;
+    const res = await call(`/api/sync?${query}`, { key });
+    expect(res.status).toBe(200);
+    answers.push({ text: res.text, body: res.body });
+    cursor = res.body.data.next_cursor;
+    more = res.body.data.has_more;
+  }
+  return { answers, cursor: cursor! };
+}
+
+/** The bytes that JSON.stringify makes of a sync answer whose records are read as rows and shaped in JavaScript. */
+async function syncStringified(agent: number, body: any): Promise<string> {
+  const changes = body.data.changes as { type: "customer" | "order"; id: number; op: string; data: any }[];
+  const upserts = (type: string) => changes.filter((c) => c.type === type && c.op === "upsert");
+  const orderIds = upserts("order").map((c) => c.id);
+  const customerIds = new Set([
+    ...upserts("customer").map((c) => c.id),
+    ...upserts("order").map((c) => c.data.customer.id),
+  ]);
+  const [customerRows, orderRows] = await runBatch(db, [
+    customersByIdsStatement(customerIds, agent),
+    ordersByIdsStatement(orderIds, agent),
+  ]);
+  const byId = new Map(customerRows.map((row) => [row.id!, row]));
+  const orders = new Map(
+    ordersOf(orderRows, (order) => shownCustomer(byId.get(order.customerId!)!)).map((order) => [order.id, order]),
+  );
+  const expected = changes.map(({ type, id, op }) => ({
+    type,
+    id,
+    op,
+    data: op === "delete" ? null : type === "customer" ? toCustomer(byId.get(id)!) : orders.get(id)!,
+  }));
+  const { next_cursor, has_more } = body.data;
+  return JSON.stringify({ data: { changes: expected, next_cursor, has_more } });
+}
+
+describe("GET /sync's records as JSON text are the bytes of the records shaped in JavaScript", () => {
+  it("every answer of every agent's first sync, at limit 1000 and at limit 7, and a later sync from the log", async () => {
+    const agents = await db
+      .selectDistinct({ id: customers.salesagentId })
+      .from(customers)
+      .where(sql`${customers.salesagentId} is not null`);
+    expect(agents.length).toBeGreaterThan(5);
+    let records = 0;
+    const cursors = new Map<number, string>();
+    for (const { id: agent } of agents) {
+      for (const limit of [1000, 7]) {
+        const { answers, cursor } = await syncAnswers(agent!, limit);
+        for (const answer of answers) {
+          expect(answer.text).toBe(await syncStringified(agent!, answer.body));
+          records += answer.body.data.changes.length;
+        }
+        cursors.set(agent!, cursor);
+      }
+    }
+    expect(records).toBeGreaterThan(2 * (demo.customers.length - 15 + 700));
+
+    // Changes after those syncs: an edge name, an order's amount, an order deleted and one moved to another customer.
+    const owner = await env.DB.prepare(
+      "SELECT c.id, c.salesagent_id AS agent FROM customers c JOIN orders o ON o.customer_id = c.id WHERE c.id > 40 AND c.salesagent_id IS NOT NULL GROUP BY c.id HAVING count(*) >= 3 ORDER BY c.id LIMIT 1",
+    ).first<{ id: number; agent: number }>();
+    const mine = await env.DB.prepare("SELECT id FROM orders WHERE customer_id = ?1 ORDER BY id LIMIT 3")
+      .bind(owner!.id)
+      .all<{ id: number }>()
+      .then((r) => r.results.map((o) => o.id));
+    const other = await env.DB.prepare("SELECT id FROM customers WHERE salesagent_id = ?1 AND id != ?2 LIMIT 1")
+      .bind(owner!.agent, owner!.id)
+      .first<{ id: number }>();
+    const [changed, moved, deleted] = mine;
+    await env.DB.batch([
+      env.DB.prepare("UPDATE customers SET display_name = ?1 WHERE id = ?2").bind(EDGE_TEXTS[0], owner!.id),
+      env.DB.prepare("UPDATE orders SET billable_amount = 1 / 3.0 WHERE id = ?1").bind(changed),
+      env.DB.prepare("UPDATE orders SET customer_id = ?1 WHERE id = ?2").bind(other!.id, moved),
+      env.DB.prepare("DELETE FROM order_items WHERE order_id = ?1").bind(deleted),
+      env.DB.prepare("DELETE FROM invoices WHERE order_id = ?1").bind(deleted),
+      env.DB.prepare("DELETE FROM order_statuses WHERE order_id = ?1").bind(deleted),
+      env.DB.prepare("DELETE FROM orders WHERE id = ?1").bind(deleted),
+    ]);
+    const later = await syncAnswers(owner!.agent, 1000, cursors.get(owner!.agent));
+    const ops = later.answers.flatMap((a) => a.body.data.changes.map((c: any) => `${c.type} ${c.op}`));
+    expect(new Set(ops)).toEqual(new Set(["customer upsert", "order delete", "order upsert"]));
+    for (const answer of later.answers) expect(answer.text).toBe(await syncStringified(owner!.agent, answer.body));
+  }, 60_000);
 });
 
 describe("asJavaScriptWrites", () => {

@@ -8,6 +8,7 @@ import { ApiError, errors } from "../errors.ts";
 import { errorName, log } from "../lib/log.ts";
 import {
   failureBucket,
+  failuresCounted,
   isRecentlyValid,
   lockedForSeconds,
   recordFailure,
@@ -51,8 +52,11 @@ export function requireDeploymentMode(c: Context<AppEnv>): KeyMode {
 export const auth = createMiddleware<AppEnv>(async (c, next) => {
   const mode = requireDeploymentMode(c);
   const parsed = parseAuthorization(c.req.header("Authorization"));
-  const address = failureBucket(c.req.header("CF-Connecting-IP"));
-  const wait = lockedForSeconds(address, Date.now());
+  // The address's bucket is worked out only when this isolate has counted a failure, or on one.
+  const ip = c.req.header("CF-Connecting-IP");
+  let bucket: string | undefined;
+  const address = () => (bucket ??= failureBucket(ip));
+  const wait = failuresCounted() ? lockedForSeconds(address(), Date.now()) : null;
   // Over its limit, an address is answered without a key lookup; only a key that this isolate saw
   // authenticate within the window (a phone behind the same carrier address) goes on.
   if (wait !== null && !("secret" in parsed && isRecentlyValid(await hashSecret(parsed.secret), Date.now()))) {
@@ -61,8 +65,8 @@ export const auth = createMiddleware<AppEnv>(async (c, next) => {
 
   const outcome = await authenticate(c.get("services").keys, parsed, mode);
   if (outcome instanceof ApiError) {
-    if (recordFailure(address, Date.now())) {
-      log({ level: "warn", request_id: c.get("requestId"), event: "auth_failure_limit_reached", address });
+    if (recordFailure(address(), Date.now())) {
+      log({ level: "warn", request_id: c.get("requestId"), event: "auth_failure_limit_reached", address: address() });
     }
     throw outcome;
   }
