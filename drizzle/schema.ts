@@ -419,7 +419,7 @@ export const rowCounts = sqliteTable("row_counts", {
   n: integer("n").notNull(),
 });
 
-// The dashboard's one-time form tokens (src/admin/admin.form-tokens.ts, docs/specification.md section 9,
+// The dashboard's one-time form tokens (src/dashboard/dashboard.form-tokens.ts, docs/specification.md section 9,
 // "The dashboard's forms"). A token is issued with each page that carries a form whose answer shows
 // a new secret; its row has form "". Each form that it is sent with adds a row under the form's
 // address: the primary key lets exactly one submission of a form per token through. Only the

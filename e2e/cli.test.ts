@@ -206,7 +206,6 @@ describe("every command: --help and an unknown option", () => {
     "db:migrate",
     "db:import",
     "bench",
-    "load",
     "demo:generate",
     "start",
     "dev",

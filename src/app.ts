@@ -5,7 +5,7 @@ import { Hono } from "hono";
 import { requestId } from "hono/request-id";
 import { adminRoutes } from "./admin/admin.routes.ts";
 import { API_PREFIX, api } from "./api.ts";
-import { dashboardApp } from "./dashboard/dashboard.index.ts";
+import { dashboardApp } from "./dashboard/dashboard.index.tsx";
 import { enrollAdminRoutes } from "./enroll/enroll.admin.routes.ts";
 import { fieldApp } from "./fieldapp/fieldapp.index.ts";
 import { mountDocs } from "./openapi/openapi.index.ts";

@@ -1,9 +1,12 @@
-// The import of a large file, behind `npm run bench -- --big-import ORDERS` and `--scale`: its time,
+// The import of a large file, behind `npm run bench -- import ORDERS` and `scale`: its time,
 // and the peak memory of the importing processes sampled from /proc (npm, the importer's Node and
 // the workerd that its local platform runs), so that "streamed, memory bounded" is a figure.
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { descendants } from "../lib/processes.ts";
+import type { PerfRun } from "./harness.ts";
+import { largeDataset } from "./state.ts";
 
 export interface ImportFigures {
   seconds: number;
@@ -66,4 +69,18 @@ export async function measureImport(file: string, persistDir: string): Promise<I
     atPeak,
     summary,
   };
+}
+
+/** `npm run bench -- import ORDERS`: generate (or reuse) that file, import it into an empty state, give the figures. */
+export async function bigImport(run: PerfRun, orders: number, cacheDir: string): Promise<string[]> {
+  const customers = Math.max(1, Math.floor(orders / 10));
+  run.step(`dataset: ${customers} customers, ${orders} orders`);
+  const dataset = await largeDataset(cacheDir, customers, orders);
+  run.step(`${dataset.cached ? "reusing" : "generated"} ${dataset.file}`);
+  const figures = await measureImport(dataset.file, join(run.dir, "state"));
+  return [
+    `- ${figures.summary}`,
+    `- Import of ${orders} orders: ${figures.seconds.toFixed(1)} s; peak memory ${figures.peakTreeMib.toFixed(0)} MiB ` +
+      `for the importer's processes together, ${figures.peakProcessMib.toFixed(0)} MiB the largest one (at the peak: ${figures.atPeak})`,
+  ];
 }

@@ -11,8 +11,8 @@ import { chromium, type CDPSession, type Page } from "playwright-core";
 import type { Dataset, OrderRecord } from "../../src/import/importer.ts";
 import { customerRecord, oneAgentRecords, orderRecord } from "../../test/fixtures/dataset.ts";
 import { buildApp } from "../app/build.ts";
-import type { PerfRun } from "../perf/harness.ts";
-import { openBookState } from "../perf/sync-book.ts";
+import type { PerfRun } from "./harness.ts";
+import { openBookState } from "./sync-book.ts";
 
 // The page's globals, in the functions that run in it (this module is compiled without the DOM's types).
 declare const document: any;

@@ -1,7 +1,7 @@
-// The benchmark's summary as markdown: printed, and written to bench-results/latest.md.
+// The api suite's figures as markdown (the harness writes the report's heading, command and machine).
 import type { BundleSize } from "./bundle.ts";
 import type { FirstSyncRounds } from "./sync.ts";
-import { type Figures, mean, median, num, tableHead } from "../perf/cannon.ts";
+import { type Figures, mean, median, num, tableHead } from "./cannon.ts";
 import type { OrdersWalk, RowsRead, WalkCost } from "./rows.ts";
 import { type UsageComparison, usageMarkdown } from "./usage.ts";
 
@@ -33,11 +33,6 @@ export interface PageFloor {
 }
 
 export interface Summary {
-  command: string;
-  started: Date;
-  machine: string;
-  loadBefore: number[];
-  loadAfter: number[];
   dataset: string;
   imports: string[];
   options: { connections: number; seconds: number; warmupSeconds: number };
@@ -84,17 +79,7 @@ const problemsOf = (f: Figures) =>
   (f.status !== 200 ? ` (**probe answered ${f.status}**)` : "");
 
 function header(s: Summary): string[] {
-  const load = (l: number[]) => l.map((x) => x.toFixed(2)).join(" / ");
-  const lines = [`# npm run bench: ${s.started.toISOString()}`, ""];
-  lines.push(`- Command: \`${s.command}\``);
-  lines.push(
-    `- Machine: ${s.machine}; load average (1/5/15 min) before ${load(s.loadBefore)}, after ${load(s.loadAfter)}`,
-  );
-  if (Math.max(s.loadBefore[0]!, s.loadAfter[0]!) > 2) {
-    lines.push(
-      "- **The machine was busy (1-minute load above 2): the figures are lower and noisier than on a quiet machine.**",
-    );
-  }
+  const lines: string[] = [];
   if (s.reloads > 0) {
     lines.push(
       `- **wrangler rebuilt the worker ${s.reloads} time(s) during the measurements (a source file changed): rerun on a quiet tree.**`,
@@ -265,7 +250,7 @@ function rowsRead(s: Summary): string[] {
   ];
 }
 
-export function toMarkdown(s: Summary): string {
+export function toMarkdown(s: Summary): string[] {
   const p50Ratio = s.ordersLarge.p50 / s.ordersDemo.p50;
   const kib = s.bundle.gzipBytes / 1024;
   return [
@@ -288,6 +273,5 @@ export function toMarkdown(s: Summary): string {
     "",
     `\`wrangler deploy --dry-run --outdir\`: ${num(s.bundle.bytes / 1024, 1)} KiB, gzipped ${num(kib, 1)} KiB ` +
       `(target < ${BUNDLE_TARGET_KIB} KiB: ${mark(kib < BUNDLE_TARGET_KIB)}). wrangler: ${s.bundle.wranglerLine || "n/a"}`,
-    "",
-  ].join("\n");
+  ];
 }

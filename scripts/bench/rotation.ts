@@ -5,8 +5,8 @@
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { DEMO_OPTIONS } from "../dataset/index.ts";
-import { type Figures, type LoadOptions, mean, measure, median, tableHead } from "../perf/cannon.ts";
-import { makeKey, type PerfRun } from "../perf/harness.ts";
+import { type Figures, type LoadOptions, mean, measure, median, tableHead } from "./cannon.ts";
+import { makeKey, type PerfRun } from "./harness.ts";
 import { run } from "../lib/processes.ts";
 import { importInto } from "./state.ts";
 

@@ -2,7 +2,7 @@
 // over the request's statements): a first page and the page that its next_page_url leads to; and
 // what walking every customer costs by next_page_url (its cursor) against building page=N URLs.
 import { createBody, type CreateBody } from "../../test/fixtures/create-body.ts";
-import { rowsRead } from "../perf/cannon.ts";
+import { rowsRead } from "./cannon.ts";
 
 export interface RowsRead {
   label: string;

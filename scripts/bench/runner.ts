@@ -1,7 +1,7 @@
 // One load run with its printed line, and an endpoint's rounds against its floor, as `npm run bench`
 // and its `--scale` run measure them.
-import { measure, type Figures, type LoadOptions, type RequestParts } from "../perf/cannon.ts";
-import type { Server } from "../perf/harness.ts";
+import { measure, type Figures, type LoadOptions, type RequestParts } from "./cannon.ts";
+import type { Server } from "./harness.ts";
 
 export type Runner = (
   label: string,

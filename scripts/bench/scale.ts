@@ -2,10 +2,9 @@
 // a tenth its size (docs/scaling.md): the import's time and memory, the bytes per order, each page's
 // latency and rows read at both sizes, GET /sync, a second import changing 1% of the records, and
 // throughput against the floors that write the same log line.
-import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
-import { type Figures, type LoadOptions, median, num, tableHead } from "../perf/cannon.ts";
-import { makeKey, type PerfRun, type Server } from "../perf/harness.ts";
+import { type Figures, type LoadOptions, median, num, tableHead } from "./cannon.ts";
+import { makeKey, type PerfRun, type Server } from "./harness.ts";
 import { measureImport, type ImportFigures } from "./big-import.ts";
 import { changedCopy } from "./changed.ts";
 import { databaseSize, type DatabaseSize } from "./database.ts";
@@ -112,10 +111,8 @@ function rowsVerdict(pair: PagePair): string {
     : "**short**";
 }
 
-export async function runScale(perf: PerfRun, opts: ScaleOptions): Promise<string> {
+export async function runScale(perf: PerfRun, opts: ScaleOptions): Promise<string[]> {
   const step = (message: string) => perf.step(message);
-  const started = new Date();
-  const loadBefore = loadavg();
   const run = loadRunner(step, opts.load);
   const auth = (key: string) => ({ Authorization: `Bearer ${key}` });
 
@@ -287,16 +284,7 @@ export async function runScale(perf: PerfRun, opts: ScaleOptions): Promise<strin
   // --- the report ---
   const lines: string[] = [];
   const push = (...l: string[]) => lines.push(...l);
-  const command =
-    `npm run bench -- --scale --customers ${opts.customers} --orders ${opts.orders} --rounds ${opts.rounds} ` +
-    `--duration ${opts.load.seconds} --warmup ${opts.load.warmupSeconds} --connections ${opts.load.connections}`;
   push(
-    `# npm run bench -- --scale: ${started.toISOString()}`,
-    "",
-    `- Command: \`${command}\``,
-    `- Machine: ${cpus().length} × ${cpus()[0]?.model ?? "CPU"}, Node ${process.version}; load average (1/5/15 min) before ${loadBefore.map((x) => x.toFixed(2)).join(" / ")}, after ${loadavg()
-      .map((x) => x.toFixed(2))
-      .join(" / ")}`,
     `- Data: ${sizes.map((s) => `${s.name} ${num(s.customers)} customers, ${num(s.orders)} orders (${s.file})`).join("; ")}`,
     "",
     "## Import",
@@ -400,5 +388,5 @@ export async function runScale(perf: PerfRun, opts: ScaleOptions): Promise<strin
       ? `Sync deltas for agent ${large.agent.id}: ${deltas.got} changes after the second import, ${deltas.expected} records of its book changed (${verdict(deltas.got === deltas.expected)}), ${deltas.seconds.toFixed(1)} s.`
       : "Sync deltas: endpoint not present.",
   );
-  return lines.join("\n");
+  return lines;
 }

@@ -5,7 +5,7 @@ import { cpSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { readConfig } from "../lib/config.ts";
 import { WRANGLER_BIN, wranglerEnv } from "../lib/wrangler-env.ts";
-import type { PerfRun, Server } from "../perf/harness.ts";
+import type { PerfRun, Server } from "./harness.ts";
 
 /**
  * The floors worker with a config of its own generated into the run's folder, on a copy of

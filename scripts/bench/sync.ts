@@ -2,7 +2,7 @@
 // and `npm run bench:sync` alike: one answer (rows read, bytes, records, the next cursor), and a
 // sales agent's whole sync from a cursor (none: a first sync) until has_more is false (seconds,
 // answers, D1 rows read in all and in the largest answer). Every answer's rows read come from Server-Timing.
-import { rowsRead } from "../perf/cannon.ts";
+import { rowsRead } from "./cannon.ts";
 
 export interface SyncPage {
   status: number;

@@ -3,8 +3,8 @@
 // after every request), each on its own copy of the same data, started together and loaded in turn,
 // the order alternating from round to round, so that the machine's drift hits every server alike.
 import { createBody } from "../../test/fixtures/create-body.ts";
-import { type Figures, mean, median, type RequestParts, tableHead } from "../perf/cannon.ts";
-import { freshMobiles } from "../perf/harness.ts";
+import { type Figures, mean, median, type RequestParts, tableHead } from "./cannon.ts";
+import { freshMobiles } from "./harness.ts";
 import type { CreateTemplate } from "./state.ts";
 
 /** A USAGE_FLUSH_SECONDS value: "" is wrangler.toml's (60). */

@@ -4,9 +4,10 @@
 // benchmark are).
 import { type ChildProcess, spawn } from "node:child_process";
 import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { execa } from "execa";
+import getPort from "get-port";
 
 export interface CommandResult {
   code: number;
@@ -18,46 +19,40 @@ export interface CommandResult {
 /** How a child's output is handled: kept for the caller, or shown on this process's terminal. */
 type Output = "capture" | "stdout" | "terminal";
 
-/** The commands still running, stopped should this process exit first: one listener for all of them. */
+/** The commands still running, stopped with their processes should this process exit first (npm start stopped). */
 const stopAtExit = new Set<number>();
 process.on("exit", () => {
   for (const pid of stopAtExit) killTree(pid, "SIGTERM");
 });
 
-/**
- * Spawns a command and resolves when it ends; "stdout" keeps stdout and shows stderr, "terminal"
- * shows both. Should this process exit meanwhile (npm start stopped by SIGTERM), the command's
- * processes do not go on alone.
- */
-function spawnCommand(command: string, args: string[], env: NodeJS.ProcessEnv, output: Output): Promise<CommandResult> {
+/** Runs a command to its end; "stdout" keeps stdout and shows stderr, "terminal" shows both. */
+async function spawnCommand(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  output: Output,
+): Promise<CommandResult> {
   const started = Date.now();
-  const keep = (stream: "stdout" | "stderr") => output === "capture" || (output === "stdout" && stream === "stdout");
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, {
-      env,
-      stdio: [
-        output === "capture" ? "ignore" : "inherit",
-        keep("stdout") ? "pipe" : "inherit",
-        keep("stderr") ? "pipe" : "inherit",
-      ],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout?.setEncoding("utf8").on("data", (d: string) => (stdout += d));
-    child.stderr?.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-    const pid = child.pid;
-    if (pid) stopAtExit.add(pid);
-    child.once("error", reject);
-    child.once("close", (code, signal) => {
-      if (pid) stopAtExit.delete(pid);
-      resolve({
-        code: code ?? (signal && output !== "capture" ? 128 : 1),
-        stdout,
-        stderr,
-        seconds: (Date.now() - started) / 1000,
-      });
-    });
+  const kept = (keep: boolean) => (keep ? "pipe" : "inherit");
+  const child = execa(command, args, {
+    env,
+    extendEnv: false,
+    reject: false,
+    stripFinalNewline: false,
+    stdin: output === "capture" ? "ignore" : "inherit",
+    stdout: kept(output !== "terminal"),
+    stderr: kept(output === "capture"),
   });
+  if (child.pid) stopAtExit.add(child.pid);
+  const result = await child;
+  if (child.pid) stopAtExit.delete(child.pid);
+  if (result.failed && result.exitCode === undefined && !result.signal) throw result;
+  return {
+    code: result.exitCode ?? (result.signal && output !== "capture" ? 128 : 1),
+    stdout: typeof result.stdout === "string" ? result.stdout : "",
+    stderr: typeof result.stderr === "string" ? result.stderr : "",
+    seconds: (Date.now() - started) / 1000,
+  };
 }
 
 /**
@@ -97,37 +92,14 @@ export function wrangler(args: string[], options: ShownOptions = {}): Promise<st
   return runChecked("npx", ["wrangler", ...args], options);
 }
 
-/** A TCP port on 127.0.0.1 that nothing listens on right now (the OS picks it). */
-// A port below Linux's ephemeral range (32768 up): a port that listen(0) hands out is free only
-// until the next process asks, and servers started side by side (two test files at once, each
-// workerd's own sockets) would be given it again and answer another server's readiness check.
-const PORT_RANGE = { from: 20_000, to: 32_000 };
-
-export async function freePort(): Promise<number> {
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const port = PORT_RANGE.from + Math.floor(Math.random() * (PORT_RANGE.to - PORT_RANGE.from));
-    if (await canListen(port)) return port;
-  }
-  return listenOn(0);
-}
-
-function canListen(port: number): Promise<boolean> {
-  return listenOn(port).then(
-    () => true,
-    () => false,
-  );
-}
-
-function listenOn(port: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once("error", reject);
-    srv.listen(port, "127.0.0.1", () => {
-      const address = srv.address();
-      const bound = typeof address === "object" && address ? address.port : 0;
-      srv.close(() => resolve(bound));
-    });
-  });
+/**
+ * A TCP port on 127.0.0.1 that nothing listens on right now. Tried at random below Linux's ephemeral
+ * range (32768 up): a port that listen(0) hands out is free only until the next process asks, and
+ * servers started side by side (two test files at once, each workerd's own sockets) would get it again.
+ */
+export function freePort(): Promise<number> {
+  const candidates = Array.from({ length: 50 }, () => 20_000 + Math.floor(Math.random() * 12_000));
+  return getPort({ host: "127.0.0.1", port: candidates });
 }
 
 export function tempStateDir(prefix = "olk-e2e-"): string {

@@ -1,7 +1,7 @@
 // The figures of `npm run load`, printed as plain lines, and the verdict.
-import { type CannonResult, num } from "../perf/cannon.ts";
-import type { Tally } from "./mix.ts";
-import type { CreateCheck } from "./catalog.ts";
+import { type CannonResult, num } from "./cannon.ts";
+import type { Tally } from "./load-mix.ts";
+import type { CreateCheck } from "./load-catalog.ts";
 
 export interface Verdict {
   ok: boolean;

@@ -1,4 +1,4 @@
-// npm run bench:sync-import: what imports cost the sync change log (docs/performance.md). One agent's
+// `npm run bench -- sync-import`: what imports cost the sync change log (docs/performance.md). One agent's
 // book of 1,500 customers and 15,000 orders, imported into a fresh local D1 through the importer
 // itself; then the same file again (rows written: 0), a file that changes 1% of the orders, and a
 // city renamed that 10,000 of the records show (1,000 customers and their 9,000 orders). Rows read
@@ -8,7 +8,8 @@ import { Meter, meterD1 } from "../../src/platform/lib/meter.ts";
 import { tempFolder } from "../lib/temp-folder.ts";
 import { CUSTOMERS, dataset, IN_CITY, openBookState, ORDERS } from "./sync-book.ts";
 
-async function main(): Promise<void> {
+export async function syncImport(): Promise<string[]> {
+  const lines: string[] = [];
   const state = tempFolder("sync-import");
   const { platform, importDataset } = await openBookState(state.path);
   const db = platform.env.DB;
@@ -27,15 +28,14 @@ async function main(): Promise<void> {
       .prepare("SELECT count(*) AS n FROM sync_changes WHERE seq > ?1")
       .bind(before.top)
       .first<{ n: number }>())!;
-    console.log(
-      `${name.padEnd(44)} ${String(summary.rowsWritten).padStart(8)} rows written ` +
-        `${String(n).padStart(7)} log entries written ${String(meter.d1RowsRead).padStart(9)} rows read ` +
-        `${seconds.toFixed(2).padStart(7)} s`,
-    );
+    lines.push(`| ${name} | ${summary.rowsWritten} | ${n} | ${meter.d1RowsRead} | ${seconds.toFixed(2)} |`);
   };
   try {
-    console.log(
+    lines.push(
       `One book: ${CUSTOMERS} customers, ${ORDERS} orders (D1's rows_written; local D1 through wrangler's proxy)`,
+      "",
+      "| import | rows written | log entries written | rows read | seconds |",
+      "|---|---|---|---|---|",
     );
     const file = dataset("Mumbai");
     await step("import into an empty database", file);
@@ -50,9 +50,5 @@ async function main(): Promise<void> {
     await platform.dispose();
     state.remove();
   }
+  return lines;
 }
-
-main().catch((err: unknown) => {
-  console.error(`bench:sync-import failed: ${(err as Error).message ?? err}`);
-  process.exitCode = 1;
-});

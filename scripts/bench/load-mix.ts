@@ -2,9 +2,9 @@
 // creates with fresh valid mobile numbers (JSON, query-string and form bodies; some with an
 // Idempotency-Key, some of those sent again to be replayed). Tallies every answer per endpoint.
 import { Rng } from "../dataset/prng.ts";
-import type { CannonRequest } from "../perf/cannon.ts";
-import { freshMobiles } from "../perf/harness.ts";
-import type { Catalog } from "./catalog.ts";
+import type { CannonRequest } from "./cannon.ts";
+import { freshMobiles } from "./harness.ts";
+import type { Catalog } from "./load-catalog.ts";
 
 export interface Tally {
   /** endpoint name -> status -> count */

@@ -5,7 +5,7 @@ import { formTokens } from "../../drizzle/schema.ts";
 import type { Database } from "../platform/db/database.ts";
 import { sha256Hex } from "../platform/lib/crypto.ts";
 import { randomBase62 } from "../keys/keys.secret.ts";
-import { SESSION_TTL_SECONDS } from "./admin.session.ts";
+import { SESSION_TTL_SECONDS } from "../admin/admin.session.ts";
 
 export const FORM_TOKEN_FIELD = "form_token";
 export const FORM_TOKEN_TTL_MS = 60 * 60 * 1000;

@@ -1,5 +1,5 @@
 // The dashboard's key list as its address asks for it (docs/specification.md section 9, "The dashboard's
-// key list"): the filters and the page read from the query, refused by name when they break a rule.
+// key list"): the filters and the page read from the query (refused by name when they break a rule), and back.
 import { errors, type FieldError } from "../platform/errors.ts";
 import { MAX_NAME_LENGTH } from "../keys/keys.rules.ts";
 import { isKeyMode, KEY_ID_PATTERN, KEY_MODES } from "../keys/keys.secret.ts";
@@ -11,7 +11,7 @@ import {
   type KeyStore,
   ROTATION_STATES,
 } from "../keys/keys.store.ts";
-import { type AdminKeyWithUsage, withUsageView } from "./admin.keys.ts";
+import { type AdminKeyWithUsage, withUsageView } from "../admin/admin.keys.ts";
 
 export const KEY_LIST_PAGE_SIZE = 50;
 /** The query parameters, in the order the filter form sends them; `before` is the key the page starts after. */
@@ -83,4 +83,28 @@ export async function listKeyPage(store: KeyStore, filters: KeyListFilters, befo
     counts: read.counts,
     agents: read.agents,
   };
+}
+
+/** The address of the list with these filters, starting after the key `before` (none: the newest keys). */
+export function listHref(filters: KeyListFilters, before: string | null = null): string {
+  const query: KeyListQuery = {
+    name: filters.name,
+    agent: filters.agent === undefined ? undefined : String(filters.agent),
+    mode: filters.mode,
+    status: filters.status,
+    rotation: filters.rotation,
+    before: before ?? undefined,
+  };
+  const params = new URLSearchParams();
+  for (const name of KEY_LIST_PARAMS) {
+    const value = query[name];
+    if (value !== undefined) params.set(name, value);
+  }
+  const search = params.toString();
+  return search === "" ? "/dashboard" : `/dashboard?${search}`;
+}
+
+/** Only an address of the key list itself: a form's field must not send the browser elsewhere. */
+export function listAddress(given: string | undefined): string {
+  return given !== undefined && /^\/dashboard(\?[\w.~%&=+-]*)?$/.test(given) ? given : "/dashboard";
 }

@@ -2,7 +2,7 @@
 // A session's id is shortened: enough to tell sessions apart, not to be one.
 import type { FC } from "hono/jsx";
 import type { AuditEntry } from "../keys/keys.store.ts";
-import { Time } from "./dashboard.time.tsx";
+import { Time } from "./dashboard.layout.tsx";
 
 export const SESSION_ID_SHOWN = 8;
 

@@ -1,14 +1,13 @@
-// npm run bench:sync: what GET /sync costs (docs/performance.md). One agent's book (./sync-book.ts:
+// `npm run bench -- sync`: what GET /sync costs (docs/performance.md). One agent's book (./sync-book.ts:
 // 1,500 customers, 15,000 orders) imported into a fresh local D1 and served by `npm run dev`: the first
 // sync's answers, rows read a record and seconds; 50 creates and the delta that brings them (rows read,
 // bytes); a caught-up sync (rows read) and its requests per second beside the `select 1` floor of
 // `npm run bench`.
 import { createBody } from "../../test/fixtures/create-body.ts";
-import { createCustomer } from "../bench/rows.ts";
-import { syncPage, syncPath, wholeSync } from "../bench/sync.ts";
-import type { CommandLine } from "../lib/cli.ts";
+import { createCustomer } from "./rows.ts";
+import { syncPage, syncPath, wholeSync } from "./sync.ts";
 import { measure, type LoadOptions } from "./cannon.ts";
-import { makeKey, runPerf } from "./harness.ts";
+import { makeKey, type PerfRun } from "./harness.ts";
 import { CUSTOMERS, dataset, openBookState, ORDERS } from "./sync-book.ts";
 
 /** The book's sales agent (sync-book.ts). */
@@ -17,13 +16,12 @@ const LIMIT = 1000;
 const CREATES = 50;
 const LOAD: LoadOptions = { connections: 16, seconds: 5, warmupSeconds: 2 };
 
-const COMMAND: CommandLine = {
-  invocation: "npm run bench:sync",
-  usage: "Usage: npm run bench:sync\n  Not a test: prints figures (minutes; serves the API with npm run dev).",
-};
-
-runPerf(COMMAND, "bench", async (open) => {
-  const perf = open();
+export async function syncServe(perf: PerfRun): Promise<string[]> {
+  const lines: string[] = [];
+  const say = (line: string) => {
+    perf.step(line);
+    lines.push(`- ${line}`);
+  };
   const state = `${perf.dir}/state`;
   perf.step(`importing one book: ${CUSTOMERS} customers, ${ORDERS} orders ...`);
   const { platform, importDataset } = await openBookState(state);
@@ -33,7 +31,7 @@ runPerf(COMMAND, "bench", async (open) => {
   const api = await perf.serveApi("api-sync", "dev", state);
 
   const first = await wholeSync(api.url, key, AGENT, undefined, LIMIT);
-  perf.step(
+  say(
     `first sync (limit ${LIMIT}): ${first.pages} answers, ${first.records} records, ${first.rows} rows read ` +
       `(${(first.rows / first.records).toFixed(2)} a record, at most ${first.maxRows} an answer), ${first.seconds.toFixed(2)} s`,
   );
@@ -47,13 +45,11 @@ runPerf(COMMAND, "bench", async (open) => {
     );
   }
   const delta = await syncPage(api.url, key, AGENT, first.cursor, LIMIT);
-  perf.step(
-    `delta of ${CREATES} changes: ${delta.changes.length} records, ${delta.rows} rows read, ${delta.bytes} bytes`,
-  );
+  say(`delta of ${CREATES} changes: ${delta.changes.length} records, ${delta.rows} rows read, ${delta.bytes} bytes`);
 
   const caughtUp = await syncPage(api.url, key, AGENT, delta.nextCursor, LIMIT);
-  perf.step(`caught up: ${caughtUp.rows} rows read, ETag ${caughtUp.etag}`);
-  const { startFloors } = await import("../bench/servers.ts");
+  say(`caught up: ${caughtUp.rows} rows read, ETag ${caughtUp.etag}`);
+  const { startFloors } = await import("./servers.ts");
   const floors = await startFloors(perf, state);
   const floor = await measure(
     { label: "floor: one query", url: `${floors.url}/select1`, cpuSeconds: floors.cpuSeconds },
@@ -68,9 +64,9 @@ runPerf(COMMAND, "bench", async (open) => {
     },
     LOAD,
   );
-  perf.step(
+  say(
     `caught-up sync: ${Math.round(sync.rps)} req/s (p50 ${sync.p50} ms) against the one-query floor's ${Math.round(floor.rps)} ` +
       `(ratio ${(sync.rps / floor.rps).toFixed(2)}); failures ${sync.failures}`,
   );
-  return 0;
-});
+  return lines;
+}

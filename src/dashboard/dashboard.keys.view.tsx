@@ -1,23 +1,27 @@
-// The dashboard's pages, rendered on the server (hono/jsx escapes every value). No external
-// resources; the only script is the copy button's, and the page works without it.
-import { raw } from "hono/html";
-import type { Child, FC, PropsWithChildren } from "hono/jsx";
+// The key list's page (docs/specification.md section 9): the make-key form, a new key's secret shown once, the
+// key list and the audit log. The only script is the copy button's, and the page works without it.
+import type { FC } from "hono/jsx";
 import type { AdminKey, NewKey } from "../admin/admin.keys.ts";
-import type { KeyList } from "../admin/admin.key-list.ts";
 import type { FieldError } from "../platform/errors.ts";
 import type { AuditEntry } from "../keys/keys.store.ts";
-import { SCOPES } from "../keys/keys.scopes.ts";
-import { AgentChoices, type AgentPickerProps, AgentSearch } from "./dashboard.agent-picker.tsx";
-import { AuditPanel } from "./dashboard.audit-panel.tsx";
-import { ChoiceSelect, Csrf, FormToken, SPANS } from "./dashboard.form-fields.tsx";
+import { AgentChoices, AgentSearch } from "./dashboard.agent-picker.tsx";
+import { AuditPanel } from "./dashboard.audit.tsx";
+import type { Picker } from "./dashboard.guards.tsx";
+import type { KeyList } from "./dashboard.key-list.query.ts";
 import { KeyListSection } from "./dashboard.key-list.tsx";
-import { STYLE } from "./dashboard.style.ts";
-import { Time } from "./dashboard.time.tsx";
-
-const SCOPE_HINTS = { read: "read: every GET endpoint", write: "write: create customers" } as const;
+import {
+  ChoiceSelect,
+  Csrf,
+  FormToken,
+  ModeChoices,
+  ScopeChoices,
+  SignedInPage,
+  SPANS,
+  Time,
+} from "./dashboard.layout.tsx";
 
 /** Expiry choices of a new key: the seconds as the form sends them, "" for never. */
-export const EXPIRY_CHOICES = [
+const EXPIRY_CHOICES = [
   { value: "", label: "never" },
   ...SPANS.map(([seconds, label]) => ({ value: String(seconds), label })),
 ];
@@ -39,55 +43,6 @@ const COPY_SCRIPT = `(() => {
   });
 })();`;
 
-export const Layout: FC<PropsWithChildren<{ title: string; nonce: string }>> = ({ title, nonce, children }) => (
-  <>
-    {raw("<!doctype html>")}
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="robots" content="noindex, nofollow" />
-        <title>{title}</title>
-        <style nonce={nonce} dangerouslySetInnerHTML={{ __html: STYLE }} />
-      </head>
-      <body>{children}</body>
-    </html>
-  </>
-);
-
-export interface LoginPageProps {
-  nonce: string;
-  error?: string;
-}
-
-// The same page whatever the configuration: an unusable administrator token is for the log to tell.
-export const LoginPage: FC<LoginPageProps> = ({ nonce, error }) => (
-  <Layout title="Log in: API key dashboard" nonce={nonce}>
-    <main class="login">
-      <h1>API key dashboard</h1>
-      <form method="post" action="/dashboard/login">
-        {error && (
-          <p class="alert" role="alert" id="login-error">
-            {error}
-          </p>
-        )}
-        <label for="token">Administrator token</label>
-        <input
-          id="token"
-          name="token"
-          type="password"
-          autocomplete="current-password"
-          required
-          autofocus
-          aria-invalid={error ? "true" : undefined}
-          aria-describedby={error ? "login-error" : undefined}
-        />
-        <button type="submit">Log in</button>
-      </form>
-    </main>
-  </Layout>
-);
-
 export interface KeysPageProps {
   nonce: string;
   csrfToken: string;
@@ -96,7 +51,7 @@ export interface KeysPageProps {
   mode: "test" | "live";
   list: KeyList;
   audit: { entries: AuditEntry[]; limit: number };
-  picker: Omit<AgentPickerProps, "chosen">;
+  picker: Picker;
   /** Revocation bounds, in seconds. */
   bounds: { local: number; production: number };
   /** A key just made: its secret is in this page and nowhere else. */
@@ -106,49 +61,6 @@ export interface KeysPageProps {
   /** What the create form held when it failed validation. */
   form?: { name?: string; mode?: string; expires_in?: string; scopes?: string[]; agent_id?: string };
 }
-
-/**
- * A page of the signed-in administrator: heading and Log out, then what went wrong or happened, then the page.
- * A page passes its own props in whole; this takes the nonce, CSRF token, error and notice from them.
- */
-export const SignedInPage: FC<
-  PropsWithChildren<{
-    title: string;
-    heading: string;
-    nonce: string;
-    csrfToken: string;
-    error?: { message: string };
-    notice?: string;
-    /** After main: a page's script. */
-    tail?: Child;
-  }>
-> = ({ title, heading, nonce, csrfToken, error, notice, tail, children }) => (
-  <Layout title={title} nonce={nonce}>
-    <header class="top">
-      <h1>{heading}</h1>
-      <form method="post" action="/dashboard/logout">
-        <Csrf token={csrfToken} />
-        <button type="submit" class="secondary">
-          Log out
-        </button>
-      </form>
-    </header>
-    <main>
-      {error && (
-        <div class="alert" role="alert">
-          <p>{error.message}</p>
-        </div>
-      )}
-      {notice && (
-        <p class="notice" role="status">
-          {notice}
-        </p>
-      )}
-      {children}
-    </main>
-    {tail}
-  </Layout>
-);
 
 export const KeysPage: FC<KeysPageProps> = (props) => {
   const { nonce, csrfToken, newKey } = props;
@@ -227,34 +139,6 @@ const CreateForm: FC<KeysPageProps> = ({ csrfToken, formToken, form, error, pick
   );
 };
 
-/** `mode`: the deployment's, the only one offered: a key of the other mode would be refused here. */
-export const ModeChoices: FC<{ mode: "test" | "live" }> = ({ mode }) => (
-  <fieldset>
-    <legend>Mode</legend>
-    <div class="choices">
-      <label class="choice">
-        <input type="radio" name="mode" value={mode} checked /> {mode}
-      </label>
-      <span class="hint">the only mode this deployment accepts</span>
-    </div>
-  </fieldset>
-);
-
-/** `scopes`: what a refused form had ticked; absent, both. */
-export const ScopeChoices: FC<{ scopes?: string[] }> = ({ scopes }) => (
-  <fieldset>
-    <legend>Scopes</legend>
-    <div class="choices">
-      {SCOPES.map((scope) => (
-        <label class="choice">
-          <input type="checkbox" name="scopes" value={scope} checked={scopes ? scopes.includes(scope) : true} />{" "}
-          {SCOPE_HINTS[scope]}
-        </label>
-      ))}
-    </div>
-  </fieldset>
-);
-
 const NewSecret: FC<{ created: NewKey; replaced?: AdminKey }> = ({ created, replaced }) => (
   <section class="secret" aria-labelledby="new-key-heading">
     <h2 id="new-key-heading">
@@ -294,16 +178,4 @@ const NewSecret: FC<{ created: NewKey; replaced?: AdminKey }> = ({ created, repl
     </div>
     <p id="copy-status" role="status" />
   </section>
-);
-
-export const MessagePage: FC<{ nonce: string; title: string; message: string }> = ({ nonce, title, message }) => (
-  <Layout title={`${title}: API key dashboard`} nonce={nonce}>
-    <main class="login">
-      <h1>{title}</h1>
-      <p role="alert">{message}</p>
-      <p>
-        <a href="/dashboard">Back to the dashboard</a>
-      </p>
-    </main>
-  </Layout>
 );
