@@ -1,4 +1,4 @@
-// autocannon, the load generator of `npm run bench` and `npm run load`: its options and results as
+// autocannon, the load generator of `npm run bench` (its api, rotation and load suites): its options and results as
 // they use them (the package ships no types), and the benchmark's measurement of one endpoint.
 import { createRequire } from "node:module";
 

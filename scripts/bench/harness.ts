@@ -1,4 +1,4 @@
-// What `npm run bench` and `npm run load` share (docs/performance.md, docs/operations.md): a run's
+// What the suites of `npm run bench` share (docs/performance.md, docs/operations.md): a run's
 // temporary folder (the servers' states and logs: removed after a good run, kept after a failed one
 // or with --keep), the servers it starts (each on a free port of 127.0.0.1 in a process group of its
 // own, its output in a log file, its CPU time read from /proc), keys made with the operator's own

@@ -1,4 +1,4 @@
-// The weighted mix of `npm run load`: every endpoint, with parameters drawn from the dataset, and
+// The weighted mix of `npm run bench -- load`: every endpoint, with parameters drawn from the dataset, and
 // creates with fresh valid mobile numbers (JSON, query-string and form bodies; some with an
 // Idempotency-Key, some of those sent again to be replayed). Tallies every answer per endpoint.
 import { Rng } from "../dataset/prng.ts";

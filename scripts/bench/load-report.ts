@@ -1,4 +1,4 @@
-// The figures of `npm run load`, printed as plain lines, and the verdict.
+// The figures of `npm run bench -- load`, printed as plain lines, and the verdict.
 import { type CannonResult, num } from "./cannon.ts";
 import type { Tally } from "./load-mix.ts";
 import type { CreateCheck } from "./load-catalog.ts";

@@ -183,7 +183,7 @@ function firstSync(s: Summary): string[] {
   return [
     "## First sync of one agent's book",
     "",
-    `The book of \`npm run bench:sync\` (1,500 customers, 15,000 orders), GET /sync at limit 1000 from no cursor until has_more ` +
+    `The book of \`npm run bench -- sync\` (1,500 customers, 15,000 orders), GET /sync at limit 1000 from no cursor until has_more ` +
       `is false, after one warm-up sync: ${r.pages} answers, ${num(r.records)} records, ${num(r.rows)} rows read, ${num(r.bytes)} bytes.`,
     "",
     `Seconds, median of ${rounds.length}: ${median(seconds).toFixed(2)} (${seconds.map((x) => x.toFixed(2)).join(", ")}); ` +

@@ -1,4 +1,4 @@
-// One agent's book for the sync benchmarks (npm run bench:sync-import, npm run bench:sync): 1,500
+// One agent's book for the sync benchmarks (the sync, sync-import and api suites of npm run bench): 1,500
 // customers and 15,000 orders (2 lines and 2 statuses each), 1,000 customers in one city and 500 in a second.
 import type { Dataset, OrderRecord } from "../../src/import/importer.ts";
 import { customerRecord, dataset as fixture, oneAgentRecords, orderRecord } from "../../test/fixtures/dataset.ts";

@@ -1,5 +1,5 @@
 // GET /sync as the benchmarks measure it (docs/specification.md section 8), for `npm run bench -- --scale`
-// and `npm run bench:sync` alike: one answer (rows read, bytes, records, the next cursor), and a
+// and `npm run bench -- sync` alike: one answer (rows read, bytes, records, the next cursor), and a
 // sales agent's whole sync from a cursor (none: a first sync) until has_more is false (seconds,
 // answers, D1 rows read in all and in the largest answer). Every answer's rows read come from Server-Timing.
 import { rowsRead } from "./cannon.ts";
