@@ -3,7 +3,7 @@
 import { createRoute, OpenAPIHono, type RouteConfig, z } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import { createMiddleware } from "hono/factory";
-import type { AppEnv } from "../platform/env.ts";
+import type { AppEnv } from "../env.ts";
 import { limitBody } from "../platform/middleware/body-limit.ts";
 import { validationHook } from "../platform/errors.ts";
 import { adminAuth } from "./admin.auth.ts";

@@ -7,7 +7,7 @@ import type { CookieOptions } from "hono/utils/cookie";
 import { and, eq, gt, lte } from "drizzle-orm";
 import { adminSessions } from "../../drizzle/schema.ts";
 import type { Database } from "../platform/db/database.ts";
-import type { Bindings, Variables } from "../platform/env.ts";
+import type { Bindings, Variables } from "../env.ts";
 import { sha256, textsEqualInConstantTime } from "../platform/lib/crypto.ts";
 import { usableAdminToken } from "./admin.token.ts";
 import { SESSION_SECRET_NAME, type SessionKeys, sessionKeys } from "./admin.service-secret.ts";

@@ -6,7 +6,7 @@ import type { AdminKey, NewKey } from "../admin/admin.keys.ts";
 import type { KeyList } from "../admin/admin.key-list.ts";
 import type { FieldError } from "../platform/errors.ts";
 import type { AuditEntry } from "../keys/keys.store.ts";
-import { SCOPES } from "../keys/keys.scopes.ts";
+import { SCOPES } from "../keys/keys.rules.ts";
 import { AgentChoices, type AgentPickerProps, AgentSearch } from "./dashboard.agent-picker.tsx";
 import { AuditPanel } from "./dashboard.audit-panel.tsx";
 import { ChoiceSelect, Csrf, FormToken, SPANS } from "./dashboard.form-fields.tsx";

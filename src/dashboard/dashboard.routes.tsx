@@ -5,7 +5,7 @@ import { csrf } from "hono/csrf";
 import { createMiddleware } from "hono/factory";
 import { HTTPException } from "hono/http-exception";
 import { NONCE, type SecureHeadersVariables, secureHeaders } from "hono/secure-headers";
-import type { Bindings, Variables } from "../platform/env.ts";
+import type { Bindings, Variables } from "../env.ts";
 import { ApiError, errors, toApiError } from "../platform/errors.ts";
 import { errorName, log } from "../platform/lib/log.ts";
 import {

@@ -4,10 +4,10 @@
 import { codeAuditStatement, type KeyActor, checkActor } from "../keys/keys.audit.ts";
 import type { KeyDatabase } from "../keys/keys.record.ts";
 import { checkAgentId, checkMode, checkName, collect, MAX_NAME_LENGTH } from "../keys/keys.rules.ts";
-import { parseScopes, scopesText, type Scope, storedScopes } from "../keys/keys.scopes.ts";
+import { parseScopes, scopesText, type Scope, storedScopes } from "../keys/keys.rules.ts";
 import { type KeyMode, randomBase62 } from "../keys/keys.secret.ts";
 import { type KeyRecord, type KeyStore } from "../keys/keys.store.ts";
-import type { Services } from "../platform/env.ts";
+import type { Services } from "../env.ts";
 import { errors, type FieldError } from "../platform/errors.ts";
 import { seal, unseal } from "../platform/lib/crypto.ts";
 import { hashCode, newCode, normalizeCode } from "./enroll.code.ts";

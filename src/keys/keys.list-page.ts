@@ -5,7 +5,7 @@
 import type { KeyDatabase, KeyState } from "./keys.record.ts";
 import { READ_COLUMNS } from "./keys.records.ts";
 import { KEY_ID_PATTERN, type KeyMode } from "./keys.secret.ts";
-import { type KeyWithUsage, readUsageOf, type UsageKeyRow, withUsage } from "./keys.usage-read.ts";
+import { type KeyWithUsage, readUsageOf, type UsageKeyRow, withUsage } from "./keys.usage.ts";
 
 export const KEY_STATES = ["active", "grace", "expired", "revoked"] as const satisfies readonly KeyState[];
 /** A key's rotation as the list filters it: "none" for a key whose rotation was never asked for. */
@@ -64,7 +64,7 @@ const COUNTS_SQL =
   `AND a.id = CAST(substr(r.name, ${AGENT_COUNT.length + 1}) AS INTEGER) ` +
   "WHERE r.name >= 'api_keys' AND r.name < 'api_keys/'";
 
-// keyState (keys.state.ts) in SQL, ?1 the moment as ISO text.
+// keyState (keys.record.ts) in SQL, ?1 the moment as ISO text.
 const REVOKED = "(k.revoked_at IS NOT NULL AND k.revoked_at <= ?1)";
 const EXPIRED = `(NOT ${REVOKED} AND k.expires_at IS NOT NULL AND k.expires_at <= ?1)`;
 const IN_GRACE = "(k.replaced_by IS NOT NULL AND k.expires_at IS NOT NULL)";

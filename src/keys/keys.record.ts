@@ -1,6 +1,6 @@
 // A key record and the types around it, shared by every module of src/keys/: types only, so that none
 // of them needs to import the store.
-import type { Scope } from "./keys.scopes.ts";
+import type { Scope } from "./keys.rules.ts";
 import type { KeyMode } from "./keys.secret.ts";
 
 export interface KeyRecord {
@@ -56,3 +56,10 @@ export interface CreatedKey extends ChangedKey {
 }
 
 export type KeyDatabase = Pick<D1Database, "prepare" | "batch">;
+
+export function keyState(record: KeyRecord, nowIso: string): KeyState {
+  if (record.revoked_at && record.revoked_at <= nowIso) return "revoked";
+  if (record.expires_at && record.expires_at <= nowIso) return "expired";
+  if (record.replaced_by && record.expires_at) return "grace";
+  return "active";
+}

@@ -2,7 +2,7 @@
 // audit row, marks the KV copy pending and reads the record back (docs/specification.md section 2).
 import { causeMessages, errors } from "../platform/errors.ts";
 import { type AuditEntry, auditStatement, type KeyActorName, revokeAuditStatement } from "./keys.audit.ts";
-import { scopesText, storedScopes } from "./keys.scopes.ts";
+import { scopesText, storedScopes } from "./keys.rules.ts";
 import type { KeyDatabase, KeyRecord } from "./keys.record.ts";
 import { ROTATION_COLUMNS, type RotationRow, rotationOf } from "./keys.rotation.record.ts";
 

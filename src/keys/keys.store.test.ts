@@ -13,7 +13,7 @@ import {
   rememberKey,
   UNKNOWN_KEY_CACHE_SIZE,
   UNKNOWN_KEY_TTL_MS,
-} from "./keys.isolate-cache.ts";
+} from "./keys.copy.ts";
 import type { KeyRecord, RotationFields } from "./keys.record.ts";
 import { KeyRecords } from "./keys.records.ts";
 import { hashSecret } from "./keys.secret.ts";

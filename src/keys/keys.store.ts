@@ -11,15 +11,15 @@ import {
   readAudit,
 } from "./keys.audit.ts";
 import { fromCopy, type StoredCopy } from "./keys.copy.ts";
-import { drainCarriedOver, legacyRecords } from "./keys.legacy.ts";
-import { cachedKey, forgetKey, ISOLATE_KEY_TTL_MS, rememberKey } from "./keys.isolate-cache.ts";
+import { drainCarriedOver, legacyRecords } from "./keys.copy.ts";
+import { cachedKey, forgetKey, ISOLATE_KEY_TTL_MS, rememberKey } from "./keys.copy.ts";
 import type { ChangedKey, CreatedKey, KeyDatabase, KeyRecord, KeyState } from "./keys.record.ts";
 import { type KeyClaim, notActive, type VersionedRecord } from "./keys.records.ts";
-import { authError } from "./keys.auth-failure.ts";
+import { authError } from "./keys.rules.ts";
 import {
   alreadyRotated,
   checkRotationFilter,
-  checkRotationGrace,
+  DEFAULT_ROTATION_GRACE_SECONDS,
   expiredBecause,
   FIRST_USE_CUT_MS,
   isLateUse,
@@ -31,12 +31,12 @@ import {
   rotatedTooRecently,
   sealSuccessorSecret,
 } from "./keys.rotation.ts";
-import { DUE_SET_KEY, dueIds, readDueSet, rememberDueSet, writeDueSet } from "./keys.rotation.due.ts";
+import { DUE_SET_KEY, dueIds, readDueSet, rememberDueSet, writeDueSet } from "./keys.copy.ts";
 import { RotationRecords } from "./keys.rotation.records.ts";
 import { checkNewKey, checkSeconds } from "./keys.rules.ts";
-import { keyState } from "./keys.state.ts";
-import type { Scope } from "./keys.scopes.ts";
-import { type KeyWithUsage, readUsage } from "./keys.usage-read.ts";
+import { keyState } from "./keys.record.ts";
+import type { Scope } from "./keys.rules.ts";
+import { type KeyWithUsage, readUsage } from "./keys.usage.ts";
 import { type KeyListFilters, type KeyListPage, readKeyListPage } from "./keys.list-page.ts";
 import { usageRecorder } from "./keys.usage.ts";
 import {
@@ -53,7 +53,7 @@ import {
 export type { KeyRecord } from "./keys.record.ts";
 export type { AuditEntry, KeyActor } from "./keys.audit.ts";
 export type { KeyClaim } from "./keys.records.ts";
-export type { KeyWithUsage } from "./keys.usage-read.ts";
+export type { KeyWithUsage } from "./keys.usage.ts";
 export type { KeyListAgent, KeyListCounts, KeyListFilters, KeyListPage, RotationListState } from "./keys.list-page.ts";
 export { KEY_STATES, ROTATION_STATES } from "./keys.list-page.ts";
 
@@ -180,30 +180,25 @@ export class KeyStore {
 
   async get(id: string): Promise<KeyRecord | null> {
     if (!KEY_ID_PATTERN.test(id)) return null;
-    await this.carryOver();
     return this.records.get(id);
   }
 
   async getWithCopy(id: string): Promise<ChangedKey | null> {
     if (!KEY_ID_PATTERN.test(id)) return null;
-    await this.carryOver();
     const found = await this.records.getVersioned(id);
     return found && { record: found.record, copyPending: found.pending };
   }
 
   async list(): Promise<KeyRecord[]> {
-    await this.carryOver();
     return this.records.list();
   }
 
   async listWithUsage(): Promise<KeyWithUsage[]> {
-    await this.carryOver();
     return readUsage(this.db, this.now());
   }
 
   /** One page of the dashboard's filtered key list: one page of key records, kept counts, the page's keys' use. */
   async listPage(filters: KeyListFilters, page: { before: string | null; size: number }): Promise<KeyListPage> {
-    await this.carryOver();
     return readKeyListPage(this.db, filters, page, this.now());
   }
 
@@ -270,8 +265,8 @@ export class KeyStore {
    * again for a retry before the successor's first use. Two racing rotates: one commits, the other
    * reads the record it left and answers the same successor.
    */
-  async rotate(copy: KeyRecord, secret: string, graceSeconds: unknown): Promise<RotatedKey> {
-    const grace = checkRotationGrace(graceSeconds);
+  async rotate(copy: KeyRecord, secret: string, graceSeconds?: number): Promise<RotatedKey> {
+    const grace = graceSeconds ?? DEFAULT_ROTATION_GRACE_SECONDS;
     // Authentication matched `secret` against this hash already.
     const hash = copy.hash;
     for (let attempt = 0; attempt < 2; attempt++) {
@@ -382,7 +377,6 @@ export class KeyStore {
   async revoke(id: string, actor: KeyActor): Promise<ChangedKey | null> {
     const who = checkActor(actor);
     if (!KEY_ID_PATTERN.test(id)) return null;
-    await this.carryOver();
     const revoked = await this.records.revoke(id, this.now().toISOString(), who);
     if (!revoked) return null;
     return { record: revoked.record, copyPending: (await this.followRecord(revoked)) !== "confirmed" };
@@ -494,12 +488,16 @@ export class KeyStore {
     return reason;
   }
 
-  /** Costs one KV list when there is nothing left to carry over. */
-  private async carryOver(): Promise<void> {
+  /**
+   * Key records that only KV held (before D1 did) moved into D1: a step of `npm run db:migrate`, `npm start`
+   * and `npm run deploy` (scripts/lib/migrate.ts), never of a request. One KV list when none is left.
+   */
+  async carryOverLegacyKeys(): Promise<number> {
     const legacy = await legacyRecords(this.kv);
-    if (legacy.length === 0) return;
+    if (legacy.length === 0) return 0;
     await this.records.insertMissing(legacy);
     await drainCarriedOver(this.kv, legacy);
+    return legacy.length;
   }
 }
 

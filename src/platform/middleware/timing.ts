@@ -3,11 +3,11 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { setMetric, timing } from "hono/timing";
-import type { AppEnv } from "../env.ts";
+import type { PlatformEnv } from "../env.ts";
 
 export const serverTiming = [
-  timing({ enabled: (c: Context<AppEnv>) => c.env.SERVER_TIMING !== "off", totalDescription: "total" }),
-  createMiddleware<AppEnv>(async (c, next) => {
+  timing({ enabled: (c: Context<PlatformEnv>) => c.env.SERVER_TIMING !== "off", totalDescription: "total" }),
+  createMiddleware<PlatformEnv>(async (c, next) => {
     await next();
     const meter = c.get("meter");
     setMetric(c, "d1", meter?.d1Ms ?? 0, `${meter?.d1RoundTrips ?? 0} round trips`);
