@@ -1,5 +1,5 @@
-// API key authentication (docs/specification.md section 2) behind the per-address limit on failures.
-// No D1 work (one KV read at most), and no answer echoes what the caller sent: the texts are fixed.
+// API key authentication (docs/specification.md section 2) behind the per-address limit on failures. No D1 work (one KV
+// read at most), and no answer echoes what the caller sent: the texts are fixed.
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env.ts";
@@ -53,8 +53,8 @@ export const auth = createMiddleware<AppEnv>(async (c, next) => {
   const parsed = parseAuthorization(c.req.header("Authorization"));
   const address = failureBucket(c.req.header("CF-Connecting-IP"));
   const wait = lockedForSeconds(address, Date.now());
-  // Over its limit, an address is answered without a key lookup; only a key that this isolate saw
-  // authenticate within the window (a phone behind the same carrier address) goes on.
+  // Over its limit, an address is answered without a key lookup; only a key that this isolate saw authenticate within
+  // the window (a phone behind the same carrier address) goes on.
   if (wait !== null && !("secret" in parsed && isRecentlyValid(await hashSecret(parsed.secret), Date.now()))) {
     throw errors.authFailuresLimited(wait);
   }
@@ -71,10 +71,8 @@ export const auth = createMiddleware<AppEnv>(async (c, next) => {
   await next();
 });
 
-/**
- * After the handler (next in apiRoute()'s chain, so on every answer, errors included: they are c.res by
- * then): `Key-Rotation: due` and a successor's first use (docs/specification.md section 9).
- */
+/** After the handler (next in apiRoute()'s chain, so on every answer, errors included: they are c.res by then):
+ * `Key-Rotation: due` and a successor's first use (docs/specification.md section 9). */
 export const keyRotationSignals = createMiddleware<AppEnv>(async (c, next) => {
   const key = c.get("apiKey")!;
   const rotationDue = await c.get("services").keys.rotationDue(key);

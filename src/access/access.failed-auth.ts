@@ -1,5 +1,5 @@
-// The limit on failed authentication per client address (docs/specification.md section 2), exact, per isolate.
-// Not the Rate Limiting binding: it counts every call, per location, and cannot give a Retry-After.
+// The limit on failed authentication per client address (docs/specification.md section 2), exact, per isolate. Not the
+// Rate Limiting binding: it counts every call, per location, and cannot give a Retry-After.
 import { clientBucket } from "../platform/lib/client-address.ts";
 import { BoundedLru } from "../platform/lib/lru.ts";
 
@@ -9,8 +9,8 @@ export const FAILED_AUTH_WINDOW_MS = 60_000;
 export const FAILED_AUTH_ADDRESSES = 2_000;
 export const RECENTLY_VALID_KEYS = 10_000;
 
-// Times ascending (the oldest one's age ends a lockout); Map order is by latest failure, so the first
-// address is the one to drop when full.
+// Times ascending (the oldest one's age ends a lockout); Map order is by latest failure, so the first address is the
+// one to drop when full.
 const failures = new Map<string, number[]>();
 // Keys (by hash) that authenticated within the window: a locked address still serves them.
 const recentlyValid = new BoundedLru<true>(RECENTLY_VALID_KEYS, FAILED_AUTH_WINDOW_MS);

@@ -1,7 +1,6 @@
 // Per-key rate limit (docs/specification.md sections 2 and 6). After authentication, so the bucket is the key's
-// lineage: a key and the keys made from it by rotation or roll share one budget (the old ones still working in
-// a grace never multiply it), one lineage's burst never spends another's, and a caller without a valid key
-// reaches none.
+// lineage: a key and the keys made from it by rotation or roll share one budget (the old ones still working in a grace
+// never multiply it), one lineage's burst never spends another's, and a caller without a valid key reaches none.
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env.ts";
 import { errors } from "../platform/errors.ts";
@@ -18,8 +17,8 @@ export const rateLimit = createMiddleware<AppEnv>(async (c, next) => {
     try {
       ({ success } = await limiter.limit({ key: key.lineage_id }));
     } catch (err) {
-      // The limiter protects capacity, not access: the caller is authenticated, so a limiter
-      // fault lets the request through (logged) rather than turning every request into a 5xx.
+      // The limiter protects capacity, not access: the caller is authenticated, so a limiter fault lets the request
+      // through (logged) rather than turning every request into a 5xx.
       log({ level: "warn", request_id: c.get("requestId"), event: "rate_limiter_unavailable", error: errorName(err) });
     }
     if (!success) throw errors.rateLimited(PERIOD_SECONDS);

@@ -1,5 +1,5 @@
-// How the API's routes are made: apiRoute() puts authentication, usage, the rate limit and the scope
-// in front of a route, so nothing made with it answers without a key (test/platform/auth.test.ts).
+// How the API's routes are made: apiRoute() puts authentication, usage, the rate limit and the scope in front of a
+// route, so nothing made with it answers without a key (test/platform/auth.test.ts).
 import { createRoute, OpenAPIHono, type RouteConfig } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env.ts";
@@ -34,10 +34,8 @@ export function apiRoute<const R extends ApiRouteConfig>(config: R) {
   });
 }
 
-/**
- * A route for what a key does to itself (POST /keys/rotate, docs/specification.md section 9): the same
- * authentication, usage and rate limit, and no scope, since any key may.
- */
+/** A route for what a key does to itself (POST /keys/rotate, docs/specification.md section 9): the same
+ * authentication, usage and rate limit, and no scope, since any key may. */
 export function ownKeyRoute<const R extends Omit<ApiRouteConfig, "scope">>(config: R) {
   const { middleware = [], ...rest } = config;
   return createRoute({
@@ -47,8 +45,8 @@ export function ownKeyRoute<const R extends Omit<ApiRouteConfig, "scope">>(confi
   });
 }
 
-// For a handler that reads the body itself (so one 422 lists body and query together): documented whole,
-// served hidden without the body so that no validator is added; the type keeps the body's parameters.
+// For a handler that reads the body itself (so one 422 lists body and query together): documented whole, served hidden
+// without the body so that no validator is added; the type keeps the body's parameters.
 export function servedWithoutBody<R extends RouteConfig>(router: Pick<OpenAPIHono, "openAPIRegistry">, route: R): R {
   const { middleware: _middleware, hide: _hide, ...documented } = route;
   router.openAPIRegistry.registerPath(documented);

@@ -1,5 +1,5 @@
-// The key's scope check (docs/specification.md section 2, "Restricted keys"): after the rate limit,
-// so the answers come in the order 401, 429, 403, then the endpoint's own.
+// The key's scope check (docs/specification.md section 2, "Restricted keys"): after the rate limit, so the answers come
+// in the order 401, 429, 403, then the endpoint's own.
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env.ts";
 import { errors } from "../platform/errors.ts";

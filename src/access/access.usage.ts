@@ -1,5 +1,5 @@
-// Counts every authenticated request for its key's usage, whatever its answer (403 and 429 too). The D1
-// write, when due, runs after the response (waitUntil) on the unmetered binding.
+// Counts every authenticated request for its key's usage, whatever its answer (403 and 429 too). The D1 write, when
+// due, runs after the response (waitUntil) on the unmetered binding.
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env.ts";
 import { isLateUse } from "../keys/keys.rotation.ts";

@@ -1,5 +1,5 @@
-// Who may use the JSON admin API: the administrator token as a bearer credential, or a dashboard session
-// whose writes carry its CSRF token; never an API key (docs/specification.md section 2).
+// Who may use the JSON admin API: the administrator token as a bearer credential, or a dashboard session whose writes
+// carry its CSRF token; never an API key (docs/specification.md section 2).
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env.ts";
 import { bearerToken } from "../platform/lib/bearer.ts";

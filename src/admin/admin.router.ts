@@ -1,5 +1,5 @@
-// adminRoute(), the one way to make an admin route, so that none is served without the administrator's
-// authentication. Hidden: the published document describes the API that takes API keys, not this side.
+// adminRoute(), the one way to make an admin route, so that none is served without the administrator's authentication.
+// Hidden: the published document describes the API that takes API keys, not this side.
 import { createRoute, OpenAPIHono, type RouteConfig, z } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import { createMiddleware } from "hono/factory";

@@ -1,5 +1,5 @@
-// The administrator's dashboard session (docs/specification.md section 2, "The administrator's sign-in"):
-// a signed cookie and a D1 row read at the primary on every use, so that signing out ends it at once.
+// The administrator's dashboard session (docs/specification.md section 2, "The administrator's sign-in"): a signed
+// cookie and a D1 row read at the primary on every use, so that signing out ends it at once.
 import type { Context } from "hono";
 import { deleteCookie, getCookie, getSignedCookie, setSignedCookie } from "hono/cookie";
 import { encodeBase64Url } from "hono/utils/encode";

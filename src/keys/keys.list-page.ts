@@ -1,7 +1,6 @@
-// One page of the dashboard's key list (docs/specification.md section 9, "A dashboard for a fleet"): the
-// filters applied in SQL on an index walked newest first that stops after a page (keyset, never OFFSET), the
-// counts and the agents with keys from the rows that migration 0023's triggers keep, then the use of the page's
-// keys only.
+// One page of the dashboard's key list (docs/specification.md section 9, "A dashboard for a fleet"): the filters
+// applied in SQL on an index walked newest first that stops after a page (keyset, never OFFSET), the counts and the
+// agents with keys from the rows that migration 0023's triggers keep, then the use of the page's keys only.
 import type { KeyDatabase, KeyState } from "./keys.record.ts";
 import { READ_COLUMNS } from "./keys.records.ts";
 import { KEY_ID_PATTERN, type KeyMode } from "./keys.secret.ts";
@@ -34,10 +33,8 @@ export interface KeyListPage {
   keys: KeyWithUsage[];
   /** The last key of the page when older keys match too (the next page starts after it), else null. */
   older: string | null;
-  /**
-   * The whole fleet's counts, whatever the filters: they are kept as the keys change, never counted over
-   * the table (a key's status changes with the clock, so it has no kept count).
-   */
+  /** The whole fleet's counts, whatever the filters: they are kept as the keys change, never counted over the table
+   * (a key's status changes with the clock, so it has no kept count). */
   counts: KeyListCounts;
   /** Every agent that some key is bound to, for the agent filter. */
   agents: KeyListAgent[];
@@ -56,8 +53,7 @@ const COUNTED = {
 } as Record<string, keyof KeyListCounts>;
 const AGENT_COUNT = "api_keys.agent.";
 
-// Every kept count of the keys (a handful of rows and one per agent with keys), each agent's name by its
-// primary key.
+// Every kept count of the keys (a handful of rows and one per agent with keys), each agent's name by its primary key.
 const COUNTS_SQL =
   "SELECT r.name, r.n, a.first_name, a.last_name FROM row_counts r LEFT JOIN sales_agents a " +
   `ON substr(r.name, 1, ${AGENT_COUNT.length}) = '${AGENT_COUNT}' ` +
@@ -77,11 +73,9 @@ const STATE_SQL: Record<KeyState, string> = {
 
 type CountRow = { name: string; n: number; first_name: string | null; last_name: string | null };
 
-/**
- * Newest first, after the key `before` (its id) when given. The agent, mode and rotation filters each have an
- * index of (filter, created_at, id), so a page filtered by one reads about one page of key rows; the name and
- * status filters are checked on the rows walked, so a rare name reads as many rows as it takes to fill the page.
- */
+/** Newest first, after the key `before` (its id) when given. The agent, mode and rotation filters each have an index
+ * of (filter, created_at, id), so a page filtered by one reads about one page of key rows; the name and status
+ * filters are checked on the rows walked, so a rare name reads as many rows as it takes to fill the page. */
 export async function readKeyListPage(
   db: KeyDatabase,
   filters: KeyListFilters,

@@ -1,5 +1,5 @@
-// A key record and the types around it, shared by every module of src/keys/: types only, so that none
-// of them needs to import the store.
+// A key record and the types around it, shared by every module of src/keys/: types only, so that none of them needs to
+// import the store.
 import type { Scope } from "./keys.rules.ts";
 import type { KeyMode } from "./keys.secret.ts";
 
@@ -22,10 +22,8 @@ export interface KeyRecord {
   successor_first_used_at: string | null;
   /** Internal: a rotation's successor whose first use has not yet reached its old key's record. */
   awaits_first_use: boolean;
-  /**
-   * Internal: the root of the key's lineage (docs/specification.md section 9): its own id for a key made new,
-   * the old key's lineage for a roll's or a rotation's new key. The rate limit and Idempotency-Key go by it.
-   */
+  /** Internal: the root of the key's lineage (docs/specification.md section 9): its own id for a key made new, the
+   * old key's lineage for a roll's or a rotation's new key. The rate limit and Idempotency-Key go by it. */
   lineage_id: string;
 }
 

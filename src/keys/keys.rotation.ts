@@ -1,5 +1,5 @@
-// Rotation that the apps carry out (docs/specification.md section 9): its input rules, and what the
-// request path decides from a key's KV copy alone (the header, the late uses): no D1 read.
+// Rotation that the apps carry out (docs/specification.md section 9): its input rules, and what the request path
+// decides from a key's KV copy alone (the header, the late uses): no D1 read.
 import { z } from "@hono/zod-openapi";
 import { errors, type FieldError } from "../platform/errors.ts";
 import { seal, unseal } from "../platform/lib/crypto.ts";
@@ -72,11 +72,9 @@ export const RotateBodySchema = z.strictObject(
   },
 );
 
-/**
- * `Key-Rotation: due` for a key that works: due by its copy or by the fleet's due set (newer than a copy
- * the marking did not rewrite), or an old key already rotated (its app may have lost the answer). A roll
- * ends a rotation for good, so a copy that says rolled outranks a due set not yet rewritten.
- */
+/** `Key-Rotation: due` for a key that works: due by its copy or by the fleet's due set (newer than a copy the
+ * marking did not rewrite), or an old key already rotated (its app may have lost the answer). A roll ends a rotation
+ * for good, so a copy that says rolled outranks a due set not yet rewritten. */
 export function rotationDue(record: KeyRecord, dueSet: ReadonlySet<string>): boolean {
   const state = record.rotation?.state;
   if (state === "due" || state === "rotated") return true;
@@ -137,10 +135,8 @@ function successorBinding(ids: { oldId: string; successorId: string }) {
   return { info: `key rotation successor ${ids.oldId}`, associatedData: `${ids.oldId}>${ids.successorId}` };
 }
 
-/**
- * The successor's secret kept for the retry of a lost rotate answer, sealed under the old key's secret,
- * which the service never stores: one text, `v1.<salt>.<iv>.<ciphertext>`.
- */
+/** The successor's secret kept for the retry of a lost rotate answer, sealed under the old key's secret, which the
+ * service never stores: one text, `v1.<salt>.<iv>.<ciphertext>`. */
 export async function sealSuccessorSecret(
   oldSecret: string,
   ids: { oldId: string; successorId: string },

@@ -1,5 +1,5 @@
-// The key store's input rules, enforced by the store itself so that no caller (worker, dashboard,
-// command line) can write a record that breaks them.
+// The key store's input rules, enforced by the store itself so that no caller (worker, dashboard, command line) can
+// write a record that breaks them.
 import { ApiError, errors, type FieldError } from "../platform/errors.ts";
 import { isKeyMode, KEY_MODES, type KeyMode } from "./keys.secret.ts";
 
@@ -115,10 +115,8 @@ export function scopesText(scopes: readonly Scope[]): string {
   return scopes.join(",");
 }
 
-/**
- * D1's text or a KV copy's array. Missing (a copy from before scopes) is both, so old keys keep working;
- * a damaged value keeps only the names it knows: it fails closed.
- */
+/** D1's text or a KV copy's array. Missing (a copy from before scopes) is both, so old keys keep working; a damaged
+ * value keeps only the names it knows: it fails closed. */
 export function storedScopes(value: unknown): Scope[] {
   if (value === undefined || value === null) return [...DEFAULT_SCOPES];
   const names: unknown[] = typeof value === "string" ? value.split(",") : Array.isArray(value) ? value : [];
@@ -142,4 +140,9 @@ const DESCRIPTIONS: Record<AuthFailure, string> = {
 
 export function authError(failure: AuthFailure): ApiError {
   return errors.unauthenticated(DESCRIPTIONS[failure]);
+}
+
+export function notActive(record: { id: string; replaced_by: string | null }, state: "grace" | "expired" | "revoked") {
+  const why = state === "grace" ? `already rolled (its replacement is ${record.replaced_by})` : state;
+  return errors.conflict(`Key ${record.id} is ${why}: only an active key can be rolled`);
 }

@@ -1,5 +1,5 @@
-// Recording each key's use (docs/specification.md section 2, "Key usage and audit"): counted per isolate,
-// flushed to D1 after the response on the unmetered binding, so off the critical path and Server-Timing.
+// Recording each key's use (docs/specification.md section 2, "Key usage and audit"): counted per isolate, flushed to D1
+// after the response on the unmetered binding, so off the critical path and Server-Timing.
 import { errorName, log } from "../platform/lib/log.ts";
 import type { KeyDatabase, KeyRecord } from "./keys.record.ts";
 import { type KeyRow, READ_COLUMNS, toRecord } from "./keys.records.ts";
@@ -100,10 +100,8 @@ export async function writeUsage(db: KeyDatabase, usage: PendingUsage): Promise<
   }
 }
 
-/**
- * Never throws. Counts may be lost, never doubled: a failed write's counts are dropped, not put back (D1
- * may have committed), and an evicted isolate loses at most one interval's unwritten counts.
- */
+/** Never throws. Counts may be lost, never doubled: a failed write's counts are dropped, not put back (D1 may have
+ * committed), and an evicted isolate loses at most one interval's unwritten counts. */
 export async function flushUsage(db: KeyDatabase, usage: PendingUsage): Promise<void> {
   try {
     await writeUsage(db, usage);
@@ -150,10 +148,8 @@ export async function readUsage(db: KeyDatabase, now: Date): Promise<KeyWithUsag
   return ((keys?.results ?? []) as UsageKeyRow[]).map((row) => withUsage(row, usage));
 }
 
-/**
- * The use of the given keys only (the dashboard's page): their rows of key_usage, by its primary key,
- * whatever the other keys' traffic.
- */
+/** The use of the given keys only (the dashboard's page): their rows of key_usage, by its primary key, whatever the
+ * other keys' traffic. */
 export async function readUsageOf(db: KeyDatabase, ids: readonly string[], now: Date): Promise<KeyUsageOf> {
   if (ids.length === 0) return usageByKey([], now);
   const { results } = await usageStatement(db, now, ids).all<DayRow>();
@@ -238,11 +234,9 @@ export const DEAD_KEY_RETENTION_DAYS = 90;
 export const DEAD_KEYS_PER_CHUNK = 100;
 export const DEAD_KEY_CHUNKS_PER_RUN = 5;
 
-/**
- * Keys revoked, expired or replaced (a replaced key expires when its grace ends) more than 90 days before `now`:
+/** Keys revoked, expired or replaced (a replaced key expires when its grace ends) more than 90 days before `now`:
  * each chunk deletes the KV copies first, then in one D1 batch the usage rows and the records, so that a run cut
- * short leaves at worst records whose copies are gone (which authenticate no better) for the next run.
- */
+ * short leaves at worst records whose copies are gone (which authenticate no better) for the next run. */
 export async function deleteDeadKeys(db: KeyDatabase, kv: KVNamespace, now: Date): Promise<{ keys_deleted: number }> {
   const before = new Date(now.getTime() - DEAD_KEY_RETENTION_DAYS * DAY_MS).toISOString();
   const dead = "(revoked_at < ?1 OR expires_at < ?1)";

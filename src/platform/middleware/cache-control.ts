@@ -1,5 +1,5 @@
-// No shared cache (a CDN, a proxy) may keep an answer given to a credential: it would hand one caller's
-// data to the next. Routes that let the caller's own cache keep an answer (lookups) are left alone.
+// No shared cache (a CDN, a proxy) may keep an answer given to a credential: it would hand one caller's data to the
+// next. Routes that let the caller's own cache keep an answer (lookups) are left alone.
 import { createMiddleware } from "hono/factory";
 import type { PlatformEnv } from "../env.ts";
 
