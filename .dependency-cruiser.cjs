@@ -133,7 +133,7 @@ module.exports = {
       comment:
         "src/platform/ is the shared layer under every capability: it imports nothing of src/ outside itself (no capability, no wiring, not the app's context types of src/env.ts).",
       from: { path: "^src/platform/", pathNot: TESTS },
-      to: { path: "^src/", pathNot: "^src/platform/" },
+      to: { path: "^src/(?!platform/)" },
     },
     {
       name: "keys-below-admin-and-dashboard",

@@ -1,6 +1,5 @@
-// Per-key rate limit (docs/specification.md sections 2 and 6). After authentication, so the bucket is the key's
-// lineage: a key and the keys made from it by rotation or roll share one budget (the old ones still working in a grace
-// never multiply it), one lineage's burst never spends another's, and a caller without a valid key reaches none.
+// Per-key rate limit (docs/specification.md sections 2 and 6), after authentication: the bucket is the key's lineage,
+// so rotation, rolls and graces never multiply a budget, and a caller without a valid key reaches none.
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env.ts";
 import { errors } from "../platform/errors.ts";

@@ -1,6 +1,5 @@
-// Limits guessing of the administrator token, through the dashboard's login form and the admin API's bearer token alike
-// (docs/specification.md section 2, "The administrator's sign-in"), and of enrollment codes by the same rule in a
-// bucket of their own (section 9).
+// Limits guessing of the administrator token (login form and bearer alike, docs/specification.md section 2), and of
+// enrollment codes by the same rule in a bucket of their own (section 9).
 import type { AppEnv } from "../env.ts";
 import type { Database } from "../platform/db/database.ts";
 import { errors } from "../platform/errors.ts";

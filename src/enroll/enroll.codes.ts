@@ -1,6 +1,5 @@
-// Enrollment codes (docs/specification.md section 9, "Enrollment"): made for one sales agent, listed, revoked, and
-// exchanged once for a key made by the key store. D1 keeps only a code's hash; each change writes its audit entry in
-// the same batch, and the exchange marks the code used in the batch that inserts the key.
+// Enrollment codes (docs/specification.md section 9): made for one agent, listed, revoked, exchanged once for a key;
+// D1 keeps a code's hash, and each change writes its audit entry (the exchange, the key too) in one batch.
 import { codeAuditStatement, type KeyActor, checkActor } from "../keys/keys.audit.ts";
 import type { KeyDatabase } from "../keys/keys.record.ts";
 import { checkAgentId, checkMode, checkName, collect, MAX_NAME_LENGTH } from "../keys/keys.rules.ts";

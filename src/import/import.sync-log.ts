@@ -1,7 +1,5 @@
-// What an import adds to its final batch for the sync change log (docs/specification.md section 8, "The change log"):
-// the floor that spares the log triggers needless rewrites, and the marks of the records that show a lookup whose shown
-// fields the file changes, written through the view sync_mark like the triggers' (an entry that the batch wrote already
-// is left as it is). Platform-neutral.
+// An import's part of the sync change log (docs/specification.md section 8): the floor that spares the triggers
+// needless rewrites, and marks, through the view sync_mark, for records showing a lookup whose shown fields it changes.
 import { SPEC_OF, STAGING_PREFIX } from "./import.staged.ts";
 import type { CommitParts } from "./import.write.ts";
 

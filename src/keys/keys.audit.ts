@@ -1,6 +1,5 @@
-// The key audit log (docs/specification.md section 2, "Key usage and audit"), of keys and enrollment codes. Each row
-// joins the batch of its change, conditional on it, so the log and the records never disagree; never a secret, a code
-// or a hash.
+// The key audit log of keys and enrollment codes (docs/specification.md section 2): each row joins its change's batch,
+// conditional on it, so the log and the records never disagree; never a secret, a code or a hash.
 import { errors } from "../platform/errors.ts";
 import type { KeyDatabase } from "./keys.record.ts";
 import type { KeyMode } from "./keys.secret.ts";

@@ -1,6 +1,5 @@
-// One page of the dashboard's key list (docs/specification.md section 9, "A dashboard for a fleet"): the filters
-// applied in SQL on an index walked newest first that stops after a page (keyset, never OFFSET), the counts and the
-// agents with keys from the rows that migration 0023's triggers keep, then the use of the page's keys only.
+// The dashboard's key list, one page (docs/specification.md section 9): filters in SQL on an index walked newest first
+// (keyset, never OFFSET), counts from migration 0023's kept rows, then the use of the page's keys only.
 import type { KeyDatabase, KeyState } from "./keys.record.ts";
 import { READ_COLUMNS } from "./keys.records.ts";
 import { KEY_ID_PATTERN, type KeyMode } from "./keys.secret.ts";

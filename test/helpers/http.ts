@@ -57,6 +57,7 @@ export const refusals: Refusal[] = [];
 function stable(text: string): string {
   return text
     .replace(/key_[0-9A-Za-z]{16}/g, "key_<id>")
+    .replace(/enr_[0-9A-Za-z]{16}/g, "enr_<id>")
     .replace(/sk_(test|live)_[0-9A-Za-z]{8,}/g, "sk_$1_<secret>")
     .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, "<time>")
     .replace(/\b\d+ seconds?\b/g, "<n> seconds");
