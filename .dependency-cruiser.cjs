@@ -9,46 +9,54 @@
 // the first layer below whose pattern it matches:
 //
 //   wiring       src/index.ts (the worker's entry), app.ts (the app), api.ts (the API's routers),
-//                scheduled.ts (the cron), openapi/ (document, docs page)
+//                services.ts (the per-request services), scheduled.ts (the cron), openapi/
 //   route        *.routes.ts, *.handlers.ts, *.index.ts, dashboard/ (the pages and their forms),
-//                platform/route.ts (apiRoute(), the router): a handler and the middleware it runs
-//   middleware   platform/middleware/, admin/admin.auth.ts: per-request plumbing
-//   domain       the rest of each capability folder; platform/env.ts (the context's types, type
+//                access/access.route.ts (apiRoute(), the router): a handler and the middleware it runs
+//   middleware   platform/middleware/, access/ (authentication, usage, rate limit, scope),
+//                admin/admin.auth.ts: per-request plumbing
+//   domain       the rest of each capability folder; src/env.ts (the app's context types, type
 //                imports only), platform/paging/listing.ts (which page a request asks for)
 //   schemas      *.schemas.ts, platform/paging/query-params.ts: the API's zod schemas
 //   db           *.queries.ts, platform/db/: the Database type, sessions, compiled queries, totals
 //   base         platform/lib/ (pure helpers), platform/errors.ts, platform/response-headers.ts,
-//                platform/paging/cursor.ts and pagination.ts: what every layer may use
+//                platform/env.ts, platform/paging/cursor.ts and pagination.ts: what every layer may use
 //
-// Besides the layers: the platform depends on no capability but the two services every request
-// gets (the key store and the lookup cache); a capability's routes are mounted by its own router
+// Besides the layers: src/platform/ imports nothing of src/ outside itself; keys/ imports neither
+// admin/ nor dashboard/; a capability's routes are mounted by its own router
 // (and the wiring), never imported by another capability; the pages and the documents are mounted by
 // the app only; no cycles. Type-only imports count like any other: a type that runs upward still
 // ties a lower layer to a higher one. Test files are not part of the layers.
 
 const TESTS = "\\.test\\.tsx?$";
-const CAPABILITIES = "(customers|orders|lookups|health|keys|admin|import|dashboard|sync|enroll)";
+const CAPABILITIES = "(access|customers|orders|lookups|health|keys|admin|import|dashboard|sync|enroll)";
 
 /** Top to bottom; a file is in the first layer that it matches. */
 const LAYERS = [
-  { name: "wiring", path: ["^src/(index|app|api|scheduled)\\.ts$", "^src/openapi/"] },
+  { name: "wiring", path: ["^src/(index|app|api|services|scheduled)\\.ts$", "^src/openapi/"] },
   {
     name: "route",
     path: [
       "\\.(routes|handlers|index)\\.tsx?$",
       "^src/dashboard/",
-      "^src/platform/route\\.ts$",
+      "^src/access/access\\.route\\.ts$",
       "^src/admin/admin\\.router\\.ts$",
     ],
   },
-  { name: "middleware", path: ["^src/platform/middleware/", "^src/admin/admin\\.auth\\.ts$"] },
+  {
+    name: "middleware",
+    path: [
+      "^src/platform/middleware/",
+      "^src/access/access\\.(auth|usage|rate-limit|scope)\\.ts$",
+      "^src/admin/admin\\.auth\\.ts$",
+    ],
+  },
   {
     name: "domain",
     // A capability's schemas and queries are in the layers below (a lookahead, so that the pattern
     // says it on its own wherever the rules below use it).
     path: [
       `^src/${CAPABILITIES}/(?!.*\\.(schemas|queries)\\.ts$)`,
-      "^src/platform/env\\.ts$",
+      "^src/env\\.ts$",
       "^src/platform/paging/listing\\.ts$",
     ],
   },
@@ -58,7 +66,7 @@ const LAYERS = [
     name: "base",
     path: [
       "^src/platform/lib/",
-      "^src/platform/(errors|response-headers)\\.ts$",
+      "^src/platform/(errors|response-headers|env)\\.ts$",
       "^src/platform/paging/(cursor|pagination)\\.ts$",
     ],
   },
@@ -120,12 +128,19 @@ module.exports = {
       to: { path: "\\.(routes|handlers|index)\\.tsx?$", pathNot: "^src/$1/" },
     },
     {
-      name: "platform-serves-every-capability",
+      name: "platform-imports-no-capability",
       severity: "error",
       comment:
-        "src/platform/ depends on no capability but the services that every request gets: the key store (keys/) and the lookup cache (lookups/lookups.cache.ts).",
+        "src/platform/ is the shared layer under every capability: it imports nothing of src/ outside itself (no capability, no wiring, not the app's context types of src/env.ts).",
       from: { path: "^src/platform/", pathNot: TESTS },
-      to: { path: `^src/${CAPABILITIES}/`, pathNot: ["^src/keys/", "^src/lookups/lookups\\.cache\\.ts$"] },
+      to: { path: "^src/(?!platform/)" },
+    },
+    {
+      name: "keys-below-admin-and-dashboard",
+      severity: "error",
+      comment: "The key machinery serves the admin API and the dashboard; it imports neither.",
+      from: { path: "^src/keys/" },
+      to: { path: "^src/(admin|dashboard)/" },
     },
     {
       name: "lib-is-pure",
@@ -138,8 +153,8 @@ module.exports = {
       name: "env-imports-types-only",
       severity: "error",
       comment:
-        "platform/env.ts holds types: a value import would run code of those modules wherever the context's type is named.",
-      from: { path: "^src/platform/env\\.ts$" },
+        "src/env.ts and platform/env.ts hold types: a value import would run code of those modules wherever the context's type is named.",
+      from: { path: "^src/(platform/)?env\\.ts$" },
       to: { path: "^src/", dependencyTypesNot: ["type-only"] },
     },
   ],

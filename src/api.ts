@@ -9,7 +9,7 @@ import * as healthRoutes from "./health/health.routes.ts";
 import { keys } from "./keys/keys.index.ts";
 import { lookups } from "./lookups/lookups.index.ts";
 import { orders } from "./orders/orders.index.ts";
-import { createRouter } from "./platform/route.ts";
+import { createRouter } from "./access/access.route.ts";
 import { sync } from "./sync/sync.index.ts";
 
 export const API_PREFIX = "/api";

@@ -9,13 +9,13 @@ import { dashboardApp } from "./dashboard/dashboard.index.tsx";
 import { enrollAdminRoutes } from "./enroll/enroll.admin.routes.ts";
 import { fieldApp } from "./fieldapp/fieldapp.index.ts";
 import { mountDocs } from "./openapi/openapi.index.ts";
-import type { AppEnv } from "./platform/env.ts";
+import type { AppEnv } from "./env.ts";
 import { notFoundHandler, onError, validationHook } from "./platform/errors.ts";
 import { cacheControl } from "./platform/middleware/cache-control.ts";
 import { corsForOrigins } from "./platform/middleware/cors.ts";
 import { requestLog } from "./platform/middleware/request-log.ts";
 import { apiSecureHeaders } from "./platform/middleware/secure-headers.ts";
-import { services } from "./platform/middleware/services.ts";
+import { services } from "./services.ts";
 import { serverTiming } from "./platform/middleware/timing.ts";
 
 export function createApp() {

@@ -4,7 +4,7 @@
 // COMMANDS; the parser (scripts/lib/cli.ts) refuses everything a subcommand does not list.
 import { type KeyMode, isKeyMode, KEY_ID_PATTERN } from "../../src/keys/keys.secret.ts";
 import { checkName, checkSeconds, MAX_LIFETIME_SECONDS } from "../../src/keys/keys.rules.ts";
-import { parseScopes, type Scope } from "../../src/keys/keys.scopes.ts";
+import { parseScopes, type Scope } from "../../src/keys/keys.rules.ts";
 import { DEFAULT_AUDIT_LIMIT, MAX_AUDIT_LIMIT } from "../../src/keys/keys.audit.ts";
 import { CODE_EXPIRES_IN, KEY_EXPIRES_IN } from "../../src/enroll/enroll.codes.ts";
 import { ApiError } from "../../src/platform/errors.ts";

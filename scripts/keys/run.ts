@@ -9,7 +9,7 @@ import {
   REVOCATION_BOUND_LOCAL_SECONDS,
   REVOCATION_BOUND_PRODUCTION_SECONDS,
 } from "../../src/keys/keys.store.ts";
-import type { KeyWithUsage } from "../../src/keys/keys.usage-read.ts";
+import type { KeyWithUsage } from "../../src/keys/keys.usage.ts";
 import { KEY_ID_PATTERN } from "../../src/keys/keys.secret.ts";
 import { Enrollments } from "../../src/enroll/enroll.codes.ts";
 import { ApiError } from "../../src/platform/errors.ts";

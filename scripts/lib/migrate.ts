@@ -56,6 +56,7 @@ export async function openMigratedPlatform(target: { remote?: boolean; environme
   if (target.remote) return platform;
   try {
     await applyPendingMigrations(platform.env.DB);
+    await carryOverLegacyKeys(platform);
     return platform;
   } catch (error) {
     await platform.dispose();
@@ -82,6 +83,7 @@ export async function applyMigrations({
       const applied = await applyPendingMigrations(platform.env.DB);
       if (!quiet)
         console.log(applied.length ? applied.map((name) => `Applied ${name}`).join("\n") : "No migrations to apply.");
+      reportCarriedOver(await carryOverLegacyKeys(platform), quiet);
     } finally {
       await platform.dispose();
     }
@@ -102,4 +104,23 @@ export async function applyMigrations({
   const output = `${stdout}${stderr}`.trim();
   if (code !== 0)
     throw new Error(`applying the migrations failed (wrangler exited with ${code})${output ? `:\n${output}` : ""}`);
+  const platform = await openPlatform({ remote: true, environment });
+  try {
+    reportCarriedOver(await carryOverLegacyKeys(platform), quiet);
+  } finally {
+    await platform.dispose();
+  }
+}
+
+/**
+ * Key records that only KV held, from before D1 held them, moved into D1: SQL cannot read KV, so this is
+ * the migrations' own step (docs/keys.md); after the first run it costs one KV list.
+ */
+export async function carryOverLegacyKeys(platform: Platform): Promise<number> {
+  const { KeyStore } = await import("../../src/keys/keys.store.ts");
+  return new KeyStore(platform.env.KEYS, platform.env.DB).carryOverLegacyKeys();
+}
+
+function reportCarriedOver(count: number, quiet: boolean): void {
+  if (count > 0 && !quiet) console.log(`Carried ${count} key record(s) from the KV-only layout into D1.`);
 }

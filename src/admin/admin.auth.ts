@@ -1,7 +1,7 @@
-// Who may use the JSON admin API: the administrator token as a bearer credential, or a dashboard session
-// whose writes carry its CSRF token; never an API key (docs/specification.md section 2).
+// Who may use the JSON admin API: the administrator token as a bearer credential, or a dashboard session whose writes
+// carry its CSRF token; never an API key (docs/specification.md section 2).
 import { createMiddleware } from "hono/factory";
-import type { AppEnv } from "../platform/env.ts";
+import type { AppEnv } from "../env.ts";
 import { bearerToken } from "../platform/lib/bearer.ts";
 import { errors } from "../platform/errors.ts";
 import { adminTokenMatches } from "./admin.token.ts";

@@ -1,9 +1,9 @@
-// adminRoute(), the one way to make an admin route, so that none is served without the administrator's
-// authentication. Hidden: the published document describes the API that takes API keys, not this side.
+// adminRoute(), the one way to make an admin route, so that none is served without the administrator's authentication.
+// Hidden: the published document describes the API that takes API keys, not this side.
 import { createRoute, OpenAPIHono, type RouteConfig, z } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import { createMiddleware } from "hono/factory";
-import type { AppEnv } from "../platform/env.ts";
+import type { AppEnv } from "../env.ts";
 import { limitBody } from "../platform/middleware/body-limit.ts";
 import { validationHook } from "../platform/errors.ts";
 import { adminAuth } from "./admin.auth.ts";

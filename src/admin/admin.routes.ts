@@ -1,9 +1,9 @@
-// The JSON admin API: keys, their audit log and the sales agents a key can be bound to. Bodies are read by
-// the handlers, not schemas, so that the key store alone judges a key's fields.
+// The JSON admin API: keys, their audit log and the sales agents a key can be bound to. Bodies are read by the
+// handlers, not schemas, so that the key store alone judges a key's fields.
 import { z, type RouteHandler } from "@hono/zod-openapi";
-import type { AppEnv } from "../platform/env.ts";
+import type { AppEnv } from "../env.ts";
 import { queryString } from "../platform/paging/query-params.ts";
-import { readJsonBody } from "./admin.body.ts";
+import { readJsonBody } from "../platform/middleware/json-body.ts";
 import { auditEntries, createKey, listKeysWithUsage, requestRotation, revokeKey, rollKey } from "./admin.keys.ts";
 import { ADMIN_API, adminAnswering, createAdminRouter, idParam } from "./admin.router.ts";
 import { AGENT_QUERY_RULE, findAgents, MAX_AGENT_QUERY_LENGTH } from "./admin.salesagents.ts";

@@ -15,11 +15,9 @@ const COLUMNS = {
 
 export type AgentRow = { id: number; firstName: string; lastName: string; mobileNumber: string };
 
-/**
- * The values of `column` that contain `text`, ignoring case for ASCII letters (as LIKE does; SQLite's
- * lower() too). The LIKE pattern stays within production D1's 50 bytes: for a longer text it holds a
- * prefix, and instr() checks the whole text.
- */
+/** The values of `column` that contain `text`, ignoring case for ASCII letters (as LIKE does; SQLite's lower() too).
+ * The LIKE pattern stays within production D1's 50 bytes: for a longer text it holds a prefix, and instr() checks
+ * the whole text. */
 function contains(column: SQL, text: string): SQL {
   const { pattern, complete } = containsPattern(text);
   const like = sql`${column} LIKE ${pattern} ESCAPE '\\'`;

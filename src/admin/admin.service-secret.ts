@@ -1,5 +1,5 @@
-// The secret the session's cookie and CSRF keys derive from (docs/specification.md section 2, "The
-// administrator's sign-in"): a D1 row made on first use, so that no deployment needs a step for it.
+// The secret the session's cookie and CSRF keys derive from (docs/specification.md section 2, "The administrator's
+// sign-in"): a D1 row made on first use, so that no deployment needs a step for it.
 import { encodeBase64Url } from "hono/utils/encode";
 import { eq } from "drizzle-orm";
 import { serviceSecrets } from "../../drizzle/schema.ts";

@@ -1,5 +1,5 @@
-// The administrator's dashboard session (docs/specification.md section 2, "The administrator's sign-in"):
-// a signed cookie and a D1 row read at the primary on every use, so that signing out ends it at once.
+// The administrator's dashboard session (docs/specification.md section 2, "The administrator's sign-in"): a signed
+// cookie and a D1 row read at the primary on every use, so that signing out ends it at once.
 import type { Context } from "hono";
 import { deleteCookie, getCookie, getSignedCookie, setSignedCookie } from "hono/cookie";
 import { encodeBase64Url } from "hono/utils/encode";
@@ -7,7 +7,7 @@ import type { CookieOptions } from "hono/utils/cookie";
 import { and, eq, gt, lte } from "drizzle-orm";
 import { adminSessions } from "../../drizzle/schema.ts";
 import type { Database } from "../platform/db/database.ts";
-import type { Bindings, Variables } from "../platform/env.ts";
+import type { Bindings, Variables } from "../env.ts";
 import { sha256, textsEqualInConstantTime } from "../platform/lib/crypto.ts";
 import { usableAdminToken } from "./admin.token.ts";
 import { SESSION_SECRET_NAME, type SessionKeys, sessionKeys } from "./admin.service-secret.ts";

@@ -1,7 +1,6 @@
-// Limits guessing of the administrator token, through the dashboard's login form and the admin API's bearer
-// token alike (docs/specification.md section 2, "The administrator's sign-in"), and of enrollment codes by the
-// same rule in a bucket of their own (section 9).
-import type { AppEnv } from "../platform/env.ts";
+// Limits guessing of the administrator token (login form and bearer alike, docs/specification.md section 2), and of
+// enrollment codes by the same rule in a bucket of their own (section 9).
+import type { AppEnv } from "../env.ts";
 import type { Database } from "../platform/db/database.ts";
 import { errors } from "../platform/errors.ts";
 import { log } from "../platform/lib/log.ts";
@@ -66,10 +65,8 @@ export function signIn(attempt: SignInAttempt, tokenMatches: () => Promise<boole
   );
 }
 
-/**
- * At most SIGNIN_MAX_FAILURES failed attempts per bucket and address in SIGNIN_WINDOW_MS have their secret checked
- * by `matches`; while the address is locked out, `locked`'s 429 is thrown and nothing is checked.
- */
+/** At most SIGNIN_MAX_FAILURES failed attempts per bucket and address in SIGNIN_WINDOW_MS have their secret checked
+ * by `matches`; while the address is locked out, `locked`'s 429 is thrown and nothing is checked. */
 export async function throttled(attempt: ThrottledAttempt, matches: () => Promise<boolean>): Promise<boolean> {
   const address = clientBucket(attempt.connectingIp);
   const lockKey = `${attempt.bucket} ${address}`;
@@ -79,8 +76,8 @@ export async function throttled(attempt: ThrottledAttempt, matches: () => Promis
 
   const reservation = await reserve(attempt.db, attempt.bucket, address, nowMs);
   if ("unlockAt" in reservation) {
-    // Only failures lock: a refusal counted against attempts still in flight (that may well succeed and free
-    // their places) is not remembered, so that a burst of correct sign-ins never outlives its own answers.
+    // Only failures lock: a refusal counted against attempts still in flight (that may well succeed and free their
+    // places) is not remembered, so that a burst of correct sign-ins never outlives its own answers.
     if (reservation.byFailures) knownLocked.set(lockKey, reservation.unlockAt, nowMs);
     throw attempt.locked(secondsUntil(reservation.unlockAt, nowMs));
   }
@@ -106,10 +103,8 @@ export async function throttled(attempt: ThrottledAttempt, matches: () => Promis
   return false;
 }
 
-/**
- * The reservation is one conditional INSERT: D1 runs one statement at a time, so parallel attempts cannot
- * all pass the count. A success deletes its row; a failure keeps it.
- */
+/** The reservation is one conditional INSERT: D1 runs one statement at a time, so parallel attempts cannot all pass
+ * the count. A success deletes its row; a failure keeps it. */
 async function reserve(
   db: Database,
   bucket: ThrottleBucket,

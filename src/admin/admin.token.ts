@@ -1,5 +1,5 @@
-// The administrator token (docs/specification.md section 2, "The administrator's sign-in"). An unusable
-// one closes the admin side; only the log says why.
+// The administrator token (docs/specification.md section 2, "The administrator's sign-in"). An unusable one closes the
+// admin side; only the log says why.
 import { textsEqualInConstantTime } from "../platform/lib/crypto.ts";
 import { log } from "../platform/lib/log.ts";
 

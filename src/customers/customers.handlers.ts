@@ -1,6 +1,6 @@
 // GET /customers: a page of the customers that the request's key may see.
 import type { RouteHandler, z } from "@hono/zod-openapi";
-import type { AppEnv } from "../platform/env.ts";
+import type { AppEnv } from "../env.ts";
 import { jsonTextAnswer } from "../platform/json-text.ts";
 import { listingScope, paginationOf, requestedPage } from "../platform/paging/listing.ts";
 import { carriedParams } from "../platform/paging/pagination.ts";

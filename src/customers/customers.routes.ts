@@ -3,7 +3,7 @@ import { z } from "@hono/zod-openapi";
 import { commonErrorResponses } from "../platform/errors.ts";
 import { PaginationSchema } from "../platform/paging/pagination.ts";
 import { EVEN_AFTER_ERRORS, pagingQuery, skipOrPage } from "../platform/paging/query-params.ts";
-import { apiRoute } from "../platform/route.ts";
+import { apiRoute } from "../access/access.route.ts";
 import { CustomerSchema } from "./customers.schemas.ts";
 
 export const list = apiRoute({

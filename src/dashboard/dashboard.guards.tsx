@@ -5,7 +5,7 @@ import { csrf } from "hono/csrf";
 import { createMiddleware } from "hono/factory";
 import { HTTPException } from "hono/http-exception";
 import type { SecureHeadersVariables } from "hono/secure-headers";
-import type { Bindings, Variables } from "../platform/env.ts";
+import type { Bindings, Variables } from "../env.ts";
 import type { Database } from "../platform/db/database.ts";
 import type { Session } from "../admin/admin.session.ts";
 import { type AdminAgent, AGENT_SEARCH_LIMIT, agentsByIds, findAgents } from "../admin/admin.salesagents.ts";

@@ -5,7 +5,7 @@ import { type Context, Hono } from "hono";
 import { except } from "hono/combine";
 import { matchedRoutes } from "hono/route";
 import { NONCE, secureHeaders } from "hono/secure-headers";
-import type { AppEnv } from "../platform/env.ts";
+import type { AppEnv } from "../env.ts";
 import { toApiError } from "../platform/errors.ts";
 import { errorName, log } from "../platform/lib/log.ts";
 import { limitBody } from "../platform/middleware/body-limit.ts";

@@ -3,7 +3,7 @@
 import { raw } from "hono/html";
 import type { Child, FC, PropsWithChildren } from "hono/jsx";
 import { CSRF_FIELD } from "../admin/admin.session.ts";
-import { SCOPES } from "../keys/keys.scopes.ts";
+import { SCOPES } from "../keys/keys.rules.ts";
 import { FORM_TOKEN_FIELD } from "./dashboard.form-tokens.ts";
 import { STYLE } from "./dashboard.style.ts";
 

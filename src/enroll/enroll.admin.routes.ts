@@ -1,10 +1,9 @@
-// The admin API's enrollment codes (docs/specification.md section 9): make one (201, its code shown this once),
-// list them without their codes, revoke one still pending. Through adminAnswering() (adminRoute()), so none
-// answers without the administrator's authentication.
+// The admin API's enrollment codes (docs/specification.md section 9): make (its code shown once), list, revoke a
+// pending one; through adminAnswering(), so none answers without the administrator's authentication.
 import { z, type RouteHandler } from "@hono/zod-openapi";
-import { readJsonBody } from "../admin/admin.body.ts";
+import { readJsonBody } from "../platform/middleware/json-body.ts";
 import { ADMIN_API, adminAnswering, createAdminRouter, idParam } from "../admin/admin.router.ts";
-import type { AppEnv } from "../platform/env.ts";
+import type { AppEnv } from "../env.ts";
 import { errors } from "../platform/errors.ts";
 import { queryString } from "../platform/paging/query-params.ts";
 import { CODE_ID_PATTERN, enrollmentsFor } from "./enroll.codes.ts";

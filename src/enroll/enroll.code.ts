@@ -1,6 +1,5 @@
-// Enrollment codes (docs/specification.md section 9): 80 random bits as 16 Crockford base32 characters, shown
-// as XXXX-XXXX-XXXX-XXXX. Read in any letter case, with or without the dashes; Crockford's look-alikes (I and L
-// for 1, O for 0) are read as the digits they stand for, as a person copying a code would mean them.
+// A code (docs/specification.md section 9): 80 random bits as 16 Crockford base32 characters, XXXX-XXXX-XXXX-XXXX,
+// read in any case, with or without dashes, look-alikes (I, L, O) as the digits a person copying it would mean.
 import { sha256Hex } from "../platform/lib/crypto.ts";
 
 const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";

@@ -1,13 +1,12 @@
-// Enrollment codes (docs/specification.md section 9, "Enrollment"): made for one sales agent, listed, revoked,
-// and exchanged once for a key made by the key store. D1 keeps only a code's hash; each change writes its audit
-// entry in the same batch, and the exchange marks the code used in the batch that inserts the key.
+// Enrollment codes (docs/specification.md section 9): made for one agent, listed, revoked, exchanged once for a key;
+// D1 keeps a code's hash, and each change writes its audit entry (the exchange, the key too) in one batch.
 import { codeAuditStatement, type KeyActor, checkActor } from "../keys/keys.audit.ts";
 import type { KeyDatabase } from "../keys/keys.record.ts";
 import { checkAgentId, checkMode, checkName, collect, MAX_NAME_LENGTH } from "../keys/keys.rules.ts";
-import { parseScopes, scopesText, type Scope, storedScopes } from "../keys/keys.scopes.ts";
+import { parseScopes, scopesText, type Scope, storedScopes } from "../keys/keys.rules.ts";
 import { type KeyMode, randomBase62 } from "../keys/keys.secret.ts";
 import { type KeyRecord, type KeyStore } from "../keys/keys.store.ts";
-import type { Services } from "../platform/env.ts";
+import type { Services } from "../env.ts";
 import { errors, type FieldError } from "../platform/errors.ts";
 import { seal, unseal } from "../platform/lib/crypto.ts";
 import { hashCode, newCode, normalizeCode } from "./enroll.code.ts";
@@ -144,14 +143,12 @@ export class Enrollments {
     return row ? this.view(row) : null;
   }
 
-  /**
-   * One page, newest first, after the code `before` (its id): reads `size` + 1 rows of the (created_at, id)
-   * index however many codes there are. `older` is the id to ask for the next page with, or null.
-   */
+  /** One page, newest first, after the code `before` (its id): reads `size` + 1 rows of the (created_at, id) index
+   * however many codes there are. `older` is the id to ask for the next page with, or null. */
   async listPage(before: string | null, size: number): Promise<{ codes: EnrollmentCode[]; older: string | null }> {
     const after = before !== null && CODE_ID_PATTERN.test(before) ? before : null;
-    // Two statements, not `?1 IS NULL OR ...`: the OR kept SQLite from starting the walk at the anchor, so
-    // each page read every newer code first.
+    // Two statements, not `?1 IS NULL OR ...`: the OR kept SQLite from starting the walk at the anchor, so each page
+    // read every newer code first.
     const where =
       after === null ? "" : "WHERE (created_at, id) < (SELECT created_at, id FROM enrollment_codes WHERE id = ?2) ";
     const { results } = await this.db
@@ -181,10 +178,8 @@ export class Enrollments {
     return code;
   }
 
-  /**
-   * Exchanges a code as sent (any case, dashes or not) for a new key, or answers the same key and secret again
-   * within RETRY_WINDOW_MS of its use. Two exchanges at once: one makes the key, the other answers it again.
-   */
+  /** Exchanges a code as sent (any case, dashes or not) for a new key, or answers the same key and secret again
+   * within RETRY_WINDOW_MS of its use. Two exchanges at once: one makes the key, the other answers it again. */
   async exchange(sent: string, deviceName: string | null): Promise<Exchange> {
     const code = normalizeCode(sent);
     if (code === null) return { outcome: "refused", why: "unknown" };
@@ -205,11 +200,9 @@ export class Enrollments {
     return { outcome: "refused", why: "agent" };
   }
 
-  /**
-   * The daily job's part (docs/specification.md section 7): codes used, expired or revoked more than 90 days ago,
+  /** The daily job's part (docs/specification.md section 7): codes used, expired or revoked more than 90 days ago,
    * in chunks. A code is used or revoked before it expires, and expires at most 7 days after it was made, so the
-   * expiry index bounds the scan.
-   */
+   * expiry index bounds the scan. */
   async deleteDeadCodes(): Promise<number> {
     const day = 86_400_000;
     const now = this.now().getTime();

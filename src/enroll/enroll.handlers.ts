@@ -1,10 +1,10 @@
-// POST /enroll and GET /enroll (docs/specification.md section 9, "Enrollment"). Failed exchanges are throttled
-// per client address by the administrator sign-in's own rule, in a bucket of their own.
+// POST /enroll and GET /enroll (docs/specification.md section 9, "Enrollment"). Failed exchanges are throttled per
+// client address by the administrator sign-in's own rule, in a bucket of their own.
 import type { RouteHandler } from "@hono/zod-openapi";
-import { readJsonBody } from "../admin/admin.body.ts";
+import { readJsonBody } from "../platform/middleware/json-body.ts";
 import { throttled } from "../admin/admin.signin-throttle.ts";
 import { publicRecord } from "../keys/keys.store.ts";
-import type { AppEnv } from "../platform/env.ts";
+import type { AppEnv } from "../env.ts";
 import { errors, type FieldError } from "../platform/errors.ts";
 import { log } from "../platform/lib/log.ts";
 import { type Exchange, enrollmentsFor, type Refusal } from "./enroll.codes.ts";

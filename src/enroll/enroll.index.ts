@@ -1,5 +1,5 @@
 // The enrollment endpoints that phones call (no API key): POST /enroll, GET /enroll.
-import { createRouter, servedWithoutBody } from "../platform/route.ts";
+import { createRouter, servedWithoutBody } from "../access/access.route.ts";
 import { limitBody } from "../platform/middleware/body-limit.ts";
 import * as handlers from "./enroll.handlers.ts";
 import * as routes from "./enroll.routes.ts";

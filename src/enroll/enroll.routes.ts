@@ -1,5 +1,5 @@
-// POST /enroll (a phone exchanges an enrollment code for its key) and GET /enroll (the page a phone's camera
-// opens from the QR code), as documented (docs/specification.md section 9). Both take no API key.
+// POST /enroll (a phone exchanges an enrollment code for its key) and GET /enroll (the page a phone's camera opens from
+// the QR code), as documented (docs/specification.md section 9). Both take no API key.
 import { createRoute, z } from "@hono/zod-openapi";
 import { errorResponse } from "../platform/errors.ts";
 import { MAX_BODY_BYTES } from "../platform/middleware/body-limit.ts";

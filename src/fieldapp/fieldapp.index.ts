@@ -2,7 +2,7 @@
 // a module: served by the worker itself, with no asset routing in front of the API.
 import { Hono } from "hono";
 import { APP_FILES, type BuiltFile } from "../../app/dist/files.ts";
-import type { AppEnv } from "../platform/env.ts";
+import type { AppEnv } from "../env.ts";
 
 /** What the app needs and nothing else: its own scripts, styles, images, worker and the API at its origin. */
 export const APP_CSP = [

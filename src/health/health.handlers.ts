@@ -1,8 +1,8 @@
 // GET /healthz: the deployment's version and mode, from the runtime alone (no D1, no KV).
 import type { RouteHandler } from "@hono/zod-openapi";
 import { version as packageVersion } from "../../package.json";
-import type { AppEnv } from "../platform/env.ts";
-import { requireDeploymentMode } from "../platform/middleware/auth.ts";
+import type { AppEnv } from "../env.ts";
+import { requireDeploymentMode } from "../access/access.auth.ts";
 import type * as routes from "./health.routes.ts";
 
 export const health: RouteHandler<typeof routes.health, AppEnv> = (c) => {

@@ -1,5 +1,5 @@
-// An import never overwrites a customer created through the API, unless it is the same shop
-// (docs/specification.md section 7): the API's customers take SQLite's next free id, which a file may reuse.
+// An import never overwrites a customer created through the API, unless it is the same shop (docs/specification.md
+// section 7): the API's customers take SQLite's next free id, which a file may reuse.
 import { ImportError } from "./import.errors.ts";
 import { SPEC_OF } from "./import.staged.ts";
 
@@ -39,10 +39,8 @@ export async function findApiCustomerClash(db: D1Database): Promise<ImportError 
   );
 }
 
-/**
- * The same check inside the final batch, for a customer the API creates meanwhile: an integer overflow
- * rolls the batch back, as SQLite has no other way to fail a batch on a condition outside a trigger.
- */
+/** The same check inside the final batch, for a customer the API creates meanwhile: an integer overflow rolls the
+ * batch back, as SQLite has no other way to fail a batch on a condition outside a trigger. */
 export function apiCustomerGuard(db: D1Database): D1PreparedStatement {
   return db.prepare(
     `SELECT CASE WHEN EXISTS (SELECT 1 ${CLASHES}) THEN abs(-9223372036854775807 - 1) END AS api_customer_guard`,

@@ -1,5 +1,5 @@
-// The ids an import has seen, per kind: one bit per id below 2^27 (at most 16 MiB, grown as larger
-// ids come), a Set beyond. A Set of two million orders and two million invoices held about 80 MB.
+// The ids an import has seen, per kind: one bit per id below 2^27 (at most 16 MiB, grown as larger ids come), a Set
+// beyond. A Set of two million orders and two million invoices held about 80 MB.
 const BIT_LIMIT = 2 ** 27;
 
 export class IdSet {

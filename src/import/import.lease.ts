@@ -1,7 +1,5 @@
-// One import at a time against a database (docs/specification.md section 7): an import holds the
-// "import" lease in the leases table while it works and renews it on a timer (a heartbeat); a lease
-// not renewed for LEASE_MS has lapsed, so an import that died blocks the next one for two minutes at
-// most. Every time is the database's clock, so two machines importing into one database agree on it.
+// One import at a time (docs/specification.md section 7): the "import" lease, renewed by a heartbeat, lapses after
+// LEASE_MS, so a dead import blocks the next for two minutes at most; times are the database's clock.
 import { ImportError } from "./import.errors.ts";
 
 export const LEASE_MS = 120_000;
@@ -81,10 +79,8 @@ export class ImportLease {
     }
   }
 
-  /**
-   * A statement for the final batch that rolls it back unless this import still holds the lease (an
-   * integer overflow, as in apiCustomerGuard: SQLite has no other way to fail a batch on a condition).
-   */
+  /** A statement for the final batch that rolls it back unless this import still holds the lease (an integer
+   * overflow, as in apiCustomerGuard: SQLite has no other way to fail a batch on a condition). */
   guard(): D1PreparedStatement {
     return this.db
       .prepare(

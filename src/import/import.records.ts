@@ -1,5 +1,5 @@
-// The validation of one record of the dataset format (import.format.ts) into staged rows. Platform-neutral
-// (runs in workerd for tests and in Node for the CLI).
+// The validation of one record of the dataset format (import.format.ts) into staged rows. Platform-neutral (runs in
+// workerd for tests and in Node for the CLI).
 import { isIsoDate } from "../platform/lib/dates.ts";
 import { normalizePhone } from "../platform/lib/phone.ts";
 import { ORDER_STATUS_NAMES } from "../orders/orders.schemas.ts";
@@ -322,10 +322,8 @@ const DATE_TIME = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,
 
 const UTC_SECONDS = /^\d{4}-\d{2}-\d{2}T([01]\d|2[0-3]):[0-5]\d:[0-5]\dZ$/;
 
-/**
- * The UTC ISO 8601 form of a date-time (so that ordering the stored text is ordering by time), or
- * null. Without an offset the time is taken as UTC, the same on every machine.
- */
+/** The UTC ISO 8601 form of a date-time (so that ordering the stored text is ordering by time), or null. Without an
+ * offset the time is taken as UTC, the same on every machine. */
 export function toUtcIso(value: string): string | null {
   // The common form, already UTC to the second: no Date round trip (hundreds of thousands of these).
   if (value.length === 20 && UTC_SECONDS.test(value) && isIsoDate(value.slice(0, 10))) {

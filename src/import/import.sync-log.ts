@@ -1,15 +1,13 @@
-// What an import adds to its final batch for the sync change log (docs/specification.md section 8,
-// "The change log"): the floor that spares the log triggers needless rewrites, and the marks of the
-// records that show a lookup whose shown fields the file changes, written through the view sync_mark
-// like the triggers' (an entry that the batch wrote already is left as it is). Platform-neutral.
+// An import's part of the sync change log (docs/specification.md section 8): the floor that spares the triggers
+// needless rewrites, and marks, through the view sync_mark, for records showing a lookup whose shown fields it changes.
 import { SPEC_OF, STAGING_PREFIX } from "./import.staged.ts";
 import type { CommitParts } from "./import.write.ts";
 
 /** Records marked by one statement at most (and rows of its driving table read). */
 export const MARK_CHUNK = 5000;
 
-// The columns of each lookup that records show (src/customers/customers.serialize.ts,
-// src/orders/orders.serialize.ts); a lookup whose other columns change is not marked.
+// The columns of each lookup that records show (src/customers/customers.serialize.ts, src/orders/orders.serialize.ts);
+// a lookup whose other columns change is not marked.
 const SHOWN = {
   states: ["code", "name"],
   cities: ["name", "code", "state_id"],
@@ -49,13 +47,11 @@ export interface SyncLogPlan {
   orderChunks: number[];
 }
 
-/**
- * Run once the file has streamed, before the final batch: keeps the ids of the changed lookups in
- * SHOWN_TABLE (compared while the live rows still hold the old values) and reads which kinds change
- * and where the chunks of records to mark begin. Only the importer writes lookups, one import at a
- * time, so the table still holds in the batch that marks by it; records made meanwhile fall in the
- * open-ended last chunk. The caller drops the table with the staging tables.
- */
+/** Run once the file has streamed, before the final batch: keeps the ids of the changed lookups in SHOWN_TABLE
+ * (compared while the live rows still hold the old values) and reads which kinds change and where the chunks of
+ * records to mark begin. Only the importer writes lookups, one import at a time, so the table still holds in the
+ * batch that marks by it; records made meanwhile fall in the open-ended last chunk. The caller drops the table with
+ * the staging tables. */
 export async function planSyncLog(db: D1Database, chunk = MARK_CHUNK): Promise<SyncLogPlan> {
   const [, , found] = await db.batch<{ kind: Kind }>([
     db.prepare(`DROP TABLE IF EXISTS ${SHOWN_TABLE}`),
@@ -76,8 +72,8 @@ export async function planSyncLog(db: D1Database, chunk = MARK_CHUNK): Promise<S
   };
 }
 
-// Every chunk-th id of the table and of the file's records for it, so that records the file adds
-// are in chunks of that size too.
+// Every chunk-th id of the table and of the file's records for it, so that records the file adds are in chunks of that
+// size too.
 function chunkStarts(table: "customers" | "orders" | null, chunk: number): string {
   if (table === null) return "SELECT NULL AS id WHERE false";
   const ids = `SELECT id FROM ${table} UNION SELECT id FROM ${SPEC_OF[table].staging}`;
@@ -136,11 +132,8 @@ function orderMarks(plan: SyncLogPlan): string[] {
   );
 }
 
-/**
- * The final batch's part for the log. `open` (before the moves) sets the floor; `after` marks, in
- * chunks, the records that show a lookup in SHOWN_TABLE as the batch leaves them; `close` removes
- * the floor.
- */
+/** The final batch's part for the log. `open` (before the moves) sets the floor; `after` marks, in chunks, the
+ * records that show a lookup in SHOWN_TABLE as the batch leaves them; `close` removes the floor. */
 export function syncLogParts(db: D1Database, plan: SyncLogPlan): Omit<CommitParts, "guards"> {
   return {
     open: [db.prepare(`INSERT INTO ${FLOOR} (seq) SELECT coalesce(max(seq), 0) FROM sync_changes`)],

@@ -1,10 +1,10 @@
-// Writes an import into the D1 database: rows go to staging tables while the file streams, and one
-// atomic db.batch() moves them into the live tables. Platform-neutral (any D1Database binding).
+// Writes an import into the D1 database: rows go to staging tables while the file streams, and one atomic db.batch()
+// moves them into the live tables. Platform-neutral (any D1Database binding).
 import { SPEC_OF, SPECS, type StagedRows, type StagedSpec, type StagedTable } from "./import.staged.ts";
 
-// Rows travel as one JSON array per statement (read back with json_each): one bound parameter,
-// whatever the row count (D1 allows 100 per statement), and far fewer statements than VALUES lists.
-// Kept under D1's 2 MB limit for a value even if every character took three bytes in UTF-8.
+// Rows travel as one JSON array per statement (read back with json_each): one bound parameter, whatever the row count
+// (D1 allows 100 per statement), and far fewer statements than VALUES lists. Kept under D1's 2 MB limit for a value
+// even if every character took three bytes in UTF-8.
 const STATEMENT_CHARS = 512 * 1024;
 const BATCH_CHARS = 4 * 1024 * 1024;
 
@@ -61,10 +61,8 @@ export class Staging {
     return this.pendingChars >= BATCH_CHARS;
   }
 
-  /**
-   * Sends the waiting statements as one batch. It does not wait for that batch, only for the one
-   * before it, so that parsing the file and writing to D1 overlap.
-   */
+  /** Sends the waiting statements as one batch. It does not wait for that batch, only for the one before it, so that
+   * parsing the file and writing to D1 overlap. */
   async send(): Promise<void> {
     const statements = this.pending;
     this.pending = [];
@@ -82,11 +80,9 @@ export class Staging {
     await this.settle();
   }
 
-  /**
-   * One batch, which D1 runs as one transaction: all of the import or none of it. In order: the
-   * guards, `open`, the moves into the live tables, `after`, `close`. Returns the rows that the moves
-   * and `after` wrote (D1's rows_written, the triggers' writes included).
-   */
+  /** One batch, which D1 runs as one transaction: all of the import or none of it. In order: the guards, `open`, the
+   * moves into the live tables, `after`, `close`. Returns the rows that the moves and `after` wrote (D1's
+   * rows_written, the triggers' writes included). */
   async commit(parts: CommitParts = {}): Promise<number> {
     await this.flush();
     const { guards = [], open = [], after = [], close = [] } = parts;
@@ -128,8 +124,8 @@ export class Staging {
 // A value no imported row holds, unique per row: parks a unique column while rows swap values.
 const PARKED = (table: string) => `char(1) || 'import:' || ${table}.id`;
 
-// Only rows whose values differ are written (docs/specification.md section 8, "Imports write only
-// differences"): an unchanged file writes no row, so it fires no trigger and changes no record.
+// Only rows whose values differ are written (docs/specification.md section 8, "Imports write only differences"): an
+// unchanged file writes no row, so it fires no trigger and changes no record.
 function moveStatements(): string[] {
   return SPECS.flatMap((s) => {
     const upsert = upsertStatement(s);
@@ -141,8 +137,8 @@ function moveStatements(): string[] {
         upsert,
       ];
     }
-    // Unique indexes are checked row by row: rows whose unique value changes get a parked value
-    // first, so that two records swapping values (or one taking another's old value) both succeed.
+    // Unique indexes are checked row by row: rows whose unique value changes get a parked value first, so that two
+    // records swapping values (or one taking another's old value) both succeed.
     const park = s.unique
       ? [
           `UPDATE ${s.name} SET ${s.unique} = ${PARKED(s.name)} FROM ${s.staging} AS s ` +
@@ -159,8 +155,8 @@ function moveStatements(): string[] {
   });
 }
 
-// IS NOT compares NULLs as values; a row whose key is new is inserted, one that equals its staged
-// row is left alone. "WHERE true" keeps SQLite from reading ON CONFLICT as a join constraint.
+// IS NOT compares NULLs as values; a row whose key is new is inserted, one that equals its staged row is left alone.
+// "WHERE true" keeps SQLite from reading ON CONFLICT as a join constraint.
 function upsertStatement(s: StagedSpec): string {
   const columns = s.columns.join(", ");
   const values = s.columns.filter((c) => !s.key.includes(c));

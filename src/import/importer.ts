@@ -1,5 +1,5 @@
-// The importer's platform-neutral API: validates records while they stream, stages them, and moves
-// them into the live tables at once, or changes nothing. Runs in workerd (tests) and Node (the CLI).
+// The importer's platform-neutral API: validates records while they stream, stages them, and moves them into the live
+// tables at once, or changes nothing. Runs in workerd (tests) and Node (the CLI).
 import { causeMessages } from "../platform/errors.ts";
 import { apiCustomerGuard, findApiCustomerClash, guardTripped } from "./import.api-customers.ts";
 import { findConflict } from "./import.checks.ts";
@@ -20,10 +20,8 @@ export type { StagedTable } from "./import.staged.ts";
 export interface ImportSummary {
   /** Rows written per table (customers, orders, order_items, invoices, ...). */
   counts: Record<StagedTable, number>;
-  /**
-   * Rows written to the live tables and the sync log (D1's rows_written): 0 for a file that changes
-   * nothing. The staging tables' writes are not counted.
-   */
+  /** Rows written to the live tables and the sync log (D1's rows_written): 0 for a file that changes nothing. The
+   * staging tables' writes are not counted. */
   rowsWritten: number;
   seconds: number;
 }
@@ -39,10 +37,8 @@ export async function importDataset(db: D1Database, dataset: Dataset, options?: 
   return importRecords(db, datasetRecords(dataset), options);
 }
 
-/**
- * All or nothing: on any bad record it throws ImportError and the live tables are as they were. One
- * import at a time: while another holds the lease it throws ImportRunningError having touched nothing.
- */
+/** All or nothing: on any bad record it throws ImportError and the live tables are as they were. One import at a
+ * time: while another holds the lease it throws ImportRunningError having touched nothing. */
 export async function importRecords(
   db: D1Database,
   records: AsyncIterable<RawRecord> | Iterable<RawRecord>,
@@ -84,8 +80,8 @@ async function importLeased(
       rowsWritten = await staging.commit({ guards: [lease.guard(), apiCustomerGuard(db)], ...log });
     } catch (err) {
       if (guardTripped(causeMessages(err))) {
-        // The lease lapsed at the last moment, or a customer was created through the API while the file
-        // was checked: the same errors as before the batch.
+        // The lease lapsed at the last moment, or a customer was created through the API while the file was checked:
+        // the same errors as before the batch.
         await lease.check();
         throw (await findApiCustomerClash(db)) ?? err;
       }

@@ -1,6 +1,5 @@
-// The key audit log (docs/specification.md section 2, "Key usage and audit"), of keys and enrollment codes. Each
-// row joins the batch of its change, conditional on it, so the log and the records never disagree; never a secret,
-// a code or a hash.
+// The key audit log of keys and enrollment codes (docs/specification.md section 2): each row joins its change's batch,
+// conditional on it, so the log and the records never disagree; never a secret, a code or a hash.
 import { errors } from "../platform/errors.ts";
 import type { KeyDatabase } from "./keys.record.ts";
 import type { KeyMode } from "./keys.secret.ts";
@@ -86,11 +85,9 @@ export function revokeAuditStatement(
     .bind(at, actor.actor, actor.sessionId, id);
 }
 
-/**
- * An enrollment code's own entry (enroll-code, revoke-code: key_id null), written only while the code's row
- * matches `codeCondition` (SQL on enrollment_codes; ?1 is the entry's time), so that a change that did nothing
- * logs nothing: for a revoke-code it must run before the revoking UPDATE in the batch.
- */
+/** An enrollment code's own entry (enroll-code, revoke-code: key_id null), written only while the code's row matches
+ * `codeCondition` (SQL on enrollment_codes; ?1 is the entry's time), so that a change that did nothing logs nothing:
+ * for a revoke-code it must run before the revoking UPDATE in the batch. */
 export function codeAuditStatement(
   db: KeyDatabase,
   entry: { at: string; action: "enroll-code" | "revoke-code"; codeId: string },

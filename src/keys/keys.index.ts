@@ -1,5 +1,5 @@
 // The keys' own endpoint on the API: POST /keys/rotate, served without its body, which its handler reads.
-import { createRouter, servedWithoutBody } from "../platform/route.ts";
+import { createRouter, servedWithoutBody } from "../access/access.route.ts";
 import * as handlers from "./keys.rotation.handlers.ts";
 import * as routes from "./keys.rotation.routes.ts";
 

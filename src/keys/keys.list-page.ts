@@ -1,11 +1,9 @@
-// One page of the dashboard's key list (docs/specification.md section 9, "A dashboard for a fleet"): the
-// filters applied in SQL on an index walked newest first that stops after a page (keyset, never OFFSET), the
-// counts and the agents with keys from the rows that migration 0023's triggers keep, then the use of the page's
-// keys only.
+// The dashboard's key list, one page (docs/specification.md section 9): filters in SQL on an index walked newest first
+// (keyset, never OFFSET), counts from migration 0023's kept rows, then the use of the page's keys only.
 import type { KeyDatabase, KeyState } from "./keys.record.ts";
 import { READ_COLUMNS } from "./keys.records.ts";
 import { KEY_ID_PATTERN, type KeyMode } from "./keys.secret.ts";
-import { type KeyWithUsage, readUsageOf, type UsageKeyRow, withUsage } from "./keys.usage-read.ts";
+import { type KeyWithUsage, readUsageOf, type UsageKeyRow, withUsage } from "./keys.usage.ts";
 
 export const KEY_STATES = ["active", "grace", "expired", "revoked"] as const satisfies readonly KeyState[];
 /** A key's rotation as the list filters it: "none" for a key whose rotation was never asked for. */
@@ -34,10 +32,8 @@ export interface KeyListPage {
   keys: KeyWithUsage[];
   /** The last key of the page when older keys match too (the next page starts after it), else null. */
   older: string | null;
-  /**
-   * The whole fleet's counts, whatever the filters: they are kept as the keys change, never counted over
-   * the table (a key's status changes with the clock, so it has no kept count).
-   */
+  /** The whole fleet's counts, whatever the filters: they are kept as the keys change, never counted over the table
+   * (a key's status changes with the clock, so it has no kept count). */
   counts: KeyListCounts;
   /** Every agent that some key is bound to, for the agent filter. */
   agents: KeyListAgent[];
@@ -56,15 +52,14 @@ const COUNTED = {
 } as Record<string, keyof KeyListCounts>;
 const AGENT_COUNT = "api_keys.agent.";
 
-// Every kept count of the keys (a handful of rows and one per agent with keys), each agent's name by its
-// primary key.
+// Every kept count of the keys (a handful of rows and one per agent with keys), each agent's name by its primary key.
 const COUNTS_SQL =
   "SELECT r.name, r.n, a.first_name, a.last_name FROM row_counts r LEFT JOIN sales_agents a " +
   `ON substr(r.name, 1, ${AGENT_COUNT.length}) = '${AGENT_COUNT}' ` +
   `AND a.id = CAST(substr(r.name, ${AGENT_COUNT.length + 1}) AS INTEGER) ` +
   "WHERE r.name >= 'api_keys' AND r.name < 'api_keys/'";
 
-// keyState (keys.state.ts) in SQL, ?1 the moment as ISO text.
+// keyState (keys.record.ts) in SQL, ?1 the moment as ISO text.
 const REVOKED = "(k.revoked_at IS NOT NULL AND k.revoked_at <= ?1)";
 const EXPIRED = `(NOT ${REVOKED} AND k.expires_at IS NOT NULL AND k.expires_at <= ?1)`;
 const IN_GRACE = "(k.replaced_by IS NOT NULL AND k.expires_at IS NOT NULL)";
@@ -77,11 +72,9 @@ const STATE_SQL: Record<KeyState, string> = {
 
 type CountRow = { name: string; n: number; first_name: string | null; last_name: string | null };
 
-/**
- * Newest first, after the key `before` (its id) when given. The agent, mode and rotation filters each have an
- * index of (filter, created_at, id), so a page filtered by one reads about one page of key rows; the name and
- * status filters are checked on the rows walked, so a rare name reads as many rows as it takes to fill the page.
- */
+/** Newest first, after the key `before` (its id) when given. The agent, mode and rotation filters each have an index
+ * of (filter, created_at, id), so a page filtered by one reads about one page of key rows; the name and status
+ * filters are checked on the rows walked, so a rare name reads as many rows as it takes to fill the page. */
 export async function readKeyListPage(
   db: KeyDatabase,
   filters: KeyListFilters,

@@ -1,6 +1,6 @@
-// A key record and the types around it, shared by every module of src/keys/: types only, so that none
-// of them needs to import the store.
-import type { Scope } from "./keys.scopes.ts";
+// A key record and the types around it, shared by every module of src/keys/: types only, so that none of them needs to
+// import the store.
+import type { Scope } from "./keys.rules.ts";
 import type { KeyMode } from "./keys.secret.ts";
 
 export interface KeyRecord {
@@ -22,10 +22,8 @@ export interface KeyRecord {
   successor_first_used_at: string | null;
   /** Internal: a rotation's successor whose first use has not yet reached its old key's record. */
   awaits_first_use: boolean;
-  /**
-   * Internal: the root of the key's lineage (docs/specification.md section 9): its own id for a key made new,
-   * the old key's lineage for a roll's or a rotation's new key. The rate limit and Idempotency-Key go by it.
-   */
+  /** Internal: the root of the key's lineage (docs/specification.md section 9): its own id for a key made new, the
+   * old key's lineage for a roll's or a rotation's new key. The rate limit and Idempotency-Key go by it. */
   lineage_id: string;
 }
 
@@ -56,3 +54,10 @@ export interface CreatedKey extends ChangedKey {
 }
 
 export type KeyDatabase = Pick<D1Database, "prepare" | "batch">;
+
+export function keyState(record: KeyRecord, nowIso: string): KeyState {
+  if (record.revoked_at && record.revoked_at <= nowIso) return "revoked";
+  if (record.expires_at && record.expires_at <= nowIso) return "expired";
+  if (record.replaced_by && record.expires_at) return "grace";
+  return "active";
+}

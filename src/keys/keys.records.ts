@@ -1,8 +1,8 @@
-// Key records in D1, the system of record: each change is one atomic, conditional batch that writes its
-// audit row, marks the KV copy pending and reads the record back (docs/specification.md section 2).
-import { causeMessages, errors } from "../platform/errors.ts";
+// Key records in D1, the system of record: each change is one atomic, conditional batch that writes its audit row,
+// marks the KV copy pending and reads the record back (docs/specification.md section 2).
+import { causeMessages } from "../platform/errors.ts";
 import { type AuditEntry, auditStatement, type KeyActorName, revokeAuditStatement } from "./keys.audit.ts";
-import { scopesText, storedScopes } from "./keys.scopes.ts";
+import { scopesText, storedScopes } from "./keys.rules.ts";
 import type { KeyDatabase, KeyRecord } from "./keys.record.ts";
 import { ROTATION_COLUMNS, type RotationRow, rotationOf } from "./keys.rotation.record.ts";
 
@@ -15,11 +15,9 @@ const PLACEHOLDERS = KEY_COLUMNS.split(", ")
 export const READ_COLUMNS = `${KEY_COLUMNS}, ${ROTATION_COLUMNS}`;
 const VERSIONED_COLUMNS = `${READ_COLUMNS}, version, copy_pending`;
 export const MARK = "version = version + 1, copy_pending = 1";
-/**
- * A rotation's mark: the copy lacks only the key's "due", which authentication already reads from the
- * fleet's due set (docs/specification.md section 9), so the key is not shown as pending (2); the job
- * still writes the copy. A copy already pending for another reason stays pending (1).
- */
+/** A rotation's mark: the copy lacks only the key's "due", which authentication already reads from the fleet's due
+ * set (docs/specification.md section 9), so the key is not shown as pending (2); the job still writes the copy. A
+ * copy already pending for another reason stays pending (1). */
 export const ROTATION_MARK = "version = version + 1, copy_pending = CASE copy_pending WHEN 1 THEN 1 ELSE 2 END";
 
 export interface KeyRow extends RotationRow {
@@ -114,10 +112,8 @@ function entryOf(
 
 type Actor = { actor: KeyActorName; sessionId: string | null };
 
-/**
- * What a key made by exchanging an enrollment code must win first, in its own batch (docs/specification.md
- * section 9): `statement` runs first; the key is inserted only if `proof` (SQL; ?1 is the new key's id) then holds.
- */
+/** What a key made by exchanging an enrollment code must win first, in its own batch (docs/specification.md section
+ * 9): `statement` runs first; the key is inserted only if `proof` (SQL; ?1 is the new key's id) then holds. */
 export interface KeyClaim {
   codeId: string;
   statement: D1PreparedStatement;
@@ -143,10 +139,8 @@ export class KeyRecords {
     return results.map(toRecord);
   }
 
-  /**
-   * Null, and nothing written, when the key names a sales agent that does not exist, or when a claim is given and
-   * its proof does not hold after its statement ran (the same batch: an enrollment code's exchange).
-   */
+  /** Null, and nothing written, when the key names a sales agent that does not exist, or when a claim is given and
+   * its proof does not hold after its statement ran (the same batch: an enrollment code's exchange). */
   async insert(record: KeyRecord, actor: Actor, claim?: KeyClaim): Promise<VersionedRecord | null> {
     const insert = this.db
       .prepare(
@@ -170,10 +164,8 @@ export class KeyRecords {
     await this.db.batch(records.map((r) => insert.bind(...values(r))));
   }
 
-  /**
-   * Null when the old key was no longer active at `now`. The unique rolled_from decides two rolls that both
-   * passed the store's check: one commits, the other's batch fails and changes nothing.
-   */
+  /** Null when the old key was no longer active at `now`. The unique rolled_from decides two rolls that both passed
+   * the store's check: one commits, the other's batch fails and changes nothing. */
   async roll(
     old: KeyRecord,
     next: KeyRecord,
@@ -190,12 +182,10 @@ export class KeyRecords {
     });
   }
 
-  /**
-   * A roll or a rotation, one batch: the new key (only while the old one is active at `now`), `alsoNext`
-   * on it, the old key pointed at it (its own columns from ?4 on), the audit row (only if the new key
-   * exists), both read back. Null when the old key was no longer active, or when another roll or
-   * rotation of it committed first (the unique rolled_from fails this batch, which changes nothing).
-   */
+  /** A roll or a rotation, one batch: the new key (only while the old one is active at `now`), `alsoNext` on it, the
+   * old key pointed at it (its own columns from ?4 on), the audit row (only if the new key exists), both read back.
+   * Null when the old key was no longer active, or when another roll or rotation of it committed first (the unique
+   * rolled_from fails this batch, which changes nothing). */
   protected async replace(
     old: KeyRecord,
     next: KeyRecord,
@@ -252,10 +242,8 @@ export class KeyRecords {
     return toVersioned(read?.results[0]);
   }
 
-  /**
-   * Clears the mark only if the record is still at `version`, so a newer change's mark stays; the caller
-   * compares the version read back, and a newer one means the copy must be written again.
-   */
+  /** Clears the mark only if the record is still at `version`, so a newer change's mark stays; the caller compares
+   * the version read back, and a newer one means the copy must be written again. */
   async confirm(id: string, version: number): Promise<VersionedRecord | null> {
     const [, read] = await this.db.batch<VersionedRow>([
       this.db
@@ -295,9 +283,4 @@ export class KeyRecords {
   protected versioned(result: D1Result | undefined): VersionedRecord | null {
     return toVersioned((result?.results as VersionedRow[] | undefined)?.[0]);
   }
-}
-
-export function notActive(record: KeyRecord, state: "grace" | "expired" | "revoked") {
-  const why = state === "grace" ? `already rolled (its replacement is ${record.replaced_by})` : state;
-  return errors.conflict(`Key ${record.id} is ${why}: only an active key can be rolled`);
 }

@@ -1,5 +1,5 @@
-// The rotation columns of a key record (docs/specification.md section 9) as the record and its KV copy
-// carry them: the public `rotation` object, and the two fields that only the request path reads.
+// The rotation columns of a key record (docs/specification.md section 9) as the record and its KV copy carry them: the
+// public `rotation` object, and the two fields that only the request path reads.
 import type { KeyRecord, KeyRotation } from "./keys.record.ts";
 
 export const ROTATION_COLUMNS =

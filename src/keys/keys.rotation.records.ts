@@ -1,5 +1,5 @@
-// Rotation's statements on the key records (docs/specification.md section 9): each change one D1 batch
-// with its audit rows, its copy marks and the records read back, like keys.records.ts.
+// Rotation's statements on the key records (docs/specification.md section 9): each change one D1 batch with its audit
+// rows, its copy marks and the records read back, like keys.records.ts.
 import type { KeyActorName } from "./keys.audit.ts";
 import type { KeyDatabase, KeyRecord } from "./keys.record.ts";
 import { KeyRecords, MARK, ROTATION_MARK, type VersionedRecord } from "./keys.records.ts";
@@ -119,10 +119,8 @@ export class RotationRecords extends KeyRecords {
     });
   }
 
-  /**
-   * The successor's first use cuts the old key to one more hour (never longer than its grace) and ends
-   * the retry, so the sealed secret goes. Each record read back, or null where none was found.
-   */
+  /** The successor's first use cuts the old key to one more hour (never longer than its grace) and ends the retry,
+   * so the sealed secret goes. Each record read back, or null where none was found. */
   async reportFirstUse(
     successorId: string,
     at: string,

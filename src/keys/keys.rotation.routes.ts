@@ -1,11 +1,12 @@
 // POST /keys/rotate, as the document describes it (docs/specification.md section 9).
 import { z } from "@hono/zod-openapi";
 import { commonErrorResponses, errorResponse } from "../platform/errors.ts";
-import { ownKeyRoute } from "../platform/route.ts";
-import { DEFAULT_ROTATION_GRACE_SECONDS, KEY_ROTATION_HEADER, MAX_ROTATION_GRACE_SECONDS } from "./keys.rotation.ts";
+import { ownKeyRoute } from "../access/access.route.ts";
+import { DEFAULT_ROTATION_GRACE_SECONDS, KEY_ROTATION_HEADER, RotateBodySchema } from "./keys.rotation.ts";
 import { KEY_MODES } from "./keys.secret.ts";
-import { SCOPES } from "./keys.scopes.ts";
+import { SCOPES } from "./keys.rules.ts";
 import { limitBody } from "../platform/middleware/body-limit.ts";
+import { jsonBody } from "../platform/middleware/json-body.ts";
 
 const RotatedKeySchema = z
   .object({
@@ -41,12 +42,14 @@ export const rotate = ownKeyRoute({
       required: false,
       content: {
         "application/json": {
-          schema: z.object({ grace: z.number().int().min(0).max(MAX_ROTATION_GRACE_SECONDS).optional() }).strict(),
+          schema: RotateBodySchema,
         },
       },
     },
   },
-  middleware: [limitBody],
+  // Served by jsonBody (the route is mounted without its body: keys.index.ts), so that a missing or non-JSON body gets
+  // the service's own answers; afterwards, keyRotationSignals of apiRoute's chain.
+  middleware: [limitBody, jsonBody(RotateBodySchema)],
   responses: {
     201: answer("The successor, with its secret"),
     200: answer("The same successor again: a retry with the old key before the successor's first use"),

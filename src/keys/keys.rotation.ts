@@ -1,9 +1,10 @@
-// Rotation that the apps carry out (docs/specification.md section 9): its input rules, and what the
-// request path decides from a key's KV copy alone (the header, the late uses): no D1 read.
+// Rotation that the apps carry out (docs/specification.md section 9): its input rules, and what the request path
+// decides from a key's KV copy alone (the header, the late uses): no D1 read.
+import { z } from "@hono/zod-openapi";
 import { errors, type FieldError } from "../platform/errors.ts";
 import { seal, unseal } from "../platform/lib/crypto.ts";
 import { BoundedLru } from "../platform/lib/lru.ts";
-import type { AuthFailure } from "./keys.auth-failure.ts";
+import type { AuthFailure } from "./keys.rules.ts";
 import type { KeyRecord } from "./keys.record.ts";
 import type { RotationFilter } from "./keys.rotation.records.ts";
 import { checkAgentId, checkMode, collect } from "./keys.rules.ts";
@@ -53,21 +54,27 @@ export function checkRotationFilter(input: RotationRequest): RotationFilter {
   return { ids, mode: mode ?? null, agentId: agentId ?? null };
 }
 
-export function checkRotationGrace(value: unknown): number {
-  if (value === undefined) return DEFAULT_ROTATION_GRACE_SECONDS;
-  if (typeof value !== "number" || !Number.isInteger(value) || value < 0 || value > MAX_ROTATION_GRACE_SECONDS) {
-    throw errors.validation([
-      { field: "grace", message: `must be a whole number of seconds from 0 to ${MAX_ROTATION_GRACE_SECONDS}` },
-    ]);
-  }
-  return value;
-}
+const GRACE_RULE = `must be a whole number of seconds from 0 to ${MAX_ROTATION_GRACE_SECONDS}`;
 
-/**
- * `Key-Rotation: due` for a key that works: due by its copy or by the fleet's due set (newer than a copy
- * the marking did not rewrite), or an old key already rotated (its app may have lost the answer). A roll
- * ends a rotation for good, so a copy that says rolled outranks a due set not yet rewritten.
- */
+/** POST /keys/rotate's body, the one statement of the grace rule: served and documented by its route. */
+export const RotateBodySchema = z.strictObject(
+  {
+    grace: z
+      .number({ error: GRACE_RULE })
+      .int({ error: GRACE_RULE })
+      .min(0, { error: GRACE_RULE })
+      .max(MAX_ROTATION_GRACE_SECONDS, { error: GRACE_RULE })
+      .optional(),
+  },
+  {
+    error: (issue) =>
+      issue.code === "unrecognized_keys" ? `has unknown field(s): ${issue.keys.join(", ")}` : "must be a JSON object",
+  },
+);
+
+/** `Key-Rotation: due` for a key that works: due by its copy or by the fleet's due set (newer than a copy the
+ * marking did not rewrite), or an old key already rotated (its app may have lost the answer). A roll ends a rotation
+ * for good, so a copy that says rolled outranks a due set not yet rewritten. */
 export function rotationDue(record: KeyRecord, dueSet: ReadonlySet<string>): boolean {
   const state = record.rotation?.state;
   if (state === "due" || state === "rotated") return true;
@@ -128,10 +135,8 @@ function successorBinding(ids: { oldId: string; successorId: string }) {
   return { info: `key rotation successor ${ids.oldId}`, associatedData: `${ids.oldId}>${ids.successorId}` };
 }
 
-/**
- * The successor's secret kept for the retry of a lost rotate answer, sealed under the old key's secret,
- * which the service never stores: one text, `v1.<salt>.<iv>.<ciphertext>`.
- */
+/** The successor's secret kept for the retry of a lost rotate answer, sealed under the old key's secret, which the
+ * service never stores: one text, `v1.<salt>.<iv>.<ciphertext>`. */
 export async function sealSuccessorSecret(
   oldSecret: string,
   ids: { oldId: string; successorId: string },

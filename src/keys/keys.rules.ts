@@ -1,7 +1,6 @@
-// The key store's input rules, enforced by the store itself so that no caller (worker, dashboard,
-// command line) can write a record that breaks them.
+// The key store's input rules, enforced by the store itself so that no caller (worker, dashboard, command line) can
+// write a record that breaks them.
 import { ApiError, errors, type FieldError } from "../platform/errors.ts";
-import { parseScopes, type Scope } from "./keys.scopes.ts";
 import { isKeyMode, KEY_MODES, type KeyMode } from "./keys.secret.ts";
 
 export const MAX_NAME_LENGTH = 100;
@@ -81,4 +80,69 @@ export function checkAgentId(value: unknown): number | null {
 
 function invalid(field: string, message: string) {
   return errors.validation([{ field, message }]);
+}
+
+export const SCOPES = ["read", "write"] as const;
+export type Scope = (typeof SCOPES)[number];
+
+export const DEFAULT_SCOPES: readonly Scope[] = SCOPES;
+
+export function isScope(value: unknown): value is Scope {
+  return (SCOPES as readonly unknown[]).includes(value);
+}
+
+export function parseScopes(input: unknown): Scope[] {
+  if (input === undefined || input === null) return [...DEFAULT_SCOPES];
+  const names = typeof input === "string" ? input.split(",").map((s) => s.trim()) : input;
+  if (!Array.isArray(names)) throw invalid("scopes", `must be a list of scopes: ${SCOPES.join(", ")}`);
+  const given = names.filter((n) => n !== "");
+  if (given.length === 0) throw invalid("scopes", `must name at least one scope: ${SCOPES.join(", ")}`);
+  for (const name of given) {
+    if (!isScope(name)) {
+      // Echo only short plain text: an arbitrary value must not reach the error message.
+      const shown = typeof name === "string" && /^[\w-]{1,32}$/.test(name) ? `'${name}'` : "a value";
+      throw invalid("scopes", `has ${shown} that is not a scope: use ${SCOPES.join(", ")}`);
+    }
+  }
+  return SCOPES.filter((s) => given.includes(s));
+}
+
+export function hasScope(scopes: readonly Scope[], needed: Scope): boolean {
+  return scopes.includes(needed);
+}
+
+export function scopesText(scopes: readonly Scope[]): string {
+  return scopes.join(",");
+}
+
+/** D1's text or a KV copy's array. Missing (a copy from before scopes) is both, so old keys keep working; a damaged
+ * value keeps only the names it knows: it fails closed. */
+export function storedScopes(value: unknown): Scope[] {
+  if (value === undefined || value === null) return [...DEFAULT_SCOPES];
+  const names: unknown[] = typeof value === "string" ? value.split(",") : Array.isArray(value) ? value : [];
+  return SCOPES.filter((s) => names.includes(s));
+}
+
+export type AuthFailure =
+  "missing" | "scheme" | "malformed" | "unknown" | "expired" | "grace_ended" | "rotated" | "revoked";
+
+const DESCRIPTIONS: Record<AuthFailure, string> = {
+  missing: "Missing credentials: send the header 'Authorization: Bearer <API key>'",
+  scheme: "Malformed Authorization header: it must be the word Bearer, one space and the API key",
+  malformed:
+    "Malformed API key: the header must be 'Bearer', one space and the key (sk_test_ or sk_live_ and its characters), with no other whitespace",
+  unknown: "Invalid API key: no such key",
+  expired: "Invalid API key: the key has expired",
+  grace_ended: "Invalid API key: the key was rolled and its grace period has ended; use its replacement",
+  rotated: "Invalid API key: the key was replaced by rotation and its time has ended; use its successor",
+  revoked: "Invalid API key: the key has been revoked",
+};
+
+export function authError(failure: AuthFailure): ApiError {
+  return errors.unauthenticated(DESCRIPTIONS[failure]);
+}
+
+export function notActive(record: { id: string; replaced_by: string | null }, state: "grace" | "expired" | "revoked") {
+  const why = state === "grace" ? `already rolled (its replacement is ${record.replaced_by})` : state;
+  return errors.conflict(`Key ${record.id} is ${why}: only an active key can be rolled`);
 }

@@ -13,7 +13,7 @@ import {
   rememberKey,
   UNKNOWN_KEY_CACHE_SIZE,
   UNKNOWN_KEY_TTL_MS,
-} from "./keys.isolate-cache.ts";
+} from "./keys.copy.ts";
 import type { KeyRecord, RotationFields } from "./keys.record.ts";
 import { KeyRecords } from "./keys.records.ts";
 import { hashSecret } from "./keys.secret.ts";
@@ -483,13 +483,16 @@ describe("records made before D1 held keys (KV only)", () => {
     return { record, secret };
   }
 
-  it("authenticate as before, and are carried over into D1 on first use, none lost", async () => {
+  it("authenticate as before, and are carried over into D1 by the migration step, none lost", async () => {
     const { store } = storeAt();
     const a = await legacyKey("one");
     const b = await legacyKey("two", { revoked_at: "2026-04-02T00:00:00.000Z" });
     expect(await store.findBySecret(a.secret)).toEqual(a.record);
     expect(await d1Rows()).toEqual([]);
     const fresh = await store.create({ name: "new", mode: "test" }, CLI);
+    // Reads no longer carry them over: the step that `npm run db:migrate`, `npm start` and `npm run deploy` run does.
+    expect(await store.list()).toEqual([fresh.record]);
+    expect(await store.carryOverLegacyKeys()).toBe(2);
     expect(await store.list()).toEqual(
       [a.record, b.record, fresh.record].sort(
         (x, y) => x.created_at.localeCompare(y.created_at) || x.id.localeCompare(y.id),
@@ -506,14 +509,17 @@ describe("records made before D1 held keys (KV only)", () => {
     expect(store.stateOf((await store.findBySecret(a.secret))!)).toBe("expired");
   });
 
-  it("are carried over by get, roll and revoke too, and a second carry-over changes nothing", async () => {
+  it("a second carry-over changes nothing", async () => {
     const { store } = storeAt();
     const a = await legacyKey("three");
+    expect(await store.revoke(a.record.id, CLI)).toBeNull();
+    expect(await store.carryOverLegacyKeys()).toBe(1);
     expect(await store.revoke(a.record.id, CLI)).toEqual({
       record: { ...a.record, revoked_at: "2026-05-01T10:00:00.000Z" },
       copyPending: false,
     });
     const again = await legacyKey("three"); // the same listing entry written again (an old worker still running)
+    expect(await store.carryOverLegacyKeys()).toBe(1);
     expect(await store.get(again.record.id)).toEqual({ ...a.record, revoked_at: "2026-05-01T10:00:00.000Z" });
     expect(await d1Rows()).toHaveLength(1);
   });

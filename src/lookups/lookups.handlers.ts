@@ -2,7 +2,7 @@
 // uncached answers are the same bytes and hono's etag() can answer If-None-Match with 304.
 import type { RouteHandler, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import type { AppEnv } from "../platform/env.ts";
+import type { AppEnv } from "../env.ts";
 import { listingScope, paginationOf, requestedPage } from "../platform/paging/listing.ts";
 import { carriedParams } from "../platform/paging/pagination.ts";
 import { listAreas, listPostalCodes, listSalesAgents, salesAgentsByPincode } from "./lookups.queries.ts";

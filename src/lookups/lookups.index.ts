@@ -1,5 +1,5 @@
 // The lookups' endpoints, in the document's order.
-import { createRouter } from "../platform/route.ts";
+import { createRouter } from "../access/access.route.ts";
 import * as handlers from "./lookups.handlers.ts";
 import * as routes from "./lookups.routes.ts";
 

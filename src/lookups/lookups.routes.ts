@@ -8,7 +8,7 @@ import { isPincode } from "../platform/lib/pincode.ts";
 import { PaginationSchema } from "../platform/paging/pagination.ts";
 import { EVEN_AFTER_ERRORS, pagingQuery, queryString, skipOrPage } from "../platform/paging/query-params.ts";
 import { headerRef } from "../platform/response-headers.ts";
-import { apiRoute } from "../platform/route.ts";
+import { apiRoute } from "../access/access.route.ts";
 import { AreasAnswerSchema, PincodeAnswerSchema, PostalCodeSchema } from "./lookups.schemas.ts";
 
 const cachedLookupHeaders = {

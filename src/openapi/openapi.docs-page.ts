@@ -1,7 +1,7 @@
 // GET /docs: Swagger UI over /openapi.json, its files from the docs Worker (the ASSETS binding), so that no
 // CDN is needed and the CSP admits no other host (docs/api.md, "The OpenAPI document and /docs").
 import { Hono } from "hono";
-import type { AppEnv } from "../platform/env.ts";
+import type { AppEnv } from "../env.ts";
 import { errors } from "../platform/errors.ts";
 import { pageSecureHeaders } from "../platform/middleware/secure-headers.ts";
 import { DOCS_INIT_JS } from "./openapi.docs-init.ts";

@@ -2,7 +2,7 @@
 // the routes cannot say themselves: middleware's headers, the any-path answers, the security scheme.
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { version } from "../../package.json";
-import type { AppEnv } from "../platform/env.ts";
+import type { AppEnv } from "../env.ts";
 import { API_PREFIX } from "../api.ts";
 import { ALLOW_HEADER, headerRef, RESPONSE_HEADERS } from "../platform/response-headers.ts";
 

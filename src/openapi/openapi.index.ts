@@ -1,7 +1,7 @@
 // Mounts GET /openapi.json and GET /docs: public (they serve none of the API's data), and not in the
 // document themselves.
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import type { AppEnv } from "../platform/env.ts";
+import type { AppEnv } from "../env.ts";
 import { DOCS_PATH, docsPage } from "./openapi.docs-page.ts";
 import { DOCUMENT_PATH, openApiDocument, registerComponents } from "./openapi.document.ts";
 

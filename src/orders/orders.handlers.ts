@@ -1,6 +1,6 @@
 // GET /orders: a page of the orders of the customer with this phone number.
 import type { RouteHandler, z } from "@hono/zod-openapi";
-import type { AppEnv } from "../platform/env.ts";
+import type { AppEnv } from "../env.ts";
 import { errors } from "../platform/errors.ts";
 import { jsonTextAnswer } from "../platform/json-text.ts";
 import { listingScope, paginationOf, requestedPage } from "../platform/paging/listing.ts";

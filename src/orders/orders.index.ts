@@ -1,5 +1,5 @@
 // The orders' endpoint: GET /orders.
-import { createRouter } from "../platform/route.ts";
+import { createRouter } from "../access/access.route.ts";
 import * as handlers from "./orders.handlers.ts";
 import * as routes from "./orders.routes.ts";
 

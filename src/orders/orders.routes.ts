@@ -6,7 +6,7 @@ import { parseApiDate } from "../platform/lib/dates.ts";
 import { isTenDigits, normalizePhone } from "../platform/lib/phone.ts";
 import { PaginationSchema } from "../platform/paging/pagination.ts";
 import { EVEN_AFTER_ERRORS, pagingQuery, queryString, skipOrPage } from "../platform/paging/query-params.ts";
-import { apiRoute } from "../platform/route.ts";
+import { apiRoute } from "../access/access.route.ts";
 import { OrderSchema } from "./orders.schemas.ts";
 
 const DATE_MESSAGE = "must be a real date written dd-mm-yyyy (or yyyy-mm-dd)";

@@ -1,29 +1,17 @@
-// The app's types: bindings, per-request services and variables.
-import type { LookupCache } from "../lookups/lookups.cache.ts";
-import type { Database } from "./db/database.ts";
+// What the shared layer knows of a request's context: the bindings, its id and meter, and whether a key authenticated
+// it (src/env.ts adds the capabilities' services for the app).
 import type { Meter } from "./lib/meter.ts";
-import type { KeyRecord, KeyStore } from "../keys/keys.store.ts";
 
 /** Generated from wrangler.toml by `npm run cf-typegen` (`npm run check` fails when it is out of date). */
 export type Bindings = Env;
 
-export interface Services {
-  /** Reads: may be served by the nearest read replica (D1 Sessions API). */
-  db: Database;
-  /** Writes and the reads that must see them: the primary. */
-  primaryDb: Database;
-  cache: LookupCache;
-  keys: KeyStore;
-}
-
-export interface Variables {
+export interface PlatformVariables {
   requestId: string;
   meter: Meter;
-  services: Services;
-  apiKey?: KeyRecord;
+  apiKey?: { readonly id: string };
 }
 
-export interface AppEnv {
+export interface PlatformEnv {
   Bindings: Bindings;
-  Variables: Variables;
+  Variables: PlatformVariables;
 }

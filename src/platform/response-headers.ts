@@ -36,8 +36,8 @@ export const RESPONSE_HEADERS = {
   },
 } as const;
 
-// Not a component: only the any-path answers carry it, and they sit in an extension, where a
-// reference would leave the component unused in Redocly's eyes.
+// Not a component: only the any-path answers carry it, and they sit in an extension, where a reference would leave the
+// component unused in Redocly's eyes.
 export const ALLOW_HEADER = {
   description: "The methods that this path answers, e.g. `GET, HEAD`.",
   required: true,

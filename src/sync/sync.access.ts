@@ -3,7 +3,7 @@
 import { createMiddleware } from "hono/factory";
 import type { KeyRecord } from "../keys/keys.store.ts";
 import type { Database } from "../platform/db/database.ts";
-import type { AppEnv } from "../platform/env.ts";
+import type { AppEnv } from "../env.ts";
 import { errors, type FieldError } from "../platform/errors.ts";
 import { decodeSyncCursor, RECORD_SHAPE, type SyncCursor } from "./sync.cursor.ts";
 import { agentStatement } from "./sync.queries.ts";

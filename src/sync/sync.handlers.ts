@@ -3,7 +3,7 @@ import type { RouteHandler, z } from "@hono/zod-openapi";
 import type { Context, TypedResponse } from "hono";
 import type { JSONParsed } from "hono/utils/types";
 import type { ZodError } from "zod";
-import type { AppEnv } from "../platform/env.ts";
+import type { AppEnv } from "../env.ts";
 import { errors, fieldErrors, type FieldError } from "../platform/errors.ts";
 import { AGENT_ID, allProblems, checkBook } from "./sync.access.ts";
 import { answerJson, readChanges } from "./sync.book.ts";

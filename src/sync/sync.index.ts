@@ -1,5 +1,5 @@
 // The sync endpoint: GET /sync (docs/specification.md section 8).
-import { createRouter } from "../platform/route.ts";
+import { createRouter } from "../access/access.route.ts";
 import * as handlers from "./sync.handlers.ts";
 import * as routes from "./sync.routes.ts";
 

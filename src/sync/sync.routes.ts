@@ -4,7 +4,7 @@ import { etag } from "hono/etag";
 import { commonErrorResponses, errorResponse } from "../platform/errors.ts";
 import { integerParam, queryString } from "../platform/paging/query-params.ts";
 import { headerRef } from "../platform/response-headers.ts";
-import { apiRoute } from "../platform/route.ts";
+import { apiRoute } from "../access/access.route.ts";
 import { AGENT_ID, bookAccess } from "./sync.access.ts";
 import { SyncAnswerSchema, walkCursorExample } from "./sync.schemas.ts";
 

@@ -1,9 +1,9 @@
 import { env } from "cloudflare:workers";
 import { clearIsolateTier } from "../../src/lookups/lookups.cache.ts";
-import type { Scope } from "../../src/keys/keys.scopes.ts";
+import type { Scope } from "../../src/keys/keys.rules.ts";
 import type { KeyMode } from "../../src/keys/keys.secret.ts";
-import { clearFailedAuth } from "../../src/keys/keys.failed-auth.ts";
-import { clearIsolateKeyCache } from "../../src/keys/keys.isolate-cache.ts";
+import { clearFailedAuth } from "../../src/access/access.failed-auth.ts";
+import { clearIsolateKeyCache } from "../../src/keys/keys.copy.ts";
 import { KeyStore } from "../../src/keys/keys.store.ts";
 
 /** A key made through the key store module itself, in this test file's KV. */

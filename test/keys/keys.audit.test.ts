@@ -3,7 +3,7 @@
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { AuditEntry, KeyActor } from "../../src/keys/keys.audit.ts";
-import { clearIsolateKeyCache } from "../../src/keys/keys.isolate-cache.ts";
+import { clearIsolateKeyCache } from "../../src/keys/keys.copy.ts";
 import { KeyStore } from "../../src/keys/keys.store.ts";
 import { ApiError } from "../../src/platform/errors.ts";
 import { failingWriteBatchD1 } from "../helpers/faults.ts";

@@ -6,7 +6,7 @@ import { createExecutionContext, createScheduledController, waitOnExecutionConte
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import worker from "../../src/index.ts";
-import { clearIsolateKeyCache } from "../../src/keys/keys.isolate-cache.ts";
+import { clearIsolateKeyCache } from "../../src/keys/keys.copy.ts";
 import type { KeyRecord } from "../../src/keys/keys.record.ts";
 import { type KeyRow, toRecord } from "../../src/keys/keys.records.ts";
 import { COPY_WRITE_ROUNDS } from "../../src/keys/keys.store.ts";

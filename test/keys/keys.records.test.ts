@@ -4,7 +4,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { hashSecret } from "../../src/keys/keys.secret.ts";
-import { clearIsolateKeyCache } from "../../src/keys/keys.isolate-cache.ts";
+import { clearIsolateKeyCache } from "../../src/keys/keys.copy.ts";
 import type { KeyRecord, RotationFields } from "../../src/keys/keys.record.ts";
 import { KeyStore } from "../../src/keys/keys.store.ts";
 import { ApiError } from "../../src/platform/errors.ts";
@@ -124,11 +124,15 @@ describe("rolling through the admin API", () => {
 });
 
 describe("keys from the KV-only layout", () => {
-  it("keep authenticating, are carried over into D1 by the admin API, and are managed from then on", async () => {
+  it("keep authenticating, are carried over into D1 by the migration step, and are managed from then on", async () => {
     const { secret, record } = await storePreScopesKey("K", "key_LegacyLegacy0001", "made before D1");
     await env.KEYS.put(`id:${record.id}`, record.hash, { metadata: record });
 
     expect((await call("/api/area", { key: secret })).status).toBe(200);
+    // No request carries them over: the step that `npm run db:migrate`, `npm start` and `npm run deploy` run does.
+    expect((await call(path, { headers: ADMIN })).body).toEqual({ data: [] });
+    expect(await new KeyStore(env.KEYS, env.DB).carryOverLegacyKeys()).toBe(1);
+    expect(await new KeyStore(env.KEYS, env.DB).carryOverLegacyKeys()).toBe(0);
     const listed = await call(path, { headers: ADMIN });
     expect(listed.status).toBe(200);
     const { hash: _hash, ...shown } = record;

@@ -7,7 +7,7 @@ import { env, exports } from "cloudflare:workers";
 import { KeyRotationError, keyRotation, type StoredKey } from "@order-lookup/client";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import worker from "../../src/index.ts";
-import { ISOLATE_KEY_TTL_MS } from "../../src/keys/keys.isolate-cache.ts";
+import { ISOLATE_KEY_TTL_MS } from "../../src/keys/keys.copy.ts";
 import { displayPrefix, hashSecret, newKeyId, newSecret } from "../../src/keys/keys.secret.ts";
 import { KeyStore } from "../../src/keys/keys.store.ts";
 import { usageRecorder } from "../../src/keys/keys.usage.ts";

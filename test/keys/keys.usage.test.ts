@@ -5,9 +5,9 @@ import { createExecutionContext, createScheduledController, waitOnExecutionConte
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import worker from "../../src/index.ts";
-import { hourOf } from "../../src/keys/keys.usage-read.ts";
+import { hourOf } from "../../src/keys/keys.usage.ts";
 import { toMinute, usageRecorder } from "../../src/keys/keys.usage.ts";
-import { clearIsolateKeyCache } from "../../src/keys/keys.isolate-cache.ts";
+import { clearIsolateKeyCache } from "../../src/keys/keys.copy.ts";
 import { KeyStore } from "../../src/keys/keys.store.ts";
 import { callWithEnv, downD1 } from "../helpers/faults.ts";
 import { call } from "../helpers/http.ts";

@@ -5,7 +5,7 @@
 // oldest of those failures is a minute old.
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { FAILED_AUTH_LIMIT, FAILED_AUTH_WINDOW_MS } from "../../src/keys/keys.failed-auth.ts";
+import { FAILED_AUTH_LIMIT, FAILED_AUTH_WINDOW_MS } from "../../src/access/access.failed-auth.ts";
 import { newSecret } from "../../src/keys/keys.secret.ts";
 import { KeyStore } from "../../src/keys/keys.store.ts";
 import { apiRoutes, API_PREFIX } from "../../src/api.ts";

@@ -9,9 +9,9 @@ import {
   ISOLATE_KEY_TTL_MS,
   keyCacheTtlMs,
   UNKNOWN_KEY_CACHE_SIZE,
-} from "../../src/keys/keys.isolate-cache.ts";
+} from "../../src/keys/keys.copy.ts";
 import { KeyStore } from "../../src/keys/keys.store.ts";
-import { parseAuthorization } from "../../src/platform/middleware/auth.ts";
+import { parseAuthorization } from "../../src/access/access.auth.ts";
 import { API_PREFIX, apiRoutes, publicRoutes } from "../../src/api.ts";
 import { callWithEnv } from "../helpers/faults.ts";
 import { call, errorEnvelope, type CallResult } from "../helpers/http.ts";

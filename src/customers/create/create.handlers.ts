@@ -3,7 +3,7 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import type { Context, TypedResponse } from "hono";
 import type { JSONParsed } from "hono/utils/types";
-import type { AppEnv } from "../../platform/env.ts";
+import type { AppEnv } from "../../env.ts";
 import type { FirstAnswer } from "./create.found.ts";
 import { IDEMPOTENCY_HEADER, REPLAYED_HEADER } from "./create.idempotency.ts";
 import type * as routes from "./create.routes.ts";

@@ -3,7 +3,7 @@
 import { z } from "@hono/zod-openapi";
 import { commonErrorResponses, errorResponse } from "../../platform/errors.ts";
 import { limitBody, MAX_BODY_BYTES } from "../../platform/middleware/body-limit.ts";
-import { apiRoute } from "../../platform/route.ts";
+import { apiRoute } from "../../access/access.route.ts";
 import { CustomerSchema } from "../customers.schemas.ts";
 import { IDEMPOTENCY_HEADER, REPLAYED_HEADER } from "./create.idempotency.ts";
 import { createBody, createQuery } from "./create.openapi.ts";

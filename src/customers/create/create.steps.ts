@@ -1,7 +1,7 @@
 // Creating a customer (POST /customers/create, docs/specification.md section 5): check, one lookup batch,
 // one write batch. Every refusal is thrown as an ApiError; the outcome is a 201 or a first answer to replay.
 import { readForCreate, writeCustomer, type IdempotencyInsert } from "./create.queries.ts";
-import type { Services } from "../../platform/env.ts";
+import type { Services } from "../../env.ts";
 import type { KeyRecord } from "../../keys/keys.record.ts";
 import { errors } from "../../platform/errors.ts";
 import { answerText, createdAnswer, storedAnswerAroundId, type CreatedAnswer } from "./create.serialize.ts";

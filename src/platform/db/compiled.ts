@@ -1,5 +1,5 @@
-// Read queries whose SQL is built once per isolate (with placeholders) instead of per request: building
-// it was the worker's largest CPU share on the pages; once, the orders page went from 177 to 270 req/s.
+// Read queries whose SQL is built once per isolate (with placeholders) instead of per request: building it was the
+// worker's largest CPU share on the pages; once, the orders page went from 177 to 270 req/s.
 import { Column, fillPlaceholders, is, noopDecoder, type Placeholder, SQL, sql, type SQLWrapper } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import type { PreparedQueryConfig, SQLitePreparedQuery } from "drizzle-orm/sqlite-core";
@@ -42,8 +42,8 @@ export class CompiledQuery<Rows> {
 
 type Decode = (value: unknown) => unknown;
 
-// Decoders worked out once per query: drizzle works them out again for every value, which costs more than
-// the rest of a page's shaping. Relies on drizzle's internal `fields`; without them drizzle maps the rows.
+// Decoders worked out once per query: drizzle works them out again for every value, which costs more than the rest of a
+// page's shaping. Relies on drizzle's internal `fields`; without them drizzle maps the rows.
 function flatRowMapper(prepared: Prepared): ((rows: Record<string, unknown>[]) => unknown[]) | null {
   const fields = (prepared as unknown as { fields?: { path: string[]; field: unknown }[] }).fields;
   if (!Array.isArray(fields) || fields.some((f) => f.path.length !== 1)) return null;
@@ -80,8 +80,8 @@ function decoderOf(field: unknown): Decode | null {
   return (value) => decoder.mapFromDriverValue(value);
 }
 
-// Queries built together (they may share subqueries), compiled at their first use in the isolate:
-// cold starts do not pay for the ones that no request needs.
+// Queries built together (they may share subqueries), compiled at their first use in the isolate: cold starts do not
+// pay for the ones that no request needs.
 export function compiled<S extends Record<string, Prepared>>(
   build: (db: Compiler) => S,
 ): () => { [K in keyof S]: CompiledQuery<RowsOf<S[K]>> } {
@@ -98,16 +98,14 @@ export const PAGE = {
   offset: sql.placeholder("skip" satisfies keyof Page),
 };
 
-// LIMIT 0 once the offset reaches the kept total: an OFFSET past the end reads every row first
-// (docs/specification.md section 4). The cast is safe: drizzle writes any SQL given as a LIMIT as it is.
+// LIMIT 0 once the offset reaches the kept total: an OFFSET past the end reads every row first (docs/specification.md
+// section 4). The cast is safe: drizzle writes any SQL given as a LIMIT as it is.
 export function limitWithin(kept: SQLWrapper, limit: Placeholder | number): Placeholder {
   return sql`case when ${PAGE.offset} < coalesce(${kept}, 0) then ${limit} else 0 end` as unknown as Placeholder;
 }
 
-/**
- * A list of ids is bound as one JSON array parameter that the statement reads with json_each: D1
- * allows 100 bound parameters a statement, and one per id would make each length a statement of its own.
- */
+/** A list of ids is bound as one JSON array parameter that the statement reads with json_each: D1 allows 100 bound
+ * parameters a statement, and one per id would make each length a statement of its own. */
 export const idsValue = (ids: Iterable<number>): string => JSON.stringify([...ids]);
 
 export const AFTER = {

@@ -1,5 +1,5 @@
-// The session a request's reads run in (docs/specification.md section 6). A bookmark is only a freshness
-// hint: one D1 refuses (on opening or on the first query) is dropped and the read run once more without it.
+// The session a request's reads run in (docs/specification.md section 6). A bookmark is only a freshness hint: one D1
+// refuses (on opening or on the first query) is dropped and the read run once more without it.
 import { isD1Bookmark } from "../lib/d1-bookmark.ts";
 
 const UNCONSTRAINED = "first-unconstrained";

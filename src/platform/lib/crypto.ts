@@ -1,5 +1,5 @@
-// The one home of the service's cryptography: SHA-256 as bytes or hex, a constant-time comparison, and
-// sealing a secret for a retry window under a key derived from another secret. Web Crypto only.
+// The one home of the service's cryptography: SHA-256 as bytes or hex, a constant-time comparison, and sealing a secret
+// for a retry window under a key derived from another secret. Web Crypto only.
 import { decodeBase64Url, encodeBase64Url } from "hono/utils/encode";
 
 const UTF8 = new TextEncoder();
@@ -62,10 +62,8 @@ function gcm(iv: Uint8Array<ArrayBuffer>, binding: SealBinding) {
   return { name: "AES-GCM", iv, ...(aad === undefined ? {} : { additionalData: UTF8.encode(aad) }) };
 }
 
-/**
- * `plain` under AES-GCM with a key derived by HKDF-SHA-256 from `secret`, which the service must never
- * store: whoever reads D1 cannot open it without that secret (docs/specification.md section 9).
- */
+/** `plain` under AES-GCM with a key derived by HKDF-SHA-256 from `secret`, which the service must never store:
+ * whoever reads D1 cannot open it without that secret (docs/specification.md section 9). */
 export async function seal(secret: string, plain: string, binding: SealBinding): Promise<Sealed> {
   const salt = crypto.getRandomValues(new Uint8Array(16));
   const iv = crypto.getRandomValues(new Uint8Array(12));

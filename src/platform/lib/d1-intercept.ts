@@ -1,5 +1,5 @@
-// Standing between code and a D1 database (or session): each statement execution and each batch
-// goes through hooks that are handed the real statements; every other member is the database's own.
+// Standing between code and a D1 database (or session): each statement execution and each batch goes through hooks that
+// are handed the real statements; every other member is the database's own.
 export type AnyD1 = D1Database | D1DatabaseSession;
 
 const EXECUTORS = new Set(["all", "raw", "run", "first"]);

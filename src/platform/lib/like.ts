@@ -1,6 +1,5 @@
-// LIKE patterns that production's D1 accepts: it refuses a pattern over 50 bytes (UTF-8, after
-// escaping) with an error, which would answer 503. A longer text is matched by its longest prefix
-// that fits, and the caller checks the whole text another way (`complete` false).
+// LIKE patterns production's D1 accepts (at most 50 bytes escaped, else an error and a 503): a longer text is matched
+// by its longest fitting prefix, and the caller checks the whole text another way (`complete` false).
 
 /** D1's limit on a LIKE pattern, in bytes (SQLite's SQLITE_MAX_LIKE_PATTERN_LENGTH there). */
 export const MAX_LIKE_PATTERN_BYTES = 50;

@@ -1,5 +1,5 @@
-// A map bounded in size (least recently used first out, so a flood of one-off keys cannot evict the
-// ones in steady use) and in age (use does not extend it: age bounds how stale an answer may be).
+// A map bounded in size (least recently used first out, so a flood of one-off keys cannot evict the ones in steady use)
+// and in age (use does not extend it: age bounds how stale an answer may be).
 
 interface Entry<V> {
   value: V;

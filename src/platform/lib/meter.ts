@@ -1,5 +1,5 @@
-// Wrappers around the D1 and KV bindings that count and time a request's work for Server-Timing and
-// the log (docs/specification.md section 6), and turn a binding's failure into a DependencyError (503).
+// Wrappers around the D1 and KV bindings that count and time a request's work for Server-Timing and the log
+// (docs/specification.md section 6), and turn a binding's failure into a DependencyError (503).
 import { DependencyError, causeMessages } from "../errors.ts";
 import { type AnyD1, interceptD1 } from "./d1-intercept.ts";
 
@@ -55,8 +55,8 @@ export class Meter {
   }
 }
 
-// raw() and first() return no meta, so they are answered from all(), which reads the same rows: raw()
-// as values in column order (safe because multi-table selects alias their columns, db/columns.ts).
+// raw() and first() return no meta, so they are answered from all(), which reads the same rows: raw() as values in
+// column order (safe because multi-table selects alias their columns, db/columns.ts).
 async function metered(stmt: D1PreparedStatement, method: string, args: unknown[], meter: Meter): Promise<unknown> {
   if (method === "run" || method === "all") {
     const result = await (method === "run" ? stmt.run() : stmt.all());

@@ -1,5 +1,5 @@
-// The one body limit of the service (docs/specification.md section 3), for the API, the admin API and
-// the dashboard's forms.
+// The one body limit of the service (docs/specification.md section 3), for the API, the admin API and the dashboard's
+// forms.
 import { bodyLimit } from "hono/body-limit";
 import { errors } from "../errors.ts";
 

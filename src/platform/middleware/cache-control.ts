@@ -1,12 +1,12 @@
-// No shared cache (a CDN, a proxy) may keep an answer given to a credential: it would hand one caller's
-// data to the next. Routes that let the caller's own cache keep an answer (lookups) are left alone.
+// No shared cache (a CDN, a proxy) may keep an answer given to a credential: it would hand one caller's data to the
+// next. Routes that let the caller's own cache keep an answer (lookups) are left alone.
 import { createMiddleware } from "hono/factory";
-import type { AppEnv } from "../env.ts";
+import type { PlatformEnv } from "../env.ts";
 
 /** A value that already forbids shared caching. */
 const KEEPS_PRIVATE = /(?:^|,)\s*(?:private|no-store)\s*(?:,|$)/i;
 
-export const cacheControl = createMiddleware<AppEnv>(async (c, next) => {
+export const cacheControl = createMiddleware<PlatformEnv>(async (c, next) => {
   await next();
   const credentialed =
     c.get("apiKey") !== undefined ||

@@ -1,8 +1,8 @@
-// CORS for the origins CORS_ORIGINS lists. Requests without Origin skip cors(): setting headers before
-// the handler makes hono build a placeholder Response and copy it, work on every request.
+// CORS for the origins CORS_ORIGINS lists. Requests without Origin skip cors(): setting headers before the handler
+// makes hono build a placeholder Response and copy it, work on every request.
 import type { MiddlewareHandler } from "hono";
 import { cors } from "hono/cors";
-import type { AppEnv } from "../env.ts";
+import type { PlatformEnv } from "../env.ts";
 
 const crossOrigin = cors({
   origin: (origin, c) =>
@@ -24,7 +24,7 @@ const crossOrigin = cors({
   ],
 });
 
-export const corsForOrigins: MiddlewareHandler<AppEnv> = async (c, next) => {
+export const corsForOrigins: MiddlewareHandler<PlatformEnv> = async (c, next) => {
   if (c.req.header("Origin") !== undefined) return crossOrigin(c, next);
   await next();
   // An answer to a request without Origin must not be reused for one with it by a cache.

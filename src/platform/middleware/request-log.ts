@@ -1,7 +1,7 @@
-// One log line per request, and the request id on every response (even a bare 304). No header value or
-// query string is logged, and the path's key-shaped parts are masked (a caller may paste a key into a URL).
+// One log line per request, and the request id on every response (even a bare 304). No header value or query string is
+// logged, and the path's key-shaped parts are masked (a caller may paste a key into a URL).
 import { createMiddleware } from "hono/factory";
-import type { AppEnv } from "../env.ts";
+import type { PlatformEnv } from "../env.ts";
 import { log } from "../lib/log.ts";
 
 const MAX_LOGGED_PATH = 512;
@@ -12,7 +12,7 @@ export function loggablePath(path: string): string {
   return masked.length > MAX_LOGGED_PATH ? `${masked.slice(0, MAX_LOGGED_PATH)}…` : masked;
 }
 
-export const requestLog = createMiddleware<AppEnv>(async (c, next) => {
+export const requestLog = createMiddleware<PlatformEnv>(async (c, next) => {
   const start = performance.now();
   await next();
   const requestId = c.get("requestId");

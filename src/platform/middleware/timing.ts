@@ -5,12 +5,12 @@
 // took a second layer around every request (docs/performance.md, "What every request pays").
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
-import type { AppEnv } from "../env.ts";
+import type { PlatformEnv } from "../env.ts";
 
 const metric = (name: string, ms: number | null, description: string) =>
   `${name}${ms === null ? "" : `;dur=${ms.toFixed(1)}`};desc="${description}"`;
 
-function serverTimingHeader(c: Context<AppEnv>, totalMs: number): string {
+function serverTimingHeader(c: Context<PlatformEnv>, totalMs: number): string {
   const meter = c.get("meter");
   return [
     metric("d1", meter?.d1Ms ?? 0, `${meter?.d1RoundTrips ?? 0} round trips`),
@@ -20,7 +20,7 @@ function serverTimingHeader(c: Context<AppEnv>, totalMs: number): string {
   ].join(",");
 }
 
-export const serverTiming = createMiddleware<AppEnv>(async (c, next) => {
+export const serverTiming = createMiddleware<PlatformEnv>(async (c, next) => {
   const start = performance.now();
   await next();
   if (c.env.SERVER_TIMING === "off") return;

@@ -1,5 +1,5 @@
-// The paging cursor of next_page_url (docs/specification.md section 4, "Cursor"): a seek instead of an
-// OFFSET, unsigned (it holds nothing secret), bound to its listing's scope so it cannot cross listings.
+// The paging cursor of next_page_url (docs/specification.md section 4, "Cursor"): a seek instead of an OFFSET, unsigned
+// (it holds nothing secret), bound to its listing's scope so it cannot cross listings.
 
 export type Listing = "customers" | "orders" | "postalcodes" | "salesagents";
 

@@ -1,5 +1,5 @@
-// Paging between the request and the query (docs/specification.md section 4): the page a request asks
-// for (page, skip or cursor) and its answer's pagination object.
+// Paging between the request and the query (docs/specification.md section 4): the page a request asks for (page, skip
+// or cursor) and its answer's pagination object.
 import { type CursorRequest, type SortKey, cursorMismatch, decodeCursor, encodeCursor } from "./cursor.ts";
 import { errors } from "../errors.ts";
 import {

@@ -51,8 +51,8 @@ export function toCursorPage(count: number, cursor: { page: number; after: SortK
   return { count, skip: (cursor.page - 1) * count, after: cursor.after };
 }
 
-// The row a next_page_url's cursor seeks past, or -1. Not the page's last row when `skip` is not a
-// multiple of `count`: page N + 1 then starts inside this page's rows.
+// The row a next_page_url's cursor seeks past, or -1. Not the page's last row when `skip` is not a multiple of `count`:
+// page N + 1 then starts inside this page's rows.
 export function lastRowBeforeNextPage(page: Page, rows: number): number {
   const currentPage = Math.floor(page.skip / page.count) + 1;
   const index = currentPage * page.count - 1 - page.skip;

@@ -1,5 +1,4 @@
-// Query parameter schemas shared by the routes: strict (no trimming, no clamping), each message
-// stating the rule.
+// Query parameter schemas shared by the routes: strict (no trimming, no clamping), each message stating the rule.
 import { z } from "@hono/zod-openapi";
 import { decodeCursor } from "./cursor.ts";
 import { MAX_COUNT } from "./pagination.ts";
@@ -23,8 +22,8 @@ export function integerParam(min: number, max: number = MAX_OFFSET) {
     .pipe(z.number().int().min(min, { error: message }).max(max, { error: message }));
 }
 
-// Documents the number a client must send, not the text it arrives as; the cast admits numeric
-// rules in metadata typed for the text.
+// Documents the number a client must send, not the text it arrives as; the cast admits numeric rules in metadata typed
+// for the text.
 function integerDoc(
   description: string,
   rules: { minimum: number; maximum?: number; default?: number; example?: number },
