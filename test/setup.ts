@@ -4,7 +4,7 @@
 // KV entry, and the app's module state (the isolate's caches and counters), by loading every module
 // anew. State that lives elsewhere (a new kind of binding) needs its own line here.
 import { env } from "cloudflare:workers";
-import { afterEach, beforeEach, vi } from "vitest";
+import { vi } from "vitest";
 
 // First, so that the app is loaded once for this file: cloudflare:test (below) loads it.
 vi.resetModules();
@@ -40,13 +40,3 @@ await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
 // Last: a cache fill that the previous file's last request left running after its answer
 // (waitUntil) has had the time of the steps above to land, and is removed with the rest.
 await Promise.all([emptyNamespace(env.KEYS), emptyNamespace(env.LOOKUP_CACHE)]);
-
-// Every refusal a test's requests got (status, code, description, fields), kept in the test file's
-// snapshot: a change that alters an error answer fails there (`npx vitest run -u` records a deliberate one).
-const { refusals } = await import("./helpers/http.ts");
-beforeEach(() => {
-  refusals.length = 0;
-});
-afterEach((ctx) => {
-  ctx.expect(refusals.map((r) => JSON.stringify(r)).sort()).toMatchSnapshot("refusals");
-});

@@ -42,40 +42,6 @@ export function loadContract(): Promise<Contract> {
   return contract;
 }
 
-/** One refusal the suite saw: test/setup.ts compares a test file's list with the one kept in test/refusals/. */
-export interface Refusal {
-  request: string;
-  status: number;
-  code: string;
-  description: string;
-  fields?: unknown;
-}
-
-export const refusals: Refusal[] = [];
-
-/** Ids, secrets, codes and times that change from run to run, replaced by what they are. */
-function stable(text: string): string {
-  return text
-    .replace(/key_[0-9A-Za-z]{16}/g, "key_<id>")
-    .replace(/enr_[0-9A-Za-z]{16}/g, "enr_<id>")
-    .replace(/sk_(test|live)_[0-9A-Za-z]{8,}/g, "sk_$1_<secret>")
-    .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, "<time>")
-    .replace(/\b\d+ seconds?\b/g, "<n> seconds");
-}
-
-function recordRefusal(method: string, url: string, status: number, body: unknown): void {
-  const error = (body as { error?: { code?: unknown; description?: unknown; fields?: unknown } } | undefined)?.error;
-  if (status < 400 || typeof error?.code !== "string") return;
-  const { pathname } = new URL(url);
-  refusals.push({
-    request: stable(`${method} ${pathname}`),
-    status,
-    code: error.code,
-    description: stable(String(error.description)),
-    ...(error.fields === undefined ? {} : { fields: JSON.parse(stable(JSON.stringify(error.fields))) }),
-  });
-}
-
 export async function call<T = any>(path: string, options: CallOptions = {}): Promise<CallResult<T>> {
   return callVia<T>((request) => worker.fetch(request), path, options);
 }
@@ -101,7 +67,6 @@ export async function callVia<T = any>(
   (await loadContract()).check({ method, url, status: res.status, headers: res.headers, text });
   let parsed: unknown = undefined;
   if (text && (res.headers.get("Content-Type") ?? "").includes("json")) parsed = JSON.parse(text);
-  recordRefusal(method, url, res.status, parsed);
   return { status: res.status, headers: res.headers, body: parsed as T, text };
 }
 
