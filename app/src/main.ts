@@ -47,7 +47,8 @@ const money = (n: number) => `₹${n.toLocaleString("en-IN", { minimumFractionDi
 
 /** The key, the list and the outbox read again (one transaction), then the screen. */
 async function refresh(what: "book" | "status" = "book"): Promise<void> {
-  if (what === "status") return renderStatus();
+  // A refusal (401) found by a run changes the screens too: the enrollment form comes.
+  if (what === "status" && (await isRefused(db)) === refused) return renderStatus();
   const opened = await readOpening(db);
   ({ key, refused, list: book, waiting } = opened);
   await render();
@@ -239,11 +240,7 @@ function outboxSection(): HTMLElement | null {
             "div",
             { class: "row" },
             entry.state === "confirm"
-              ? h(
-                  "button",
-                  { type: "button", onclick: () => void send(entry) },
-                  `Send ${entry.params.company_name}`,
-                )
+              ? h("button", { type: "button", onclick: () => void send(entry) }, `Send ${entry.params.company_name}`)
               : h(
                   "button",
                   { type: "button", onclick: () => show({ name: "shop", entry }) },

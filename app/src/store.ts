@@ -1,7 +1,7 @@
 // The phone's copy in IndexedDB (through idb): the book, the cursor, the key, the outbox and the
 // lookups kept for offline use. One sync answer's changes and its cursor are written in one
 // transaction, so a page killed at any moment leaves the copy at a cursor it has wholly applied.
-import { type DBSchema, type IDBPDatabase, type IDBPTransaction, openDB, type StoreNames } from "idb";
+import { type DBSchema, type IDBPDatabase, openDB } from "idb";
 import { byTitle, type Row, rowOf } from "./search.ts";
 import type { Change, RecordKind, RecordOf, SyncPosition, SyncStore } from "./service.ts";
 import type { Area, Customer, Order, OutboxEntry, StoredKey } from "./types.ts";
@@ -34,7 +34,6 @@ interface AppDb extends DBSchema {
 }
 
 export type Db = IDBPDatabase<AppDb>;
-type Tx = IDBPTransaction<AppDb, StoreNames<AppDb>[], "versionchange" | "readwrite">;
 
 export function openStore(name = DB_NAME): Promise<Db> {
   return openDB<AppDb>(name, DB_VERSION, {
@@ -67,12 +66,13 @@ export function openStore(name = DB_NAME): Promise<Db> {
   });
 }
 
-/** Drops the book and its cursor in `tx`: what a layout that cannot be migrated does, and a new agent. */
-async function dropBook(tx: Tx): Promise<void> {
-  const meta = tx.objectStore("meta");
+type Clearable = { clear(): Promise<void> };
+
+/** Drops the book and its cursor, so that the next sync makes it anew (another agent's key). */
+async function dropBook(customer: Clearable, order: Clearable, meta: { delete(key: keyof Meta): Promise<void> }) {
   await Promise.all([
-    tx.objectStore("customer").clear(),
-    tx.objectStore("order").clear(),
+    customer.clear(),
+    order.clear(),
     meta.delete("cursor"),
     meta.delete("lastSync"),
     meta.delete("list"),
@@ -109,7 +109,7 @@ export async function enrollKey(db: Db, key: StoredKey): Promise<void> {
   const meta = tx.objectStore("meta");
   const before = (await meta.get("key")) as StoredKey | undefined;
   if (before && before.agent_id !== key.agent_id) {
-    await dropBook(tx);
+    await dropBook(tx.objectStore("customer"), tx.objectStore("order"), meta);
     // Shops saved for the other agent wait for this agent's confirmation, one by one.
     for (const entry of await tx.objectStore("outbox").getAll()) {
       if (entry.agentId !== key.agent_id) await tx.objectStore("outbox").put({ ...entry, state: "confirm" });
@@ -136,6 +136,9 @@ export async function isRefused(db: Db): Promise<boolean> {
   const [key, refused] = await Promise.all([tx.store.get("key"), tx.store.get("keyRefused")]);
   return key !== undefined && refused === (key as StoredKey).id;
 }
+
+/** A request whose outcome is its transaction's: a failed one shows in `tx.done`, never as an unhandled rejection. */
+const settled = (request: Promise<unknown>): void => void request.catch(() => {});
 
 /**
  * The client's SyncStore over IndexedDB: the sync helper hands each answer to applyAnswer, which writes
@@ -172,8 +175,8 @@ export class IdbSyncStore implements SyncStore {
     this.committed();
   }
   async clear(): Promise<void> {
-    const tx = this.db.transaction(["customer", "order", "meta", "outbox"], "readwrite");
-    await Promise.all([dropBook(tx), tx.done]);
+    const tx = this.db.transaction(["customer", "order", "meta"], "readwrite");
+    await Promise.all([dropBook(tx.objectStore("customer"), tx.objectStore("order"), tx.objectStore("meta")), tx.done]);
   }
 
   /** The changes in order, and the cursor with them when there is one, in one transaction: all or nothing. */
@@ -189,7 +192,7 @@ export class IdbSyncStore implements SyncStore {
       const codes = touchesList ? (((await meta.get("postalcodes")) as Meta["postalcodes"] | undefined) ?? {}) : null;
       for (const change of changes) {
         if (change.op === "upsert" && change.data) {
-          void tx.objectStore(change.type).put(change.data as never, change.id);
+          settled(tx.objectStore(change.type).put(change.data as never, change.id));
           if (change.type === "customer") {
             const c = change.data as Customer;
             rows!.set(c.id, rowOf(c));
@@ -197,18 +200,18 @@ export class IdbSyncStore implements SyncStore {
           }
           continue;
         }
-        void tx.objectStore(change.type).delete(change.id);
+        settled(tx.objectStore(change.type).delete(change.id));
         // A customer's delete takes its orders held with it (docs/api.md, "The store").
         if (change.type === "customer") {
           rows!.delete(change.id);
-          for (const id of await orders.index("customer").getAllKeys(change.id)) void orders.delete(id);
+          for (const id of await orders.index("customer").getAllKeys(change.id)) settled(orders.delete(id));
         }
       }
-      if (rows) void meta.put([...rows.values()].sort(byTitle), "list");
-      if (codes) void meta.put(codes, "postalcodes");
+      if (rows) settled(meta.put([...rows.values()].sort(byTitle), "list"));
+      if (codes) settled(meta.put(codes, "postalcodes"));
       if (position) {
-        void meta.put(position, "cursor");
-        void meta.put(new Date().toISOString(), "lastSync");
+        settled(meta.put(position, "cursor"));
+        settled(meta.put(new Date().toISOString(), "lastSync"));
       }
     } catch (error) {
       // Nothing of a half-applied answer is kept.

@@ -385,7 +385,10 @@ describe("the typed client's sync helper", () => {
       expect(result).toEqual({ pages: 4, changes: 35, resynced: true, removed: 2 });
       expect(book).toEqual(book1);
       // The last answer ended the changes: its ETag (the caught-up answer's) goes with the cursor.
-      expect(store.position).toEqual({ cursor: syncCursor(1, start + 1), etag: expect.stringMatching(/^"[0-9a-f]{40}"$/) });
+      expect(store.position).toEqual({
+        cursor: syncCursor(1, start + 1),
+        etag: expect.stringMatching(/^"[0-9a-f]{40}"$/),
+      });
     } finally {
       await env.DB.prepare("DELETE FROM sync_books").run();
     }
@@ -398,7 +401,10 @@ describe("the typed client's sync helper", () => {
     const { result, book } = await replicate(agent1, store, { limit: 10 });
     expect(result).toEqual({ pages: 4, changes: 35, resynced: false, removed: 1 });
     expect(book).toEqual(book1);
-    expect(store.position).toEqual({ cursor: syncCursor(1, await lastSeq(1)), etag: expect.stringMatching(/^"[0-9a-f]{40}"$/) });
+    expect(store.position).toEqual({
+      cursor: syncCursor(1, await lastSeq(1)),
+      etag: expect.stringMatching(/^"[0-9a-f]{40}"$/),
+    });
   });
 
   it("starts such a walk over when it is cut short itself: what it delivered was known in memory only", async () => {
