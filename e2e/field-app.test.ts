@@ -526,10 +526,22 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the field app in Chromium", () => {
     const [current] = await cacheNames(page);
     expect(current).toMatch(/^app-[0-9a-f]{10}$/);
     // A new build: the same service worker under another version, as the service serves after a deploy.
-    await context.route("**/app/sw.js", async (route) => {
-      const res = await route.fetch();
-      await route.fulfill({ response: res, body: (await res.text()).replace(current!, "app-e2e0000001") });
+    // Through the browser's own session: the service worker's script is fetched by no page.
+    const browser = await context.browser()!.newBrowserCDPSession();
+    browser.on("Fetch.requestPaused", async (e) => {
+      const { body, base64Encoded } = await browser.send("Fetch.getResponseBody", { requestId: e.requestId });
+      const text = (base64Encoded ? Buffer.from(body, "base64").toString("utf8") : body).replace(
+        current!,
+        "app-e2e0000001",
+      );
+      await browser.send("Fetch.fulfillRequest", {
+        requestId: e.requestId,
+        responseCode: e.responseStatusCode ?? 200,
+        responseHeaders: (e.responseHeaders ?? []).filter((h) => !/^content-(encoding|length)$/i.test(h.name)),
+        body: Buffer.from(text).toString("base64"),
+      });
     });
+    await browser.send("Fetch.enable", { patterns: [{ urlPattern: "*/app/sw.js", requestStage: "Response" }] });
     let release!: () => void;
     const released = new Promise<void>((r) => (release = r));
     let sending = false;
@@ -538,29 +550,34 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the field app in Chromium", () => {
       await released;
       await route.continue();
     });
-    await page.evaluate(() => ((window as any).stillThisPage = true));
-    await fillShop(page, { name: "During Update Shop", mobile: numbers[13]! });
-    await expect.poll(() => sending).toBe(true);
-    // Mid-send, the browser finds and installs the new version; it waits, and this page stays as it was.
-    await page.evaluate(() => navigator.serviceWorker.getRegistration().then((r) => r!.update()));
-    await expect
-      .poll(() => page.evaluate(() => navigator.serviceWorker.getRegistration().then((r) => !!r?.waiting)), POLL)
-      .toBe(true);
-    expect({
-      page: await page.evaluate(() => (window as any).stillThisPage),
-      caches: (await cacheNames(page)).sort(),
-    }).toEqual({ page: true, caches: ["app-e2e0000001", current].sort() });
-    release();
-    await expect.poll(() => heldByService(numbers[13]!), POLL).toBe(1);
-    await caughtUp(page, book.length + 10);
-    await context.unroute("**/api/customers/create");
+    try {
+      await page.evaluate(() => ((window as any).stillThisPage = true));
+      await fillShop(page, { name: "During Update Shop", mobile: numbers[13]! });
+      await expect.poll(() => sending).toBe(true);
+      // Mid-send, the browser finds and installs the new version; it waits, and this page stays as it was.
+      await page.evaluate(() => navigator.serviceWorker.getRegistration().then((r) => r!.update()));
+      await expect
+        .poll(() => page.evaluate(() => navigator.serviceWorker.getRegistration().then((r) => !!r?.waiting)), POLL)
+        .toBe(true);
+      expect({
+        page: await page.evaluate(() => (window as any).stillThisPage),
+        caches: (await cacheNames(page)).sort(),
+      }).toEqual({ page: true, caches: ["app-e2e0000001", current].sort() });
+      release();
+      await expect.poll(() => heldByService(numbers[13]!), POLL).toBe(1);
+      await caughtUp(page, book.length + 10);
+    } finally {
+      release();
+      await context.unroute("**/api/customers/create");
+      await browser.send("Fetch.disable");
+    }
     // The next open: the new version has taken over, the old one's files are gone.
     await page.close();
     page = await openPage();
     await page.goto(`${server.url}/app/`);
     await caughtUp(page, book.length + 10);
     await expect.poll(() => cacheNames(page), POLL).toEqual(["app-e2e0000001"]);
-    await context.unroute("**/app/sw.js");
+    await browser.detach();
   });
 
   it("migrates an IndexedDB written by the app's first version: the book opens offline and syncs on from its cursor", async () => {
@@ -662,21 +679,25 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the field app in Chromium", () => {
       await released;
       await route.continue();
     });
-    // A run goes out with the revoked key; its answer (401) is late.
-    await page.getByRole("button", { name: "Sync now" }).click();
-    await expect.poll(() => held, POLL).toBe(true);
-    const made = await admin("/admin/enrollments", { agent_id: other.id, mode: "test" });
     const second = await openPage();
-    await second.goto(`${server.url}/enroll#${made.code}`);
-    await expect.poll(async () => (await meta(second, "key")).id, POLL).not.toBe(id);
-    release();
-    await caughtUp(second, otherBook.length + 1);
-    await expect.poll(() => statusLine(page).innerText(), POLL).not.toMatch(/Sending and syncing/);
-    expect(await statusLine(second).innerText()).not.toContain(KEY_REFUSED);
-    await second.reload();
-    await caughtUp(second, otherBook.length + 1);
-    expect(await statusLine(second).innerText()).not.toContain(KEY_REFUSED);
-    await context.unroute("**/api/sync?*");
+    try {
+      // A run goes out with the revoked key; its answer (401) is late.
+      await page.getByRole("button", { name: "Sync now" }).click();
+      await expect.poll(() => held, POLL).toBe(true);
+      const made = await admin("/admin/enrollments", { agent_id: other.id, mode: "test" });
+      await second.goto(`${server.url}/enroll#${made.code}`);
+      await expect.poll(async () => (await meta(second, "key")).id, POLL).not.toBe(id);
+      release();
+      await caughtUp(second, otherBook.length + 1);
+      await expect.poll(() => statusLine(page).innerText(), POLL).not.toMatch(/Sending and syncing/);
+      expect(await statusLine(second).innerText()).not.toContain(KEY_REFUSED);
+      await second.reload();
+      await caughtUp(second, otherBook.length + 1);
+      expect(await statusLine(second).innerText()).not.toContain(KEY_REFUSED);
+    } finally {
+      release();
+      await context.unroute("**/api/sync?*");
+    }
     await page.close();
     page = second;
   });
