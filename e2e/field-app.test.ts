@@ -413,8 +413,13 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the field app in Chromium", () => {
   it("recovers from a 410 with the outbox kept", async () => {
     await context.route("**/api/customers/create", (route) => route.abort("connectionreset"));
     await fillShop(page, { name: "During 410 Shop", mobile: numbers[7]! });
-    // A change the phone has not seen (a shop made by another of the agent's apps), then the purge mark
-    // at it: above the phone's cursor.
+    // The purge mark is written through a second workerd on the state folder: only once the app's run
+    // for the new shop has ended (its send failed), so that no request of the app meets the lock.
+    await expect
+      .poll(() => statusLine(page).innerText(), POLL)
+      .toMatch(/1 shop waiting to be sent · The service could not be reached/);
+    // Once that run has ended, a change the phone has not seen (a shop made by another of the agent's
+    // apps), then the purge mark at it: above the phone's cursor (a run still going could catch up on it).
     const { secret } = await meta(page, "key");
     const made = await fetch(`${server.url}/api/customers/create`, {
       method: "POST",
@@ -430,11 +435,6 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the field app in Chromium", () => {
       }),
     });
     expect(made.status).toBe(201);
-    // The purge mark is written through a second workerd on the state folder: only once the app's run
-    // for the new shop has ended (its send failed), so that no request of the app meets the lock.
-    await expect
-      .poll(() => statusLine(page).innerText(), POLL)
-      .toMatch(/1 shop waiting to be sent · The service could not be reached/);
     await platform.env.DB.prepare(
       "INSERT INTO sync_books (book, purge_mark) SELECT ?1, max(seq) FROM sync_changes WHERE true ON CONFLICT (book) DO UPDATE SET purge_mark = excluded.purge_mark",
     )
