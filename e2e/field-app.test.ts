@@ -18,6 +18,8 @@ import { type DevServer, serveState } from "./helpers/server.ts";
 import { migratedStateDir } from "./helpers/state.ts";
 
 const KEY_REFUSED = "This phone's key no longer works: ask the office for a new code";
+const STORAGE_FULL = "The phone's storage is full: what is stored is kept.";
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface DemoCustomer {
   id: number;
@@ -129,7 +131,11 @@ function meta(p: Page, key: string): Promise<any> {
   );
 }
 
-async function fillShop(p: Page, shop: { name: string; mobile: string; contact?: string }): Promise<void> {
+async function fillShop(
+  p: Page,
+  shop: { name: string; mobile: string; contact?: string; pin?: string },
+  saved = true,
+): Promise<void> {
   await p.getByRole("button", { name: "New shop" }).click();
   const form = p.getByRole("form", { name: "New shop" });
   await form.getByLabel("Company name").fill(shop.name);
@@ -137,11 +143,42 @@ async function fillShop(p: Page, shop: { name: string; mobile: string; contact?:
   await form.getByLabel("Mobile number").fill(shop.mobile);
   await form.getByLabel("Address").fill("1 Test Road");
   await form.getByLabel("Area").selectOption({ label: area.name });
-  await form.getByLabel("PIN code").fill(pincode);
+  await form.getByLabel("PIN code").fill(shop.pin ?? pincode);
   await form.getByRole("button", { name: "Save shop" }).click();
+  if (!saved) return;
   await p.getByRole("searchbox", { name: "Search customers" }).fill("");
   await customersList(p).getByText(shop.name).first().waitFor();
 }
+
+/** Every record of the app's IndexedDB, by store (the meta store's by key). */
+function stores(p: Page): Promise<Record<string, [IDBValidKey, unknown][]>> {
+  return p.evaluate(
+    () =>
+      new Promise((resolve, reject) => {
+        const open = indexedDB.open("order-lookup-field-app");
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const db = open.result;
+          const tx = db.transaction([...db.objectStoreNames]);
+          const out: Record<string, [IDBValidKey, unknown][]> = {};
+          for (const name of db.objectStoreNames) {
+            const store = tx.objectStore(name);
+            const keys = store.getAllKeys();
+            const values = store.getAll();
+            values.onsuccess = () => (out[name] = keys.result.map((k, i) => [k, values.result[i]]));
+          }
+          tx.oncomplete = () => {
+            db.close();
+            resolve(out);
+          };
+        };
+      }),
+  );
+}
+
+/** Another sales agent with customers: the phone is handed to them. */
+const other = demo.sales_agents.find((a) => a.id !== agent.id && demo.customers.some((c) => c.salesagent_id === a.id))!;
+const otherBook = demo.customers.filter((c) => c.salesagent_id === other.id);
 
 /** A read key of no agent, for the test's own questions to the service (made in beforeAll). */
 let readSecret: string;
@@ -376,8 +413,13 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the field app in Chromium", () => {
   it("recovers from a 410 with the outbox kept", async () => {
     await context.route("**/api/customers/create", (route) => route.abort("connectionreset"));
     await fillShop(page, { name: "During 410 Shop", mobile: numbers[7]! });
-    // A change the phone has not seen (a shop made by another of the agent's apps), then the purge mark
-    // at it: above the phone's cursor.
+    // The purge mark is written through a second workerd on the state folder: only once the app's run
+    // for the new shop has ended (its send failed), so that no request of the app meets the lock.
+    await expect
+      .poll(() => statusLine(page).innerText(), POLL)
+      .toMatch(/1 shop waiting to be sent · The service could not be reached/);
+    // Once that run has ended, a change the phone has not seen (a shop made by another of the agent's
+    // apps), then the purge mark at it: above the phone's cursor (a run still going could catch up on it).
     const { secret } = await meta(page, "key");
     const made = await fetch(`${server.url}/api/customers/create`, {
       method: "POST",
@@ -393,11 +435,6 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the field app in Chromium", () => {
       }),
     });
     expect(made.status).toBe(201);
-    // The purge mark is written through a second workerd on the state folder: only once the app's run
-    // for the new shop has ended (its send failed), so that no request of the app meets the lock.
-    await expect
-      .poll(() => statusLine(page).innerText(), POLL)
-      .toMatch(/1 shop waiting to be sent · The service could not be reached/);
     await platform.env.DB.prepare(
       "INSERT INTO sync_books (book, purge_mark) SELECT ?1, max(seq) FROM sync_changes WHERE true ON CONFLICT (book) DO UPDATE SET purge_mark = excluded.purge_mark",
     )
@@ -413,6 +450,201 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the field app in Chromium", () => {
     await expect.poll(() => heldByService(numbers[7]!), POLL).toBe(1);
   });
 
+  it("looks up a PIN code unknown offline before sending the shop; a code the service does not know is shown on it", async () => {
+    const known = (await meta(page, "postalcodes")) as Record<string, number>;
+    const unknown = demo.postal_codes.find((p) => !(p.code in known))!;
+    const requests: string[] = [];
+    const log = (r: { method(): string; url(): string }) => {
+      const url = new URL(r.url());
+      if (url.pathname.startsWith("/api/")) requests.push(`${r.method()} ${url.pathname}${url.search}`);
+    };
+    page.on("request", log);
+    await context.setOffline(true);
+    await fillShop(page, { name: "New Pin Shop", mobile: numbers[9]!, pin: unknown.code });
+    await fillShop(page, { name: "No Such Pin Shop", mobile: numbers[10]!, pin: "999999" });
+    expect((await stores(page)).outbox!.map(([, e]) => (e as any).params.postalcode_id)).toEqual([null, null]);
+    await context.setOffline(false);
+    await page.getByRole("button", { name: "Sync now" }).click();
+    await expect.poll(() => heldByService(numbers[9]!), POLL).toBe(1);
+    const held = page.getByRole("list", { name: "Shops that need you" });
+    await expect.poll(() => held.innerText(), POLL).toContain("PIN code 999999 is unknown to the service.");
+    page.off("request", log);
+    const lookup = requests.indexOf(`GET /api/postalcodes?code=${unknown.code}`);
+    expect(lookup).toBeGreaterThanOrEqual(0);
+    expect(requests.indexOf("POST /api/customers/create")).toBeGreaterThan(lookup);
+    await held.getByRole("button", { name: "Discard No Such Pin Shop" }).click();
+    await caughtUp(page, book.length + 8);
+    expect(await heldByService(numbers[10]!)).toBe(0);
+    // The shop as the service made it, come back through sync: with the postal code looked up.
+    const made = (await stores(page)).customer!.map(([, c]) => c as any).find((c) => c.company_name === "New Pin Shop");
+    expect(made.address.postalcode).toMatchObject({ id: unknown.id, code: unknown.code });
+  });
+
+  it("says so when the phone's storage is full, and keeps what is stored", async () => {
+    // Every IndexedDB write refused as a full disk refuses it.
+    await page.evaluate(() => {
+      const full = () => {
+        throw new DOMException("The quota has been exceeded.", "QuotaExceededError");
+      };
+      IDBObjectStore.prototype.put = full;
+      IDBObjectStore.prototype.add = full;
+    });
+    const before = await stores(page);
+    await fillShop(page, { name: "Full Disk Shop", mobile: numbers[11]! }, false);
+    const form = page.getByRole("form", { name: "New shop" });
+    await expect.poll(() => form.getByRole("alert").innerText()).toBe(`${STORAGE_FULL} This shop was not saved.`);
+    expect(await form.getByLabel("Company name").inputValue()).toBe("Full Disk Shop");
+    await form.getByRole("button", { name: "Cancel" }).click();
+    // A record made elsewhere arrives with the next sync: it cannot be stored, and nothing is lost.
+    const { secret } = await meta(page, "key");
+    const made = await fetch(`${server.url}/api/customers/create`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${secret}`, "Content-Type": "application/json" },
+      body: JSON.stringify({
+        company_name: "Arrives When Full Shop",
+        contactpersons_name: "Full Disk",
+        mobile_number: numbers[12],
+        address: "3 Test Road",
+        area_id: area.id,
+        postalcode_id: withOrders.address!.postalcode_id,
+        gst_treatment: "Unregistered",
+      }),
+    });
+    expect(made.status).toBe(201);
+    await page.getByRole("button", { name: "Sync now" }).click();
+    await expect.poll(() => statusLine(page).innerText(), POLL).toContain(STORAGE_FULL);
+    expect(await statusLine(page).innerText()).not.toMatch(/Error|at .*\.(ts|js)/);
+    expect(await stores(page)).toEqual(before);
+    expect(await customersList(page).getByRole("listitem").count()).toBe(book.length + 8);
+    // Space again (a new page: the browser's own IndexedDB): the record comes.
+    await page.reload();
+    await caughtUp(page, book.length + 9);
+  });
+
+  it("migrates an IndexedDB written by the app's first version: the book opens offline and syncs on from its cursor", async () => {
+    const now = await stores(page);
+    await page.close();
+    // Version 1's layout, written from a page of the origin that the app does not run in.
+    const writer = await openPage();
+    await writer.goto(`${server.url}/healthz`);
+    const v1: Record<string, [IDBValidKey, unknown][]> = {
+      customer: now.customer!,
+      order: now.order!,
+      outbox: now.outbox!,
+      meta: now.meta!.filter(([k]) =>
+        ["cursor", "key", "lastSync", "areas", "areasAt", "persisted", "postalcodes"].includes(k as string),
+      ),
+    };
+    await writer.evaluate(
+      (data: any) =>
+        new Promise<void>((resolve, reject) => {
+          const drop = indexedDB.deleteDatabase("order-lookup-field-app");
+          drop.onerror = () => reject(drop.error);
+          drop.onsuccess = () => {
+            const open = indexedDB.open("order-lookup-field-app", 1);
+            open.onupgradeneeded = () => {
+              const db = open.result;
+              db.createObjectStore("customer");
+              db.createObjectStore("order").createIndex("customer", "customer.id");
+              db.createObjectStore("meta");
+              db.createObjectStore("outbox", { keyPath: "seq", autoIncrement: true });
+            };
+            open.onsuccess = () => {
+              const db = open.result;
+              const tx = db.transaction(["customer", "order", "meta", "outbox"], "readwrite");
+              for (const [name, rows] of Object.entries(data as Record<string, [IDBValidKey, unknown][]>))
+                // The outbox keeps its keys in its records (keyPath "seq").
+                for (const [k, v] of rows) tx.objectStore(name).put(v, name === "outbox" ? undefined : k);
+              tx.oncomplete = () => {
+                db.close();
+                resolve();
+              };
+            };
+          };
+        }),
+      v1 as any,
+    );
+    await writer.close();
+    await context.setOffline(true);
+    page = await openPage();
+    await page.goto(`${server.url}/app/`);
+    await customersList(page)
+      .getByRole("listitem")
+      .nth(book.length + 8)
+      .waitFor();
+    const migrated = await stores(page);
+    expect(migrated.meta!.find(([k]) => k === "cursor")).toEqual(now.meta!.find(([k]) => k === "cursor"));
+    expect((migrated.meta!.find(([k]) => k === "list")![1] as unknown[]).length).toBe(book.length + 9);
+    await context.setOffline(false);
+    await page.getByRole("button", { name: "Sync now" }).click();
+    await caughtUp(page, book.length + 9);
+  });
+
+  it("holds the shops of another agent's phone after enrollment of a new agent: each sent or discarded at the agent's word", async () => {
+    const { id } = await meta(page, "key");
+    await admin(`/admin/keys/${id}/revoke`, {});
+    await sleep(1500);
+    await fillShop(page, { name: "Handover Shop One", mobile: numbers[14]! });
+    await expect.poll(() => statusLine(page).innerText(), POLL).toContain(KEY_REFUSED);
+    await fillShop(page, { name: "Handover Shop Two", mobile: numbers[15]! });
+
+    const made = await admin("/admin/enrollments", { agent_id: other.id, mode: "test" });
+    await page.getByLabel("Enrollment code").fill(made.code);
+    await page.getByRole("button", { name: "Enroll this phone" }).click();
+    await caughtUp(page, otherBook.length);
+    const held = page.getByRole("list", { name: "Shops that need you" });
+    await expect.poll(() => held.getByRole("listitem").count(), POLL).toBe(2);
+    expect(await held.innerText()).toContain("Saved on this phone for another sales agent");
+    expect(await statusLine(page).innerText()).toMatch(/ 0 shops waiting to be sent/);
+    expect([await heldByService(numbers[14]!), await heldByService(numbers[15]!)]).toEqual([0, 0]);
+    await expectNoSeriousViolations(page, "the book with another agent's shops");
+
+    await held.getByRole("button", { name: "Send Handover Shop One" }).click();
+    await expect.poll(() => heldByService(numbers[14]!), POLL).toBe(1);
+    await held.getByRole("button", { name: "Discard Handover Shop Two" }).click();
+    await caughtUp(page, otherBook.length + 1);
+    expect(await shown(page)).toContain("Handover Shop One");
+    expect(await heldByService(numbers[15]!)).toBe(0);
+    // It came back through the new agent's sync (the book holds that agent's customers only), no longer waiting.
+    expect((await stores(page)).outbox).toEqual([]);
+  });
+
+  it("does not refuse a new key for a 401 that comes back after the phone was enrolled again", async () => {
+    const { id } = await meta(page, "key");
+    await admin(`/admin/keys/${id}/revoke`, {});
+    await sleep(1500);
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    let held = false;
+    await context.route("**/api/sync?*", async (route) => {
+      if (held) return route.continue();
+      held = true;
+      await released;
+      await route.continue();
+    });
+    const second = await openPage();
+    try {
+      // A run goes out with the revoked key; its answer (401) is late.
+      await page.getByRole("button", { name: "Sync now" }).click();
+      await expect.poll(() => held, POLL).toBe(true);
+      const made = await admin("/admin/enrollments", { agent_id: other.id, mode: "test" });
+      await second.goto(`${server.url}/enroll#${made.code}`);
+      await expect.poll(async () => (await meta(second, "key")).id, POLL).not.toBe(id);
+      release();
+      await caughtUp(second, otherBook.length + 1);
+      await expect.poll(() => statusLine(page).innerText(), POLL).not.toMatch(/Sending and syncing/);
+      expect(await statusLine(second).innerText()).not.toContain(KEY_REFUSED);
+      await second.reload();
+      await caughtUp(second, otherBook.length + 1);
+      expect(await statusLine(second).innerText()).not.toContain(KEY_REFUSED);
+    } finally {
+      release();
+      await context.unroute("**/api/sync?*");
+    }
+    await page.close();
+    page = second;
+  });
+
   it("keeps the key's secret out of every URL, localStorage, console message and page text", async () => {
     const { secret } = await meta(page, "key");
     expect(secret).toMatch(/^sk_test_/);
@@ -420,5 +652,24 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the field app in Chromium", () => {
     expect(await page.evaluate(() => JSON.stringify({ ...localStorage }))).toBe("{}");
     expect(await page.content()).not.toContain(secret);
     expect(consoleLines.join("\n")).not.toContain(secret);
+  });
+
+  it("removes this phone's data: the key, the book and, once the agent has seen them, the shops still waiting", async () => {
+    await context.setOffline(true);
+    await fillShop(page, { name: "Never Sent Shop", mobile: numbers[16]! });
+    await page.getByRole("button", { name: "Remove this phone's data" }).click();
+    const lost = page.getByRole("list", { name: "Shops that will be lost" });
+    expect(await lost.innerText()).toContain(`Never Sent Shop (${numbers[16]})`);
+    await page.getByRole("button", { name: "Keep it" }).click();
+    expect(await shown(page)).toContain("Never Sent Shop");
+    await page.getByRole("button", { name: "Remove this phone's data" }).click();
+    await page.getByRole("button", { name: "Remove everything" }).click();
+    await page.getByLabel("Enrollment code").waitFor();
+    expect(await customersList(page).count()).toBe(0);
+    expect(await stores(page)).toEqual({ customer: [], order: [], meta: [], outbox: [] });
+    await context.setOffline(false);
+    await page.reload();
+    await page.getByLabel("Enrollment code").waitFor();
+    expect(await heldByService(numbers[16]!)).toBe(0);
   });
 });

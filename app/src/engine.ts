@@ -9,12 +9,25 @@ import {
   SyncError,
   type RotatedKey,
 } from "./service.ts";
-import { type Db, getMeta, IdbSyncStore, outbox, putOutbox, removeOutbox, setMeta } from "./store.ts";
-import type { Area, Customer, OutboxEntry, ShopParams, StoredKey } from "./types.ts";
+import {
+  type Db,
+  enrollKey,
+  getCustomer,
+  getMeta,
+  IdbSyncStore,
+  isRefused,
+  markRefused,
+  outbox,
+  putOutbox,
+  removeOutbox,
+  setMeta,
+} from "./store.ts";
+import type { Area, OutboxEntry, ShopParams, StoredKey } from "./types.ts";
 
 const SYNC_PAGE = 1000;
 const AREAS_EVERY_MS = 6 * 60 * 60 * 1000;
 export const KEY_REFUSED = "This phone's key no longer works: ask the office for a new code";
+export const STORAGE_FULL = "The phone's storage is full: what is stored is kept.";
 
 /** The service's own words from an error envelope, or a plain sentence: never a raw body. */
 async function describe(res: Response): Promise<string> {
@@ -26,12 +39,14 @@ async function describe(res: Response): Promise<string> {
 }
 
 export class KeyRefused extends Error {}
+/** A 401 for a key that an enrollment replaced while the request was out: the run starts again with the new one. */
+class KeyReplaced extends Error {}
 /** The service could not take a shop now (a limit, a fault): sent again later, in order. */
 class SendRefused extends Error {}
 
 export interface Events {
-  /** The book, the outbox or the status changed. */
-  changed(): void;
+  /** What changed: the book (and the outbox with it), or only the status line. */
+  changed(what: "book" | "status"): void;
 }
 
 export class Engine {
@@ -59,34 +74,29 @@ export class Engine {
       if (error instanceof EnrollmentError) throw new Error(error.message, { cause: error });
       throw new Error("The code could not be sent: check the network and try again.", { cause: error });
     }
-    const before = await this.key();
-    if (before && before.agent_id !== key.agent_id) {
-      await new IdbSyncStore(this.db).clear();
-      // Shops saved for the other agent wait for this agent's confirmation, one by one.
-      for (const entry of await outbox(this.db)) {
-        if (entry.agentId !== key.agent_id) await putOutbox(this.db, { ...entry, state: "confirm" });
-      }
-    }
-    await setMeta(this.db, "key", { id: key.id, secret: key.secret, agent_id: key.agent_id, name: key.name });
-    await setMeta(this.db, "keyRefused", undefined);
-    this.events.changed();
+    await enrollKey(this.db, { id: key.id, secret: key.secret, agent_id: key.agent_id, name: key.name });
+    this.events.changed("book");
   }
 
   /** The fetch of every API call: the current key, rotated when the service asks, written before use. */
   private async session() {
     const key = await this.key();
     if (!key) return null;
+    // The ids this session's requests go with: the key, and its successor once rotated.
+    const used = [key.id];
     const rotation = keyRotation(this.base, {
       secret: key.secret,
       store: async (next: RotatedKey) => {
         await setMeta(this.db, "key", { ...key, id: next.id, secret: next.secret });
+        used.push(next.id);
       },
     });
     const send = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
       const res = await rotation.fetch(input, init);
       if (res.status === 401) {
-        await setMeta(this.db, "keyRefused", true);
-        throw new KeyRefused(KEY_REFUSED);
+        await res.body?.cancel();
+        if (await markRefused(this.db, used)) throw new KeyRefused(KEY_REFUSED);
+        throw new KeyReplaced();
       }
       return res;
     };
@@ -104,7 +114,7 @@ export class Engine {
       .request("order-lookup-run", () => this.runOnce())
       .finally(() => {
         this.running = null;
-        this.events.changed();
+        this.events.changed("status");
         if (this.again) {
           this.again = false;
           void this.run();
@@ -114,7 +124,7 @@ export class Engine {
   }
 
   private async runOnce(): Promise<void> {
-    if (await getMeta(this.db, "keyRefused")) return;
+    if (await isRefused(this.db)) return;
     const session = await this.session();
     if (!session) return;
     if (!navigator.onLine) {
@@ -123,24 +133,29 @@ export class Engine {
     }
     try {
       this.status = "Sending and syncing...";
-      this.events.changed();
+      this.events.changed("status");
       // A send that fails on the network stops the sending (the order is kept) but not the sync.
       const unsent = await this.sendOutbox(session.send).then(
         () => null,
         (error: unknown) => {
-          if (error instanceof KeyRefused) throw error;
+          if (error instanceof KeyRefused || error instanceof KeyReplaced) throw error;
           return error;
         },
       );
       // 1,000 records an answer (the most the service gives): on a 2-second round trip, each answer
       // fewer is seconds saved (docs/performance.md, "The field app").
-      await sync(session.api, new IdbSyncStore(this.db, () => this.events.changed()), { limit: SYNC_PAGE });
+      await sync(session.api, new IdbSyncStore(this.db, () => this.events.changed("book")), { limit: SYNC_PAGE });
       // Caught up, a 304 included (it applies no answer).
       await setMeta(this.db, "lastSync", new Date().toISOString());
       await this.keepLookups(session.send);
       await this.settleConflicts();
       this.status = unsent ? this.explain(unsent) : "";
     } catch (error) {
+      if (error instanceof KeyReplaced) {
+        this.status = "";
+        this.again = true;
+        return;
+      }
       this.status = this.explain(error);
     }
   }
@@ -152,7 +167,7 @@ export class Engine {
       return description ?? `The service answered ${error.status}; the book is kept as it was.`;
     }
     if (error instanceof DOMException && error.name === "QuotaExceededError") {
-      return "The phone's storage is full: what is stored is kept; free some space to sync again.";
+      return `${STORAGE_FULL} Free some space on the phone to sync again.`;
     }
     if (error instanceof SendRefused) return `A shop could not be sent yet: ${error.message}`;
     return "The service could not be reached; the book is kept and will catch up later.";
@@ -183,7 +198,7 @@ export class Engine {
         // Anything else (a limit, a fault) is for later, in the same order.
         throw new SendRefused(await describe(res));
       }
-      this.events.changed();
+      this.events.changed("book");
     }
   }
 
@@ -194,7 +209,7 @@ export class Engine {
   private async settleConflicts(): Promise<void> {
     for (const entry of await outbox(this.db)) {
       if (entry.state !== "refused" || entry.conflictWith === undefined || entry.seq === undefined) continue;
-      const made = await this.db.get("customer", entry.conflictWith);
+      const made = await getCustomer(this.db, entry.conflictWith);
       const p = entry.params;
       const address = made && !Array.isArray(made.address) ? made.address : null;
       if (
@@ -253,7 +268,7 @@ export class Engine {
     }
   }
 
-  /** The areas for the new shop form and the PIN codes of the book's customers, kept for offline use. */
+  /** The areas for the new shop form, kept for offline use (the book's PIN codes are kept as it syncs). */
   private async keepLookups(send: (input: string) => Promise<Response>): Promise<void> {
     // Areas change rarely: asked at most every few hours, so that an idle check stays one request.
     const asked = await getMeta(this.db, "areasAt");
@@ -267,11 +282,6 @@ export class Engine {
       );
       await setMeta(this.db, "areasAt", new Date().toISOString());
     }
-    const known = (await getMeta(this.db, "postalcodes")) ?? {};
-    for (const c of (await this.db.getAll("customer")) as Customer[]) {
-      if (!Array.isArray(c.address)) known[c.address.postalcode.code] = c.address.postalcode.id;
-    }
-    await setMeta(this.db, "postalcodes", known);
   }
 
   /** Queues a shop with its Idempotency-Key made now, then sends it at once when online. */
@@ -286,8 +296,9 @@ export class Engine {
       state: "waiting",
       savedAt: replacing?.savedAt ?? new Date().toISOString(),
     };
+    // A full phone throws here (QuotaExceededError): the caller keeps the form and says so.
     await putOutbox(this.db, entry);
-    this.events.changed();
+    this.events.changed("book");
     void this.run();
   }
 }

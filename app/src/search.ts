@@ -4,13 +4,28 @@ import type { Customer } from "./types.ts";
 
 export const fold = (text: string): string => text.toLowerCase().replace(/\s+/g, "");
 
-/** The text that a search looks in, folded once per record. */
-export function haystack(c: Customer): string {
-  const area = Array.isArray(c.address) ? "" : c.address.area.name;
-  return fold(
-    [c.contact_person_name, c.company_name, c.contactperson_number, area, c.customer_code ?? ""].join("\u0000"),
-  );
+/** What the list shows of a customer, and the folded text a search looks in: kept in IndexedDB with the book. */
+export interface Row {
+  id: number;
+  title: string;
+  sub: string;
+  folded: string;
 }
+
+export function rowOf(c: Customer): Row {
+  const area = Array.isArray(c.address) ? "" : c.address.area.name;
+  return {
+    id: c.id,
+    title: c.company_name,
+    sub: `${c.contact_person_name} · ${area} · ${c.contactperson_number}`,
+    folded: fold(
+      [c.contact_person_name, c.company_name, c.contactperson_number, area, c.customer_code ?? ""].join("\u0000"),
+    ),
+  };
+}
+
+const collator = new Intl.Collator("en-IN");
+export const byTitle = (a: Row, b: Row): number => collator.compare(a.title, b.title) || a.id - b.id;
 
 export function matches(folded: string, query: string): boolean {
   return query === "" || folded.includes(query);

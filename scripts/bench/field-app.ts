@@ -70,6 +70,21 @@ async function untilIdle(page: Page): Promise<void> {
   });
 }
 
+/** The app's marks of an open newer than `after` (its page's time origin), in ms from that page's start. */
+async function untilMarks(cdp: CDPSession, after: number): Promise<{ origin: number; shown: number; listed: number }> {
+  const expression = `(() => { const at = (n) => performance.getEntriesByName(n)[0]?.startTime ?? -1;
+    return { origin: performance.timeOrigin, shown: at("list-shown"), listed: at("book-listed") }; })()`;
+  for (let i = 0; i < 600; i++) {
+    const marks = await cdp
+      .send("Runtime.evaluate", { expression, returnByValue: true })
+      .then((r) => r.result.value as { origin: number; shown: number; listed: number })
+      .catch(() => null);
+    if (marks && marks.origin > after && marks.shown >= 0 && marks.listed >= 0) return marks;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error("the app did not show its list within 60 s");
+}
+
 export async function fieldAppFigures(perf: PerfRun): Promise<string[]> {
   const files = await buildApp();
   const own = files.filter((f) => f.type !== "image/png");
@@ -180,22 +195,23 @@ export async function fieldAppFigures(perf: PerfRun): Promise<string[]> {
     });
     await context.setOffline(true);
     await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
+    // Timed by the app's own marks (the first screenful painted; the whole list built), read through the
+    // DevTools protocol: Playwright's waits would add its injected script to the very open measured.
     const opens: number[] = [];
+    const listed: number[] = [];
+    let origin = await page.evaluate(() => performance.timeOrigin);
     for (let i = 0; i < 5; i++) {
-      await page.reload();
-      await page.waitForFunction(
-        (n) => document.querySelectorAll("ul[aria-label=Customers] li").length >= n,
-        CUSTOMERS + 20,
-        {
-          polling: "raf",
-        },
-      );
-      opens.push(await page.evaluate(() => performance.now()));
+      await cdp.send("Page.reload");
+      const marks = await untilMarks(cdp, origin);
+      origin = marks.origin;
+      opens.push(marks.shown);
+      listed.push(marks.listed);
     }
     opens.sort((a, b) => a - b);
+    listed.sort((a, b) => a - b);
     lines.push(
-      `- Opening offline with the CPU slowed 4 times, to the list of ${await items(page)} shown: median ${opens[2]!.toFixed(0)} ms, ` +
-        `worst ${opens[4]!.toFixed(0)} ms of 5 opens.`,
+      `- Opening offline with the CPU slowed 4 times, to the list shown (its first screenful painted): median ${opens[2]!.toFixed(0)} ms, ` +
+        `worst ${opens[4]!.toFixed(0)} ms of 5 opens; the whole list of ${await items(page)} built: median ${listed[2]!.toFixed(0)} ms, worst ${listed[4]!.toFixed(0)} ms.`,
     );
     const keystrokes = await page.evaluate(() => {
       const input = document.getElementById("search") as HTMLInputElement;

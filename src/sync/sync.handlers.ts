@@ -39,9 +39,22 @@ export const sync: RouteHandler<typeof routes.sync, AppEnv> = async (c) => {
     limit: q.limit ?? DEFAULT_LIMIT,
   });
   // Each change's JSON was made once, as it was measured; the typed answer is what its text parses to.
-  const res = c.body(answerJson(answer), 200, { "Content-Type": "application/json" });
+  const headers: Record<string, string> = { "Content-Type": "application/json" };
+  if (!answer.has_more && answer.changes.length > 0) headers.ETag = await caughtUpTag(answer.next_cursor);
+  const res = c.body(answerJson(answer), 200, headers);
   return res as Response as Response & TypedResponse<JSONParsed<z.infer<typeof SyncAnswerSchema>>, 200, "json">;
 };
+
+/**
+ * The ETag of the caught-up answer at `cursor` (the etag middleware's SHA-1 of its body). An answer that ends
+ * the changes carries it too, so that the app's next check, with nothing new, is one 304 (section 8, "Caught
+ * up"); the answer to its own cursor changes only when its next_cursor does.
+ */
+async function caughtUpTag(cursor: string): Promise<string> {
+  const body = new TextEncoder().encode(answerJson({ changes: [], next_cursor: cursor, has_more: false }));
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-1", body));
+  return `"${[...digest].map((b) => b.toString(16).padStart(2, "0")).join("")}"`;
+}
 
 /** A failed schema check: one 422 with the problems of the parameters that passed it, too. */
 export async function invalid(error: ZodError, c: Context<AppEnv>): Promise<never> {

@@ -251,6 +251,28 @@ describe("caught up", () => {
     const otherTag = await getSync(agent1, { cursor }, { "If-None-Match": '"0000"' });
     expect(otherTag.status).toBe(200);
   });
+
+  it("an answer that ends the changes carries the caught-up answer's ETag: the next check, nothing new, is a 304", async () => {
+    const last = await lastSeq(1);
+    const ending = await getSync(agent1, { cursor: syncCursor(1, last - 1) });
+    expect({ status: ending.status, changes: ending.body.data.changes.length > 0 }).toEqual({
+      status: 200,
+      changes: true,
+    });
+    expect(ending.body.data).toMatchObject({ next_cursor: syncCursor(1, last), has_more: false });
+    const caughtUp = await getSync(agent1, { cursor: syncCursor(1, last) });
+    expect(ending.headers.get("ETag")).toBe(caughtUp.headers.get("ETag"));
+    const check = await getSync(
+      agent1,
+      { cursor: ending.body.data.next_cursor },
+      { "If-None-Match": ending.headers.get("ETag")! },
+    );
+    expect({ ...statusAndHeaders(check, "ETag"), text: check.text }).toEqual({
+      status: 304,
+      ETag: ending.headers.get("ETag"),
+      text: "",
+    });
+  });
 });
 
 describe("round trips (Server-Timing's d1)", () => {
@@ -362,7 +384,11 @@ describe("the typed client's sync helper", () => {
       const { result, book } = await replicate(agent1, store, { limit: 10 });
       expect(result).toEqual({ pages: 4, changes: 35, resynced: true, removed: 2 });
       expect(book).toEqual(book1);
-      expect(store.position).toEqual({ cursor: syncCursor(1, start + 1) });
+      // The last answer ended the changes: its ETag (the caught-up answer's) goes with the cursor.
+      expect(store.position).toEqual({
+        cursor: syncCursor(1, start + 1),
+        etag: expect.stringMatching(/^"[0-9a-f]{40}"$/),
+      });
     } finally {
       await env.DB.prepare("DELETE FROM sync_books").run();
     }
@@ -375,7 +401,10 @@ describe("the typed client's sync helper", () => {
     const { result, book } = await replicate(agent1, store, { limit: 10 });
     expect(result).toEqual({ pages: 4, changes: 35, resynced: false, removed: 1 });
     expect(book).toEqual(book1);
-    expect(store.position).toEqual({ cursor: syncCursor(1, await lastSeq(1)) });
+    expect(store.position).toEqual({
+      cursor: syncCursor(1, await lastSeq(1)),
+      etag: expect.stringMatching(/^"[0-9a-f]{40}"$/),
+    });
   });
 
   it("starts such a walk over when it is cut short itself: what it delivered was known in memory only", async () => {
@@ -472,9 +501,9 @@ describe("the typed client's sync helper", () => {
     expect(store.position).toBe(position);
     expect(sortedBook(store.records)).toEqual(book1);
     const newKey = (await makeKey({ name: "Asha's new phone", agentId: 1 })).secret;
-    // From the same cursor: one answer, with nothing new.
+    // From the same cursor and its ETag: one 304, nothing new.
     const { result, book } = await replicate(newKey, store);
-    expect(result).toEqual({ pages: 1, changes: 0, resynced: false, removed: 0 });
+    expect(result).toEqual({ pages: 0, changes: 0, resynced: false, removed: 0 });
     expect(store.position!.cursor).toBe(position!.cursor);
     expect(book).toEqual(book1);
   });

@@ -10,7 +10,7 @@ export interface RecordOf {
 }
 export type RecordKind = keyof RecordOf;
 
-/** The last cursor applied; `etag` is the answer's when it had no changes (a 304 then says the same). */
+/** The last cursor applied; `etag` is the last answer's when it ended the changes (a 304 then says nothing is new). */
 export interface SyncPosition {
   cursor: string;
   etag?: string;
@@ -164,9 +164,9 @@ export async function sync(api: ApiClient, store: SyncStore, options: SyncOption
     if (res.status !== 200) throw new SyncError(res.status, await res.json().catch(() => null));
     const { data } = await res.json();
     for (const change of data.changes) delivered?.add(`${change.type}:${change.id}`);
-    const caughtUp = data.changes.length === 0 && !data.has_more;
+    // An answer that ends the changes carries the ETag of the caught-up answer at its next_cursor.
     const etag = res.headers.get("ETag");
-    position = caughtUp && etag ? { cursor: data.next_cursor, etag } : { cursor: data.next_cursor };
+    position = !data.has_more && etag ? { cursor: data.next_cursor, etag } : { cursor: data.next_cursor };
     await apply(store, data.changes, delivered ? { ...position, resync: true } : position);
     result.pages++;
     result.changes += data.changes.length;
