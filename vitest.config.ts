@@ -104,6 +104,11 @@ export default defineConfig(async () => {
             // TEST_ISOLATE=1 starts one for each file again, e.g. to rule out a leak between files.
             isolate: process.env.TEST_ISOLATE === "1",
             setupFiles: ["./test/setup.ts"],
+            // vitest's 5 s is a wait for a hung test, not a time the test must keep (none is timed):
+            // on a machine whose 2 cores other work keeps busy (load 15), a test of a second took
+            // over 5 s (test/import/import.test.ts, a file larger than one staging batch) and failed.
+            testTimeout: 30_000,
+            hookTimeout: 60_000,
           },
         },
         {

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { normalizePhone } from "../src/platform/lib/phone.ts";
 import { freePort, tempStateDir } from "../scripts/lib/processes.ts";
 import { startServer, type DevServer } from "./helpers/server.ts";
-import { wrangler } from "./helpers/wrangler.ts";
+import { executeOnStoppedState } from "./helpers/state.ts";
 
 interface DemoCustomer {
   id: number;
@@ -200,17 +200,7 @@ describe.sequential("npm start and npm run dev on one state folder", () => {
     "npm run dev serves the same state without migrating, seeding or printing a key, and runs the scheduled jobs",
     async () => {
       // Both keys' copies marked pending, as after a KV write that failed: only the 5-minute job writes them.
-      const marked = await wrangler([
-        "d1",
-        "execute",
-        "DB",
-        "--local",
-        "--persist-to",
-        persistDir,
-        "--command",
-        "UPDATE api_keys SET copy_pending = 1, version = version + 1",
-      ]);
-      expect(marked.code).toBe(0);
+      await executeOnStoppedState(persistDir, "UPDATE api_keys SET copy_pending = 1, version = version + 1");
       // Every 2 s instead of every 5 minutes; nothing asks for a job by hand.
       const server = await launch("dev", { SCHEDULED_JOBS: "2" });
       const output = server.output();

@@ -5,7 +5,15 @@
 import { accessSync, constants, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { delimiter, join } from "node:path";
-import { type Browser, type BrowserContext, type BrowserContextOptions, chromium, type Page } from "playwright-core";
+import {
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  type BrowserServer,
+  chromium,
+  type Page,
+} from "playwright-core";
+import { inject } from "vitest";
 
 /** The names a Chromium or Chrome goes by on PATH, in order of preference. */
 export const PATH_NAMES = ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome"];
@@ -87,12 +95,25 @@ export const SKIP_BROWSER_TESTS = BROWSER.path === undefined && !BROWSER_REQUIRE
 export const HOW_TO_ENABLE =
   "install Chromium (Debian: apt-get install chromium) or Chrome, or set CHROME_PATH to its executable";
 
-/** A headless Chromium or Chrome; throws why not (and how to get one) when there is none. */
-export function launchBrowser(): Promise<Browser> {
+/**
+ * A headless Chromium or Chrome; throws why not (and how to get one) when there is none. In the test
+ * run it is a connection to the one browser that the global setup launched (./browser-setup.ts):
+ * a file's contexts are its own (cookies, storage, permissions), and closing the connection closes
+ * them, not the browser. Elsewhere (no endpoint provided) a browser of its own.
+ */
+export async function launchBrowser(): Promise<Browser> {
   if (BROWSER.path === undefined) {
     throw new Error(`The browser tests need a browser: ${BROWSER.reason}. To run them, ${HOW_TO_ENABLE}.`);
   }
+  const endpoint = inject("browserEndpoint");
+  if (endpoint) return chromium.connect(endpoint);
   return chromium.launch({ executablePath: BROWSER.path, args: LAUNCH_ARGS });
+}
+
+/** The browser that a whole test run shares: launched by the global setup, closed at its end. */
+export function launchBrowserServer(): Promise<BrowserServer> {
+  if (BROWSER.path === undefined) throw new Error(`no browser: ${BROWSER.reason}`);
+  return chromium.launchServer({ executablePath: BROWSER.path, args: LAUNCH_ARGS });
 }
 
 /**

@@ -4,8 +4,8 @@
 import { rmSync } from "node:fs";
 import { freePort, type Server, spawnServer } from "../../scripts/lib/processes.ts";
 import { devConfigArgs, wranglerEnv } from "../../scripts/lib/wrangler-env.ts";
-import { migratedStateDir } from "./state.ts";
-import { wrangler, WRANGLER_BIN } from "./wrangler.ts";
+import { executeOnStoppedState, migratedStateDir } from "./state.ts";
+import { WRANGLER_BIN } from "./wrangler.ts";
 
 /**
  * Vars of every test server unless a test sets its own: a key record is trusted for 1 s instead of
@@ -69,10 +69,7 @@ export async function startWranglerDev(
   sql?: string,
 ): Promise<DevServer & { cleanup: () => Promise<void> }> {
   const persistDir = migratedStateDir();
-  if (sql !== undefined) {
-    const seeded = await wrangler(["d1", "execute", "DB", "--local", "--persist-to", persistDir, "--command", sql]);
-    if (seeded.code !== 0) throw new Error(`seeding failed:\n${seeded.stdout}\n${seeded.stderr}`);
-  }
+  if (sql !== undefined) await executeOnStoppedState(persistDir, sql);
   const server = await serveState(persistDir, vars);
   return {
     ...server,
