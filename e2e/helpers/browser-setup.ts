@@ -2,8 +2,11 @@
 // says once, in one plain line, which browser tests this run skips, why, and how to run them; or,
 // when REQUIRE_BROWSER=1 (CI), fails the run instead of skipping.
 import { readdirSync, readFileSync } from "node:fs";
+import { type AddressInfo } from "node:net";
+import { createServer } from "node:http";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { BrowserServer } from "playwright-core";
 import type { TestProject } from "vitest/node";
 import { BROWSER, BROWSER_REQUIRED, HOW_TO_ENABLE, launchBrowserServer } from "./browser.ts";
 
@@ -20,20 +23,46 @@ function browserTestFiles(): string {
 
 declare module "vitest" {
   export interface ProvidedContext {
-    /** The WebSocket address of the run's shared browser (launchBrowser connects to it); "" without one. */
-    browserEndpoint: string;
+    /**
+     * Where a test file asks for the run's shared browser (launchBrowser): GET answers the browser's
+     * WebSocket address, launching it on the first request; "" without a browser.
+     */
+    browserLauncher: string;
   }
+}
+
+/**
+ * One browser for the run instead of one per file (a launch costs about 2 s of CPU before the first
+ * page, and its own processes, GPU, network and zygotes, run beside it), launched only once a file
+ * asks for it: a run of files without browser tests starts none.
+ */
+async function serveBrowserLauncher(): Promise<{ url: string; close: () => Promise<void> }> {
+  let launched: Promise<BrowserServer> | undefined;
+  const server = createServer((_req, res) => {
+    launched ??= launchBrowserServer();
+    launched.then(
+      (browser) => res.writeHead(200, { "Content-Type": "text/plain" }).end(browser.wsEndpoint()),
+      (error: unknown) => res.writeHead(500, { "Content-Type": "text/plain" }).end(String(error)),
+    );
+  });
+  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    close: async () => {
+      server.close();
+      await (await launched?.catch(() => undefined))?.close();
+    },
+  };
 }
 
 export default async function setup(project: TestProject): Promise<(() => Promise<void>) | void> {
   if (BROWSER.path !== undefined) {
-    // One browser for the run instead of one per file: a launch costs about 2 s of CPU before the
-    // first page, and the browser's own processes (GPU, network, the zygotes) keep running beside it.
-    const server = await launchBrowserServer();
-    project.provide("browserEndpoint", server.wsEndpoint());
-    return () => server.close();
+    const launcher = await serveBrowserLauncher();
+    project.provide("browserLauncher", launcher.url);
+    return launcher.close;
   }
-  project.provide("browserEndpoint", "");
+  project.provide("browserLauncher", "");
   if (BROWSER_REQUIRED) {
     throw new Error(
       `REQUIRE_BROWSER=1, but the browser tests cannot run: ${BROWSER.reason}. To run them, ${HOW_TO_ENABLE}.`,

@@ -97,7 +97,7 @@ export const HOW_TO_ENABLE =
 
 /**
  * A headless Chromium or Chrome; throws why not (and how to get one) when there is none. In the test
- * run it is a connection to the one browser that the global setup launched (./browser-setup.ts):
+ * run it is a connection to the one browser that the global setup launches (./browser-setup.ts):
  * a file's contexts are its own (cookies, storage, permissions), and closing the connection closes
  * them, not the browser. Elsewhere (no endpoint provided) a browser of its own.
  */
@@ -105,12 +105,17 @@ export async function launchBrowser(): Promise<Browser> {
   if (BROWSER.path === undefined) {
     throw new Error(`The browser tests need a browser: ${BROWSER.reason}. To run them, ${HOW_TO_ENABLE}.`);
   }
-  const endpoint = inject("browserEndpoint");
-  if (endpoint) return chromium.connect(endpoint);
+  const launcher = inject("browserLauncher");
+  if (launcher) {
+    const res = await fetch(launcher);
+    const answer = await res.text();
+    if (res.status !== 200) throw new Error(`the run's browser did not start: ${answer}`);
+    return chromium.connect(answer);
+  }
   return chromium.launch({ executablePath: BROWSER.path, args: LAUNCH_ARGS });
 }
 
-/** The browser that a whole test run shares: launched by the global setup, closed at its end. */
+/** The browser that a whole test run shares: launched by the global setup on first use, closed at its end. */
 export function launchBrowserServer(): Promise<BrowserServer> {
   if (BROWSER.path === undefined) throw new Error(`no browser: ${BROWSER.reason}`);
   return chromium.launchServer({ executablePath: BROWSER.path, args: LAUNCH_ARGS });
