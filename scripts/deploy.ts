@@ -68,7 +68,8 @@ function plan(args: DeployArgs, workdir: string): Step[] {
     {
       name: `remote D1 migrations (${mode})`,
       account: true,
-      run: () => applyMigrations({ remote: true, environment: mode === "live" ? "live" : undefined }),
+      run: () =>
+        applyMigrations({ remote: true, environment: mode === "live" ? "live" : undefined, carryOverKeys: false }),
     },
     {
       name: `deploy the docs Worker (${DOCS_CONFIG})`,
