@@ -7,7 +7,6 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import jsQR from "jsqr";
 import type { BrowserContext, Page, Route } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Platform } from "../scripts/lib/local.ts";
@@ -15,6 +14,7 @@ import { expectNoSeriousViolations } from "./helpers/axe.ts";
 import { launchProfile, SKIP_BROWSER_TESTS } from "./helpers/browser.ts";
 import { loaded, logIn } from "./helpers/dashboard.ts";
 import { type DevServer, serveState } from "./helpers/server.ts";
+import { readQrCode } from "./helpers/qr.ts";
 import { migratedStateDir } from "./helpers/state.ts";
 
 const KEY_REFUSED = "This phone's key no longer works: ask the office for a new code";
@@ -240,24 +240,8 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the field app in Chromium", () => {
     await office.getByRole("radio", { name: new RegExp(`^${agent.first_name} ${agent.last_name}`) }).check();
     await office.getByRole("button", { name: "Make code" }).click();
     await loaded(office.locator("svg.qr"));
-    const size = 400;
-    const image = await office.locator("svg.qr").evaluate((svg, px) => {
-      const modules = Number(svg.getAttribute("viewBox")!.split(" ")[2]);
-      const canvas = document.createElement("canvas");
-      canvas.width = canvas.height = px;
-      const ctx = canvas.getContext("2d")!;
-      ctx.fillStyle = "#fff";
-      ctx.fillRect(0, 0, px, px);
-      ctx.scale(px / modules, px / modules);
-      ctx.fillStyle = "#000";
-      for (const path of svg.querySelectorAll("path")) ctx.fill(new Path2D(path.getAttribute("d")!));
-      const bytes = ctx.getImageData(0, 0, px, px).data;
-      let binary = "";
-      for (let i = 0; i < bytes.length; i += 8192) binary += String.fromCharCode(...bytes.subarray(i, i + 8192));
-      return btoa(binary);
-    }, size);
+    const link = (await readQrCode(office.locator("svg.qr")))!;
     await office.close();
-    const link = jsQR(new Uint8ClampedArray(Buffer.from(image, "base64")), size, size)!.data;
     expect(link).toMatch(new RegExp(`^${server.url}/enroll#[0-9A-Z-]{19}$`));
 
     await page.goto(link);

@@ -5,6 +5,7 @@ import type { JSONParsed } from "hono/utils/types";
 import type { ZodError } from "zod";
 import type { AppEnv } from "../env.ts";
 import { errors, fieldErrors, type FieldError } from "../platform/errors.ts";
+import { toHex } from "../platform/lib/crypto.ts";
 import { AGENT_ID, allProblems, checkBook } from "./sync.access.ts";
 import { answerJson, readChanges } from "./sync.book.ts";
 import { RECORD_SHAPE } from "./sync.cursor.ts";
@@ -52,8 +53,7 @@ export const sync: RouteHandler<typeof routes.sync, AppEnv> = async (c) => {
  */
 async function caughtUpTag(cursor: string): Promise<string> {
   const body = new TextEncoder().encode(answerJson({ changes: [], next_cursor: cursor, has_more: false }));
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-1", body));
-  return `"${[...digest].map((b) => b.toString(16).padStart(2, "0")).join("")}"`;
+  return `"${toHex(new Uint8Array(await crypto.subtle.digest("SHA-1", body)))}"`;
 }
 
 /** A failed schema check: one 422 with the problems of the parameters that passed it, too. */
