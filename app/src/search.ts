@@ -17,7 +17,8 @@ export function rowOf(c: Customer): Row {
   return {
     id: c.id,
     title: c.company_name,
-    sub: `${c.contact_person_name} · ${area} · ${c.contactperson_number}`,
+    // A customer with no address has no area: no empty part between the dots.
+    sub: [c.contact_person_name, area, c.contactperson_number].filter((part) => part !== "").join(" · "),
     folded: fold(
       [c.contact_person_name, c.company_name, c.contactperson_number, area, c.customer_code ?? ""].join("\u0000"),
     ),
