@@ -30,6 +30,11 @@ export function sessionKeys(db: Database, options: { fresh?: boolean } = {}): Pr
   return keys;
 }
 
+/** For tests: as a new isolate starts. */
+export function forgetSessionKeys(): void {
+  cached = undefined;
+}
+
 /** Of two racing isolates the first insert wins; both read the winner's secret. */
 async function readOrMakeSecret(db: Database): Promise<string> {
   const secret = encodeBase64Url(crypto.getRandomValues(new Uint8Array(SECRET_BYTES)).buffer).replace(/=+$/, "");

@@ -142,3 +142,8 @@ async function reserve(
 function secondsUntil(unlockAt: number, nowMs: number): number {
   return Math.max(1, Math.ceil((unlockAt - nowMs) / 1000));
 }
+
+/** For tests: as a new isolate starts. */
+export function clearKnownLocked(): void {
+  knownLocked.clear();
+}

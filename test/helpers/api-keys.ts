@@ -1,5 +1,7 @@
 import { env } from "cloudflare:workers";
 import { clearIsolateTier } from "../../src/lookups/lookups.cache.ts";
+import { clearKnownLocked } from "../../src/admin/admin.signin-throttle.ts";
+import { forgetSessionKeys } from "../../src/admin/admin.service-secret.ts";
 import type { Scope } from "../../src/keys/keys.rules.ts";
 import type { KeyMode } from "../../src/keys/keys.secret.ts";
 import { clearFailedAuth } from "../../src/access/access.failed-auth.ts";
@@ -23,11 +25,16 @@ export async function makeKey(
   return created;
 }
 
-/** Forgets what this isolate cached (keys, lookups) and counted (failed authentications), as a new isolate would. */
+/**
+ * Forgets what this isolate cached (keys, lookups, the administrator's session keys, sign-in locks) and
+ * counted (failed authentications), as a new isolate would.
+ */
 export function clearIsolateCaches() {
   clearIsolateKeyCache();
   clearFailedAuth();
   clearIsolateTier();
+  clearKnownLocked();
+  forgetSessionKeys();
 }
 
 /** The secret with its last character changed: well formed, and never the same secret. */
