@@ -66,6 +66,9 @@ function configWithoutRequiredSecrets(): string {
 const UNIT_FILES = ["src/platform/lib/**/*.test.ts", "src/platform/paging/*.test.ts", "src/keys/keys.secret.test.ts"];
 
 export default defineConfig(async () => {
+  // Node keeps the code it compiled (wrangler's 15 MB bundle, tsx, the scripts) for the run's many
+  // processes, which inherit this: about 0.3 s of CPU less for each start of wrangler.
+  process.env.NODE_COMPILE_CACHE ??= resolve("node_modules/.cache/node-compile-cache");
   // The tests import the typed client by its package name, as an app does: its dist/ must be current.
   buildClientPackage();
   // The worker serves the field app's built files (src/fieldapp/): built once for the whole run.
