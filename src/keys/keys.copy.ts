@@ -1,13 +1,11 @@
 // The KV copy of a key record, as authentication reads it. A copy written before scopes and agents existed has neither
 // member and reads as both scopes and no agent: those keys keep working untouched.
 import { storedScopes } from "./keys.rules.ts";
-import type { KeyRecord, RotationFields } from "./keys.record.ts";
-import { rotationOfCopy } from "./keys.rotation.record.ts";
+import { type KeyRecord, type RotationFields, rotationOfCopy } from "./keys.record.ts";
 import { rotationDue as isRotationDue } from "./keys.rotation.ts";
 import { errorName, log } from "../platform/lib/log.ts";
 import { digestsEqual, hashSecret } from "./keys.secret.ts";
-import type { VersionedRecord } from "./keys.records.ts";
-import type { RotationRecords } from "./keys.rotation.records.ts";
+import type { KeyRecords, VersionedRecord } from "./keys.records.ts";
 import { BoundedLru } from "../platform/lib/lru.ts";
 import { clearFirstUseReports } from "./keys.rotation.ts";
 
@@ -144,7 +142,7 @@ type CopyOutcome = "confirmed" | "kv_write_failed" | "confirm_failed" | "record_
 export class KeyCopies {
   constructor(
     readonly kv: KVNamespace,
-    private readonly records: RotationRecords,
+    private readonly records: KeyRecords,
     private readonly now: () => Date,
     private readonly keyCacheTtlMs: number,
   ) {}

@@ -20,7 +20,7 @@ import {
   type RotationRequest,
   sealSuccessorSecret,
 } from "./keys.rotation.ts";
-import type { RotationRecords } from "./keys.rotation.records.ts";
+import type { KeyRecords } from "./keys.records.ts";
 import { displayPrefix, hashSecret, type KeyMode, newKeyId, newSecret } from "./keys.secret.ts";
 import { usageRecorder } from "./keys.usage.ts";
 export interface RotatedKey extends CreatedKey {
@@ -30,7 +30,7 @@ export interface RotatedKey extends CreatedKey {
 
 export class KeyRotations {
   constructor(
-    private readonly records: RotationRecords,
+    private readonly records: KeyRecords,
     private readonly copies: KeyCopies,
     private readonly now: () => Date,
   ) {}

@@ -6,7 +6,7 @@ import { seal, unseal } from "../platform/lib/crypto.ts";
 import { BoundedLru } from "../platform/lib/lru.ts";
 import type { AuthFailure } from "./keys.rules.ts";
 import type { KeyRecord } from "./keys.record.ts";
-import type { RotationFilter } from "./keys.rotation.records.ts";
+import type { RotationFilter } from "./keys.records.ts";
 import { checkAgentId, checkMode, collect } from "./keys.rules.ts";
 import { KEY_ID_PATTERN } from "./keys.secret.ts";
 

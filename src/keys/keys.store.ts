@@ -10,7 +10,7 @@ import {
   readAudit,
 } from "./keys.audit.ts";
 import { fromCopy, ISOLATE_KEY_TTL_MS, KeyCopies, type PendingCopiesResult, type StoredCopy } from "./keys.copy.ts";
-import { type KeyListFilters, type KeyListPage, readKeyListPage } from "./keys.list-page.ts";
+import { type KeyListFilters, type KeyListPage, readKeyListPage } from "./keys.usage.ts";
 import {
   type ChangedKey,
   type CreatedKey,
@@ -22,7 +22,7 @@ import {
 import type { KeyClaim } from "./keys.records.ts";
 import { KeyRotations, newKey, replacementOf, type RotatedKey } from "./keys.rotate.ts";
 import type { RotationRequest } from "./keys.rotation.ts";
-import { RotationRecords } from "./keys.rotation.records.ts";
+import { KeyRecords } from "./keys.records.ts";
 import { checkNewKey, checkSeconds, notActive } from "./keys.rules.ts";
 import { type KeyMode, KEY_ID_PATTERN } from "./keys.secret.ts";
 import { type KeyWithUsage, readUsage } from "./keys.usage.ts";
@@ -41,8 +41,8 @@ export type { KeyRecord } from "./keys.record.ts";
 export type { AuditEntry, KeyActor } from "./keys.audit.ts";
 export type { KeyClaim } from "./keys.records.ts";
 export type { KeyWithUsage } from "./keys.usage.ts";
-export type { KeyListAgent, KeyListCounts, KeyListFilters, KeyListPage, RotationListState } from "./keys.list-page.ts";
-export { KEY_STATES, ROTATION_STATES } from "./keys.list-page.ts";
+export type { KeyListAgent, KeyListCounts, KeyListFilters, KeyListPage, RotationListState } from "./keys.usage.ts";
+export { KEY_STATES, ROTATION_STATES } from "./keys.usage.ts";
 
 export const DEFAULT_GRACE_SECONDS = 86_400;
 /** Keys of a lineage revoked per read of its working keys, and the most reads one revocation makes. */
@@ -59,7 +59,7 @@ interface NewKeyInput {
 }
 
 export class KeyStore {
-  private readonly records: RotationRecords;
+  private readonly records: KeyRecords;
   private readonly copies: KeyCopies;
   private readonly rotations: KeyRotations;
 
@@ -69,7 +69,7 @@ export class KeyStore {
     private readonly now: () => Date = () => new Date(),
     private readonly keyCacheTtlMs = ISOLATE_KEY_TTL_MS,
   ) {
-    this.records = new RotationRecords(db);
+    this.records = new KeyRecords(db);
     this.copies = new KeyCopies(kv, this.records, now, keyCacheTtlMs);
     this.rotations = new KeyRotations(this.records, this.copies, now);
   }
