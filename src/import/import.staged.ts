@@ -4,6 +4,7 @@ import { getTableColumns, type InferInsertModel } from "drizzle-orm";
 import { getTableConfig } from "drizzle-orm/sqlite-core";
 import * as schema from "../../drizzle/schema.ts";
 import type { RecordType } from "./import.format.ts";
+import { STAGING_PREFIX } from "./import.queries.ts";
 
 /** Where a staged row came from (the record's `where`), for errors found after streaming. */
 interface Source {
@@ -93,8 +94,6 @@ export interface StagedSpec {
   childOf?: { parent: string; column: string };
   ownedBy?: { parent: string; column: string };
 }
-
-export const STAGING_PREFIX = "import_";
 
 export const SPECS: StagedSpec[] = (Object.keys(RULES) as StagedTable[]).map((name) => {
   const rule = RULES[name];

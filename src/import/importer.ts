@@ -8,8 +8,9 @@ import { ImportLease } from "./import.lease.ts";
 import { MEMBER_OF, RECORD_TYPES, type Dataset, type RecordType } from "./import.format.ts";
 import { datasetRecords, parseRecord, type RawRecord } from "./import.records.ts";
 import { SPECS, type RecordSink, type StagedRows, type StagedTable } from "./import.staged.ts";
-import { planSyncLog, SHOWN_TABLE, syncLogParts } from "./import.sync-log.ts";
+import { planSyncLog, SHOWN_TABLE, syncLogParts } from "./import.sync-log.queries.ts";
 import { Staging } from "./import.write.ts";
+import { stagingQueries } from "./import.queries.ts";
 
 export { ImportError } from "./import.errors.ts";
 export { ImportRunningError } from "./import.lease.ts";
@@ -100,7 +101,7 @@ const REFERENCED: RecordType[] = RECORD_TYPES.filter((t) => t !== "order");
 
 /** The ids already in the database of every referenced type: references may point at them. */
 async function existingIds(db: D1Database): Promise<Map<RecordType, IdSet>> {
-  const results = await db.batch<{ id: number }>(REFERENCED.map((t) => db.prepare(`SELECT id FROM ${MEMBER_OF[t]}`)));
+  const results = await db.batch<{ id: number }>(REFERENCED.map((t) => stagingQueries.ids(db, MEMBER_OF[t])));
   return new Map(
     REFERENCED.map((type, i) => {
       const ids = new IdSet();

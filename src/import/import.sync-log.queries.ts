@@ -1,7 +1,7 @@
 // An import's part of the sync change log (docs/specification.md section 8): the floor that spares the triggers
 // needless rewrites, and marks, through the view sync_mark, for records showing a lookup whose shown fields it changes.
-import { SPEC_OF, STAGING_PREFIX } from "./import.staged.ts";
-import type { CommitParts } from "./import.write.ts";
+// SQL text: statements composed per lookup kind and per chunk of ids.
+import { STAGING_PREFIX } from "./import.queries.ts";
 
 /** Records marked by one statement at most (and rows of its driving table read). */
 export const MARK_CHUNK = 5000;
@@ -23,7 +23,7 @@ type Kind = "area" | "postal_code" | "sales_agent" | "delivery_agent" | "product
 /** The staged lookups whose shown fields differ from the live row (read before the moves). */
 function changed(table: keyof typeof SHOWN): string {
   const differs = SHOWN[table].map((c) => `t.${c} IS NOT s.${c}`).join(" OR ");
-  return `SELECT s.id FROM ${SPEC_OF[table].staging} AS s JOIN ${table} AS t ON t.id = s.id WHERE ${differs}`;
+  return `SELECT s.id FROM ${STAGING_PREFIX}${table} AS s JOIN ${table} AS t ON t.id = s.id WHERE ${differs}`;
 }
 
 // A changed state or city changes what its areas show: an address shows its area's whole group.
@@ -76,7 +76,7 @@ export async function planSyncLog(db: D1Database, chunk = MARK_CHUNK): Promise<S
 // size too.
 function chunkStarts(table: "customers" | "orders" | null, chunk: number): string {
   if (table === null) return "SELECT NULL AS id WHERE false";
-  const ids = `SELECT id FROM ${table} UNION SELECT id FROM ${SPEC_OF[table].staging}`;
+  const ids = `SELECT id FROM ${table} UNION SELECT id FROM ${STAGING_PREFIX}${table}`;
   return (
     `SELECT id FROM (SELECT id, row_number() OVER (ORDER BY id) AS n FROM (${ids})) ` +
     `WHERE (n - 1) % ${chunk} = 0 ORDER BY id`
@@ -134,7 +134,10 @@ function orderMarks(plan: SyncLogPlan): string[] {
 
 /** The final batch's part for the log. `open` (before the moves) sets the floor; `after` marks, in chunks, the
  * records that show a lookup in SHOWN_TABLE as the batch leaves them; `close` removes the floor. */
-export function syncLogParts(db: D1Database, plan: SyncLogPlan): Omit<CommitParts, "guards"> {
+export function syncLogParts(
+  db: D1Database,
+  plan: SyncLogPlan,
+): Record<"open" | "after" | "close", D1PreparedStatement[]> {
   return {
     open: [db.prepare(`INSERT INTO ${FLOOR} (seq) SELECT coalesce(max(seq), 0) FROM sync_changes`)],
     after: [...customerMarks(plan), ...orderMarks(plan)].map((sql) => db.prepare(sql)),
