@@ -5,6 +5,7 @@ import { drizzle } from "drizzle-orm/d1";
 import type { PreparedQueryConfig, SQLitePreparedQuery } from "drizzle-orm/sqlite-core";
 import type { Page } from "../paging/pagination.ts";
 import type { Database } from "./database.ts";
+import { limitWithinTotal } from "./sql.queries.ts";
 
 /** A database that only compiles: prepare() hands back nothing, and nothing ever executes. */
 const compiler = drizzle({ prepare: () => ({}) } as unknown as D1Database);
@@ -98,10 +99,9 @@ export const PAGE = {
   offset: sql.placeholder("skip" satisfies keyof Page),
 };
 
-// LIMIT 0 once the offset reaches the kept total: an OFFSET past the end reads every row first (docs/specification.md
-// section 4). The cast is safe: drizzle writes any SQL given as a LIMIT as it is.
+/** LIMIT 0 once the offset reaches the kept total (sql.queries.ts). */
 export function limitWithin(kept: SQLWrapper, limit: Placeholder | number): Placeholder {
-  return sql`case when ${PAGE.offset} < coalesce(${kept}, 0) then ${limit} else 0 end` as unknown as Placeholder;
+  return limitWithinTotal(PAGE.offset, kept, limit);
 }
 
 /** A list of ids is bound as one JSON array parameter that the statement reads with json_each: D1 allows 100 bound
