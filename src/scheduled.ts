@@ -2,7 +2,7 @@
 // the sync log's old tombstones; every 5 minutes, the key copies still pending (docs/specification.md
 // sections 2, 8 and 9).
 import { Enrollments } from "./enroll/enroll.codes.ts";
-import { deleteDeadKeys, deleteExpiredKeyData } from "./keys/keys.usage.ts";
+import { deleteDeadKeys, deleteExpiredKeyData } from "./keys/keys.audit.ts";
 import { KeyStore } from "./keys/keys.store.ts";
 import { errorName, log } from "./platform/lib/log.ts";
 import { purgeTombstones, retentionDays } from "./sync/sync.log.purge.ts";

@@ -2,6 +2,8 @@
 // conditional on it, so the log and the records never disagree; never a secret, a code or a hash.
 import { errors } from "../platform/errors.ts";
 import { auditQueries, type KeyDatabase } from "./keys.queries.ts";
+import { usageQueries } from "./keys.usage.queries.ts";
+import { HOUR_MS, hourOf, USAGE_RETENTION_DAYS } from "./keys.usage.ts";
 import type { KeyMode } from "./keys.secret.ts";
 
 export const KEY_ACTORS = ["dashboard", "admin-api", "cli", "start", "key", "enrollment"] as const;
@@ -75,4 +77,51 @@ export async function readAudit(db: KeyDatabase, limit: number): Promise<AuditEn
     actor: r.actor,
     session_id: r.session_id,
   }));
+}
+
+// The daily job's part (docs/specification.md section 7): usage, audit and dead keys past their retention.
+const DAY_MS = 24 * HOUR_MS;
+
+export interface RetentionResult {
+  usage_rows_deleted: number;
+  audit_rows_deleted: number;
+}
+
+export async function deleteExpiredKeyData(db: KeyDatabase, now: Date): Promise<RetentionResult> {
+  const oldestHourKept = hourOf(now.getTime()) - USAGE_RETENTION_DAYS * 24 + 1;
+  const auditBefore = new Date(now.getTime() - AUDIT_RETENTION_DAYS * DAY_MS).toISOString();
+  const [usage, audit] = await db.batch([
+    usageQueries.deleteUsageBefore(db, oldestHourKept),
+    usageQueries.deleteAuditBefore(db, auditBefore),
+  ]);
+  return { usage_rows_deleted: usage?.meta.changes ?? 0, audit_rows_deleted: audit?.meta.changes ?? 0 };
+}
+
+/** A key revoked, expired or replaced this long ago goes, with its KV copy and usage (its audit stays). */
+export const DEAD_KEY_RETENTION_DAYS = 90;
+/** Keys per chunk (each a KV delete), and chunks per run: one run stays well inside a Worker's subrequests. */
+export const DEAD_KEYS_PER_CHUNK = 100;
+export const DEAD_KEY_CHUNKS_PER_RUN = 5;
+
+/** Keys revoked, expired or replaced (a replaced key expires when its grace ends) more than 90 days before `now`:
+ * each chunk deletes the KV copies first, then in one D1 batch the usage rows and the records, so that a run cut
+ * short leaves at worst records whose copies are gone (which authenticate no better) for the next run. */
+export async function deleteDeadKeys(db: KeyDatabase, kv: KVNamespace, now: Date): Promise<{ keys_deleted: number }> {
+  const before = new Date(now.getTime() - DEAD_KEY_RETENTION_DAYS * DAY_MS).toISOString();
+  let deleted = 0;
+  for (let chunk = 0; chunk < DEAD_KEY_CHUNKS_PER_RUN; chunk++) {
+    const { results } = await usageQueries
+      .deadKeys(db, before, DEAD_KEYS_PER_CHUNK)
+      .all<{ id: string; hash: string }>();
+    if (results.length === 0) break;
+    await Promise.all(results.map((k) => kv.delete(`hash:${k.hash}`)));
+    const ids = JSON.stringify(results.map((k) => k.id));
+    const [, keys] = await db.batch([
+      usageQueries.deleteUsageOf(db, ids),
+      usageQueries.deleteDeadKeys(db, before, ids),
+    ]);
+    deleted += keys?.results.length ?? 0;
+    if (results.length < DEAD_KEYS_PER_CHUNK) break;
+  }
+  return { keys_deleted: deleted };
 }
