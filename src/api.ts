@@ -31,10 +31,8 @@ export const apiRoutes: { route: RouteConfig }[] = api.openAPIRegistry.definitio
   d.type === "route" && d.route.security?.length ? [{ route: d.route }] : [],
 );
 
-/**
- * Served without a key (documented with `security: []`): they must read no data, except POST /enroll, whose code
- * is its credential (docs/specification.md section 9).
- */
+/** Served without a key (documented with `security: []`): they must read no data, except POST /enroll, whose code is
+ * its credential (docs/specification.md section 9). */
 export const publicRoutes = [
   { route: healthRoutes.health },
   { route: enrollRoutes.page },

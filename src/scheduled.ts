@@ -1,6 +1,5 @@
-// The cron triggers' work: daily, key data past its retention, enrollment secrets past their window and
-// the sync log's old tombstones; every 5 minutes, the key copies still pending (docs/specification.md
-// sections 2, 8 and 9).
+// The cron triggers' work: daily, key data past its retention, enrollment secrets past their window and the sync log's
+// old tombstones; every 5 minutes, the key copies still pending (docs/specification.md sections 2, 8 and 9).
 import { Enrollments } from "./enroll/enroll.codes.ts";
 import { deleteDeadKeys, deleteExpiredKeyData } from "./keys/keys.audit.ts";
 import { KeyStore } from "./keys/keys.store.ts";

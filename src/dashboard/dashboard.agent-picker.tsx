@@ -28,11 +28,8 @@ function pickerHint(query: string | undefined, found: number, limit: number): st
 
 export const agentName = (a: AdminAgent) => `${a.first_name} ${a.last_name}`;
 
-/**
- * The search, inside the form whose agent it picks: its button posts the whole form to `action`, which
- * searches and shows the form again as it was. It is the form's first button, so Enter searches
- * rather than making anything.
- */
+/** The search, inside the form whose agent it picks: its button posts the whole form to `action`, which searches and
+ * shows the form again as it was. It is the form's first button, so Enter searches rather than making anything. */
 export const AgentSearch: FC<{ query?: string; action: string }> = ({ query, action }) => (
   <div role="search" class="row agent-search" aria-label="Sales agents">
     <div>

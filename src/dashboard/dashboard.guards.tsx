@@ -55,10 +55,8 @@ export const checkOrigin = createMiddleware(async (c, next) => {
   await next();
 });
 
-/**
- * For the forms whose answer shows a new secret or code; `stale` shows the form again with a new token, and a form
- * sent again answers 303 to `list`.
- */
+/** For the forms whose answer shows a new secret or code; `stale` shows the form again with a new token, and a form
+ * sent again answers 303 to `list`. */
 export function oneTimeForm(stale: (c: DashContext) => Promise<Response>, list = "/dashboard") {
   return createMiddleware<DashEnv>(async (c, next) => {
     const token = (await c.req.parseBody({ all: true }))[FORM_TOKEN_FIELD];

@@ -187,10 +187,8 @@ const Pager: FC<{ list: KeyList }> = ({ list }) => {
   );
 };
 
-/**
- * Asks for the rotation of the keys ticked in the list (their checkboxes name this form), or of every
- * active key of the mode or the agent that the list is filtered by (docs/specification.md section 9).
- */
+/** Asks for the rotation of the keys ticked in the list (their checkboxes name this form), or of every active key of
+ * the mode or the agent that the list is filtered by (docs/specification.md section 9). */
 const RotationForm: FC<KeyListProps> = ({ list, csrfToken, formToken }) => {
   const { filters } = list;
   const agent = typeof filters.agent === "number" ? list.agents.find((a) => a.id === filters.agent) : undefined;

@@ -35,10 +35,8 @@ export const MessagePage: FC<{ nonce: string; title: string; message: string }> 
   </Layout>
 );
 
-/**
- * A page of the signed-in administrator: heading and Log out, then what went wrong or happened, then the page.
- * A page passes its own props in whole; this takes the nonce, CSRF token, error and notice from them.
- */
+/** A page of the signed-in administrator: heading and Log out, then what went wrong or happened, then the page. A page
+ * passes its own props in whole; this takes the nonce, CSRF token, error and notice from them. */
 export const SignedInPage: FC<
   PropsWithChildren<{
     title: string;

@@ -33,11 +33,8 @@ export interface BookRequest {
   checkAgent: boolean;
 }
 
-/**
- * The book asked for and the cursor, with what is wrong with them short of the agent's existence;
- * `valid` names the parameters that passed the schema (only those are checked here, so that no
- * parameter is reported twice).
- */
+/** The book asked for and the cursor, with what is wrong with them short of the agent's existence; `valid` names the
+ * parameters that passed the schema (only those are checked here, so that no parameter is reported twice). */
 export function checkBook(
   key: KeyRecord,
   query: { salesagent_id?: number; cursor?: string },
@@ -69,11 +66,9 @@ export async function allProblems(db: Database, request: BookRequest): Promise<F
   return found.length === 0 ? [UNKNOWN_AGENT, ...request.fields] : request.fields;
 }
 
-/**
- * A sync's first round trip: these statements, with the agent's existence read in the same batch
- * when `checkAgent` (so that a key bound to no agent costs no extra round trip). An unknown agent is
- * the 422, before anything the statements found is used.
- */
+/** A sync's first round trip: these statements, with the agent's existence read in the same batch when `checkAgent` (so
+ * that a key bound to no agent costs no extra round trip). An unknown agent is the 422, before anything the statements
+ * found is used. */
 export function firstBatch<const T extends readonly Bound<unknown>[]>(
   db: Database,
   book: number,

@@ -46,11 +46,9 @@ export const sync: RouteHandler<typeof routes.sync, AppEnv> = async (c) => {
   return res as Response as Response & TypedResponse<JSONParsed<z.infer<typeof SyncAnswerSchema>>, 200, "json">;
 };
 
-/**
- * The ETag of the caught-up answer at `cursor` (the etag middleware's SHA-1 of its body). An answer that ends
- * the changes carries it too, so that the app's next check, with nothing new, is one 304 (section 8, "Caught
- * up"); the answer to its own cursor changes only when its next_cursor does.
- */
+/** The ETag of the caught-up answer at `cursor` (the etag middleware's SHA-1 of its body). An answer that ends the
+ * changes carries it too, so that the app's next check, with nothing new, is one 304 (section 8, "Caught up"); the
+ * answer to its own cursor changes only when its next_cursor does. */
 async function caughtUpTag(cursor: string): Promise<string> {
   const body = new TextEncoder().encode(answerJson({ changes: [], next_cursor: cursor, has_more: false }));
   return `"${toHex(new Uint8Array(await crypto.subtle.digest("SHA-1", body)))}"`;

@@ -30,12 +30,10 @@ interface OrderText {
   text: string;
 }
 
-/**
- * The records of the steps, read by id in slices (one round trip each), restricted to the book. Each
- * slice holds what the bytes left in the answer will take at the size of its changes so far, and never
- * more steps than it carries already: an answer that the byte cap cuts reads hardly a record past the
- * cut ("Cost": only the records the answer carries count).
- */
+/** The records of the steps, read by id in slices (one round trip each), restricted to the book. Each slice holds what
+ * the bytes left in the answer will take at the size of its changes so far, and never more steps than it carries
+ * already: an answer that the byte cap cuts reads hardly a record past the cut ("Cost": only the records the answer
+ * carries count). */
 export class Slices {
   readonly customers = new Map<number, CustomerJsonByIdRow>();
   readonly orders = new Map<number, OrderText>();
