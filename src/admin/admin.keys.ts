@@ -1,5 +1,4 @@
-// What an administrator can do with keys, shared by the JSON admin API and the dashboard's forms. The key store judges
-// every key rule; this reads a request's fields for it and answers 404 for a missing key.
+// The administrator's key actions, shared by the admin API and the dashboard: fields read for the store, 404s.
 import { ApiError, errors, type FieldError } from "../platform/errors.ts";
 import { checkRotationFilter } from "../keys/keys.rotation.ts";
 import { checkNewKey, checkSeconds } from "../keys/keys.rules.ts";
@@ -83,8 +82,7 @@ export async function revokeKey(store: KeyStore, id: string, actor: KeyActor): P
   return view(store, revoked.record, revoked.copyPending);
 }
 
-/** An old key used after its rotation's successor may have been copied (docs/specification.md section 9): every
- * working key of its lineage is revoked, the key first. Revoking again is harmless, so this is safe to send twice. */
+/** A possibly copied key: its whole lineage revoked, the key first (section 9); safe to send twice. */
 export async function revokeLineage(
   store: KeyStore,
   id: string,

@@ -1,5 +1,4 @@
-// The JSON admin API: keys, their audit log and the sales agents a key can be bound to. Bodies are read by the
-// handlers, not schemas, so that the key store alone judges a key's fields.
+// The JSON admin API: keys, their audit log and the sales agents; the key store alone judges a body's key fields.
 import { z, type RouteHandler } from "@hono/zod-openapi";
 import type { AppEnv } from "../env.ts";
 import { queryString } from "../platform/paging/query-params.ts";

@@ -11,8 +11,7 @@ import { signinQueries } from "./admin.signin.queries.ts";
 export const SIGNIN_WINDOW_MS = 10 * 60 * 1000;
 export const SIGNIN_MAX_FAILURES = 10;
 
-// Unlock times of (bucket, address) pairs found locked, so that their further attempts cost no D1 query. Bounded
-// against a flood from many addresses: one pushed out only costs one D1 query again.
+// Unlock times of pairs found locked, so further attempts cost no D1 query; bounded (one pushed out costs a query).
 const knownLocked = new BoundedLru<number>(10_000, SIGNIN_WINDOW_MS);
 
 /** Failed sign-ins and failed enrollment code exchanges are counted apart. */
@@ -66,8 +65,7 @@ export function signIn(attempt: SignInAttempt, tokenMatches: () => Promise<boole
   );
 }
 
-/** At most SIGNIN_MAX_FAILURES failed attempts per bucket and address in SIGNIN_WINDOW_MS have their secret checked
- * by `matches`; while the address is locked out, `locked`'s 429 is thrown and nothing is checked. */
+/** Checks the secret by `matches` unless the address is locked out (SIGNIN_MAX_FAILURES in SIGNIN_WINDOW_MS): a 429. */
 export async function throttled(attempt: ThrottledAttempt, matches: () => Promise<boolean>): Promise<boolean> {
   const address = clientBucket(attempt.connectingIp);
   const lockKey = `${attempt.bucket} ${address}`;

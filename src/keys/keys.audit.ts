@@ -1,5 +1,4 @@
-// The key audit log of keys and enrollment codes (docs/specification.md section 2): each row joins its change's batch,
-// conditional on it, so the log and the records never disagree; never a secret, a code or a hash.
+// The audit log of keys and enrollment codes: each row in its change's batch, conditional on it; never a secret.
 import { errors } from "../platform/errors.ts";
 import { auditQueries, type KeyDatabase } from "./keys.queries.ts";
 import { usageQueries } from "./keys.usage.queries.ts";
@@ -103,9 +102,8 @@ export const DEAD_KEY_RETENTION_DAYS = 90;
 export const DEAD_KEYS_PER_CHUNK = 100;
 export const DEAD_KEY_CHUNKS_PER_RUN = 5;
 
-/** Keys revoked, expired or replaced (a replaced key expires when its grace ends) more than 90 days before `now`:
- * each chunk deletes the KV copies first, then in one D1 batch the usage rows and the records, so that a run cut
- * short leaves at worst records whose copies are gone (which authenticate no better) for the next run. */
+/** Keys stopped over 90 days ago: KV copies first, then usage and records in one batch, so a run cut short leaves at
+ * worst records without copies (which authenticate no better) for the next run. */
 export async function deleteDeadKeys(db: KeyDatabase, kv: KVNamespace, now: Date): Promise<{ keys_deleted: number }> {
   const before = new Date(now.getTime() - DEAD_KEY_RETENTION_DAYS * DAY_MS).toISOString();
   let deleted = 0;

@@ -1,6 +1,5 @@
-// The key records' statements: api_keys, key_usage, key_audit (docs/specification.md sections 2 and 9). SQL text, not
-// drizzle's builder: most are conditional INSERT ... SELECT / UPDATE ... RETURNING run inside one batch, whose proofs
-// and numbered parameters the callers compose (the claim's proof, a rotation's columns).
+// The key records' statements. SQL text, not drizzle's builder: conditional INSERT ... SELECT and UPDATE ... RETURNING
+// in one batch, with proofs and numbered parameters the callers compose (a claim's proof, a rotation's columns).
 export type KeyDatabase = Pick<D1Database, "prepare" | "batch">;
 
 export const KEY_COLUMNS =

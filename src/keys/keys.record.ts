@@ -1,5 +1,4 @@
-// A key record, its types and its reading from a row or a KV copy, shared by every module of src/keys/ so that none
-// needs to import the store.
+// A key record, its types and its reading from a row or a KV copy, shared by src/keys/ without the store.
 import type { KeyRow, RotationRow } from "./keys.queries.ts";
 import { type Scope, storedScopes } from "./keys.rules.ts";
 import type { KeyMode } from "./keys.secret.ts";

@@ -1,5 +1,4 @@
-// Key records in D1, the system of record: each change is one atomic, conditional batch that writes its audit row,
-// marks the KV copy pending and reads the record back (docs/specification.md sections 2 and 9).
+// Key records in D1: each change one conditional batch with its audit row, the copy's mark and the record read back.
 import { causeMessages } from "../platform/errors.ts";
 import type { KeyActorName } from "./keys.audit.ts";
 import { scopesText } from "./keys.rules.ts";
@@ -94,8 +93,7 @@ export class KeyRecords {
     return results.map(toRecord);
   }
 
-  /** Null, and nothing written, when the key names a sales agent that does not exist, or when a claim is given and
-   * its proof does not hold after its statement ran (the same batch: an enrollment code's exchange). */
+  /** Null, nothing written, for an unknown sales agent or a claim whose proof fails after its statement ran. */
   async insert(record: KeyRecord, actor: Actor, claim?: KeyClaim): Promise<VersionedRecord | null> {
     const entry = claim
       ? entryOf("enroll", record, record.created_at, actor, null, claim.codeId)
@@ -171,8 +169,7 @@ export class KeyRecords {
     return toVersioned(read?.results[0]);
   }
 
-  /** Clears the mark only if the record is still at `version`, so a newer change's mark stays; the caller compares
-   * the version read back, and a newer one means the copy must be written again. */
+  /** Clears the mark only at `version`: a newer version read back means the copy must be written again. */
   async confirm(id: string, version: number): Promise<VersionedRecord | null> {
     const [, read] = await this.db.batch<VersionedRow>([
       keyQueries.confirm(this.db, id, version),
@@ -231,8 +228,7 @@ export class KeyRecords {
     return row?.sealed ?? null;
   }
 
-  /** The successor's first use cuts the old key to one more hour (never longer than its grace) and ends the retry,
-   * so the sealed secret goes. Each record read back, or null where none was found. */
+  /** The successor's first use: the old key cut to `cut`, its sealed secret gone; each record read back or null. */
   async reportFirstUse(successorId: string, at: string, cut: string) {
     const [, , successor, old] = await this.db.batch([
       rotationQueries.firstUseOfOld(this.db, successorId, at, cut),

@@ -1,5 +1,4 @@
-// Rotation as the apps carry it out (docs/specification.md section 9): marking keys due, a key's rotate and its safe
-// retry, the successor's first use, and the 5-minute job's part.
+// Rotation (docs/specification.md section 9): marking due, a rotate and its retry, first use, the job's part.
 import { errors } from "../platform/errors.ts";
 import { errorName, log } from "../platform/lib/log.ts";
 import { checkActor, type KeyActor } from "./keys.audit.ts";
@@ -35,8 +34,7 @@ export class KeyRotations {
     private readonly now: () => Date,
   ) {}
 
-  /** Marks the active keys of the filter (ids, mode and agent together narrow it) rotation due, with one audit entry
-   * each, then writes the fleet's due set once (docs/specification.md section 9). */
+  /** Marks the filter's active keys due, one audit entry each, then writes the fleet's due set once. */
   async request(input: RotationRequest, actor: KeyActor): Promise<{ requested: number }> {
     const who = checkActor(actor);
     const filter = checkRotationFilter(input);
@@ -93,8 +91,7 @@ export class KeyRotations {
     throw errors.conflict("The key changed while it was being rotated; try again");
   }
 
-  /** After the answer: the successor's first use cuts its old key to one more hour and ends the retry. Written to
-   * both records and both copies, so that the old key's copy carries the time. */
+  /** After the answer: the successor's first use, written to both records and both copies. */
   async reportFirstUse(successor: KeyRecord, atMs: number): Promise<void> {
     const at = new Date(atMs).toISOString();
     const cut = new Date(atMs + FIRST_USE_CUT_MS).toISOString();
@@ -102,8 +99,7 @@ export class KeyRotations {
     for (const row of [old, next]) if (row) await this.copies.follow(row);
   }
 
-  /** The 5-minute job's rotation part: the due set rewritten where it differs from the records (a lost write, a
-   * cancelled or finished rotation), and sealed successor secrets of stopped keys erased. */
+  /** The 5-minute job's part: the due set rewritten where the records differ; stopped keys' sealed secrets erased. */
   async upkeep(): Promise<{ due_set_rewritten: boolean; sealed_secrets_erased: number }> {
     const result = { due_set_rewritten: false, sealed_secrets_erased: 0 };
     try {

@@ -1,5 +1,4 @@
-// Rotation that the apps carry out (docs/specification.md section 9): its input rules, and what the request path
-// decides from a key's KV copy alone (the header, the late uses): no D1 read.
+// Rotation's input rules, and what the request path decides from a key's KV copy alone (section 9): no D1 read.
 import { z } from "@hono/zod-openapi";
 import { errors, type FieldError } from "../platform/errors.ts";
 import { seal, unseal } from "../platform/lib/crypto.ts";
@@ -135,8 +134,7 @@ function successorBinding(ids: { oldId: string; successorId: string }) {
   return { info: `key rotation successor ${ids.oldId}`, associatedData: `${ids.oldId}>${ids.successorId}` };
 }
 
-/** The successor's secret kept for the retry of a lost rotate answer, sealed under the old key's secret, which the
- * service never stores: one text, `v1.<salt>.<iv>.<ciphertext>`. */
+/** The successor's secret for a lost answer's retry, sealed under the old secret: `v1.<salt>.<iv>.<ciphertext>`. */
 export async function sealSuccessorSecret(
   oldSecret: string,
   ids: { oldId: string; successorId: string },

@@ -1,5 +1,4 @@
-// The key store, the one judge of key rules for the worker, the command line and npm start alike (docs/specification.md
-// section 2). D1 holds the records; authentication reads only the KV copy "hash:<sha256 of secret>".
+// The key store, the one judge of key rules everywhere: D1 holds the records; authentication reads the KV copy only.
 import { errors } from "../platform/errors.ts";
 import {
   type AuditEntry,
@@ -27,7 +26,6 @@ import { checkNewKey, checkSeconds, notActive } from "./keys.rules.ts";
 import { type KeyMode, KEY_ID_PATTERN } from "./keys.secret.ts";
 import { type KeyWithUsage, readUsage } from "./keys.usage.ts";
 
-// Re-exported for users outside src/keys/.
 export {
   COPY_JOB_INTERVAL_SECONDS,
   COPY_WRITE_ROUNDS,
@@ -119,9 +117,7 @@ export class KeyStore {
     return made;
   }
 
-  /** A key made by exchanging an enrollment code (docs/specification.md section 9), under the same rules as any key:
-   * `claim` builds, from the new record and its secret, what the key's batch must win first (the code marked used).
-   * Null, and nothing written, when the claim does not hold. */
+  /** A key made by an enrollment code's exchange: `claim` builds what its batch must win first; null if it fails. */
   async createClaimed(
     input: NewKeyInput & { agentId: number },
     claim: (record: KeyRecord, secret: string) => Promise<KeyClaim>,
@@ -176,8 +172,7 @@ export class KeyStore {
     return readAudit(this.db, checkAuditLimit(limit));
   }
 
-  /** The new key keeps the old one's expiry, so it never outlives it; the old key works for graceSeconds more, never
-   * past its own expiry. A 409 also when another roll of it commits first. */
+  /** The new key keeps the old one's expiry; the old works graceSeconds more. A 409 if another roll commits first. */
   async roll(id: string, graceSeconds: number | undefined, actor: KeyActor): Promise<CreatedKey | null> {
     const who = checkActor(actor);
     const grace = checkSeconds("grace", graceSeconds ?? DEFAULT_GRACE_SECONDS, 0);
@@ -208,9 +203,7 @@ export class KeyStore {
     return { record: revoked.record, copyPending: (await this.copies.follow(revoked)) !== "confirmed" };
   }
 
-  /** Revokes every working key of the key's lineage (docs/specification.md section 9, "A copied key shows itself"):
-   * the key itself first, then the others in chunks of LINEAGE_CHUNK, each revoked as `revoke` does (its audit
-   * entry, its copy). Null for an unknown key; `revoked` counts the keys that were still working. */
+  /** Revokes the key, then its lineage's working keys in chunks, each as `revoke` does; null for an unknown key. */
   async revokeLineage(id: string, actor: KeyActor): Promise<{ record: KeyRecord; revoked: number } | null> {
     const record = await this.get(id);
     if (!record) return null;
@@ -238,8 +231,7 @@ export class KeyStore {
     if (state !== "active") throw notActive(record, state);
   }
 
-  /** Key records that only KV held (before D1 did) moved into D1: a step of `npm run db:migrate`, `npm start` and
-   * `npm run deploy` (scripts/lib/migrate.ts), never of a request. One KV list when none is left. */
+  /** KV-only key records moved into D1: a step of db:migrate, start and deploy, never of a request. */
   async carryOverLegacyKeys(): Promise<number> {
     const legacy = await legacyRecords(this.kv);
     if (legacy.length === 0) return 0;

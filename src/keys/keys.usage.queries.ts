@@ -1,5 +1,4 @@
-// Key usage, retention and the dashboard's key list page (docs/specification.md sections 2 and 9). SQL text: upserts,
-// json_each id lists (D1 binds at most 100 parameters) and a filter list composed per page.
+// Key usage, retention and the key list page. SQL text: upserts, json_each id lists, filters composed per page.
 import type { KeyDatabase } from "./keys.queries.ts";
 import { READ_COLUMNS } from "./keys.queries.ts";
 
@@ -66,8 +65,8 @@ export interface KeyPageQuery {
   name?: string;
 }
 
-/** Newest first, `size + 1` rows after the key `before`. The agent, mode and rotation filters each have an index of
- * (filter, created_at, id); name and status are checked on the rows walked. */
+/** Newest first, `size + 1` rows after `before`. Agent, mode and rotation have indexes; name and status are checked on
+ * the rows walked, so a rare name reads as many rows as it takes to fill the page. */
 export function keyPageStatement(db: KeyDatabase, q: KeyPageQuery, nowIso: string, size: number) {
   const where: string[] = [];
   const params: unknown[] = [nowIso, size + 1];

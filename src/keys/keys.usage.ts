@@ -1,5 +1,4 @@
-// Recording each key's use (docs/specification.md section 2, "Key usage and audit"): counted per isolate, flushed to D1
-// after the response on the unmetered binding, so off the critical path and Server-Timing.
+// Each key's use (docs/specification.md section 2): counted per isolate, flushed to D1 after the response, unmetered.
 import { errorName, log } from "../platform/lib/log.ts";
 import { type KeyDatabase, type KeyRecord, type KeyState, toRecord } from "./keys.record.ts";
 import { keyQueries, type UsageKeyRow } from "./keys.queries.ts";
@@ -67,12 +66,10 @@ export class UsageRecorder {
     return taken;
   }
 
-  /** For tests. */
   get unwritten(): number {
     return requestsIn(this.pending);
   }
 
-  /** For tests: as a new isolate starts. */
   reset(): void {
     this.pending = nothingPending();
     this.lastFlushMs = Number.NEGATIVE_INFINITY;
@@ -98,8 +95,7 @@ export async function writeUsage(db: KeyDatabase, usage: PendingUsage): Promise<
   }
 }
 
-/** Never throws. Counts may be lost, never doubled: a failed write's counts are dropped, not put back (D1 may have
- * committed), and an evicted isolate loses at most one interval's unwritten counts. */
+/** Never throws. Counts may be lost, never doubled: a failed write's are dropped (D1 may have committed them). */
 export async function flushUsage(db: KeyDatabase, usage: PendingUsage): Promise<void> {
   try {
     await writeUsage(db, usage);
@@ -143,8 +139,7 @@ export async function readUsage(db: KeyDatabase, now: Date): Promise<KeyWithUsag
   return ((keys?.results ?? []) as UsageKeyRow[]).map((row) => withUsage(row, usage));
 }
 
-/** The use of the given keys only (the dashboard's page): their rows of key_usage, by its primary key, whatever the
- * other keys' traffic. */
+/** The use of the given keys only (the dashboard's page), by key_usage's primary key. */
 export async function readUsageOf(db: KeyDatabase, ids: readonly string[], now: Date): Promise<KeyUsageOf> {
   if (ids.length === 0) return usageByKey([], now);
   const { results } = await usageStatement(db, now, ids).all<DayRow>();
@@ -221,8 +216,7 @@ export interface KeyListPage {
   keys: KeyWithUsage[];
   /** The last key of the page when older keys match too (the next page starts after it), else null. */
   older: string | null;
-  /** The whole fleet's counts, whatever the filters: they are kept as the keys change, never counted over the table
-   * (a key's status changes with the clock, so it has no kept count). */
+  /** The fleet's kept counts, whatever the filters (status changes with the clock, so it has none). */
   counts: KeyListCounts;
   /** Every agent that some key is bound to, for the agent filter. */
   agents: KeyListAgent[];
@@ -240,9 +234,7 @@ const COUNTED = {
   ...Object.fromEntries(ROTATION_STATES.map((r) => [`api_keys.rotation.${r}`, `rotation_${r}`])),
 } as Record<string, keyof KeyListCounts>;
 
-/** Newest first, after the key `before` (its id) when given. The agent, mode and rotation filters each have an index
- * of (filter, created_at, id), so a page filtered by one reads about one page of key rows; the name and status
- * filters are checked on the rows walked, so a rare name reads as many rows as it takes to fill the page. */
+/** Newest first, after the key `before`; what each filter reads: keyPageStatement (keys.usage.queries.ts). */
 export async function readKeyListPage(
   db: KeyDatabase,
   filters: KeyListFilters,
