@@ -1,5 +1,4 @@
-// The admin API's enrollment codes (docs/specification.md section 9): make (its code shown once), list, revoke a
-// pending one; through adminAnswering(), so none answers without the administrator's authentication.
+// The admin API's enrollment codes (section 9): make (shown once), list, revoke; all behind adminAnswering().
 import { z, type RouteHandler } from "@hono/zod-openapi";
 import { readJsonBody } from "../platform/middleware/json-body.ts";
 import { ADMIN_API, adminAnswering, createAdminRouter, idParam } from "../admin/admin.router.ts";

@@ -1,5 +1,4 @@
-// Enrollment codes (docs/specification.md section 9): made for one agent, listed, revoked, exchanged once for a key;
-// D1 keeps a code's hash, and each change writes its audit entry (the exchange, the key too) in one batch.
+// Enrollment codes (section 9): made, listed, revoked, exchanged once for a key; each change one batch with its audit.
 import { codeAuditStatement, type KeyActor, checkActor } from "../keys/keys.audit.ts";
 import type { KeyDatabase } from "../keys/keys.record.ts";
 import { checkAgentId, checkMode, checkName, collect, MAX_NAME_LENGTH } from "../keys/keys.rules.ts";
@@ -114,8 +113,7 @@ export class Enrollments {
     return row ? this.view(row) : null;
   }
 
-  /** One page, newest first, after the code `before` (its id): reads `size` + 1 rows of the (created_at, id) index
-   * however many codes there are. `older` is the id to ask for the next page with, or null. */
+  /** One page, newest first, after `before`: `size` + 1 index rows however many codes; `older` the next page's. */
   async listPage(before: string | null, size: number): Promise<{ codes: EnrollmentCode[]; older: string | null }> {
     const after = before !== null && CODE_ID_PATTERN.test(before) ? before : null;
     const { results } = await codeQueries.page(this.db, after, size + 1).all<CodeRow>();
@@ -161,9 +159,7 @@ export class Enrollments {
     return { outcome: "refused", why: "agent" };
   }
 
-  /** The daily job's part (docs/specification.md section 7): codes used, expired or revoked more than 90 days ago,
-   * in chunks. A code is used or revoked before it expires, and expires at most 7 days after it was made, so the
-   * expiry index bounds the scan. */
+  /** The daily job's part: codes stopped over 90 days ago, in chunks; expiry (at most 7 days on) bounds the scan. */
   async deleteDeadCodes(): Promise<number> {
     const day = 86_400_000;
     const now = this.now().getTime();

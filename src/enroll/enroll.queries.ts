@@ -1,5 +1,5 @@
-// The enrollment codes' statements (docs/specification.md section 9). SQL text: conditional INSERT ... SELECT
-// RETURNING and UPDATEs whose conditions the code's audit entries and the key's claim share (PENDING_AT_1).
+// The enrollment codes' statements. SQL text: conditional INSERT ... SELECT RETURNING, and conditions shared with the
+// audit entries and the key's claim (PENDING_AT_1).
 import type { KeyDatabase } from "../keys/keys.queries.ts";
 
 export interface CodeRow {

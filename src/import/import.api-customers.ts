@@ -1,5 +1,4 @@
-// An import never overwrites a customer created through the API, unless it is the same shop (docs/specification.md
-// section 7): the API's customers take SQLite's next free id, which a file may reuse.
+// An import never overwrites an API-made customer (whose id a file may reuse) unless it is the same shop (section 7).
 import { ImportError } from "./import.errors.ts";
 import { clashQueries } from "./import.queries.ts";
 
@@ -30,8 +29,7 @@ export async function findApiCustomerClash(db: D1Database): Promise<ImportError 
   );
 }
 
-/** The same check inside the final batch, for a customer the API creates meanwhile: an integer overflow rolls the
- * batch back. */
+/** The same check inside the final batch, for a customer the API creates meanwhile. */
 export const apiCustomerGuard = clashQueries.guard;
 
 /** Whether a failed final batch was stopped by a guard: apiCustomerGuard or the lease's (nothing else in it does arithmetic). */

@@ -1,5 +1,4 @@
-// Uniqueness checks that need the whole file (a normalized phone number, an order_no, an invoice_number), within it and
-// against the database: run on the staging tables once the file has streamed.
+// Uniqueness checks over the whole file and the database, on the staging tables once the file has streamed.
 import { ImportError } from "./import.errors.ts";
 import type { RecordType } from "./import.format.ts";
 import { uniqueQueries } from "./import.queries.ts";

@@ -119,8 +119,7 @@ const DATE_TIME = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,
 
 const UTC_SECONDS = /^\d{4}-\d{2}-\d{2}T([01]\d|2[0-3]):[0-5]\d:[0-5]\dZ$/;
 
-/** The UTC ISO 8601 form of a date-time (so that ordering the stored text is ordering by time), or null. Without an
- * offset the time is taken as UTC, the same on every machine. */
+/** A date-time as UTC ISO 8601 text (which sorts by time), or null; without an offset it is taken as UTC. */
 export function toUtcIso(value: string): string | null {
   // The common form, already UTC to the second: no Date round trip (hundreds of thousands of these).
   if (value.length === 20 && UTC_SECONDS.test(value) && isIsoDate(value.slice(0, 10))) {

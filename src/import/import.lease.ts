@@ -1,5 +1,4 @@
-// One import at a time (docs/specification.md section 7): the "import" lease, renewed by a heartbeat, lapses after
-// LEASE_MS, so a dead import blocks the next for two minutes at most; times are the database's clock.
+// One import at a time (section 7): a lease on the database's clock, renewed by a heartbeat, lapsing after LEASE_MS.
 import { ImportError } from "./import.errors.ts";
 import { leaseQueries } from "./import.queries.ts";
 

@@ -1,6 +1,5 @@
-// The importer's statements (docs/specification.md section 7): the lease, the staging tables and the final batch's
-// moves, the checks over the whole file. SQL text: table names vary by staged table, rows travel as JSON through
-// json_each, and guards fail a batch by an integer overflow, none of which drizzle's builder writes.
+// The importer's statements. SQL text: table names vary by staged table, rows travel as JSON through json_each, and
+// guards fail a batch by an integer overflow, none of which drizzle's builder writes.
 export const STAGING_PREFIX = "import_";
 /** What a statement needs of a staged table (import.staged.ts's StagedSpec). */
 export interface StagedSql {
@@ -143,8 +142,7 @@ function moveStatements(specs: StagedSql[]): string[] {
   });
 }
 
-// IS NOT compares NULLs as values; a row whose key is new is inserted, one that equals its staged row is left alone.
-// "WHERE true" keeps SQLite from reading ON CONFLICT as a join constraint.
+// IS NOT compares NULLs as values; "WHERE true" keeps SQLite from reading ON CONFLICT as a join constraint.
 function upsertStatement(s: StagedSql): string {
   const columns = s.columns.join(", ");
   const values = s.columns.filter((c) => !s.key.includes(c));

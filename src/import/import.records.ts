@@ -1,5 +1,4 @@
-// The validation of one record of the dataset format (import.format.ts) into staged rows. Platform-neutral (runs in
-// workerd for tests and in Node for the CLI).
+// One record of the dataset format (import.format.ts) validated into staged rows, in workerd and Node alike.
 import { normalizePhone } from "../platform/lib/phone.ts";
 import { ORDER_STATUS_NAMES } from "../orders/orders.schemas.ts";
 import { ImportError } from "./import.errors.ts";

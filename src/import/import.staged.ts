@@ -1,5 +1,4 @@
-// The tables an import writes, as staging copies of the live ones: their columns (from the drizzle schema, so no list
-// to keep in step) and how each is moved into the live table. Platform-neutral.
+// The tables an import writes as staging copies: columns from the drizzle schema, and how each moves into its table.
 import { getTableColumns, type InferInsertModel } from "drizzle-orm";
 import { getTableConfig } from "drizzle-orm/sqlite-core";
 import * as schema from "../../drizzle/schema.ts";
@@ -44,13 +43,11 @@ interface TableRule {
   table: Parameters<typeof getTableColumns>[0];
   /** Upserted by id; the unique column, if any, is checked against the file and the database. */
   unique?: string;
-  /** A child set that is what the file lists for each parent in the file: the parent's rows that it no longer lists
-   * are deleted, the others inserted or updated by primary key. */
+  /** A child set that the file lists whole per parent: unlisted rows deleted, the others upserted by primary key. */
   childOf?: { parent: StagedTable; column: string };
   /** Staging-only columns (not copied to the live table). */
   extra?: string[];
-  /** Upserted by id, and also a set owned by a parent: the parent's rows that the file no longer lists are deleted
-   * (an order's invoices are what the file says they are). */
+  /** Upserted by id, and owned by a parent: the parent's rows the file no longer lists are deleted. */
   ownedBy?: { parent: StagedTable; column: string };
 }
 

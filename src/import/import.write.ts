@@ -1,11 +1,9 @@
-// Writes an import into the D1 database: rows go to staging tables while the file streams, and one atomic db.batch()
-// moves them into the live tables. Platform-neutral (any D1Database binding).
+// Rows go to staging tables while the file streams; one atomic db.batch() moves them into the live tables.
 import { stagingQueries } from "./import.queries.ts";
 import { SPEC_OF, SPECS, type StagedRows, type StagedTable } from "./import.staged.ts";
 
-// Rows travel as one JSON array per statement (read back with json_each): one bound parameter, whatever the row count
-// (D1 allows 100 per statement), and far fewer statements than VALUES lists. Kept under D1's 2 MB limit for a value
-// even if every character took three bytes in UTF-8.
+// One JSON array of rows per statement (json_each): one bound parameter of D1's 100, under its 2 MB value limit even
+// at three bytes a character.
 const STATEMENT_CHARS = 512 * 1024;
 const BATCH_CHARS = 4 * 1024 * 1024;
 
@@ -56,8 +54,7 @@ export class Staging {
     return this.pendingChars >= BATCH_CHARS;
   }
 
-  /** Sends the waiting statements as one batch. It does not wait for that batch, only for the one before it, so that
-   * parsing the file and writing to D1 overlap. */
+  /** Sends the waiting statements as one batch, awaiting only the one before, so parsing and writing overlap. */
   async send(): Promise<void> {
     const statements = this.pending;
     this.pending = [];
@@ -75,9 +72,7 @@ export class Staging {
     await this.settle();
   }
 
-  /** One batch, which D1 runs as one transaction: all of the import or none of it. In order: the guards, `open`, the
-   * moves into the live tables, `after`, `close`. Returns the rows that the moves and `after` wrote (D1's
-   * rows_written, the triggers' writes included). */
+  /** One transaction: guards, `open`, the moves, `after`, `close`; returns the rows the moves and `after` wrote. */
   async commit(parts: CommitParts = {}): Promise<number> {
     await this.flush();
     const { guards = [], open = [], after = [], close = [] } = parts;

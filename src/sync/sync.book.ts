@@ -1,7 +1,5 @@
-// One sync answer (docs/specification.md section 8): the keys of the next records (a first sync's walk,
-// then the book's log), then the records themselves by id as the JSON text that the listings' own
-// queries write (docs/performance.md, "Pages as JSON text"), in slices that stop once the answer is
-// full (sync.slices.ts), spliced in order within its limits.
+// One sync answer (section 8): the next records' keys (the walk, then the log), their JSON text read in slices
+// (sync.slices.ts), spliced in order within the answer's limits.
 import type { Database } from "../platform/db/database.ts";
 import { runBatch } from "../platform/db/compiled.ts";
 import { errors } from "../platform/errors.ts";
@@ -55,8 +53,7 @@ export async function readChanges(db: Database, request: SyncRequest): Promise<S
     ]);
     const purgeMark = purge[0]?.mark ?? 0;
     if (position) expireBelow(purgeMark, position.start);
-    // Pinned at the book's highest seq when the walk began (never below the purge mark, so that the
-    // log after it is whole): what changes during the walk comes after it.
+    // Pinned at the book's highest seq when the walk began (at least the purge mark): later changes follow it.
     const start = position?.start ?? Math.max(last[0]?.seq ?? 0, purgeMark);
     walk = { start, ...walkKeys(after, rest, next, limit) };
     if (walk.complete && walk.keys.length < limit) {

@@ -1,5 +1,4 @@
-// Tombstone retention of the sync change log (docs/specification.md section 8, "Retention"), run
-// daily by src/scheduled.ts: old deletes go in bounded chunks, each with its books' purge marks.
+// The daily tombstone purge (section 8, "Retention"): bounded chunks, each with its books' purge marks.
 import { purgeQueries } from "./sync.purge.queries.ts";
 
 export const DEFAULT_RETENTION_DAYS = 30;

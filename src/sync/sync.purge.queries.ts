@@ -1,5 +1,4 @@
-// The sync change log's tombstone purge (docs/specification.md section 8, "Retention"). SQL text: INSERT ... SELECT
-// with an upsert and a DELETE over the same LIMITed subquery, which drizzle's builder cannot write.
+// The tombstone purge's statements. SQL text: an upserting INSERT ... SELECT and a DELETE over one LIMITed subquery.
 
 // The oldest tombstones past the cutoff (?1) on the partial index of tombstones by age, ?2 at most. Both statements
 // of a batch read the same rows: a batch is one transaction.

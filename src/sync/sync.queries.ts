@@ -1,5 +1,4 @@
-// The sync's own queries (docs/specification.md section 8): the book's purge mark and highest seq, a first
-// sync's walk, and the log after a seq. Each reads about one index entry per record it finds.
+// The sync's queries (section 8): purge mark, highest seq, the walk and the log; one index entry per record found.
 import { and, asc, eq, gt, max, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { customers, orders, salesAgents, syncBooks, syncChanges } from "../../drizzle/schema.ts";

@@ -1,5 +1,4 @@
-// The records of a sync answer's steps, read by id in slices sized by the answer so far (docs/specification.md
-// section 8, "Cost": only the records the answer carries count).
+// A sync answer's records, read by id in slices sized by the answer so far (section 8, "Cost").
 import { type CustomerJsonByIdRow, customersJsonByIdsStatement } from "../customers/customers.queries.ts";
 import { type OrderJsonRow, orderJson, ordersJsonByIdsStatement } from "../orders/orders.queries.ts";
 import type { Database } from "../platform/db/database.ts";
@@ -30,10 +29,8 @@ interface OrderText {
   text: string;
 }
 
-/** The records of the steps, read by id in slices (one round trip each), restricted to the book. Each slice holds what
- * the bytes left in the answer will take at the size of its changes so far, and never more steps than it carries
- * already: an answer that the byte cap cuts reads hardly a record past the cut ("Cost": only the records the answer
- * carries count). */
+/** One round trip a slice, restricted to the book; a slice holds what the bytes left will take at the changes' size so
+ * far, never more steps than the answer has, so a cut answer reads hardly a record past the cut. */
 export class Slices {
   readonly customers = new Map<number, CustomerJsonByIdRow>();
   readonly orders = new Map<number, OrderText>();
