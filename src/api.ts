@@ -1,5 +1,4 @@
-// The API's routers in the document's order (src/app.ts mounts it under /api and at the root);
-// chained so that the routes' types reach the typed client (generated from them: docs/decisions.md).
+// The API's routers in the document's order, chained so the routes' types reach the typed client (docs/decisions.md).
 import type { RouteConfig } from "@hono/zod-openapi";
 import { customers } from "./customers/customers.index.ts";
 import { enroll } from "./enroll/enroll.index.ts";

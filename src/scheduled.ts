@@ -17,8 +17,7 @@ const JOBS: Record<string, Job[]> = {
   [DAILY_RETENTION_CRON]: ["key_retention", "sync_retention"],
 };
 
-// The work is awaited so that the run's outcome is its own. A job that fails does not keep the
-// cron's other jobs from running.
+// Awaited, so the run's outcome is its own; a failing job does not stop the others.
 export async function scheduled(controller: ScheduledController, env: Env, _ctx?: ExecutionContext): Promise<void> {
   const { cron } = controller;
   const jobs = JOBS[cron];

@@ -1,5 +1,4 @@
-// One-time form tokens (docs/specification.md section 9, "The dashboard's forms"), so that a reload or
-// Back and resubmit never repeats a change. Kept in D1 by SHA-256 only, tied to a session.
+// One-time form tokens, so a reload or Back and resubmit never repeats a change; D1 keeps their SHA-256 per session.
 import { and, eq, gt, inArray, lt, sql } from "drizzle-orm";
 import { formTokens } from "../../drizzle/schema.ts";
 import type { Database } from "../platform/db/database.ts";
@@ -27,8 +26,7 @@ export async function issueFormToken(db: Database, sessionId: string, nowMs = Da
   return token;
 }
 
-/** One conditional insert decides, so of two submissions at once exactly one is `fresh`. A token serves every form of
- * its page (`form` is the form's address), each once. */
+/** One conditional insert decides, so of two submissions exactly one is `fresh`; once per form of its page. */
 export async function useFormToken(
   db: Database,
   use: { token: string | undefined; sessionId: string; form: string; nowMs?: number },

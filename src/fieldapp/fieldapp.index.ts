@@ -1,5 +1,4 @@
-// The field app's files at /app/ (docs/field-app.md), built from app/ by scripts/app/build.ts into
-// a module: served by the worker itself, with no asset routing in front of the API.
+// The field app's files at /app/ (docs/field-app.md), a module built by scripts/app/build.ts, served by the worker.
 import { Hono } from "hono";
 import { APP_FILES, type BuiltFile } from "../../app/dist/files.ts";
 import type { AppEnv } from "../env.ts";

@@ -2,9 +2,8 @@
 // text"): the same bytes as JSON.stringify of the records that the serializers shape.
 export { jsonNumber } from "./sql.queries.ts";
 
-// What SQLite writes differently from JavaScript: 16 or more digits in one number (17 where JavaScript may need 16, or
-// a whole number of 16 digits: the same in both), or an exponent. Text with such a run of digits (a 16-digit code, say)
-// only takes the slow path, which is exact too.
+// What SQLite may write differently from JavaScript: 16 or more digits in a number, or an exponent; other text with
+// such digits only takes the slow path, which is exact too.
 const MAYBE_UNLIKE = /\d(?:\.?\d){15}|\de[-+]/;
 
 /** The text as JSON.stringify writes it: the text itself, unless a number in it may be written otherwise, then read

@@ -1,10 +1,8 @@
 // SQL fragments that drizzle's builder has no function for, shared by the capabilities' queries.
 import { type Placeholder, type SQL, sql, type SQLWrapper } from "drizzle-orm";
 
-/** A REAL column's value as a JSON number. SQLite writes a whole REAL as `50.0` where JavaScript writes `50`; a
- * whole value within 2^53 is cast to an integer, which both write alike. Any other value SQLite writes with 15
- * significant digits when they read back as the same double (as JavaScript's shortest form does), else with 17, or
- * in exponent form: json-text.ts's asJavaScriptWrites finds those. */
+/** A REAL as JSON writes it: SQLite writes a whole REAL as `50.0`, so one within 2^53 is cast to an integer; other
+ * forms that differ (17 digits, exponents) json-text.ts's asJavaScriptWrites finds. */
 export function jsonNumber(x: SQLWrapper): SQL {
   return sql`case when ${x} = cast(${x} as integer) and abs(${x}) < 9007199254740992 then cast(${x} as integer) else ${x} end`;
 }
