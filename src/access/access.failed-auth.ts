@@ -62,7 +62,6 @@ export function isRecentlyValid(hash: string, nowMs: number): boolean {
   return recentlyValid.get(hash, nowMs) === true;
 }
 
-/** For tests: as a new isolate starts. */
 export function clearFailedAuth(): void {
   failures.clear();
   recentlyValid.clear();

@@ -30,7 +30,6 @@ export interface ThrottledAttempt {
   db: Database;
   connectingIp: string | undefined;
   bucket: ThrottleBucket;
-  /** What 429 to answer while the address is locked out. */
   locked: (retryAfterSeconds: number) => Error;
   /** Logs a failed attempt (without the secret tried). */
   failed: (address: string) => void;

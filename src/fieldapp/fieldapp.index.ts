@@ -31,8 +31,7 @@ function serve(path: string, file: BuiltFile, request: Request): Response {
   const headers = new Headers({
     "Content-Type": file.type,
     ETag: file.etag,
-    // The page and the service worker are checked at every load, so a new version is found; the
-    // rest is named by its content and never changes.
+    // Page and service worker revalidated at every load; the rest is named by content and never changes.
     "Cache-Control": file.immutable ? "public, max-age=31536000, immutable" : "no-cache",
     "Content-Security-Policy": APP_CSP,
     "X-Content-Type-Options": "nosniff",

@@ -1,5 +1,4 @@
-// Column selections shared by the queries, and the types of the rows they read. Rows are flat so that one SQL statement
-// serves a whole page; the serializers shape them into the API's objects.
+// Shared column selections and their flat rows (one statement a page; the serializers shape them).
 import { sql, type Column } from "drizzle-orm";
 import { areas, cities, customerAddresses, customers, postalCodes, states } from "../../../drizzle/schema.ts";
 

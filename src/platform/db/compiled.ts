@@ -81,8 +81,7 @@ function decoderOf(field: unknown): Decode | null {
   return (value) => decoder.mapFromDriverValue(value);
 }
 
-// Queries built together (they may share subqueries), compiled at their first use in the isolate: cold starts do not
-// pay for the ones that no request needs.
+// Queries built together, compiled at first use in the isolate, so cold starts pay only for those used.
 export function compiled<S extends Record<string, Prepared>>(
   build: (db: Compiler) => S,
 ): () => { [K in keyof S]: CompiledQuery<RowsOf<S[K]>> } {
@@ -104,8 +103,7 @@ export function limitWithin(kept: SQLWrapper, limit: Placeholder | number): Plac
   return limitWithinTotal(PAGE.offset, kept, limit);
 }
 
-/** A list of ids is bound as one JSON array parameter that the statement reads with json_each: D1 allows 100 bound
- * parameters a statement, and one per id would make each length a statement of its own. */
+/** Ids as one JSON array parameter for json_each: D1 binds at most 100, and one per id makes each length new SQL. */
 export const idsValue = (ids: Iterable<number>): string => JSON.stringify([...ids]);
 
 export const AFTER = {

@@ -1,5 +1,4 @@
-// The session a request's reads run in (docs/specification.md section 6). A bookmark is only a freshness hint: one D1
-// refuses (on opening or on the first query) is dropped and the read run once more without it.
+// A request's read session (section 6): a bookmark D1 refuses is dropped and the read run once more without it.
 import { isD1Bookmark } from "../lib/d1-bookmark.ts";
 import { interceptD1, type Made } from "../lib/d1-intercept.ts";
 
@@ -27,8 +26,7 @@ export function openReadSession(db: D1Database, bookmark: string | null | undefi
     }
   };
 
-  // Statements are prepared in the bookmarked session and remember how they were made (interceptD1), so that a retry
-  // can make them again in the unconstrained one.
+  // Prepared in the bookmarked session; a retry makes them again in the other from how they were made.
   const inSession = (session: D1DatabaseSession, stmt: D1PreparedStatement, made: Made | undefined) =>
     session === bookmarked || made === undefined ? stmt : session.prepare(made.sql).bind(...made.params);
   return interceptD1(bookmarked, {

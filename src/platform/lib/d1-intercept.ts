@@ -1,5 +1,4 @@
-// Standing between code and a D1 database (or session): each statement execution and each batch goes through hooks that
-// are handed the real statements and how each was made; every other member is the database's own.
+// A D1 database or session whose executions and batches go through hooks, given the real statements and their making.
 export type AnyD1 = D1Database | D1DatabaseSession;
 
 const EXECUTORS = new Set(["all", "raw", "run", "first"]);
@@ -19,7 +18,6 @@ export interface D1Hooks {
   members?: Record<string, unknown>;
 }
 
-/** A member of `target` as its own: methods bound to it. */
 function own(target: object, prop: string | symbol): unknown {
   const value = Reflect.get(target, prop, target);
   return typeof value === "function" ? value.bind(target) : value;

@@ -1,5 +1,4 @@
-// Request bodies in JSON, read strictly (a 400 for another type or broken JSON) and held to a zod schema (one 422
-// through validationHook), for the handlers that take a body (the size limit is body-limit.ts).
+// JSON request bodies, read strictly (a 400 for another type or broken JSON) and held to a zod schema (one 422).
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { ZodType } from "zod";
