@@ -23,18 +23,8 @@ const SEALED_SECRET = { info: "enrollment-secret-v1" };
 
 export type CodeStatus = "pending" | "used" | "expired" | "revoked";
 
-export interface EnrollmentCode {
-  id: string;
-  agent_id: number;
-  mode: KeyMode;
+export interface EnrollmentCode extends Omit<CodeRow, "code_hash" | "scopes" | `secret_${"sealed" | "salt" | "iv"}`> {
   scopes: Scope[];
-  name: string;
-  key_expires_in: number | null;
-  created_at: string;
-  expires_at: string;
-  used_at: string | null;
-  revoked_at: string | null;
-  key_id: string | null;
   status: CodeStatus;
 }
 

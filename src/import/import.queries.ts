@@ -5,7 +5,9 @@ export const STAGING_PREFIX = "import_";
 export interface StagedSql {
   name: string;
   staging: string;
+  /** SQL names of the live columns. */
   columns: string[];
+  /** SQL names of the primary key's columns: what a staged row is matched to a live one by. */
   key: string[];
   extra: string[];
   unique?: string;

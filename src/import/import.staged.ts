@@ -3,7 +3,7 @@ import { getTableColumns, type InferInsertModel } from "drizzle-orm";
 import { getTableConfig } from "drizzle-orm/sqlite-core";
 import * as schema from "../../drizzle/schema.ts";
 import type { RecordType } from "./import.format.ts";
-import { STAGING_PREFIX } from "./import.queries.ts";
+import { STAGING_PREFIX, type StagedSql } from "./import.queries.ts";
 
 /** Where a staged row came from (the record's `where`), for errors found after streaming. */
 interface Source {
@@ -77,19 +77,10 @@ const RULES: Record<StagedTable, TableRule> = {
   },
 };
 
-export interface StagedSpec {
+export interface StagedSpec extends StagedSql {
   name: StagedTable;
-  staging: string;
   /** Keys of the row object, in column order (live columns, then extras). */
   keys: string[];
-  /** SQL names of the live columns. */
-  columns: string[];
-  /** SQL names of the primary key's columns: what a staged row is matched to a live one by. */
-  key: string[];
-  extra: string[];
-  unique?: string;
-  childOf?: { parent: string; column: string };
-  ownedBy?: { parent: string; column: string };
 }
 
 export const SPECS: StagedSpec[] = (Object.keys(RULES) as StagedTable[]).map((name) => {

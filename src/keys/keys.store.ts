@@ -241,19 +241,16 @@ export class KeyStore {
   }
 }
 
-/** Without what is for authentication's eyes only: the hash and the rotation's request-path fields. */
+/** What is for authentication's eyes only: the hash, the lineage and the rotation's request-path fields. */
+const INTERNAL: readonly string[] = ["hash", "successor_first_used_at", "awaits_first_use", "lineage_id"];
+type Internal = "hash" | "successor_first_used_at" | "awaits_first_use" | "lineage_id";
+
 export function publicRecord<R extends KeyRecord>(
   record: R,
   state: KeyState,
-): Omit<R, "hash" | "successor_first_used_at" | "awaits_first_use" | "lineage_id"> & { status: KeyState } {
-  const {
-    hash: _hash,
-    successor_first_used_at: _first,
-    awaits_first_use: _awaits,
-    lineage_id: _lineage,
-    ...rest
-  } = record;
-  return { ...rest, status: state };
+): Omit<R, Internal> & { status: KeyState } {
+  const shown = Object.fromEntries(Object.entries(record).filter(([name]) => !INTERNAL.includes(name)));
+  return { ...(shown as Omit<R, Internal>), status: state };
 }
 
 const LEGACY_PREFIX = "id:";
