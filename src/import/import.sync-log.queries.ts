@@ -45,9 +45,8 @@ export interface SyncLogPlan {
   orderChunks: number[];
 }
 
-/** Before the final batch: the changed lookups' ids into SHOWN_TABLE (while the live rows are old), their kinds and
- * the chunks' starts. Only imports write lookups, one at a time, so the table holds until the batch; records made
- * meanwhile fall in the open-ended last chunk. */
+/** Before the final batch: changed lookups' ids into SHOWN_TABLE (live rows still old), their kinds, the chunks'
+ * starts; only imports write lookups, so it holds until the batch (new records fall in the open last chunk). */
 export async function planSyncLog(db: D1Database, chunk = MARK_CHUNK): Promise<SyncLogPlan> {
   const [, , found] = await db.batch<{ kind: Kind }>([
     db.prepare(`DROP TABLE IF EXISTS ${SHOWN_TABLE}`),

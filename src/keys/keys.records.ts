@@ -125,9 +125,8 @@ export class KeyRecords {
     return this.replace(old, next, change.oldExpiresAt, change.now, { actor: "key", sessionId: null }, rotated);
   }
 
-  /** A roll or a rotation, one batch: the new key (only while the old one is active at `now`), the old key pointed
-   * at it, the audit row (only if the new key exists), both read back. Null when the old key was no longer active,
-   * or when another roll or rotation of it committed first (the unique rolled_from fails this batch). */
+  /** A roll or a rotation, one batch (the new key, the old pointed at it, the audit row, both read back); null when the
+   * old key stopped being active or another roll or rotation committed first (the unique rolled_from). */
   private async replace(
     old: KeyRecord,
     next: KeyRecord,

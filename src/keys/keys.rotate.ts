@@ -54,9 +54,8 @@ export class KeyRotations {
     return this.records.countDue(checkRotationFilter(input));
   }
 
-  /** POST /keys/rotate with `secret`, which authenticated: its successor (created), or the same successor again for
-   * a retry before the successor's first use. Two racing rotates: one commits, the other reads the record it left
-   * and answers the same successor. */
+  /** POST /keys/rotate: the successor made, or the same one again for a retry before its first use (of two racing
+   * rotates, one commits and the other answers its successor). */
   async rotate(copy: KeyRecord, secret: string, graceSeconds?: number): Promise<RotatedKey> {
     const grace = graceSeconds ?? DEFAULT_ROTATION_GRACE_SECONDS;
     // Authentication matched `secret` against this hash already.

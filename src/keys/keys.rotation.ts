@@ -71,9 +71,8 @@ export const RotateBodySchema = z.strictObject(
   },
 );
 
-/** `Key-Rotation: due` for a key that works: due by its copy or by the fleet's due set (newer than a copy the
- * marking did not rewrite), or an old key already rotated (its app may have lost the answer). A roll ends a rotation
- * for good, so a copy that says rolled outranks a due set not yet rewritten. */
+/** `Key-Rotation: due` for a working key due by its copy or the fleet's due set, or already rotated (the answer may be
+ * lost); a copy that says rolled outranks a due set not yet rewritten. */
 export function rotationDue(record: KeyRecord, dueSet: ReadonlySet<string>): boolean {
   const state = record.rotation?.state;
   if (state === "due" || state === "rotated") return true;

@@ -30,8 +30,7 @@ export const RESPONSE_HEADERS = {
   "WWW-Authenticate": header("The authentication scheme to use: Bearer.", true, { type: "string", const: "Bearer" }),
 };
 
-// Not a component: only the any-path answers carry it, and they sit in an extension, where a reference would leave the
-// component unused in Redocly's eyes.
+// Not a component: only the any-path answers, in an extension, carry it (a reference there is unused to Redocly).
 export const ALLOW_HEADER = header("The methods that this path answers, e.g. `GET, HEAD`.", true, {
   type: "string",
   minLength: 1,

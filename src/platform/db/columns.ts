@@ -2,8 +2,7 @@
 import { sql, type Column } from "drizzle-orm";
 import { areas, cities, customerAddresses, customers, postalCodes, states } from "../../../drizzle/schema.ts";
 
-// A column under its own alias: D1 returns a join's row keyed by column name, so same-named columns of two tables (id,
-// name, code) collide. Left-joined columns may be null whatever their type says.
+// A column under its own alias: D1 keys a join's row by column name (id, name collide); left-joined ones may be null.
 export function as<C extends Column>(column: C, alias: string) {
   return sql<C["_"]["data"] | null>`${column}`.as(alias);
 }
