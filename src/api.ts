@@ -1,5 +1,4 @@
-// The API's routers in the document's order (src/app.ts mounts it under /api and at the root);
-// chained so that the routes' types reach the typed client (generated from them: docs/decisions.md).
+// The API's routers in the document's order, chained so the routes' types reach the typed client (docs/decisions.md).
 import type { RouteConfig } from "@hono/zod-openapi";
 import { customers } from "./customers/customers.index.ts";
 import { enroll } from "./enroll/enroll.index.ts";
@@ -31,10 +30,8 @@ export const apiRoutes: { route: RouteConfig }[] = api.openAPIRegistry.definitio
   d.type === "route" && d.route.security?.length ? [{ route: d.route }] : [],
 );
 
-/**
- * Served without a key (documented with `security: []`): they must read no data, except POST /enroll, whose code
- * is its credential (docs/specification.md section 9).
- */
+/** Served without a key (documented with `security: []`): they must read no data, except POST /enroll, whose code is
+ * its credential (docs/specification.md section 9). */
 export const publicRoutes = [
   { route: healthRoutes.health },
   { route: enrollRoutes.page },

@@ -1,5 +1,4 @@
-// The app: global middleware in order, the API under /api and at the root, the documents, the
-// administrator's side, and the answers for errors, unknown paths and wrong methods.
+// The app: global middleware, the API (under /api and at the root), documents, admin side, error answers.
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { Hono } from "hono";
 import { requestId } from "hono/request-id";

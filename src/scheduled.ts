@@ -1,8 +1,7 @@
-// The cron triggers' work: daily, key data past its retention, enrollment secrets past their window and
-// the sync log's old tombstones; every 5 minutes, the key copies still pending (docs/specification.md
-// sections 2, 8 and 9).
+// The cron triggers' work: daily, key data past its retention, enrollment secrets past their window and the sync log's
+// old tombstones; every 5 minutes, the key copies still pending (docs/specification.md sections 2, 8 and 9).
 import { Enrollments } from "./enroll/enroll.codes.ts";
-import { deleteDeadKeys, deleteExpiredKeyData } from "./keys/keys.usage.ts";
+import { deleteDeadKeys, deleteExpiredKeyData } from "./keys/keys.audit.ts";
 import { KeyStore } from "./keys/keys.store.ts";
 import { errorName, log } from "./platform/lib/log.ts";
 import { purgeTombstones, retentionDays } from "./sync/sync.log.purge.ts";
@@ -18,8 +17,7 @@ const JOBS: Record<string, Job[]> = {
   [DAILY_RETENTION_CRON]: ["key_retention", "sync_retention"],
 };
 
-// The work is awaited so that the run's outcome is its own. A job that fails does not keep the
-// cron's other jobs from running.
+// Awaited, so the run's outcome is its own; a failing job does not stop the others.
 export async function scheduled(controller: ScheduledController, env: Env, _ctx?: ExecutionContext): Promise<void> {
   const { cron } = controller;
   const jobs = JOBS[cron];

@@ -39,8 +39,7 @@ export const services = createMiddleware<AppEnv>(async (c, next) => {
       kvTtlSeconds(c.env.LOOKUP_CACHE_TTL),
       (p) => executionCtx.waitUntil(p),
     ),
-    // Key changes go to D1's primary (the binding itself, not a replica session). Authentication reads only KV:
-    // constructing the store opens nothing.
+    // Key changes go to the primary; authentication reads only KV, so constructing the store opens nothing.
     keys: new KeyStore(
       meterKV(c.env.KEYS, meter, "key store"),
       meterD1(c.env.DB, meter),

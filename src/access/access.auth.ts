@@ -1,5 +1,4 @@
-// API key authentication (docs/specification.md section 2) behind the per-address limit on failures. No D1 work (one KV
-// read at most), and no answer echoes what the caller sent: the texts are fixed.
+// API key authentication behind the per-address failure limit: one KV read at most, fixed texts (specification §2).
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env.ts";
@@ -57,8 +56,7 @@ export const auth = createMiddleware<AppEnv>(async (c, next) => {
   let bucket: string | undefined;
   const address = () => (bucket ??= failureBucket(ip));
   const wait = failuresCounted() ? lockedForSeconds(address(), Date.now()) : null;
-  // Over its limit, an address is answered without a key lookup; only a key that this isolate saw
-  // authenticate within the window (a phone behind the same carrier address) goes on.
+  // An address over its limit gets no key lookup, except for keys this isolate saw authenticate (carrier addresses).
   if (wait !== null && !("secret" in parsed && isRecentlyValid(await hashSecret(parsed.secret), Date.now()))) {
     throw errors.authFailuresLimited(wait);
   }
@@ -75,8 +73,7 @@ export const auth = createMiddleware<AppEnv>(async (c, next) => {
   await next();
 });
 
-/** After the handler (next in apiRoute()'s chain, so on every answer, errors included: they are c.res by then):
- * `Key-Rotation: due` and a successor's first use (docs/specification.md section 9). */
+/** After the handler, on every answer (errors are c.res by then): `Key-Rotation: due` and a successor's first use. */
 export const keyRotationSignals = createMiddleware<AppEnv>(async (c, next) => {
   const key = c.get("apiKey")!;
   const rotationDue = await c.get("services").keys.rotationDue(key);

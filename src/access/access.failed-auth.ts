@@ -9,8 +9,7 @@ export const FAILED_AUTH_WINDOW_MS = 60_000;
 export const FAILED_AUTH_ADDRESSES = 2_000;
 export const RECENTLY_VALID_KEYS = 10_000;
 
-// Times ascending (the oldest one's age ends a lockout); Map order is by latest failure, so the first address is the
-// one to drop when full.
+// Times ascending (the oldest ends a lockout); Map order by latest failure, so the first address goes when full.
 const failures = new Map<string, number[]>();
 // Keys (by hash) that authenticated within the window: a locked address still serves them.
 const recentlyValid = new BoundedLru<true>(RECENTLY_VALID_KEYS, FAILED_AUTH_WINDOW_MS);
@@ -62,7 +61,6 @@ export function isRecentlyValid(hash: string, nowMs: number): boolean {
   return recentlyValid.get(hash, nowMs) === true;
 }
 
-/** For tests: as a new isolate starts. */
 export function clearFailedAuth(): void {
   failures.clear();
   recentlyValid.clear();

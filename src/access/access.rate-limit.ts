@@ -16,8 +16,7 @@ export const rateLimit = createMiddleware<AppEnv>(async (c, next) => {
     try {
       ({ success } = await limiter.limit({ key: key.lineage_id }));
     } catch (err) {
-      // The limiter protects capacity, not access: the caller is authenticated, so a limiter fault lets the request
-      // through (logged) rather than turning every request into a 5xx.
+      // The limiter protects capacity, not access: a limiter fault lets an authenticated request through (logged).
       log({ level: "warn", request_id: c.get("requestId"), event: "rate_limiter_unavailable", error: errorName(err) });
     }
     if (!success) throw errors.rateLimited(PERIOD_SECONDS);

@@ -34,8 +34,7 @@ export function apiRoute<const R extends ApiRouteConfig>(config: R) {
   });
 }
 
-/** A route for what a key does to itself (POST /keys/rotate, docs/specification.md section 9): the same
- * authentication, usage and rate limit, and no scope, since any key may. */
+/** A route for what a key does to itself (POST /keys/rotate): authentication, usage and rate limit, no scope. */
 export function ownKeyRoute<const R extends Omit<ApiRouteConfig, "scope">>(config: R) {
   const { middleware = [], ...rest } = config;
   return createRoute({

@@ -1,5 +1,4 @@
-// What an administrator can do with keys, shared by the JSON admin API and the dashboard's forms. The key store judges
-// every key rule; this reads a request's fields for it and answers 404 for a missing key.
+// The administrator's key actions, shared by the admin API and the dashboard: fields read for the store, 404s.
 import { ApiError, errors, type FieldError } from "../platform/errors.ts";
 import { checkRotationFilter } from "../keys/keys.rotation.ts";
 import { checkNewKey, checkSeconds } from "../keys/keys.rules.ts";
@@ -43,7 +42,7 @@ export function auditEntries(store: KeyStore, limit: string | undefined): Promis
   return store.audit(parsed as number | undefined);
 }
 
-export async function createKey(store: KeyStore, body: unknown, actor: KeyActor): Promise<NewKey> {
+export async function createKey(store: KeyStore, body: Record<string, unknown>, actor: KeyActor): Promise<NewKey> {
   const input = readFields(body, ["name", "mode", "expires_in", "scopes", "agent_id"], (fields) =>
     checkNewKey({
       name: fields.name,
@@ -57,7 +56,12 @@ export async function createKey(store: KeyStore, body: unknown, actor: KeyActor)
   return { ...view(store, record, copyPending), secret };
 }
 
-export async function rollKey(store: KeyStore, id: string, body: unknown, actor: KeyActor): Promise<NewKey> {
+export async function rollKey(
+  store: KeyStore,
+  id: string,
+  body: Record<string, unknown>,
+  actor: KeyActor,
+): Promise<NewKey> {
   const grace = readFields(body, ["grace"], (fields) =>
     fields.grace === undefined ? undefined : checkSeconds("grace", fields.grace, 0),
   );
@@ -67,7 +71,11 @@ export async function rollKey(store: KeyStore, id: string, body: unknown, actor:
 }
 
 /** `{"ids"?, "mode"?, "agent_id"?}`: the keys to mark rotation due (docs/specification.md section 9). */
-export async function requestRotation(store: KeyStore, body: unknown, actor: KeyActor): Promise<{ requested: number }> {
+export async function requestRotation(
+  store: KeyStore,
+  body: Record<string, unknown>,
+  actor: KeyActor,
+): Promise<{ requested: number }> {
   const input = readFields(body, ["ids", "mode", "agent_id"], (fields) => {
     const request = { ids: fields.ids, mode: fields.mode, agentId: fields.agent_id };
     checkRotationFilter(request);
@@ -83,8 +91,7 @@ export async function revokeKey(store: KeyStore, id: string, actor: KeyActor): P
   return view(store, revoked.record, revoked.copyPending);
 }
 
-/** An old key used after its rotation's successor may have been copied (docs/specification.md section 9): every
- * working key of its lineage is revoked, the key first. Revoking again is harmless, so this is safe to send twice. */
+/** A possibly copied key: its whole lineage revoked, the key first (section 9); safe to send twice. */
 export async function revokeLineage(
   store: KeyStore,
   id: string,
@@ -108,13 +115,10 @@ function unknownKey(id: string) {
 
 /** Unknown fields are a 422 that also lists whatever the store's rules find wrong with the known ones. */
 function readFields<F extends string, T>(
-  body: unknown,
+  body: Record<string, unknown>,
   allowed: readonly F[],
   read: (fields: Partial<Record<F, unknown>>) => T,
 ): T {
-  if (typeof body !== "object" || body === null || Array.isArray(body)) {
-    throw errors.validation([{ field: "request", message: "must be a JSON object" }]);
-  }
   const fields = body as Partial<Record<F, unknown>>;
   const others = Object.keys(body).filter((name) => !(allowed as readonly string[]).includes(name));
   if (others.length === 0) return read(fields);

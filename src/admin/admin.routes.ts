@@ -1,9 +1,9 @@
-// The JSON admin API: keys, their audit log and the sales agents a key can be bound to. Bodies are read by the
-// handlers, not schemas, so that the key store alone judges a key's fields.
+// The JSON admin API: keys, their audit log and the sales agents; a body is a JSON object by zod (JsonObjectSchema),
+// its key fields judged by the key store alone.
 import { z, type RouteHandler } from "@hono/zod-openapi";
 import type { AppEnv } from "../env.ts";
 import { queryString } from "../platform/paging/query-params.ts";
-import { readJsonBody } from "../platform/middleware/json-body.ts";
+import { readJsonObject } from "../platform/middleware/json-body.ts";
 import { auditEntries, createKey, listKeysWithUsage, requestRotation, revokeKey, rollKey } from "./admin.keys.ts";
 import { ADMIN_API, adminAnswering, createAdminRouter, idParam } from "./admin.router.ts";
 import { AGENT_QUERY_RULE, findAgents, MAX_AGENT_QUERY_LENGTH } from "./admin.salesagents.ts";
@@ -37,16 +37,16 @@ const salesagentsHandler: RouteHandler<typeof salesagents, AppEnv> = async (c) =
   c.json({ data: await findAgents(c.get("services").db, c.req.valid("query").q) }, 200);
 
 const createHandler: RouteHandler<typeof create, AppEnv> = async (c) =>
-  c.json({ data: await createKey(c.get("services").keys, await readJsonBody(c), ADMIN_API) }, 201);
+  c.json({ data: await createKey(c.get("services").keys, await readJsonObject(c), ADMIN_API) }, 201);
 
 const rollHandler: RouteHandler<typeof roll, AppEnv> = async (c) =>
   c.json(
-    { data: await rollKey(c.get("services").keys, c.req.valid("param").id, await readJsonBody(c), ADMIN_API) },
+    { data: await rollKey(c.get("services").keys, c.req.valid("param").id, await readJsonObject(c), ADMIN_API) },
     201,
   );
 
 const rotationHandler: RouteHandler<typeof rotation, AppEnv> = async (c) =>
-  c.json({ data: await requestRotation(c.get("services").keys, await readJsonBody(c), ADMIN_API) }, 200);
+  c.json({ data: await requestRotation(c.get("services").keys, await readJsonObject(c), ADMIN_API) }, 200);
 
 const revokeHandler: RouteHandler<typeof revoke, AppEnv> = async (c) =>
   c.json({ data: await revokeKey(c.get("services").keys, c.req.valid("param").id, ADMIN_API) }, 200);

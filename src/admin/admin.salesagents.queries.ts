@@ -15,9 +15,7 @@ const COLUMNS = {
 
 export type AgentRow = { id: number; firstName: string; lastName: string; mobileNumber: string };
 
-/** The values of `column` that contain `text`, ignoring case for ASCII letters (as LIKE does; SQLite's lower() too).
- * The LIKE pattern stays within production D1's 50 bytes: for a longer text it holds a prefix, and instr() checks
- * the whole text. */
+/** `column` contains `text`, ASCII case ignored: LIKE on a prefix within D1's 50 bytes, instr() on the rest. */
 function contains(column: SQL, text: string): SQL {
   const { pattern, complete } = containsPattern(text);
   const like = sql`${column} LIKE ${pattern} ESCAPE '\\'`;

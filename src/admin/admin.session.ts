@@ -26,7 +26,6 @@ const COOKIE_OPTIONS = {
   sameSite: "Strict",
 } as const satisfies CookieOptions;
 
-/** 32 random bytes, base64url without padding. */
 const SESSION_ID = /^[A-Za-z0-9_-]{43}$/;
 
 export interface Session {

@@ -6,12 +6,12 @@ import { errors } from "../platform/errors.ts";
 import { log } from "../platform/lib/log.ts";
 import { BoundedLru } from "../platform/lib/lru.ts";
 import { clientBucket } from "../platform/lib/client-address.ts";
+import { signinQueries } from "./admin.signin.queries.ts";
 
 export const SIGNIN_WINDOW_MS = 10 * 60 * 1000;
 export const SIGNIN_MAX_FAILURES = 10;
 
-// Unlock times of (bucket, address) pairs found locked, so that their further attempts cost no D1 query. Bounded
-// against a flood from many addresses: one pushed out only costs one D1 query again.
+// Unlock times of pairs found locked, so further attempts cost no D1 query; bounded (one pushed out costs a query).
 const knownLocked = new BoundedLru<number>(10_000, SIGNIN_WINDOW_MS);
 
 /** Failed sign-ins and failed enrollment code exchanges are counted apart. */
@@ -30,7 +30,6 @@ export interface ThrottledAttempt {
   db: Database;
   connectingIp: string | undefined;
   bucket: ThrottleBucket;
-  /** What 429 to answer while the address is locked out. */
   locked: (retryAfterSeconds: number) => Error;
   /** Logs a failed attempt (without the secret tried). */
   failed: (address: string) => void;
@@ -65,8 +64,7 @@ export function signIn(attempt: SignInAttempt, tokenMatches: () => Promise<boole
   );
 }
 
-/** At most SIGNIN_MAX_FAILURES failed attempts per bucket and address in SIGNIN_WINDOW_MS have their secret checked
- * by `matches`; while the address is locked out, `locked`'s 429 is thrown and nothing is checked. */
+/** Checks the secret by `matches` unless the address is locked out (SIGNIN_MAX_FAILURES in SIGNIN_WINDOW_MS): a 429. */
 export async function throttled(attempt: ThrottledAttempt, matches: () => Promise<boolean>): Promise<boolean> {
   const address = clientBucket(attempt.connectingIp);
   const lockKey = `${attempt.bucket} ${address}`;
@@ -87,24 +85,22 @@ export async function throttled(attempt: ThrottledAttempt, matches: () => Promis
     matched = await matches();
   } catch (err) {
     // An attempt that did not finish counts as a failure; if even this write fails, the row stays reserved.
-    await d1
-      .prepare("UPDATE admin_signin_failures SET in_flight = 0 WHERE id = ?1")
-      .bind(reservation.id)
+    await signinQueries
+      .settle(d1, reservation.id)
       .run()
       .catch(() => undefined);
     throw err;
   }
   if (matched) {
-    await d1.prepare("DELETE FROM admin_signin_failures WHERE id = ?1").bind(reservation.id).run();
+    await signinQueries.remove(d1, reservation.id).run();
     return true;
   }
-  await d1.prepare("UPDATE admin_signin_failures SET in_flight = 0 WHERE id = ?1").bind(reservation.id).run();
+  await signinQueries.settle(d1, reservation.id).run();
   attempt.failed(address);
   return false;
 }
 
-/** The reservation is one conditional INSERT: D1 runs one statement at a time, so parallel attempts cannot all pass
- * the count. A success deletes its row; a failure keeps it. */
+/** The reservation is one conditional INSERT. A success deletes its row; a failure keeps it. */
 async function reserve(
   db: Database,
   bucket: ThrottleBucket,
@@ -114,20 +110,9 @@ async function reserve(
   const since = nowMs - SIGNIN_WINDOW_MS;
   const d1 = db.$client;
   const [, reserved, newest] = (await d1.batch([
-    d1.prepare("DELETE FROM admin_signin_failures WHERE at <= ?1").bind(since),
-    d1
-      .prepare(
-        `INSERT INTO admin_signin_failures (bucket, address, at, in_flight) SELECT ?5, ?1, ?2, 1
-         WHERE (SELECT count(*) FROM admin_signin_failures WHERE bucket = ?5 AND address = ?1 AND at > ?3) < ?4
-         RETURNING id`,
-      )
-      .bind(address, nowMs, since, SIGNIN_MAX_FAILURES, bucket),
-    d1
-      .prepare(
-        "SELECT at, in_flight FROM admin_signin_failures WHERE bucket = ?4 AND address = ?1 AND at > ?2 " +
-          "ORDER BY at DESC, id DESC LIMIT ?3",
-      )
-      .bind(address, since, SIGNIN_MAX_FAILURES, bucket),
+    signinQueries.forget(d1, since),
+    signinQueries.reserve(d1, bucket, address, nowMs, since, SIGNIN_MAX_FAILURES),
+    signinQueries.newest(d1, bucket, address, since, SIGNIN_MAX_FAILURES),
   ])) as [D1Result, D1Result<{ id: number }>, D1Result<{ at: number; in_flight: number }>];
   const id = reserved.results[0]?.id;
   if (id !== undefined) return { id };

@@ -1,6 +1,5 @@
-// The make-key and make-code forms' sales agent picker, without a script: the search is a button of the
-// form itself (posting to its page's /agents address), so the page comes back with the matching agents
-// as radio buttons and with what had been typed in the form kept. GET ?agent_q= does the same search.
+// The forms' sales agent picker without a script: a search button of the form itself (posting to /agents) brings the
+// page back with the matches as radio buttons and the typed fields kept; GET ?agent_q= searches too.
 import type { FC } from "hono/jsx";
 import type { AdminAgent } from "../admin/admin.salesagents.ts";
 import { MAX_AGENT_QUERY_LENGTH } from "../admin/admin.salesagents.ts";
@@ -28,11 +27,7 @@ function pickerHint(query: string | undefined, found: number, limit: number): st
 
 export const agentName = (a: AdminAgent) => `${a.first_name} ${a.last_name}`;
 
-/**
- * The search, inside the form whose agent it picks: its button posts the whole form to `action`, which
- * searches and shows the form again as it was. It is the form's first button, so Enter searches
- * rather than making anything.
- */
+/** The search, the form's first button (so Enter searches rather than making anything), posting it to `action`. */
 export const AgentSearch: FC<{ query?: string; action: string }> = ({ query, action }) => (
   <div role="search" class="row agent-search" aria-label="Sales agents">
     <div>

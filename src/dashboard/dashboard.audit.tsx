@@ -1,5 +1,4 @@
-// The key audit log's newest entries as a table (docs/specification.md section 2, "Key usage and audit").
-// A session's id is shortened: enough to tell sessions apart, not to be one.
+// The key audit log's newest entries; a session id shortened to tell sessions apart, not to be one.
 import type { FC } from "hono/jsx";
 import type { AuditEntry } from "../keys/keys.store.ts";
 import { Time } from "./dashboard.layout.tsx";

@@ -1,5 +1,4 @@
-// The enrollment codes' page and its forms (docs/specification.md section 9): list the codes, make one for a
-// sales agent (shown once, with its QR code), search the agents from the form, revoke a pending code.
+// The enrollment codes' page and its forms (section 9): list, make (shown once, with a QR code), revoke.
 import { Hono } from "hono";
 import { zValidator } from "@hono/zod-validator";
 import { ApiError } from "../platform/errors.ts";

@@ -1,6 +1,5 @@
-// The dashboard's enrollment codes page (docs/specification.md section 9): make a code for one sales agent,
-// see it once as text and as a QR code of <base URL>/enroll#<code>, list the codes, revoke a pending one.
-// The QR code is an inline SVG drawn here by the `qr` encoder (docs/decisions.md): no script, no outside request.
+// The enrollment codes page: a new code shown once as text and as an inline SVG QR code of <base URL>/enroll#<code>
+// (the `qr` encoder, docs/decisions.md: no script, no outside request), the list, revoke.
 import { encodeQR } from "qr";
 import { raw } from "hono/html";
 import type { FC } from "hono/jsx";

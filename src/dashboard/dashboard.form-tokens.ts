@@ -1,5 +1,4 @@
-// One-time form tokens (docs/specification.md section 9, "The dashboard's forms"), so that a reload or
-// Back and resubmit never repeats a change. Kept in D1 by SHA-256 only, tied to a session.
+// One-time form tokens, so a reload or Back and resubmit never repeats a change; D1 keeps their SHA-256 per session.
 import { and, eq, gt, inArray, lt, sql } from "drizzle-orm";
 import { formTokens } from "../../drizzle/schema.ts";
 import type { Database } from "../platform/db/database.ts";
@@ -12,10 +11,8 @@ export const FORM_TOKEN_TTL_MS = 60 * 60 * 1000;
 /** A used token must read as used, not unknown, for as long as a session that could resend it lasts. */
 const KEPT_AFTER_EXPIRY_MS = SESSION_TTL_SECONDS * 1000;
 
-/**
- * Only `fresh` may run the change. `stale`: expired, unknown or missing (a page with a new token lets the
- * user resend); `foreign`: issued to another session.
- */
+/** Only `fresh` may run the change. `stale`: expired, unknown or missing (a page with a new token lets the user
+ * resend); `foreign`: issued to another session. */
 export type FormTokenUse = "fresh" | "used" | "stale" | "foreign";
 
 export async function issueFormToken(db: Database, sessionId: string, nowMs = Date.now()): Promise<string> {
@@ -29,10 +26,7 @@ export async function issueFormToken(db: Database, sessionId: string, nowMs = Da
   return token;
 }
 
-/**
- * One conditional insert decides, so of two submissions at once exactly one is `fresh`. A token serves
- * every form of its page (`form` is the form's address), each once.
- */
+/** One conditional insert decides, so of two submissions exactly one is `fresh`; once per form of its page. */
 export async function useFormToken(
   db: Database,
   use: { token: string | undefined; sessionId: string; form: string; nowMs?: number },

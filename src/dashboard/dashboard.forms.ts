@@ -1,6 +1,5 @@
-// The dashboard's forms as zod reads them (docs/specification.md section 9, "The dashboard's forms"). A field is
-// text or absent, as the browser sends it; the key and code rules (shared with the API and the command line) then
-// judge the values, so that a refused form names the same rule, in the same words, wherever it was sent from.
+// The dashboard's forms as zod reads them (text or absent); the shared key and code rules then judge the values, so
+// a refusal names the same rule in the same words as the API's and the command line's.
 import { z } from "zod";
 
 /** One text field; a file or a repeated field reads as absent. */

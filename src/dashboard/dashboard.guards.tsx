@@ -1,5 +1,4 @@
-// What the dashboard's pages share on the server side: the context's types, the guards that dashboard.index.tsx
-// puts once in front of every form, the one-time forms, and the pieces every page of forms is rendered with.
+// The pages' server side: context types, the guards in front of every form, one-time forms, shared pieces.
 import type { Context } from "hono";
 import { csrf } from "hono/csrf";
 import { createMiddleware } from "hono/factory";
@@ -55,10 +54,7 @@ export const checkOrigin = createMiddleware(async (c, next) => {
   await next();
 });
 
-/**
- * For the forms whose answer shows a new secret or code; `stale` shows the form again with a new token, and a form
- * sent again answers 303 to `list`.
- */
+/** Forms whose answer shows a secret: `stale` shows the form again, a resent form 303s to `list`. */
 export function oneTimeForm(stale: (c: DashContext) => Promise<Response>, list = "/dashboard") {
   return createMiddleware<DashEnv>(async (c, next) => {
     const token = (await c.req.parseBody({ all: true }))[FORM_TOKEN_FIELD];

@@ -1,6 +1,5 @@
-// The dashboard's pages, mounted beside the API and the JSON admin API, never inside them: they take the
-// administrator's session, not API keys. Every form is checked here, once, against CSRF twice (its Origin by
-// hono/csrf and the session's token), for its size, and but for the sign-in's, for a session.
+// The dashboard's pages, beside the API (a session, not keys); every form checked here once: Origin (hono/csrf), the
+// session's CSRF token, its size and, but for the sign-in's, a session.
 import { type Context, Hono } from "hono";
 import { except } from "hono/combine";
 import { matchedRoutes } from "hono/route";

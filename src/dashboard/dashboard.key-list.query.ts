@@ -1,5 +1,4 @@
-// The dashboard's key list as its address asks for it (docs/specification.md section 9, "The dashboard's
-// key list"): the filters and the page read from the query (refused by name when they break a rule), and back.
+// The key list's filters and page read from its address (refused by name when they break a rule), and written back.
 import { errors, type FieldError } from "../platform/errors.ts";
 import { MAX_NAME_LENGTH } from "../keys/keys.rules.ts";
 import { isKeyMode, KEY_ID_PATTERN, KEY_MODES } from "../keys/keys.secret.ts";

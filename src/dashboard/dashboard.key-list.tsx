@@ -1,6 +1,5 @@
-// The key list of a fleet (docs/specification.md section 9, "A dashboard for a fleet"): filters in the
-// address (so that reload, Back and a bookmark show the same list), the kept counts and the rotation's
-// progress, one page of rows that fit 1280 px without scrolling sideways, the pages' links, and the rotation form.
+// The fleet's key list (section 9): filters in the address (reload, Back and bookmarks agree), kept counts, rotation
+// progress, a page of rows fitting 1280 px, its links and the rotation form.
 import type { FC } from "hono/jsx";
 import { KEY_STATES, ROTATION_STATES } from "../keys/keys.store.ts";
 import type { KeyListAgent } from "../keys/keys.store.ts";
@@ -187,10 +186,7 @@ const Pager: FC<{ list: KeyList }> = ({ list }) => {
   );
 };
 
-/**
- * Asks for the rotation of the keys ticked in the list (their checkboxes name this form), or of every
- * active key of the mode or the agent that the list is filtered by (docs/specification.md section 9).
- */
+/** Rotation of the ticked keys (their checkboxes name this form), or of every active key the filter names. */
 const RotationForm: FC<KeyListProps> = ({ list, csrfToken, formToken }) => {
   const { filters } = list;
   const agent = typeof filters.agent === "number" ? list.agents.find((a) => a.id === filters.agent) : undefined;

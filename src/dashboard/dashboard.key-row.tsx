@@ -1,5 +1,4 @@
-// One key's row of the key list (docs/specification.md section 9): what it is, its state and rotation, its use,
-// and its own forms (roll, revoke, and the revocation of its lineage when an old key was used after its successor).
+// One key's row of the key list: its state, rotation and use, and its forms (roll, revoke, revoke its lineage).
 import type { Child, FC } from "hono/jsx";
 import type { AdminKey, AdminKeyWithUsage } from "../admin/admin.keys.ts";
 import { COPY_JOB_INTERVAL_SECONDS, DEFAULT_GRACE_SECONDS } from "../keys/keys.store.ts";

@@ -1,5 +1,4 @@
-// The forms of one key, from its row of the key list (dashboard.key-row.tsx): roll it (its new secret shown once),
-// revoke it, or revoke its whole lineage. A refusal is shown on the key list's page.
+// One key's forms (from dashboard.key-row.tsx): roll, revoke, revoke its lineage; refusals show on the list's page.
 import { Hono } from "hono";
 import { zValidator } from "@hono/zod-validator";
 import { findKey, revokeKey, revokeLineage, rollKey, view } from "../admin/admin.keys.ts";

@@ -1,5 +1,4 @@
-// The key list's page and its forms (docs/specification.md section 9, "The dashboard's forms"): GET /dashboard
-// with its filters or an agent search, the make-key form and its agent search, and the rotation of many keys.
+// The key list's page and its forms (section 9): filters, agent search, the make-key form, the rotation of many keys.
 import { Hono } from "hono";
 import { zValidator } from "@hono/zod-validator";
 import { ApiError, errors } from "../platform/errors.ts";
@@ -78,8 +77,7 @@ export const keysRoutes = new Hono<DashEnv>()
       return renderKeys(c, { newKey: { created }, notice: pendingNotice(created.copy_pending) });
     });
   })
-  // The selected keys, or every active key of the mode or the agent that the list was filtered by; back to
-  // that list (303), which then shows the keys' new state.
+  // The ticked keys, or every active key of the list's mode or agent filter; then 303 back to that list.
   .post("/dashboard/keys/rotation", rotateOnce, zValidator("form", rotationForm), async (c) => {
     const { scope, ids, mode, agent_id, back } = c.req.valid("form");
     return withErrorsShown(c, NOT_REQUESTED, undefined, async () => {

@@ -1,5 +1,4 @@
-// The key list's page (docs/specification.md section 9): the make-key form, a new key's secret shown once, the
-// key list and the audit log. The only script is the copy button's, and the page works without it.
+// The key list's page: make-key form, a new secret shown once, the list, the audit log; works without its one script.
 import type { FC } from "hono/jsx";
 import type { AdminKey, NewKey } from "../admin/admin.keys.ts";
 import type { FieldError } from "../platform/errors.ts";

@@ -1,5 +1,4 @@
-// What every dashboard page shares, rendered on the server (hono/jsx escapes every value): the document, the
-// signed-in header, the message page, and the form fields that several forms carry. No external resources.
+// What every page shares, rendered on the server (hono/jsx escapes values), with no external resources.
 import { raw } from "hono/html";
 import type { Child, FC, PropsWithChildren } from "hono/jsx";
 import { CSRF_FIELD } from "../admin/admin.session.ts";
@@ -35,10 +34,7 @@ export const MessagePage: FC<{ nonce: string; title: string; message: string }> 
   </Layout>
 );
 
-/**
- * A page of the signed-in administrator: heading and Log out, then what went wrong or happened, then the page.
- * A page passes its own props in whole; this takes the nonce, CSRF token, error and notice from them.
- */
+/** A signed-in page: heading and Log out, the error or notice, then the page (nonce and token from its props). */
 export const SignedInPage: FC<
   PropsWithChildren<{
     title: string;

@@ -1,5 +1,4 @@
-// Signing in and out of the dashboard with the administrator token (docs/specification.md section 2), and the
-// session that every other page and form requires.
+// Signing in and out with the administrator token (section 2): the session every other page requires.
 import { Hono } from "hono";
 import type { FC } from "hono/jsx";
 import { zValidator } from "@hono/zod-validator";

@@ -1,5 +1,4 @@
-// The dashboard's one stylesheet (inline, with the CSP nonce): system fonts, high contrast, a
-// visible focus ring on everything focusable, and status shown in words, never by colour alone.
+// The dashboard's one stylesheet (inline, CSP nonce): high contrast, focus rings, status in words, not colour alone.
 export const STYLE = `
 :root { color-scheme: light; --fg: #1a1a1a; --muted: #4a4a4a; --line: #c8c8c8; --bg: #fff; --panel: #f4f5f7;
   --accent: #0b57d0; --danger: #a50e0e; --ok: #0d652d; --warn: #7a4a00; --focus: #ffbf47; }

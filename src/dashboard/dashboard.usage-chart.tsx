@@ -1,6 +1,5 @@
-// A key's requests per day as a small inline SVG bar chart (no script, no external resource, no
-// style attribute: the CSP allows none). Screen readers get its figures from aria-label; the
-// <title>s give them on hover, the whole series and each day's. A series of no requests is said in words.
+// A key's requests per day as an inline SVG bar chart (no script or style attribute: the CSP allows none); figures in
+// aria-label and <title>s, and no requests said in words.
 import type { FC } from "hono/jsx";
 
 const CHART_BAR_WIDTH = 3;

@@ -1,7 +1,6 @@
-// The admin API's enrollment codes (docs/specification.md section 9): make (its code shown once), list, revoke a
-// pending one; through adminAnswering(), so none answers without the administrator's authentication.
+// The admin API's enrollment codes (section 9): make (shown once), list, revoke; all behind adminAnswering().
 import { z, type RouteHandler } from "@hono/zod-openapi";
-import { readJsonBody } from "../platform/middleware/json-body.ts";
+import { readJsonObject } from "../platform/middleware/json-body.ts";
 import { ADMIN_API, adminAnswering, createAdminRouter, idParam } from "../admin/admin.router.ts";
 import type { AppEnv } from "../env.ts";
 import { errors } from "../platform/errors.ts";
@@ -25,11 +24,7 @@ const list = adminAnswering(
 const revoke = adminAnswering("post", "/admin/enrollments/{id}/revoke", 200, "The revoked enrollment code", idParam);
 
 const createHandler: RouteHandler<typeof create, AppEnv> = async (c) => {
-  const body = await readJsonBody(c);
-  if (typeof body !== "object" || body === null || Array.isArray(body)) {
-    throw errors.validation([{ field: "request", message: "must be a JSON object" }]);
-  }
-  const made = await enrollmentsFor(c.get("services")).create(body as Record<string, unknown>, ADMIN_API);
+  const made = await enrollmentsFor(c.get("services")).create(await readJsonObject(c), ADMIN_API);
   return c.json({ data: made }, 201);
 };
 

@@ -1,5 +1,4 @@
-// Enrollment codes (docs/specification.md section 9): made for one agent, listed, revoked, exchanged once for a key;
-// D1 keeps a code's hash, and each change writes its audit entry (the exchange, the key too) in one batch.
+// Enrollment codes (section 9): made, listed, revoked, exchanged once for a key; each change one batch with its audit.
 import { codeAuditStatement, type KeyActor, checkActor } from "../keys/keys.audit.ts";
 import type { KeyDatabase } from "../keys/keys.record.ts";
 import { checkAgentId, checkMode, checkName, collect, MAX_NAME_LENGTH } from "../keys/keys.rules.ts";
@@ -10,6 +9,7 @@ import type { Services } from "../env.ts";
 import { errors, type FieldError } from "../platform/errors.ts";
 import { seal, unseal } from "../platform/lib/crypto.ts";
 import { hashCode, newCode, normalizeCode } from "./enroll.code.ts";
+import { codeQueries, type CodeRow, PENDING_AT_1 } from "./enroll.queries.ts";
 
 export const CODE_EXPIRES_IN = { min: 300, max: 604_800, default: 86_400 } as const;
 export const KEY_EXPIRES_IN = { min: 3_600, max: 63_072_000 } as const;
@@ -23,18 +23,8 @@ const SEALED_SECRET = { info: "enrollment-secret-v1" };
 
 export type CodeStatus = "pending" | "used" | "expired" | "revoked";
 
-export interface EnrollmentCode {
-  id: string;
-  agent_id: number;
-  mode: KeyMode;
+export interface EnrollmentCode extends Omit<CodeRow, "code_hash" | "scopes" | `secret_${"sealed" | "salt" | "iv"}`> {
   scopes: Scope[];
-  name: string;
-  key_expires_in: number | null;
-  created_at: string;
-  expires_at: string;
-  used_at: string | null;
-  revoked_at: string | null;
-  key_id: string | null;
   status: CodeStatus;
 }
 
@@ -55,19 +45,6 @@ export type Refusal = "unknown" | "expired" | "used" | "revoked" | "agent";
 
 export type Exchange =
   { outcome: "made" | "again"; record: KeyRecord; secret: string } | { outcome: "refused"; why: Refusal };
-
-interface CodeRow extends Omit<EnrollmentCode, "scopes" | "status"> {
-  code_hash: string;
-  scopes: string;
-  secret_sealed: string | null;
-  secret_salt: string | null;
-  secret_iv: string | null;
-}
-
-const COLUMNS =
-  "id, code_hash, agent_id, mode, scopes, name, key_expires_in, created_at, expires_at, used_at, revoked_at, key_id, " +
-  "secret_sealed, secret_salt, secret_iv";
-const PENDING_AT_1 = "revoked_at IS NULL AND used_at IS NULL AND expires_at > ?1";
 
 /** The enrollment codes of a request: written to D1's primary, keys made by the request's key store. */
 export function enrollmentsFor(services: Pick<Services, "primaryDb" | "keys">): Enrollments {
@@ -90,24 +67,10 @@ export class Enrollments {
     const id = `enr_${randomBase62(16)}`;
     const at = now.toISOString();
     const expiresAt = new Date(now.getTime() + input.expiresIn * 1000).toISOString();
-    // Without a name, the agent's names as the key will carry them (cut to the key's name rule).
-    const insert = this.db
-      .prepare(
-        "INSERT INTO enrollment_codes (id, code_hash, agent_id, mode, scopes, name, key_expires_in, created_at, expires_at) " +
-          `SELECT ?1, ?2, id, ?3, ?4, coalesce(?5, substr(trim(first_name || ' ' || last_name), 1, ${MAX_NAME_LENGTH})), ` +
-          `?6, ?7, ?8 FROM sales_agents WHERE id = ?9 RETURNING ${COLUMNS}`,
-      )
-      .bind(
-        id,
-        await hashCode(normalizeCode(code)!),
-        input.mode,
-        scopesText(input.scopes),
-        input.name,
-        input.keyExpiresIn,
-        at,
-        expiresAt,
-        input.agentId,
-      );
+    const hash = await hashCode(normalizeCode(code)!);
+    const { mode, name, keyExpiresIn } = input;
+    const values = [id, hash, mode, scopesText(input.scopes), name, keyExpiresIn, at, expiresAt];
+    const insert = codeQueries.insert(this.db, values, input.agentId, MAX_NAME_LENGTH);
     const [inserted] = await this.db.batch<CodeRow>([
       insert,
       codeAuditStatement(this.db, { at, action: "enroll-code", codeId: id }, who, "1"),
@@ -136,25 +99,14 @@ export class Enrollments {
 
   async get(id: string): Promise<EnrollmentCode | null> {
     if (!CODE_ID_PATTERN.test(id)) return null;
-    const row = await this.db
-      .prepare(`SELECT ${COLUMNS} FROM enrollment_codes WHERE id = ?1`)
-      .bind(id)
-      .first<CodeRow>();
+    const row = await codeQueries.get(this.db, id).first<CodeRow>();
     return row ? this.view(row) : null;
   }
 
-  /** One page, newest first, after the code `before` (its id): reads `size` + 1 rows of the (created_at, id) index
-   * however many codes there are. `older` is the id to ask for the next page with, or null. */
+  /** One page, newest first, after `before`: `size` + 1 index rows however many codes; `older` the next page's. */
   async listPage(before: string | null, size: number): Promise<{ codes: EnrollmentCode[]; older: string | null }> {
     const after = before !== null && CODE_ID_PATTERN.test(before) ? before : null;
-    // Two statements, not `?1 IS NULL OR ...`: the OR kept SQLite from starting the walk at the anchor, so each page
-    // read every newer code first.
-    const where =
-      after === null ? "" : "WHERE (created_at, id) < (SELECT created_at, id FROM enrollment_codes WHERE id = ?2) ";
-    const { results } = await this.db
-      .prepare(`SELECT ${COLUMNS} FROM enrollment_codes ${where}ORDER BY created_at DESC, id DESC LIMIT ?1`)
-      .bind(...(after === null ? [size + 1] : [size + 1, after]))
-      .all<CodeRow>();
+    const { results } = await codeQueries.page(this.db, after, size + 1).all<CodeRow>();
     const codes = results.slice(0, size).map((row) => this.view(row));
     return { codes, older: results.length > size ? codes.at(-1)!.id : null };
   }
@@ -166,8 +118,8 @@ export class Enrollments {
     const at = this.now().toISOString();
     const [, , read] = await this.db.batch<CodeRow>([
       codeAuditStatement(this.db, { at, action: "revoke-code", codeId: id }, who, PENDING_AT_1),
-      this.db.prepare(`UPDATE enrollment_codes SET revoked_at = ?1 WHERE id = ?2 AND ${PENDING_AT_1}`).bind(at, id),
-      this.db.prepare(`SELECT ${COLUMNS} FROM enrollment_codes WHERE id = ?1`).bind(id),
+      codeQueries.revoke(this.db, id, at),
+      codeQueries.get(this.db, id),
     ]);
     const row = read?.results[0];
     if (!row) return null;
@@ -185,10 +137,7 @@ export class Enrollments {
     if (code === null) return { outcome: "refused", why: "unknown" };
     const hash = await hashCode(code);
     for (let round = 0; round < 2; round++) {
-      const row = await this.db
-        .prepare(`SELECT ${COLUMNS} FROM enrollment_codes WHERE code_hash = ?1`)
-        .bind(hash)
-        .first<CodeRow>();
+      const row = await codeQueries.byHash(this.db, hash).first<CodeRow>();
       if (!row) return { outcome: "refused", why: "unknown" };
       const status = this.statusOf(row);
       if (status === "used") return this.again(row, code);
@@ -200,9 +149,7 @@ export class Enrollments {
     return { outcome: "refused", why: "agent" };
   }
 
-  /** The daily job's part (docs/specification.md section 7): codes used, expired or revoked more than 90 days ago,
-   * in chunks. A code is used or revoked before it expires, and expires at most 7 days after it was made, so the
-   * expiry index bounds the scan. */
+  /** The daily job's part: codes stopped over 90 days ago, in chunks; expiry (at most 7 days on) bounds the scan. */
   async deleteDeadCodes(): Promise<number> {
     const day = 86_400_000;
     const now = this.now().getTime();
@@ -210,13 +157,7 @@ export class Enrollments {
     const bound = new Date(now - DEAD_CODE_RETENTION_DAYS * day + CODE_EXPIRES_IN.max * 1000).toISOString();
     let deleted = 0;
     for (let chunk = 0; chunk < 5; chunk++) {
-      const { meta } = await this.db
-        .prepare(
-          "DELETE FROM enrollment_codes WHERE id IN (SELECT id FROM enrollment_codes WHERE expires_at < ?2 " +
-            "AND (expires_at < ?1 OR used_at < ?1 OR revoked_at < ?1) LIMIT 500)",
-        )
-        .bind(before, bound)
-        .run();
+      const { meta } = await codeQueries.deleteDead(this.db, before, bound).run();
       deleted += meta.changes ?? 0;
       if ((meta.changes ?? 0) < 500) break;
     }
@@ -226,13 +167,7 @@ export class Enrollments {
   /** The daily job's part: sealed secrets past the retry window. */
   async eraseSealedSecrets(): Promise<number> {
     const cutoff = new Date(this.now().getTime() - RETRY_WINDOW_MS).toISOString();
-    const { meta } = await this.db
-      .prepare(
-        "UPDATE enrollment_codes SET secret_sealed = NULL, secret_salt = NULL, secret_iv = NULL " +
-          "WHERE secret_sealed IS NOT NULL AND used_at <= ?1",
-      )
-      .bind(cutoff)
-      .run();
+    const { meta } = await codeQueries.eraseSecretsUsedBy(this.db, cutoff).run();
     return meta.changes ?? 0;
   }
 
@@ -253,17 +188,8 @@ export class Enrollments {
       },
       async (record, secret) => {
         const box = await seal(code, secret, SEALED_SECRET);
-        return {
-          codeId: row.id,
-          // The agent is checked here too: a code must not be used up by a key that its insert then refuses.
-          statement: this.db
-            .prepare(
-              "UPDATE enrollment_codes SET used_at = ?1, key_id = ?2, secret_sealed = ?3, secret_salt = ?4, secret_iv = ?5 " +
-                `WHERE id = ?6 AND ${PENDING_AT_1} AND EXISTS (SELECT 1 FROM sales_agents WHERE id = agent_id)`,
-            )
-            .bind(at, record.id, box.sealed, box.salt, box.iv, row.id),
-          proof: "EXISTS (SELECT 1 FROM enrollment_codes WHERE key_id = ?1)",
-        };
+        const statement = codeQueries.use(this.db, row.id, at, record.id, box);
+        return { codeId: row.id, statement, proof: codeQueries.usedProof };
       },
     );
   }
@@ -273,12 +199,7 @@ export class Enrollments {
     const within = this.now().getTime() - usedMs < RETRY_WINDOW_MS;
     if (!within || row.secret_sealed === null || row.secret_salt === null || row.secret_iv === null) {
       if (row.secret_sealed !== null) {
-        await this.db
-          .prepare(
-            "UPDATE enrollment_codes SET secret_sealed = NULL, secret_salt = NULL, secret_iv = NULL WHERE id = ?1",
-          )
-          .bind(row.id)
-          .run();
+        await codeQueries.eraseSecret(this.db, row.id).run();
       }
       return { outcome: "refused", why: "used" };
     }

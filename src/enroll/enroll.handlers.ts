@@ -1,5 +1,4 @@
-// POST /enroll and GET /enroll (docs/specification.md section 9, "Enrollment"). Failed exchanges are throttled per
-// client address by the administrator sign-in's own rule, in a bucket of their own.
+// POST /enroll and GET /enroll (section 9); failed exchanges throttled by the admin sign-in's rule, own bucket.
 import type { RouteHandler } from "@hono/zod-openapi";
 import { readJsonBody } from "../platform/middleware/json-body.ts";
 import { throttled } from "../admin/admin.signin-throttle.ts";

@@ -1,5 +1,4 @@
-// POST /enroll (a phone exchanges an enrollment code for its key) and GET /enroll (the page a phone's camera opens from
-// the QR code), as documented (docs/specification.md section 9). Both take no API key.
+// POST /enroll (a code exchanged for a key) and GET /enroll (the QR code's page), section 9; neither takes a key.
 import { createRoute, z } from "@hono/zod-openapi";
 import { errorResponse } from "../platform/errors.ts";
 import { MAX_BODY_BYTES } from "../platform/middleware/body-limit.ts";
@@ -52,8 +51,7 @@ export const page = createRoute({
   tags: ["Enrollment"],
   summary: "What a phone's camera opens from an enrollment QR code: the field app's enrollment screen",
   description: `Answers 303 to the field app's enrollment screen (\`${ENROLL_SCREEN}\`). The code travels in the link's fragment (\`/enroll#<code>\`), which never reaches the server; the browser keeps it across the redirect, so the app reads it there and exchanges it with POST /enroll.`,
-  // Out of the OpenAPI document (which names it in its description): a browser's hop with neither a
-  // 2XX nor a 4XX answer, which Redocly's recommended rules ask of every operation.
+  // Out of the document: a browser's hop with no 2XX or 4XX answer, which Redocly asks of every operation.
   hide: true,
   security: [],
   responses: {

@@ -1,5 +1,4 @@
-// The field app's files at /app/ (docs/field-app.md), built from app/ by scripts/app/build.ts into
-// a module: served by the worker itself, with no asset routing in front of the API.
+// The field app's files at /app/ (docs/field-app.md), a module built by scripts/app/build.ts, served by the worker.
 import { Hono } from "hono";
 import { APP_FILES, type BuiltFile } from "../../app/dist/files.ts";
 import type { AppEnv } from "../env.ts";
@@ -32,8 +31,7 @@ function serve(path: string, file: BuiltFile, request: Request): Response {
   const headers = new Headers({
     "Content-Type": file.type,
     ETag: file.etag,
-    // The page and the service worker are checked at every load, so a new version is found; the
-    // rest is named by its content and never changes.
+    // Page and service worker revalidated at every load; the rest is named by content and never changes.
     "Cache-Control": file.immutable ? "public, max-age=31536000, immutable" : "no-cache",
     "Content-Security-Policy": APP_CSP,
     "X-Content-Type-Options": "nosniff",

@@ -1,5 +1,4 @@
-// GET /healthz: up, version, mode. Public and touching neither D1 nor KV, so it stays cheap and says only
-// that the Worker runs (`npm run deploy` calls it after a deploy: docs/operations.md).
+// GET /healthz: up, version, mode; public, touching neither D1 nor KV (a deploy calls it: docs/operations.md).
 import { createRoute, z } from "@hono/zod-openapi";
 import { ErrorSchema } from "../platform/errors.ts";
 
@@ -22,8 +21,7 @@ export const health = createRoute({
   summary: "Health check",
   description:
     "Answers 200 while the deployment runs, with its version and mode. Needs no API key and reads no data (neither D1 nor KV), so a monitor may call it as often as it likes. Also served at /healthz.",
-  // Out of the OpenAPI document (which names it in its description): it has no 4XX answer to give,
-  // and the document keeps Redocly's recommended rule that every operation has one.
+  // Out of the document: it has no 4XX answer, which Redocly's rules ask of every operation.
   hide: true,
   security: [],
   responses: {

@@ -1,15 +1,9 @@
-// An import never overwrites a customer created through the API, unless it is the same shop (docs/specification.md
-// section 7): the API's customers take SQLite's next free id, which a file may reuse.
+// An import never overwrites an API-made customer (whose id a file may reuse) unless it is the same shop (section 7).
 import { ImportError } from "./import.errors.ts";
-import { SPEC_OF } from "./import.staged.ts";
+import { clashQueries } from "./import.queries.ts";
 
 /** Ids named in the message at most; the count says how many more there are. */
 const SHOWN_IDS = 20;
-
-// Staged customer records that would replace a customer the API made, with another shop.
-const CLASHES =
-  `FROM ${SPEC_OF.customers.staging} AS s JOIN customers AS t ON t.id = s.id ` +
-  "WHERE t.origin = 'api' AND (s.phone_key IS NULL OR length(s.phone_key) <> 10 OR s.phone_key IS NOT t.phone_key)";
 
 interface Clash {
   id: number;
@@ -18,11 +12,7 @@ interface Clash {
 }
 
 export async function findApiCustomerClash(db: D1Database): Promise<ImportError | null> {
-  const { results } = await db
-    .prepare(
-      `SELECT s.id AS id, s.src AS src, count(*) OVER () AS total ${CLASHES} ORDER BY s.rowid LIMIT ${SHOWN_IDS}`,
-    )
-    .all<Clash>();
+  const { results } = await clashQueries.first(db, SHOWN_IDS).all<Clash>();
   const first = results[0];
   if (!first) return null;
   const ids = results.map((r) => r.id).join(", ");
@@ -39,13 +29,8 @@ export async function findApiCustomerClash(db: D1Database): Promise<ImportError 
   );
 }
 
-/** The same check inside the final batch, for a customer the API creates meanwhile: an integer overflow rolls the
- * batch back, as SQLite has no other way to fail a batch on a condition outside a trigger. */
-export function apiCustomerGuard(db: D1Database): D1PreparedStatement {
-  return db.prepare(
-    `SELECT CASE WHEN EXISTS (SELECT 1 ${CLASHES}) THEN abs(-9223372036854775807 - 1) END AS api_customer_guard`,
-  );
-}
+/** The same check inside the final batch, for a customer the API creates meanwhile. */
+export const apiCustomerGuard = clashQueries.guard;
 
 /** Whether a failed final batch was stopped by a guard: apiCustomerGuard or the lease's (nothing else in it does arithmetic). */
 export function guardTripped(message: string): boolean {

@@ -1,7 +1,7 @@
-// Uniqueness checks that need the whole file (a normalized phone number, an order_no, an invoice_number), within it and
-// against the database: run on the staging tables once the file has streamed.
+// Uniqueness checks over the whole file and the database, on the staging tables once the file has streamed.
 import { ImportError } from "./import.errors.ts";
 import type { RecordType } from "./import.format.ts";
+import { uniqueQueries } from "./import.queries.ts";
 import { SPEC_OF, type StagedTable } from "./import.staged.ts";
 
 interface UniqueCheck {
@@ -50,8 +50,12 @@ interface Hit {
 }
 
 export async function findConflict(db: D1Database): Promise<ImportError | null> {
-  const queries = CHECKS.flatMap((check) => [inFile(check), againstDatabase(check)]);
-  const results = await db.batch<Hit>(queries.map((sql) => db.prepare(sql)));
+  const results = await db.batch<Hit>(
+    CHECKS.flatMap((check) => {
+      const sql = { table: SPEC_OF[check.table], column: check.column, owner: check.owner };
+      return [uniqueQueries.inFile(db, sql), uniqueQueries.againstDatabase(db, sql)];
+    }),
+  );
   for (let i = 0; i < results.length; i++) {
     const hit = results[i]!.results[0];
     if (!hit) continue;
@@ -66,28 +70,4 @@ export async function findConflict(db: D1Database): Promise<ImportError | null> 
     );
   }
   return null;
-}
-
-function selected(check: UniqueCheck, row: string, other: string): string {
-  const pos = SPEC_OF[check.table].extra.includes("pos") ? `${row}.pos` : "NULL";
-  return `${row}.${check.owner} AS owner, ${row}.src AS src, ${pos} AS pos, ${row}.${check.column} AS value, ${other}.id AS other`;
-}
-
-// Two rows of the file with one value: names the later one, and the earlier one's id.
-function inFile(check: UniqueCheck): string {
-  const staging = SPEC_OF[check.table].staging;
-  return (
-    `SELECT ${selected(check, "a", "b")} FROM (SELECT min(rowid) AS first, max(rowid) AS last FROM ${staging} ` +
-    `WHERE ${check.column} IS NOT NULL GROUP BY ${check.column} HAVING count(*) > 1 ORDER BY last LIMIT 1) AS d ` +
-    `JOIN ${staging} AS a ON a.rowid = d.last JOIN ${staging} AS b ON b.rowid = d.first`
-  );
-}
-
-// A row of the database that keeps its value (the file does not give it a new one) and is another id.
-function againstDatabase(check: UniqueCheck): string {
-  const { staging, name } = SPEC_OF[check.table];
-  return (
-    `SELECT ${selected(check, "s", "t")} FROM ${staging} AS s JOIN ${name} AS t ON t.${check.column} = s.${check.column} ` +
-    `WHERE t.id <> s.id AND t.id NOT IN (SELECT id FROM ${staging}) ORDER BY s.rowid LIMIT 1`
-  );
 }

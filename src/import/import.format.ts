@@ -1,5 +1,4 @@
-// The dataset format of docs/commands.md, shared by the importer, which checks records against it, and the generator
-// (scripts/dataset), which writes them.
+// The dataset format of docs/commands.md, shared by the importer and the generator (scripts/dataset).
 import type { OrderStatusName } from "../orders/orders.schemas.ts";
 
 /** The record types, in the order a JSON Lines file gives them (each refers only to earlier ones). */

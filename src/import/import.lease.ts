@@ -1,13 +1,12 @@
-// One import at a time (docs/specification.md section 7): the "import" lease, renewed by a heartbeat, lapses after
-// LEASE_MS, so a dead import blocks the next for two minutes at most; times are the database's clock.
+// One import at a time (section 7): a lease on the database's clock, renewed by a heartbeat, lapsing after LEASE_MS.
 import { ImportError } from "./import.errors.ts";
+import { leaseQueries } from "./import.queries.ts";
 
 export const LEASE_MS = 120_000;
 /** How often the holder renews: four renewals would have to fail in a row before the lease lapses. */
 export const HEARTBEAT_MS = 30_000;
 
 const NAME = "import";
-const NOW_MS = "CAST(unixepoch('subsec') * 1000 AS INTEGER)";
 
 /** Another import holds the lease: nothing was read or written. */
 export class ImportRunningError extends Error {
@@ -41,30 +40,16 @@ export class ImportLease {
   /** Takes the lease, or throws ImportRunningError naming since when another import holds it. */
   static async take(db: D1Database, heartbeatMs = HEARTBEAT_MS): Promise<ImportLease> {
     const holder = crypto.randomUUID();
-    // One statement, so two imports that start together cannot both win: D1 runs one write at a time.
-    const taken = await db
-      .prepare(
-        `INSERT INTO leases (name, holder, started_at, renewed_at) VALUES (?1, ?2, strftime('%Y-%m-%dT%H:%M:%SZ'), ${NOW_MS}) ` +
-          `ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, started_at = excluded.started_at, ` +
-          `renewed_at = excluded.renewed_at WHERE leases.renewed_at <= excluded.renewed_at - ?3 RETURNING holder`,
-      )
-      .bind(NAME, holder, LEASE_MS)
-      .first<{ holder: string }>();
+    const taken = await leaseQueries.take(db, NAME, holder, LEASE_MS).first<{ holder: string }>();
     if (taken?.holder === holder) return new ImportLease(db, holder, heartbeatMs);
-    const running = await db
-      .prepare("SELECT started_at FROM leases WHERE name = ?1")
-      .bind(NAME)
-      .first<{ started_at: string }>();
+    const running = await leaseQueries.startedAt(db, NAME).first<{ started_at: string }>();
     // Ended between the two statements: the caller may simply try again; say what was seen.
     throw new ImportRunningError(running?.started_at ?? "a moment ago");
   }
 
   /** Pushes the lapse back; marks the lease lost when another import took it over meanwhile. */
   async renew(): Promise<void> {
-    const res = await this.db
-      .prepare(`UPDATE leases SET renewed_at = ${NOW_MS} WHERE name = ?1 AND holder = ?2`)
-      .bind(NAME, this.holder)
-      .run();
+    const res = await leaseQueries.renew(this.db, NAME, this.holder).run();
     if (res.meta.changes === 0) this.lost = true;
   }
 
@@ -79,22 +64,13 @@ export class ImportLease {
     }
   }
 
-  /** A statement for the final batch that rolls it back unless this import still holds the lease (an integer
-   * overflow, as in apiCustomerGuard: SQLite has no other way to fail a batch on a condition). */
+  /** A statement for the final batch that rolls it back unless this import still holds the lease. */
   guard(): D1PreparedStatement {
-    return this.db
-      .prepare(
-        "SELECT CASE WHEN NOT EXISTS (SELECT 1 FROM leases WHERE name = ?1 AND holder = ?2) " +
-          "THEN abs(-9223372036854775807 - 1) END AS import_lease_guard",
-      )
-      .bind(NAME, this.holder);
+    return leaseQueries.guard(this.db, NAME, this.holder);
   }
 
   async held(): Promise<boolean> {
-    const row = await this.db
-      .prepare("SELECT 1 AS held FROM leases WHERE name = ?1 AND holder = ?2")
-      .bind(NAME, this.holder)
-      .first<{ held: number }>();
+    const row = await leaseQueries.held(this.db, NAME, this.holder).first<{ held: number }>();
     return row !== null;
   }
 
@@ -103,6 +79,6 @@ export class ImportLease {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     await this.renewal;
-    await this.db.prepare("DELETE FROM leases WHERE name = ?1 AND holder = ?2").bind(NAME, this.holder).run();
+    await leaseQueries.release(this.db, NAME, this.holder).run();
   }
 }

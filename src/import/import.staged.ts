@@ -1,9 +1,9 @@
-// The tables an import writes, as staging copies of the live ones: their columns (from the drizzle schema, so no list
-// to keep in step) and how each is moved into the live table. Platform-neutral.
+// The tables an import writes as staging copies: columns from the drizzle schema, and how each moves into its table.
 import { getTableColumns, type InferInsertModel } from "drizzle-orm";
 import { getTableConfig } from "drizzle-orm/sqlite-core";
 import * as schema from "../../drizzle/schema.ts";
 import type { RecordType } from "./import.format.ts";
+import { STAGING_PREFIX, type StagedSql } from "./import.queries.ts";
 
 /** Where a staged row came from (the record's `where`), for errors found after streaming. */
 interface Source {
@@ -43,13 +43,11 @@ interface TableRule {
   table: Parameters<typeof getTableColumns>[0];
   /** Upserted by id; the unique column, if any, is checked against the file and the database. */
   unique?: string;
-  /** A child set that is what the file lists for each parent in the file: the parent's rows that it no longer lists
-   * are deleted, the others inserted or updated by primary key. */
+  /** A child set that the file lists whole per parent: unlisted rows deleted, the others upserted by primary key. */
   childOf?: { parent: StagedTable; column: string };
   /** Staging-only columns (not copied to the live table). */
   extra?: string[];
-  /** Upserted by id, and also a set owned by a parent: the parent's rows that the file no longer lists are deleted
-   * (an order's invoices are what the file says they are). */
+  /** Upserted by id, and owned by a parent: the parent's rows the file no longer lists are deleted. */
   ownedBy?: { parent: StagedTable; column: string };
 }
 
@@ -79,22 +77,11 @@ const RULES: Record<StagedTable, TableRule> = {
   },
 };
 
-export interface StagedSpec {
+export interface StagedSpec extends StagedSql {
   name: StagedTable;
-  staging: string;
   /** Keys of the row object, in column order (live columns, then extras). */
   keys: string[];
-  /** SQL names of the live columns. */
-  columns: string[];
-  /** SQL names of the primary key's columns: what a staged row is matched to a live one by. */
-  key: string[];
-  extra: string[];
-  unique?: string;
-  childOf?: { parent: string; column: string };
-  ownedBy?: { parent: string; column: string };
 }
-
-export const STAGING_PREFIX = "import_";
 
 export const SPECS: StagedSpec[] = (Object.keys(RULES) as StagedTable[]).map((name) => {
   const rule = RULES[name];

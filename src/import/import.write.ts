@@ -1,10 +1,9 @@
-// Writes an import into the D1 database: rows go to staging tables while the file streams, and one atomic db.batch()
-// moves them into the live tables. Platform-neutral (any D1Database binding).
-import { SPEC_OF, SPECS, type StagedRows, type StagedSpec, type StagedTable } from "./import.staged.ts";
+// Rows go to staging tables while the file streams; one atomic db.batch() moves them into the live tables.
+import { stagingQueries } from "./import.queries.ts";
+import { SPEC_OF, SPECS, type StagedRows, type StagedTable } from "./import.staged.ts";
 
-// Rows travel as one JSON array per statement (read back with json_each): one bound parameter, whatever the row count
-// (D1 allows 100 per statement), and far fewer statements than VALUES lists. Kept under D1's 2 MB limit for a value
-// even if every character took three bytes in UTF-8.
+// One JSON array of rows per statement (json_each): one bound parameter of D1's 100, under its 2 MB value limit even
+// at three bytes a character.
 const STATEMENT_CHARS = 512 * 1024;
 const BATCH_CHARS = 4 * 1024 * 1024;
 
@@ -35,13 +34,7 @@ export class Staging {
   /** Fresh, empty staging tables (a crashed earlier import may have left some behind). */
   async create(): Promise<void> {
     await this.db.batch(
-      SPECS.flatMap((s) => [
-        this.db.prepare(`DROP TABLE IF EXISTS ${s.staging}`),
-        // Same columns and affinities as the live table, without its constraints (checked later).
-        this.db.prepare(
-          `CREATE TABLE ${s.staging} AS SELECT *${s.extra.map((c) => `, NULL AS ${c}`).join("")} FROM ${s.name} WHERE 0`,
-        ),
-      ]),
+      SPECS.flatMap((s) => [stagingQueries.drop(this.db, s.staging), stagingQueries.create(this.db, s)]),
     );
   }
 
@@ -61,8 +54,7 @@ export class Staging {
     return this.pendingChars >= BATCH_CHARS;
   }
 
-  /** Sends the waiting statements as one batch. It does not wait for that batch, only for the one before it, so that
-   * parsing the file and writing to D1 overlap. */
+  /** Sends the waiting statements as one batch, awaiting only the one before, so parsing and writing overlap. */
   async send(): Promise<void> {
     const statements = this.pending;
     this.pending = [];
@@ -80,13 +72,11 @@ export class Staging {
     await this.settle();
   }
 
-  /** One batch, which D1 runs as one transaction: all of the import or none of it. In order: the guards, `open`, the
-   * moves into the live tables, `after`, `close`. Returns the rows that the moves and `after` wrote (D1's
-   * rows_written, the triggers' writes included). */
+  /** One transaction: guards, `open`, the moves, `after`, `close`; returns the rows the moves and `after` wrote. */
   async commit(parts: CommitParts = {}): Promise<number> {
     await this.flush();
     const { guards = [], open = [], after = [], close = [] } = parts;
-    const counted = [...moveStatements().map((sql) => this.db.prepare(sql)), ...after];
+    const counted = [...stagingQueries.moves(this.db, SPECS), ...after];
     const results = await this.db.batch([...guards, ...open, ...counted, ...close, ...this.dropStatements()]);
     const first = guards.length + open.length;
     return results.slice(first, first + counted.length).reduce((sum, r) => sum + (r.meta.rows_written ?? 0), 0);
@@ -98,17 +88,11 @@ export class Staging {
   }
 
   private dropStatements(): D1PreparedStatement[] {
-    return [...SPECS.map((s) => s.staging), ...this.alsoDropped].map((table) =>
-      this.db.prepare(`DROP TABLE IF EXISTS ${table}`),
-    );
+    return [...SPECS.map((s) => s.staging), ...this.alsoDropped].map((table) => stagingQueries.drop(this.db, table));
   }
 
   private seal(table: StagedTable, buffer: Buffer): void {
-    const spec = SPEC_OF[table];
-    const columns = [...spec.columns, ...spec.extra];
-    const values = columns.map((_, i) => `value ->> ${i}`).join(", ");
-    const sql = `INSERT INTO ${spec.staging} (${columns.join(", ")}) SELECT ${values} FROM json_each(?1)`;
-    this.pending.push(this.db.prepare(sql).bind(`[${buffer.parts.join(",")}]`));
+    this.pending.push(stagingQueries.insert(this.db, SPEC_OF[table], `[${buffer.parts.join(",")}]`));
     this.pendingChars += buffer.chars;
     buffer.parts = [];
     buffer.chars = 0;
@@ -119,50 +103,4 @@ export class Staging {
     this.inflight = null;
     if (inflight) await inflight;
   }
-}
-
-// A value no imported row holds, unique per row: parks a unique column while rows swap values.
-const PARKED = (table: string) => `char(1) || 'import:' || ${table}.id`;
-
-// Only rows whose values differ are written (docs/specification.md section 8, "Imports write only differences"): an
-// unchanged file writes no row, so it fires no trigger and changes no record.
-function moveStatements(): string[] {
-  return SPECS.flatMap((s) => {
-    const upsert = upsertStatement(s);
-    if (s.childOf) {
-      const key = s.key.join(", ");
-      return [
-        `DELETE FROM ${s.name} WHERE ${s.childOf.column} IN (SELECT id FROM ${s.childOf.parent}) ` +
-          `AND (${key}) NOT IN (SELECT ${key} FROM ${s.staging})`,
-        upsert,
-      ];
-    }
-    // Unique indexes are checked row by row: rows whose unique value changes get a parked value first, so that two
-    // records swapping values (or one taking another's old value) both succeed.
-    const park = s.unique
-      ? [
-          `UPDATE ${s.name} SET ${s.unique} = ${PARKED(s.name)} FROM ${s.staging} AS s ` +
-            `WHERE s.id = ${s.name}.id AND ${s.name}.${s.unique} IS NOT s.${s.unique}`,
-        ]
-      : [];
-    const prune = s.ownedBy
-      ? [
-          `DELETE FROM ${s.name} WHERE ${s.ownedBy.column} IN (SELECT id FROM ${s.ownedBy.parent}) ` +
-            `AND id NOT IN (SELECT id FROM ${s.staging})`,
-        ]
-      : [];
-    return [...prune, ...park, upsert];
-  });
-}
-
-// IS NOT compares NULLs as values; a row whose key is new is inserted, one that equals its staged row is left alone.
-// "WHERE true" keeps SQLite from reading ON CONFLICT as a join constraint.
-function upsertStatement(s: StagedSpec): string {
-  const columns = s.columns.join(", ");
-  const values = s.columns.filter((c) => !s.key.includes(c));
-  const onConflict = values.length
-    ? `ON CONFLICT (${s.key.join(", ")}) DO UPDATE SET ${values.map((c) => `${c} = excluded.${c}`).join(", ")} ` +
-      `WHERE ${values.map((c) => `${s.name}.${c} IS NOT excluded.${c}`).join(" OR ")}`
-    : "ON CONFLICT DO NOTHING";
-  return `INSERT INTO ${s.name} (${columns}) SELECT ${columns} FROM ${s.staging} WHERE true ${onConflict}`;
 }

@@ -1,5 +1,4 @@
-// The importer's platform-neutral API: validates records while they stream, stages them, and moves them into the live
-// tables at once, or changes nothing. Runs in workerd (tests) and Node (the CLI).
+// The importer: records validated while they stream, staged, moved into the live tables at once or not at all.
 import { causeMessages } from "../platform/errors.ts";
 import { apiCustomerGuard, findApiCustomerClash, guardTripped } from "./import.api-customers.ts";
 import { findConflict } from "./import.checks.ts";
@@ -8,8 +7,9 @@ import { ImportLease } from "./import.lease.ts";
 import { MEMBER_OF, RECORD_TYPES, type Dataset, type RecordType } from "./import.format.ts";
 import { datasetRecords, parseRecord, type RawRecord } from "./import.records.ts";
 import { SPECS, type RecordSink, type StagedRows, type StagedTable } from "./import.staged.ts";
-import { planSyncLog, SHOWN_TABLE, syncLogParts } from "./import.sync-log.ts";
+import { planSyncLog, SHOWN_TABLE, syncLogParts } from "./import.sync-log.queries.ts";
 import { Staging } from "./import.write.ts";
+import { stagingQueries } from "./import.queries.ts";
 
 export { ImportError } from "./import.errors.ts";
 export { ImportRunningError } from "./import.lease.ts";
@@ -20,8 +20,7 @@ export type { StagedTable } from "./import.staged.ts";
 export interface ImportSummary {
   /** Rows written per table (customers, orders, order_items, invoices, ...). */
   counts: Record<StagedTable, number>;
-  /** Rows written to the live tables and the sync log (D1's rows_written): 0 for a file that changes nothing. The
-   * staging tables' writes are not counted. */
+  /** D1's rows_written to the live tables and the sync log, staging excluded: 0 for a file that changes nothing. */
   rowsWritten: number;
   seconds: number;
 }
@@ -37,8 +36,7 @@ export async function importDataset(db: D1Database, dataset: Dataset, options?: 
   return importRecords(db, datasetRecords(dataset), options);
 }
 
-/** All or nothing: on any bad record it throws ImportError and the live tables are as they were. One import at a
- * time: while another holds the lease it throws ImportRunningError having touched nothing. */
+/** All or nothing: ImportError on a bad record, ImportRunningError while another import holds the lease. */
 export async function importRecords(
   db: D1Database,
   records: AsyncIterable<RawRecord> | Iterable<RawRecord>,
@@ -80,8 +78,7 @@ async function importLeased(
       rowsWritten = await staging.commit({ guards: [lease.guard(), apiCustomerGuard(db)], ...log });
     } catch (err) {
       if (guardTripped(causeMessages(err))) {
-        // The lease lapsed at the last moment, or a customer was created through the API while the file was checked:
-        // the same errors as before the batch.
+        // A guard tripped (lease lapsed, API customer meanwhile): the same errors as before the batch.
         await lease.check();
         throw (await findApiCustomerClash(db)) ?? err;
       }
@@ -100,7 +97,7 @@ const REFERENCED: RecordType[] = RECORD_TYPES.filter((t) => t !== "order");
 
 /** The ids already in the database of every referenced type: references may point at them. */
 async function existingIds(db: D1Database): Promise<Map<RecordType, IdSet>> {
-  const results = await db.batch<{ id: number }>(REFERENCED.map((t) => db.prepare(`SELECT id FROM ${MEMBER_OF[t]}`)));
+  const results = await db.batch<{ id: number }>(REFERENCED.map((t) => stagingQueries.ids(db, MEMBER_OF[t])));
   return new Map(
     REFERENCED.map((type, i) => {
       const ids = new IdSet();

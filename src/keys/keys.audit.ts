@@ -1,7 +1,8 @@
-// The key audit log of keys and enrollment codes (docs/specification.md section 2): each row joins its change's batch,
-// conditional on it, so the log and the records never disagree; never a secret, a code or a hash.
+// The audit log of keys and enrollment codes: each row in its change's batch, conditional on it; never a secret.
 import { errors } from "../platform/errors.ts";
-import type { KeyDatabase } from "./keys.record.ts";
+import { auditQueries, type KeyDatabase } from "./keys.queries.ts";
+import { usageQueries } from "./keys.usage.queries.ts";
+import { HOUR_MS, hourOf, USAGE_RETENTION_DAYS } from "./keys.usage.ts";
 import type { KeyMode } from "./keys.secret.ts";
 
 export const KEY_ACTORS = ["dashboard", "admin-api", "cli", "start", "key", "enrollment"] as const;
@@ -51,63 +52,19 @@ export function checkAuditLimit(limit: unknown): number {
   return limit;
 }
 
-const INSERT = "INSERT INTO key_audit (at, action, key_id, new_key_id, code_id, key_name, mode, actor, session_id)";
-
-/** Written only if `proofKeyId`, the key the change makes, exists by then: a change that did nothing logs nothing. */
-export function auditStatement(db: KeyDatabase, entry: AuditEntry, proofKeyId: string): D1PreparedStatement {
-  return db
-    .prepare(`${INSERT} SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9 WHERE EXISTS (SELECT 1 FROM api_keys WHERE id = ?10)`)
-    .bind(
-      entry.at,
-      entry.action,
-      entry.key_id,
-      entry.new_key_id,
-      entry.code_id,
-      entry.key_name,
-      entry.mode,
-      entry.actor,
-      entry.session_id,
-      proofKeyId,
-    );
-}
-
-/** Must run before the revoking UPDATE in the batch: it writes only while the key is not yet revoked. */
-export function revokeAuditStatement(
-  db: KeyDatabase,
-  id: string,
-  at: string,
-  actor: { actor: KeyActorName; sessionId: string | null },
-): D1PreparedStatement {
-  return db
-    .prepare(
-      `${INSERT} SELECT ?1, 'revoke', id, NULL, NULL, name, mode, ?2, ?3 FROM api_keys WHERE id = ?4 AND revoked_at IS NULL`,
-    )
-    .bind(at, actor.actor, actor.sessionId, id);
-}
-
 /** An enrollment code's own entry (enroll-code, revoke-code: key_id null), written only while the code's row matches
- * `codeCondition` (SQL on enrollment_codes; ?1 is the entry's time), so that a change that did nothing logs nothing:
- * for a revoke-code it must run before the revoking UPDATE in the batch. */
+ * `codeCondition` (SQL on enrollment_codes; ?1 is the entry's time); a revoke-code's runs before the revoking UPDATE. */
 export function codeAuditStatement(
   db: KeyDatabase,
   entry: { at: string; action: "enroll-code" | "revoke-code"; codeId: string },
   actor: { actor: KeyActorName; sessionId: string | null },
   codeCondition: string,
 ): D1PreparedStatement {
-  return db
-    .prepare(
-      `${INSERT} SELECT ?1, ?2, NULL, NULL, id, name, mode, ?3, ?4 FROM enrollment_codes WHERE id = ?5 AND (${codeCondition})`,
-    )
-    .bind(entry.at, entry.action, actor.actor, actor.sessionId, entry.codeId);
+  return auditQueries.code(db, entry, actor.actor, actor.sessionId, codeCondition);
 }
 
 export async function readAudit(db: KeyDatabase, limit: number): Promise<AuditEntry[]> {
-  const { results } = await db
-    .prepare(
-      "SELECT at, action, key_id, new_key_id, code_id, key_name, mode, actor, session_id FROM key_audit ORDER BY at DESC, id DESC LIMIT ?1",
-    )
-    .bind(limit)
-    .all<AuditEntry>();
+  const { results } = await auditQueries.latest(db, limit).all<AuditEntry>();
   return results.map((r) => ({
     at: r.at,
     action: r.action,
@@ -119,4 +76,50 @@ export async function readAudit(db: KeyDatabase, limit: number): Promise<AuditEn
     actor: r.actor,
     session_id: r.session_id,
   }));
+}
+
+// The daily job's part (docs/specification.md section 7): usage, audit and dead keys past their retention.
+const DAY_MS = 24 * HOUR_MS;
+
+export interface RetentionResult {
+  usage_rows_deleted: number;
+  audit_rows_deleted: number;
+}
+
+export async function deleteExpiredKeyData(db: KeyDatabase, now: Date): Promise<RetentionResult> {
+  const oldestHourKept = hourOf(now.getTime()) - USAGE_RETENTION_DAYS * 24 + 1;
+  const auditBefore = new Date(now.getTime() - AUDIT_RETENTION_DAYS * DAY_MS).toISOString();
+  const [usage, audit] = await db.batch([
+    usageQueries.deleteUsageBefore(db, oldestHourKept),
+    usageQueries.deleteAuditBefore(db, auditBefore),
+  ]);
+  return { usage_rows_deleted: usage?.meta.changes ?? 0, audit_rows_deleted: audit?.meta.changes ?? 0 };
+}
+
+/** A key revoked, expired or replaced this long ago goes, with its KV copy and usage (its audit stays). */
+export const DEAD_KEY_RETENTION_DAYS = 90;
+/** Keys per chunk (each a KV delete), and chunks per run: one run stays well inside a Worker's subrequests. */
+export const DEAD_KEYS_PER_CHUNK = 100;
+export const DEAD_KEY_CHUNKS_PER_RUN = 5;
+
+/** Keys stopped over 90 days ago: KV copies first, then usage and records in one batch, so a run cut short leaves at
+ * worst records without copies (which authenticate no better) for the next run. */
+export async function deleteDeadKeys(db: KeyDatabase, kv: KVNamespace, now: Date): Promise<{ keys_deleted: number }> {
+  const before = new Date(now.getTime() - DEAD_KEY_RETENTION_DAYS * DAY_MS).toISOString();
+  let deleted = 0;
+  for (let chunk = 0; chunk < DEAD_KEY_CHUNKS_PER_RUN; chunk++) {
+    const { results } = await usageQueries
+      .deadKeys(db, before, DEAD_KEYS_PER_CHUNK)
+      .all<{ id: string; hash: string }>();
+    if (results.length === 0) break;
+    await Promise.all(results.map((k) => kv.delete(`hash:${k.hash}`)));
+    const ids = JSON.stringify(results.map((k) => k.id));
+    const [, keys] = await db.batch([
+      usageQueries.deleteUsageOf(db, ids),
+      usageQueries.deleteDeadKeys(db, before, ids),
+    ]);
+    deleted += keys?.results.length ?? 0;
+    if (results.length < DEAD_KEYS_PER_CHUNK) break;
+  }
+  return { keys_deleted: deleted };
 }

@@ -1,13 +1,10 @@
-// The KV copy of a key record, as authentication reads it. A copy written before scopes and agents existed has neither
-// member and reads as both scopes and no agent: those keys keep working untouched.
+// The KV copy of a key record, as authentication reads it; a copy older than scopes and agents reads as both, no agent.
 import { storedScopes } from "./keys.rules.ts";
-import type { KeyRecord, RotationFields } from "./keys.record.ts";
-import { rotationOfCopy } from "./keys.rotation.record.ts";
+import { type KeyRecord, type RotationFields, rotationOfCopy } from "./keys.record.ts";
 import { rotationDue as isRotationDue } from "./keys.rotation.ts";
 import { errorName, log } from "../platform/lib/log.ts";
 import { digestsEqual, hashSecret } from "./keys.secret.ts";
-import type { VersionedRecord } from "./keys.records.ts";
-import type { RotationRecords } from "./keys.rotation.records.ts";
+import type { KeyRecords, VersionedRecord } from "./keys.records.ts";
 import { BoundedLru } from "../platform/lib/lru.ts";
 import { clearFirstUseReports } from "./keys.rotation.ts";
 
@@ -46,8 +43,7 @@ export function cachedKey(hash: string, nowMs: number): KeyRecord | null | undef
   return unknown.get(hash, nowMs) ? null : undefined;
 }
 
-// KEY_CACHE_SECONDS (0 to 10, else 10) may shorten the trust, never lengthen it: the revocation bound holds whatever is
-// configured, and the e2e tests see a revocation reach a server without waiting.
+// KEY_CACHE_SECONDS (0 to 10, else 10) only shortens the trust, so the revocation bound holds whatever is configured.
 export function keyCacheTtlMs(value: unknown): number {
   if (typeof value === "string" && /^[0-9]{1,2}$/.test(value) && Number(value) * 1000 <= ISOLATE_KEY_TTL_MS) {
     return Number(value) * 1000;
@@ -144,7 +140,7 @@ type CopyOutcome = "confirmed" | "kv_write_failed" | "confirm_failed" | "record_
 export class KeyCopies {
   constructor(
     readonly kv: KVNamespace,
-    private readonly records: RotationRecords,
+    private readonly records: KeyRecords,
     private readonly now: () => Date,
     private readonly keyCacheTtlMs: number,
   ) {}
@@ -175,8 +171,7 @@ export class KeyCopies {
     return isRotationDue(record, await dueIds(this.kv));
   }
 
-  /** `current` must be the record as a change's own batch left it, never one read before: the copy is written from
-   * it, and written again while the record changes meanwhile (docs/specification.md section 2). */
+  /** `current`: the record as the change's own batch left it; rewritten while it changes (specification section 2). */
   async follow(current: VersionedRecord): Promise<CopyOutcome> {
     let row = current;
     const id = row.record.id;
@@ -184,8 +179,7 @@ export class KeyCopies {
       try {
         await this.kv.put(`hash:${row.record.hash}`, JSON.stringify(row.record));
       } catch (err) {
-        // A failed put may still have landed, and with an older record than another writer's: mark again (a new
-        // version), so that no confirmation of an older write can clear it.
+        // A failed put may have landed with an older record: a new mark, so no older confirmation can clear it.
         return this.leavePending(id, "kv_write_failed", err, true);
       }
       forgetKey(row.record.hash);
@@ -247,8 +241,7 @@ export class KeyCopies {
     return result;
   }
 
-  /** One KV write for the whole fleet, read back from D1 and written again while other marks change it. A failed
-   * write leaves the due keys' copies marked pending: the 5-minute job writes them, due inside. */
+  /** One KV write for the fleet, repeated while marks change; on failure the 5-minute job writes the due copies. */
   async publishDueSet(due: string[]): Promise<void> {
     let ids = due;
     try {

@@ -1,7 +1,9 @@
-// A key record and the types around it, shared by every module of src/keys/: types only, so that none of them needs to
-// import the store.
-import type { Scope } from "./keys.rules.ts";
+// A key record, its types and its reading from a row or a KV copy, shared by src/keys/ without the store.
+import type { KeyRow, RotationRow } from "./keys.queries.ts";
+import { type Scope, storedScopes } from "./keys.rules.ts";
 import type { KeyMode } from "./keys.secret.ts";
+
+export type { KeyDatabase } from "./keys.queries.ts";
 
 export interface KeyRecord {
   id: string;
@@ -53,11 +55,54 @@ export interface CreatedKey extends ChangedKey {
   secret: string;
 }
 
-export type KeyDatabase = Pick<D1Database, "prepare" | "batch">;
-
 export function keyState(record: KeyRecord, nowIso: string): KeyState {
   if (record.revoked_at && record.revoked_at <= nowIso) return "revoked";
   if (record.expires_at && record.expires_at <= nowIso) return "expired";
   if (record.replaced_by && record.expires_at) return "grace";
   return "active";
+}
+
+export function toRecord(row: KeyRow): KeyRecord {
+  return {
+    id: row.id,
+    name: row.name,
+    mode: row.mode,
+    prefix: row.prefix,
+    hash: row.hash,
+    created_at: row.created_at,
+    expires_at: row.expires_at,
+    revoked_at: row.revoked_at,
+    replaces: row.rolled_from,
+    replaced_by: row.replaced_by,
+    scopes: storedScopes(row.scopes),
+    agent_id: row.agent_id,
+    ...rotationOf(row),
+    lineage_id: row.lineage_id ?? row.id,
+  };
+}
+
+function rotationOf(row: RotationRow): Pick<KeyRecord, RotationFields> {
+  const state = row.rotation_state ?? null;
+  return {
+    rotation: state
+      ? {
+          state,
+          requested_at: row.rotation_requested_at ?? null,
+          rotated_at: row.rotated_at ?? null,
+          successor_id: state === "rotated" ? row.replaced_by : null,
+          old_key_uses_after_successor: row.old_key_uses_after_successor ?? 0,
+        }
+      : null,
+    successor_first_used_at: row.successor_first_used_at ?? null,
+    awaits_first_use: row.awaits_first_use === 1,
+  };
+}
+
+/** A KV copy written before rotation existed reads as a key with none. */
+export function rotationOfCopy(stored: Partial<Pick<KeyRecord, RotationFields>>): Pick<KeyRecord, RotationFields> {
+  return {
+    rotation: stored.rotation ?? null,
+    successor_first_used_at: stored.successor_first_used_at ?? null,
+    awaits_first_use: stored.awaits_first_use === true,
+  };
 }

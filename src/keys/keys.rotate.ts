@@ -1,5 +1,4 @@
-// Rotation as the apps carry it out (docs/specification.md section 9): marking keys due, a key's rotate and its safe
-// retry, the successor's first use, and the 5-minute job's part.
+// Rotation (docs/specification.md section 9): marking due, a rotate and its retry, first use, the job's part.
 import { errors } from "../platform/errors.ts";
 import { errorName, log } from "../platform/lib/log.ts";
 import { checkActor, type KeyActor } from "./keys.audit.ts";
@@ -20,7 +19,7 @@ import {
   type RotationRequest,
   sealSuccessorSecret,
 } from "./keys.rotation.ts";
-import type { RotationRecords } from "./keys.rotation.records.ts";
+import type { KeyRecords } from "./keys.records.ts";
 import { displayPrefix, hashSecret, type KeyMode, newKeyId, newSecret } from "./keys.secret.ts";
 import { usageRecorder } from "./keys.usage.ts";
 export interface RotatedKey extends CreatedKey {
@@ -30,13 +29,12 @@ export interface RotatedKey extends CreatedKey {
 
 export class KeyRotations {
   constructor(
-    private readonly records: RotationRecords,
+    private readonly records: KeyRecords,
     private readonly copies: KeyCopies,
     private readonly now: () => Date,
   ) {}
 
-  /** Marks the active keys of the filter (ids, mode and agent together narrow it) rotation due, with one audit entry
-   * each, then writes the fleet's due set once (docs/specification.md section 9). */
+  /** Marks the filter's active keys due, one audit entry each, then writes the fleet's due set once. */
   async request(input: RotationRequest, actor: KeyActor): Promise<{ requested: number }> {
     const who = checkActor(actor);
     const filter = checkRotationFilter(input);
@@ -56,9 +54,8 @@ export class KeyRotations {
     return this.records.countDue(checkRotationFilter(input));
   }
 
-  /** POST /keys/rotate with `secret`, which authenticated: its successor (created), or the same successor again for
-   * a retry before the successor's first use. Two racing rotates: one commits, the other reads the record it left
-   * and answers the same successor. */
+  /** POST /keys/rotate: the successor made, or the same one again for a retry before its first use (of two racing
+   * rotates, one commits and the other answers its successor). */
   async rotate(copy: KeyRecord, secret: string, graceSeconds?: number): Promise<RotatedKey> {
     const grace = graceSeconds ?? DEFAULT_ROTATION_GRACE_SECONDS;
     // Authentication matched `secret` against this hash already.
@@ -93,8 +90,7 @@ export class KeyRotations {
     throw errors.conflict("The key changed while it was being rotated; try again");
   }
 
-  /** After the answer: the successor's first use cuts its old key to one more hour and ends the retry. Written to
-   * both records and both copies, so that the old key's copy carries the time. */
+  /** After the answer: the successor's first use, written to both records and both copies. */
   async reportFirstUse(successor: KeyRecord, atMs: number): Promise<void> {
     const at = new Date(atMs).toISOString();
     const cut = new Date(atMs + FIRST_USE_CUT_MS).toISOString();
@@ -102,8 +98,7 @@ export class KeyRotations {
     for (const row of [old, next]) if (row) await this.copies.follow(row);
   }
 
-  /** The 5-minute job's rotation part: the due set rewritten where it differs from the records (a lost write, a
-   * cancelled or finished rotation), and sealed successor secrets of stopped keys erased. */
+  /** The 5-minute job's part: the due set rewritten where the records differ; stopped keys' sealed secrets erased. */
   async upkeep(): Promise<{ due_set_rewritten: boolean; sealed_secrets_erased: number }> {
     const result = { due_set_rewritten: false, sealed_secrets_erased: 0 };
     try {

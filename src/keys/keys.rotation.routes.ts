@@ -47,8 +47,7 @@ export const rotate = ownKeyRoute({
       },
     },
   },
-  // Served by jsonBody (the route is mounted without its body: keys.index.ts), so that a missing or non-JSON body gets
-  // the service's own answers; afterwards, keyRotationSignals of apiRoute's chain.
+  // Body served by jsonBody (mounted without it: keys.index.ts); after the handler, apiRoute's keyRotationSignals.
   middleware: [limitBody, jsonBody(RotateBodySchema)],
   responses: {
     201: answer("The successor, with its secret"),

@@ -1,12 +1,11 @@
-// Rotation that the apps carry out (docs/specification.md section 9): its input rules, and what the request path
-// decides from a key's KV copy alone (the header, the late uses): no D1 read.
+// Rotation's input rules, and what the request path decides from a key's KV copy alone (section 9): no D1 read.
 import { z } from "@hono/zod-openapi";
 import { errors, type FieldError } from "../platform/errors.ts";
 import { seal, unseal } from "../platform/lib/crypto.ts";
 import { BoundedLru } from "../platform/lib/lru.ts";
 import type { AuthFailure } from "./keys.rules.ts";
 import type { KeyRecord } from "./keys.record.ts";
-import type { RotationFilter } from "./keys.rotation.records.ts";
+import type { RotationFilter } from "./keys.records.ts";
 import { checkAgentId, checkMode, collect } from "./keys.rules.ts";
 import { KEY_ID_PATTERN } from "./keys.secret.ts";
 
@@ -72,9 +71,8 @@ export const RotateBodySchema = z.strictObject(
   },
 );
 
-/** `Key-Rotation: due` for a key that works: due by its copy or by the fleet's due set (newer than a copy the
- * marking did not rewrite), or an old key already rotated (its app may have lost the answer). A roll ends a rotation
- * for good, so a copy that says rolled outranks a due set not yet rewritten. */
+/** `Key-Rotation: due` for a working key due by its copy or the fleet's due set, or already rotated (the answer may be
+ * lost); a copy that says rolled outranks a due set not yet rewritten. */
 export function rotationDue(record: KeyRecord, dueSet: ReadonlySet<string>): boolean {
   const state = record.rotation?.state;
   if (state === "due" || state === "rotated") return true;
@@ -135,8 +133,7 @@ function successorBinding(ids: { oldId: string; successorId: string }) {
   return { info: `key rotation successor ${ids.oldId}`, associatedData: `${ids.oldId}>${ids.successorId}` };
 }
 
-/** The successor's secret kept for the retry of a lost rotate answer, sealed under the old key's secret, which the
- * service never stores: one text, `v1.<salt>.<iv>.<ciphertext>`. */
+/** The successor's secret for a lost answer's retry, sealed under the old secret: `v1.<salt>.<iv>.<ciphertext>`. */
 export async function sealSuccessorSecret(
   oldSecret: string,
   ids: { oldId: string; successorId: string },

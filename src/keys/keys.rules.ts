@@ -1,5 +1,4 @@
-// The key store's input rules, enforced by the store itself so that no caller (worker, dashboard, command line) can
-// write a record that breaks them.
+// The key rules, enforced by the store itself so that no caller can write a record that breaks them.
 import { ApiError, errors, type FieldError } from "../platform/errors.ts";
 import { isKeyMode, KEY_MODES, type KeyMode } from "./keys.secret.ts";
 

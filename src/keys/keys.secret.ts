@@ -1,5 +1,4 @@
-// API key secrets: generation and hashing. The secret is shown once; only its SHA-256 is kept. Runs unchanged in
-// workerd and in Node (the keys command line): Web Crypto only.
+// API key secrets: shown once, only their SHA-256 kept. Web Crypto only, so it runs in workerd and Node alike.
 import { sha256Hex } from "../platform/lib/crypto.ts";
 
 export const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";

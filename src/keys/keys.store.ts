@@ -1,5 +1,4 @@
-// The key store, the one judge of key rules for the worker, the command line and npm start alike (docs/specification.md
-// section 2). D1 holds the records; authentication reads only the KV copy "hash:<sha256 of secret>".
+// The key store, the one judge of key rules everywhere: D1 holds the records; authentication reads the KV copy only.
 import { errors } from "../platform/errors.ts";
 import {
   type AuditEntry,
@@ -10,7 +9,7 @@ import {
   readAudit,
 } from "./keys.audit.ts";
 import { fromCopy, ISOLATE_KEY_TTL_MS, KeyCopies, type PendingCopiesResult, type StoredCopy } from "./keys.copy.ts";
-import { type KeyListFilters, type KeyListPage, readKeyListPage } from "./keys.list-page.ts";
+import { type KeyListFilters, type KeyListPage, readKeyListPage } from "./keys.usage.ts";
 import {
   type ChangedKey,
   type CreatedKey,
@@ -22,12 +21,11 @@ import {
 import type { KeyClaim } from "./keys.records.ts";
 import { KeyRotations, newKey, replacementOf, type RotatedKey } from "./keys.rotate.ts";
 import type { RotationRequest } from "./keys.rotation.ts";
-import { RotationRecords } from "./keys.rotation.records.ts";
+import { KeyRecords } from "./keys.records.ts";
 import { checkNewKey, checkSeconds, notActive } from "./keys.rules.ts";
 import { type KeyMode, KEY_ID_PATTERN } from "./keys.secret.ts";
 import { type KeyWithUsage, readUsage } from "./keys.usage.ts";
 
-// Re-exported for users outside src/keys/.
 export {
   COPY_JOB_INTERVAL_SECONDS,
   COPY_WRITE_ROUNDS,
@@ -41,8 +39,8 @@ export type { KeyRecord } from "./keys.record.ts";
 export type { AuditEntry, KeyActor } from "./keys.audit.ts";
 export type { KeyClaim } from "./keys.records.ts";
 export type { KeyWithUsage } from "./keys.usage.ts";
-export type { KeyListAgent, KeyListCounts, KeyListFilters, KeyListPage, RotationListState } from "./keys.list-page.ts";
-export { KEY_STATES, ROTATION_STATES } from "./keys.list-page.ts";
+export type { KeyListAgent, KeyListCounts, KeyListFilters, KeyListPage, RotationListState } from "./keys.usage.ts";
+export { KEY_STATES, ROTATION_STATES } from "./keys.usage.ts";
 
 export const DEFAULT_GRACE_SECONDS = 86_400;
 /** Keys of a lineage revoked per read of its working keys, and the most reads one revocation makes. */
@@ -59,7 +57,7 @@ interface NewKeyInput {
 }
 
 export class KeyStore {
-  private readonly records: RotationRecords;
+  private readonly records: KeyRecords;
   private readonly copies: KeyCopies;
   private readonly rotations: KeyRotations;
 
@@ -69,7 +67,7 @@ export class KeyStore {
     private readonly now: () => Date = () => new Date(),
     private readonly keyCacheTtlMs = ISOLATE_KEY_TTL_MS,
   ) {
-    this.records = new RotationRecords(db);
+    this.records = new KeyRecords(db);
     this.copies = new KeyCopies(kv, this.records, now, keyCacheTtlMs);
     this.rotations = new KeyRotations(this.records, this.copies, now);
   }
@@ -119,9 +117,7 @@ export class KeyStore {
     return made;
   }
 
-  /** A key made by exchanging an enrollment code (docs/specification.md section 9), under the same rules as any key:
-   * `claim` builds, from the new record and its secret, what the key's batch must win first (the code marked used).
-   * Null, and nothing written, when the claim does not hold. */
+  /** A key made by an enrollment code's exchange: `claim` builds what its batch must win first; null if it fails. */
   async createClaimed(
     input: NewKeyInput & { agentId: number },
     claim: (record: KeyRecord, secret: string) => Promise<KeyClaim>,
@@ -176,8 +172,7 @@ export class KeyStore {
     return readAudit(this.db, checkAuditLimit(limit));
   }
 
-  /** The new key keeps the old one's expiry, so it never outlives it; the old key works for graceSeconds more, never
-   * past its own expiry. A 409 also when another roll of it commits first. */
+  /** The new key keeps the old one's expiry; the old works graceSeconds more. A 409 if another roll commits first. */
   async roll(id: string, graceSeconds: number | undefined, actor: KeyActor): Promise<CreatedKey | null> {
     const who = checkActor(actor);
     const grace = checkSeconds("grace", graceSeconds ?? DEFAULT_GRACE_SECONDS, 0);
@@ -208,9 +203,7 @@ export class KeyStore {
     return { record: revoked.record, copyPending: (await this.copies.follow(revoked)) !== "confirmed" };
   }
 
-  /** Revokes every working key of the key's lineage (docs/specification.md section 9, "A copied key shows itself"):
-   * the key itself first, then the others in chunks of LINEAGE_CHUNK, each revoked as `revoke` does (its audit
-   * entry, its copy). Null for an unknown key; `revoked` counts the keys that were still working. */
+  /** Revokes the key, then its lineage's working keys in chunks, each as `revoke` does; null for an unknown key. */
   async revokeLineage(id: string, actor: KeyActor): Promise<{ record: KeyRecord; revoked: number } | null> {
     const record = await this.get(id);
     if (!record) return null;
@@ -238,8 +231,7 @@ export class KeyStore {
     if (state !== "active") throw notActive(record, state);
   }
 
-  /** Key records that only KV held (before D1 did) moved into D1: a step of `npm run db:migrate`, `npm start` and
-   * `npm run deploy` (scripts/lib/migrate.ts), never of a request. One KV list when none is left. */
+  /** KV-only key records moved into D1: a step of db:migrate, start and deploy, never of a request. */
   async carryOverLegacyKeys(): Promise<number> {
     const legacy = await legacyRecords(this.kv);
     if (legacy.length === 0) return 0;
@@ -249,19 +241,16 @@ export class KeyStore {
   }
 }
 
-/** Without what is for authentication's eyes only: the hash and the rotation's request-path fields. */
+/** What is for authentication's eyes only: the hash, the lineage and the rotation's request-path fields. */
+const INTERNAL: readonly string[] = ["hash", "successor_first_used_at", "awaits_first_use", "lineage_id"];
+type Internal = "hash" | "successor_first_used_at" | "awaits_first_use" | "lineage_id";
+
 export function publicRecord<R extends KeyRecord>(
   record: R,
   state: KeyState,
-): Omit<R, "hash" | "successor_first_used_at" | "awaits_first_use" | "lineage_id"> & { status: KeyState } {
-  const {
-    hash: _hash,
-    successor_first_used_at: _first,
-    awaits_first_use: _awaits,
-    lineage_id: _lineage,
-    ...rest
-  } = record;
-  return { ...rest, status: state };
+): Omit<R, Internal> & { status: KeyState } {
+  const shown = Object.fromEntries(Object.entries(record).filter(([name]) => !INTERNAL.includes(name)));
+  return { ...(shown as Omit<R, Internal>), status: state };
 }
 
 const LEGACY_PREFIX = "id:";

@@ -1,9 +1,15 @@
-// Recording each key's use (docs/specification.md section 2, "Key usage and audit"): counted per isolate, flushed to D1
-// after the response on the unmetered binding, so off the critical path and Server-Timing.
+// Each key's use (docs/specification.md section 2): counted per isolate, flushed to D1 after the response, unmetered.
 import { errorName, log } from "../platform/lib/log.ts";
-import type { KeyDatabase, KeyRecord } from "./keys.record.ts";
-import { type KeyRow, READ_COLUMNS, toRecord } from "./keys.records.ts";
-import { AUDIT_RETENTION_DAYS } from "./keys.audit.ts";
+import { type KeyDatabase, type KeyRecord, type KeyState, toRecord } from "./keys.record.ts";
+import { keyQueries, type UsageKeyRow } from "./keys.queries.ts";
+import { KEY_ID_PATTERN, type KeyMode } from "./keys.secret.ts";
+import {
+  AGENT_COUNT,
+  type CountRow,
+  keyCountsStatement,
+  keyPageStatement,
+  usageQueries,
+} from "./keys.usage.queries.ts";
 
 export const DEFAULT_USAGE_FLUSH_SECONDS = 60;
 const MAX_STATEMENTS_PER_BATCH = 100;
@@ -60,12 +66,10 @@ export class UsageRecorder {
     return taken;
   }
 
-  /** For tests. */
   get unwritten(): number {
     return requestsIn(this.pending);
   }
 
-  /** For tests: as a new isolate starts. */
   reset(): void {
     this.pending = nothingPending();
     this.lastFlushMs = Number.NEGATIVE_INFINITY;
@@ -79,29 +83,19 @@ export function toMinute(ms: number): string {
 }
 
 export async function writeUsage(db: KeyDatabase, usage: PendingUsage): Promise<void> {
-  const upsert = db.prepare(
-    "INSERT INTO key_usage (key_id, hour, requests) VALUES (?1, ?2, ?3) " +
-      "ON CONFLICT(key_id, hour) DO UPDATE SET requests = requests + excluded.requests",
-  );
-  const touch = db.prepare(
-    "UPDATE api_keys SET last_used_at = ?1 WHERE id = ?2 AND (last_used_at IS NULL OR last_used_at < ?1)",
-  );
+  const [upsert, touch, late] = [usageQueries.upsert(db), usageQueries.touch(db), usageQueries.late(db)];
   const statements: D1PreparedStatement[] = [];
   for (const [keyId, hours] of usage.counts) {
     for (const [hour, requests] of hours) statements.push(upsert.bind(keyId, hour, requests));
   }
   for (const [keyId, ms] of usage.lastUsed) statements.push(touch.bind(toMinute(ms), keyId));
-  const late = db.prepare(
-    "UPDATE api_keys SET old_key_uses_after_successor = old_key_uses_after_successor + ?1 WHERE id = ?2",
-  );
   for (const [keyId, n] of usage.lateUses) statements.push(late.bind(n, keyId));
   for (let i = 0; i < statements.length; i += MAX_STATEMENTS_PER_BATCH) {
     await db.batch(statements.slice(i, i + MAX_STATEMENTS_PER_BATCH));
   }
 }
 
-/** Never throws. Counts may be lost, never doubled: a failed write's counts are dropped, not put back (D1 may have
- * committed), and an evicted isolate loses at most one interval's unwritten counts. */
+/** Never throws. Counts may be lost, never doubled: a failed write's are dropped (D1 may have committed them). */
 export async function flushUsage(db: KeyDatabase, usage: PendingUsage): Promise<void> {
   try {
     await writeUsage(db, usage);
@@ -140,23 +134,17 @@ interface DayRow {
 
 /** Every key with its use, for the admin API and `keys list`: one batch, never one statement per key. */
 export async function readUsage(db: KeyDatabase, now: Date): Promise<KeyWithUsage[]> {
-  const [keys, days] = await db.batch<unknown>([
-    db.prepare(`SELECT ${READ_COLUMNS}, last_used_at, copy_pending FROM api_keys ORDER BY created_at, id`),
-    usageStatement(db, now, null),
-  ]);
+  const [keys, days] = await db.batch<unknown>([keyQueries.listWithUse(db), usageStatement(db, now, null)]);
   const usage = usageByKey((days?.results ?? []) as DayRow[], now);
   return ((keys?.results ?? []) as UsageKeyRow[]).map((row) => withUsage(row, usage));
 }
 
-/** The use of the given keys only (the dashboard's page): their rows of key_usage, by its primary key, whatever the
- * other keys' traffic. */
+/** The use of the given keys only (the dashboard's page), by key_usage's primary key. */
 export async function readUsageOf(db: KeyDatabase, ids: readonly string[], now: Date): Promise<KeyUsageOf> {
   if (ids.length === 0) return usageByKey([], now);
   const { results } = await usageStatement(db, now, ids).all<DayRow>();
   return usageByKey(results, now);
 }
-
-export type UsageKeyRow = KeyRow & { last_used_at: string | null; copy_pending: number };
 
 /** Per key id, its days; keys without use in the 30 days are absent. */
 export interface KeyUsageOf {
@@ -166,17 +154,7 @@ export interface KeyUsageOf {
 
 function usageStatement(db: KeyDatabase, now: Date, ids: readonly string[] | null): D1PreparedStatement {
   const nowHour = hourOf(now.getTime());
-  const firstDay = firstDayOf(now);
-  // A JSON list rather than one parameter per id: D1 binds at most 100 parameters.
-  const only = ids === null ? "" : "AND key_id IN (SELECT value FROM json_each(?5)) ";
-  const bound = [firstDay * 24, nowHour - 23, nowHour - 167, nowHour, ...(ids === null ? [] : [JSON.stringify(ids)])];
-  return db
-    .prepare(
-      "SELECT key_id, hour / 24 AS day, sum(requests) AS n, " +
-        "sum(CASE WHEN hour >= ?2 THEN requests ELSE 0 END) AS n24, sum(CASE WHEN hour >= ?3 THEN requests ELSE 0 END) AS n7 " +
-        `FROM key_usage WHERE hour >= ?1 AND hour <= ?4 ${only}GROUP BY key_id, day`,
-    )
-    .bind(...bound);
+  return usageQueries.days(db, [firstDayOf(now) * 24, nowHour - 23, nowHour - 167, nowHour], ids);
 }
 
 function usageByKey(rows: readonly DayRow[], now: Date): KeyUsageOf {
@@ -211,56 +189,84 @@ export function withUsage(row: UsageKeyRow, usage: KeyUsageOf): KeyWithUsage {
   };
 }
 
-const DAY_MS = 24 * HOUR_MS;
+export const KEY_STATES = ["active", "grace", "expired", "revoked"] as const satisfies readonly KeyState[];
+/** A key's rotation as the list filters it: "none" for a key whose rotation was never asked for. */
+export const ROTATION_STATES = ["none", "due", "rotated", "rolled"] as const;
+export type RotationListState = (typeof ROTATION_STATES)[number];
 
-export interface RetentionResult {
-  usage_rows_deleted: number;
-  audit_rows_deleted: number;
+export interface KeyListFilters {
+  /** A part of the name, in any letter case. */
+  name?: string;
+  /** An agent's id, or "none": the keys bound to no agent. */
+  agent?: number | "none";
+  mode?: KeyMode;
+  status?: KeyState;
+  rotation?: RotationListState;
 }
 
-export async function deleteExpiredKeyData(db: KeyDatabase, now: Date): Promise<RetentionResult> {
-  const oldestHourKept = hourOf(now.getTime()) - USAGE_RETENTION_DAYS * 24 + 1;
-  const auditBefore = new Date(now.getTime() - AUDIT_RETENTION_DAYS * DAY_MS).toISOString();
-  const [usage, audit] = await db.batch([
-    db.prepare("DELETE FROM key_usage WHERE hour < ?1").bind(oldestHourKept),
-    db.prepare("DELETE FROM key_audit WHERE at < ?1").bind(auditBefore),
+export interface KeyListAgent {
+  id: number;
+  /** Null when no sales agent has that id any more. */
+  first_name: string | null;
+  last_name: string | null;
+}
+
+export interface KeyListPage {
+  /** The page's keys, newest first, each with its use. */
+  keys: KeyWithUsage[];
+  /** The last key of the page when older keys match too (the next page starts after it), else null. */
+  older: string | null;
+  /** The fleet's kept counts, whatever the filters (status changes with the clock, so it has none). */
+  counts: KeyListCounts;
+  /** Every agent that some key is bound to, for the agent filter. */
+  agents: KeyListAgent[];
+}
+
+export type KeyListCounts = { keys: number; usedAfterSuccessor: number } & Record<
+  `rotation_${RotationListState}`,
+  number
+>;
+
+/** row_counts' names that migration 0023 keeps, to the counts' own. */
+const COUNTED = {
+  api_keys: "keys",
+  "api_keys.late": "usedAfterSuccessor",
+  ...Object.fromEntries(ROTATION_STATES.map((r) => [`api_keys.rotation.${r}`, `rotation_${r}`])),
+} as Record<string, keyof KeyListCounts>;
+
+/** Newest first, after the key `before`; what each filter reads: keyPageStatement (keys.usage.queries.ts). */
+export async function readKeyListPage(
+  db: KeyDatabase,
+  filters: KeyListFilters,
+  page: { before: string | null; size: number },
+  now: Date,
+): Promise<KeyListPage> {
+  const before = page.before === null ? undefined : KEY_ID_PATTERN.test(page.before) ? page.before : null;
+  const [listed, kept] = await db.batch<unknown>([
+    keyPageStatement(db, { ...filters, before }, now.toISOString(), page.size),
+    keyCountsStatement(db),
   ]);
-  return { usage_rows_deleted: usage?.meta.changes ?? 0, audit_rows_deleted: audit?.meta.changes ?? 0 };
-}
-
-/** A key revoked, expired or replaced this long ago goes, with its KV copy and usage (its audit stays). */
-export const DEAD_KEY_RETENTION_DAYS = 90;
-/** Keys per chunk (each a KV delete), and chunks per run: one run stays well inside a Worker's subrequests. */
-export const DEAD_KEYS_PER_CHUNK = 100;
-export const DEAD_KEY_CHUNKS_PER_RUN = 5;
-
-/** Keys revoked, expired or replaced (a replaced key expires when its grace ends) more than 90 days before `now`:
- * each chunk deletes the KV copies first, then in one D1 batch the usage rows and the records, so that a run cut
- * short leaves at worst records whose copies are gone (which authenticate no better) for the next run. */
-export async function deleteDeadKeys(db: KeyDatabase, kv: KVNamespace, now: Date): Promise<{ keys_deleted: number }> {
-  const before = new Date(now.getTime() - DEAD_KEY_RETENTION_DAYS * DAY_MS).toISOString();
-  const dead = "(revoked_at < ?1 OR expires_at < ?1)";
-  let deleted = 0;
-  for (let chunk = 0; chunk < DEAD_KEY_CHUNKS_PER_RUN; chunk++) {
-    const { results } = await db
-      .prepare(
-        `SELECT id, hash FROM api_keys WHERE revoked_at < ?1 UNION SELECT id, hash FROM api_keys WHERE expires_at < ?1 ` +
-          "ORDER BY id LIMIT ?2",
-      )
-      .bind(before, DEAD_KEYS_PER_CHUNK)
-      .all<{ id: string; hash: string }>();
-    if (results.length === 0) break;
-    await Promise.all(results.map((k) => kv.delete(`hash:${k.hash}`)));
-    const ids = JSON.stringify(results.map((k) => k.id));
-    const [, keys] = await db.batch([
-      db.prepare("DELETE FROM key_usage WHERE key_id IN (SELECT value FROM json_each(?1))").bind(ids),
-      // RETURNING, not meta.changes: D1 counts the changes of migration 0023's triggers with the statement's.
-      db
-        .prepare(`DELETE FROM api_keys WHERE id IN (SELECT value FROM json_each(?2)) AND ${dead} RETURNING id`)
-        .bind(before, ids),
-    ]);
-    deleted += keys?.results.length ?? 0;
-    if (results.length < DEAD_KEYS_PER_CHUNK) break;
+  const results = (listed?.results ?? []) as UsageKeyRow[];
+  const rows = results.slice(0, page.size);
+  const counts = Object.fromEntries(Object.values(COUNTED).map((k) => [k, 0])) as KeyListCounts;
+  const agents: KeyListAgent[] = [];
+  for (const row of (kept?.results ?? []) as CountRow[]) {
+    const field = COUNTED[row.name];
+    if (field !== undefined) counts[field] = row.n;
+    else if (row.name.startsWith(AGENT_COUNT) && row.n > 0) {
+      const id = Number(row.name.slice(AGENT_COUNT.length));
+      agents.push({ id, first_name: row.first_name, last_name: row.last_name });
+    }
   }
-  return { keys_deleted: deleted };
+  const usage = await readUsageOf(
+    db,
+    rows.map((r) => r.id),
+    now,
+  );
+  return {
+    keys: rows.map((row) => withUsage(row, usage)),
+    older: results.length > page.size ? rows.at(-1)!.id : null,
+    counts,
+    agents,
+  };
 }

@@ -1,5 +1,4 @@
-// Two-tier cache of serialized lookup answers: a short in-isolate tier in front of KV. Answers that found
-// nothing stay in an isolate tier of their own, never KV: walking 900,000 pincodes must evict and write nothing.
+// Lookup answers cached in the isolate, then KV; empty answers only in an isolate tier (900,000 pincodes write none).
 import { DependencyError, findCause } from "../platform/errors.ts";
 import { sha256Hex } from "../platform/lib/crypto.ts";
 import { BoundedLru } from "../platform/lib/lru.ts";

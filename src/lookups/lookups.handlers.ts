@@ -1,5 +1,4 @@
-// The lookups' handlers. The cached ones send the cached body as is, with its ETag, so that cached and
-// uncached answers are the same bytes and hono's etag() can answer If-None-Match with 304.
+// The lookups' handlers; cached bodies go out as is, so cached and fresh answers match and etag() can answer 304.
 import type { RouteHandler, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../env.ts";

@@ -1,5 +1,4 @@
-// The lookups as the document describes them; the two cached ones answer with an ETag and 304 (hono's
-// etag(), in front of the lookup cache).
+// The lookups' routes; the two cached ones answer with an ETag and 304 (hono's etag()).
 import { z } from "@hono/zod-openapi";
 import { etag } from "hono/etag";
 import { OrderSalesAgentSchema } from "../orders/orders.schemas.ts";
@@ -61,8 +60,7 @@ export const pincode = apiRoute({
   },
 });
 
-// GET /areas too: the published sample request uses it. Operation ids are unique, so the alias's
-// generated client method is listAreasAlias.
+// GET /areas too, as the published sample request uses it (its client method: listAreasAlias).
 const areasRoute = <const P extends string, const O extends string>(path: P, operationId: O) =>
   apiRoute({
     method: "get",

@@ -1,5 +1,4 @@
-// The lookups' objects (an area, a postal code, a sales agent as the pincode lookup lists it) and
-// the answers of the two cached lookups.
+// The lookups' objects and the answers of the two cached lookups.
 import { z } from "@hono/zod-openapi";
 
 const areaExample = { id: 1, name: "Andheri East", city_id: 1 };

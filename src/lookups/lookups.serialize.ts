@@ -1,5 +1,4 @@
-// The lookups' objects as the API serves them; typed by the schemas, so the compiler holds every answer
-// to the document.
+// The lookups' objects as served, typed by the schemas so the compiler holds each answer to the document.
 import type { z } from "@hono/zod-openapi";
 import type { AreaSchema, PincodeSalesAgentSchema, PostalCodeSchema } from "./lookups.schemas.ts";
 import type { OrderSalesAgentSchema } from "../orders/orders.schemas.ts";

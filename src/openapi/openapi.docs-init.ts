@@ -4,8 +4,7 @@ import { DOCUMENT_PATH } from "./openapi.document.ts";
 
 // - validatorUrl null: Swagger UI would otherwise send the document to an outside validator.
 // - syntaxHighlight "obsidian": the default theme draws numbers red on grey at 3.4:1.
-// - DeepLink: a link inside the operation's button (axe: nested-interactive); deepLinking still keeps
-//   the address bar on the open operation.
+// - DeepLink: a link inside the operation's button (axe: nested-interactive); deepLinking still works.
 // - ServersContainer: its <select> has no name (axe: select-name); the document's one server is named.
 // - License: Swagger UI links the identifier to spdx.org, where LicenseRef-Proprietary has no page.
 // - JsonSchema_string/_boolean/_array: a list of values is a <select> without a name (axe: select-name).

@@ -1,5 +1,4 @@
-// GET /docs: Swagger UI over /openapi.json, its files from the docs Worker (the ASSETS binding), so that no
-// CDN is needed and the CSP admits no other host (docs/api.md, "The OpenAPI document and /docs").
+// GET /docs: Swagger UI over /openapi.json from the ASSETS binding, so the CSP admits no other host (docs/api.md).
 import { Hono } from "hono";
 import type { AppEnv } from "../env.ts";
 import { errors } from "../platform/errors.ts";

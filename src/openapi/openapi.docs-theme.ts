@@ -1,5 +1,4 @@
-// Loaded after Swagger UI's stylesheet: darker shades of the colours that fail WCAG 2.1 AA contrast
-// (e2e/openapi.test.ts runs axe-core on the page, so a new failing colour fails a test).
+// After Swagger UI's stylesheet: darker shades of colours failing WCAG 2.1 AA contrast (e2e/openapi.test.ts).
 export const DOCS_THEME_CSS = `/* Version badges: white text on grey and on light green. */
 .swagger-ui .info .title small { background: #5b616d; }
 .swagger-ui .info .title small.version-stamp { background-color: #3d6b00; }

@@ -1,5 +1,4 @@
-// The OpenAPI 3.1 document, generated from the routes and schemas that validate requests, plus what
-// the routes cannot say themselves: middleware's headers, the any-path answers, the security scheme.
+// The OpenAPI 3.1 document from the routes, plus middleware's headers, the any-path answers, the security scheme.
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { version } from "../../package.json";
 import type { AppEnv } from "../env.ts";
@@ -78,8 +77,7 @@ export function registerComponents(app: OpenAPIHono<AppEnv>): void {
 
 type ResponseLike = { headers?: Record<string, unknown>; $ref?: string; description?: string; content?: unknown };
 
-// Not components.responses: no operation refers to them, and an unreferenced component is a Redocly
-// warning. An extension keeps them machine-readable (the tests read them) and out of generated clients.
+// An extension, not components.responses (unreferenced, a Redocly warning): readable, out of generated clients.
 function anyPathResponses(): Record<"404" | "405", ResponseLike> {
   const content = { "application/json": { schema: { $ref: "#/components/schemas/Error" } } };
   return {

@@ -1,5 +1,4 @@
-// Mounts GET /openapi.json and GET /docs: public (they serve none of the API's data), and not in the
-// document themselves.
+// GET /openapi.json and GET /docs: public (no API data), and not in the document themselves.
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../env.ts";
 import { DOCS_PATH, docsPage } from "./openapi.docs-page.ts";

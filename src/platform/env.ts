@@ -1,5 +1,4 @@
-// What the shared layer knows of a request's context: the bindings, its id and meter, and whether a key authenticated
-// it (src/env.ts adds the capabilities' services for the app).
+// The shared layer's request context: bindings, id, meter, the key (src/env.ts adds the capabilities' services).
 import type { Meter } from "./lib/meter.ts";
 
 /** Generated from wrangler.toml by `npm run cf-typegen` (`npm run check` fails when it is out of date). */

@@ -1,5 +1,4 @@
-// The one home of the service's errors (docs/specification.md section 3): codes, ApiError and its makers, the envelope,
-// the handlers that answer in it, and the error answers as the routes document them.
+// The service's errors (section 3): codes, ApiError, the envelope, its handlers and the documented error answers.
 import { z } from "@hono/zod-openapi";
 import type { Context, Env, NotFoundHandler } from "hono";
 // Types c.get("requestId") on every context (hono/request-id sets it on every request).

@@ -1,5 +1,4 @@
-// An answer whose JSON body is built as text (records that SQLite wrote, spliced unparsed), typed as the c.json answer
-// that its text parses to.
+// An answer whose JSON body is text SQLite wrote, typed as the c.json answer it parses to.
 import type { Context, TypedResponse } from "hono";
 import type { JSONParsed } from "hono/utils/types";
 

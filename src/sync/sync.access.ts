@@ -1,5 +1,4 @@
-// Who may sync which book, and the request's problems that depend on the key and the data
-// (docs/specification.md section 8, "Who" and "Cursor").
+// Who may sync which book, and the problems that depend on the key and the data (section 8).
 import { createMiddleware } from "hono/factory";
 import type { KeyRecord } from "../keys/keys.store.ts";
 import type { Database } from "../platform/db/database.ts";
@@ -33,11 +32,8 @@ export interface BookRequest {
   checkAgent: boolean;
 }
 
-/**
- * The book asked for and the cursor, with what is wrong with them short of the agent's existence;
- * `valid` names the parameters that passed the schema (only those are checked here, so that no
- * parameter is reported twice).
- */
+/** The book asked for and the cursor, with what is wrong with them short of the agent's existence; `valid` names the
+ * parameters that passed the schema (only those are checked here, so that no parameter is reported twice). */
 export function checkBook(
   key: KeyRecord,
   query: { salesagent_id?: number; cursor?: string },
@@ -69,11 +65,7 @@ export async function allProblems(db: Database, request: BookRequest): Promise<F
   return found.length === 0 ? [UNKNOWN_AGENT, ...request.fields] : request.fields;
 }
 
-/**
- * A sync's first round trip: these statements, with the agent's existence read in the same batch
- * when `checkAgent` (so that a key bound to no agent costs no extra round trip). An unknown agent is
- * the 422, before anything the statements found is used.
- */
+/** A sync's first round trip, the agent's existence read in it when `checkAgent` (an unknown agent is the 422). */
 export function firstBatch<const T extends readonly Bound<unknown>[]>(
   db: Database,
   book: number,

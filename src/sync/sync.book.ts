@@ -1,22 +1,12 @@
-// One sync answer (docs/specification.md section 8): the keys of the next records (a first sync's walk,
-// then the book's log), then the records themselves by id as the JSON text that the listings' own
-// queries write (docs/performance.md, "Pages as JSON text"), in slices that stop once the answer is
-// full, spliced in order within its limits.
-import { type CustomerJsonByIdRow, customersJsonByIdsStatement } from "../customers/customers.queries.ts";
-import { type OrderJsonRow, orderJson, ordersJsonByIdsStatement } from "../orders/orders.queries.ts";
+// One sync answer (section 8): the next records' keys (the walk, then the log), their JSON text read in slices
+// (sync.slices.ts), spliced in order within the answer's limits.
 import type { Database } from "../platform/db/database.ts";
 import { runBatch } from "../platform/db/compiled.ts";
 import { errors } from "../platform/errors.ts";
 import { encodeSyncCursor, RECORD_SHAPE, type LogPosition, type SyncCursor, type WalkPosition } from "./sync.cursor.ts";
 import { firstBatch } from "./sync.access.ts";
+import { ENVELOPE_BYTES, MAX_BODY_BYTES, Slices, type Step, type WalkKey } from "./sync.slices.ts";
 import { lastSeqStatement, type LogEntry, logStatement, purgeMarkStatement, walkStatements } from "./sync.queries.ts";
-
-/** SPEC "Answer size": the body, envelope included. */
-export const MAX_BODY_BYTES = 1_000_000;
-/** Room for the envelope around the changes: the members' names, the cursor, has_more. */
-const ENVELOPE_BYTES = 200;
-/** The records of a first slice: an answer of the default limit reads its records in one round trip. */
-const FIRST_SLICE = 200;
 
 /** An answer with each change as the JSON text that goes into the body: serialized once, when measured. */
 export interface SyncAnswer {
@@ -28,14 +18,6 @@ export interface SyncAnswer {
 /** The body: byte for byte what JSON.stringify makes of `{ data: { changes, next_cursor, has_more } }`. */
 export function answerJson({ changes, next_cursor, has_more }: SyncAnswer): string {
   return `{"data":{"changes":[${changes.join(",")}],"next_cursor":${JSON.stringify(next_cursor)},"has_more":${has_more}}}`;
-}
-
-interface WalkKey {
-  type: "customer" | "order";
-  id: number;
-  customerId: number;
-  /** An order's date ("" for a customer): with the id, its place among its customer's orders. */
-  date: string;
 }
 
 export interface SyncRequest {
@@ -71,8 +53,7 @@ export async function readChanges(db: Database, request: SyncRequest): Promise<S
     ]);
     const purgeMark = purge[0]?.mark ?? 0;
     if (position) expireBelow(purgeMark, position.start);
-    // Pinned at the book's highest seq when the walk began (never below the purge mark, so that the
-    // log after it is whole): what changes during the walk comes after it.
+    // Pinned at the book's highest seq when the walk began (at least the purge mark): later changes follow it.
     const start = position?.start ?? Math.max(last[0]?.seq ?? 0, purgeMark);
     walk = { start, ...walkKeys(after, rest, next, limit) };
     if (walk.complete && walk.keys.length < limit) {
@@ -122,78 +103,6 @@ function walkKeys(
     if (row.orderId !== null) keys.push({ type: "order", id: row.orderId, customerId, date: row.date! });
   }
   return { keys, complete: next.length <= limit };
-}
-
-/** One record of the answer to come, in order: a walk's key, or a log entry. */
-type Step = { key: WalkKey } | { entry: LogEntry };
-
-/** An order record's text (orderJson), and the customer that its row names. */
-interface OrderText {
-  customerId: number;
-  text: string;
-}
-
-/**
- * The records of the steps, read by id in slices (one round trip each), restricted to the book. Each
- * slice holds what the bytes left in the answer will take at the size of its changes so far, and never
- * more steps than it carries already: an answer that the byte cap cuts reads hardly a record past the
- * cut ("Cost": only the records the answer carries count).
- */
-class Slices {
-  readonly customers = new Map<number, CustomerJsonByIdRow>();
-  readonly orders = new Map<number, OrderText>();
-  /** The steps whose records have been read. */
-  private read = 0;
-
-  constructor(
-    private readonly db: Database,
-    private readonly book: number,
-    private readonly steps: Step[],
-  ) {}
-
-  /** Reads the slices up to and including step `index`, sized by the answer so far. */
-  async through(index: number, answer: { changes: number; bytes: number }): Promise<void> {
-    while (index >= this.read) {
-      const left = this.steps.length - this.read;
-      let size = Math.min(left, FIRST_SLICE);
-      if (answer.changes > 0) {
-        const average = (answer.bytes - ENVELOPE_BYTES) / answer.changes;
-        size = Math.min(left, answer.changes, Math.floor((MAX_BODY_BYTES - answer.bytes) / average) + 1);
-      }
-      await this.readSlice(this.steps.slice(this.read, this.read + size));
-      this.read += size;
-    }
-  }
-
-  private async readSlice(steps: Step[]): Promise<void> {
-    const customerIds = new Set<number>();
-    const orderIds = new Set<number>();
-    for (const step of steps) {
-      if ("key" in step) {
-        customerIds.add(step.key.customerId);
-        if (step.key.type === "order") orderIds.add(step.key.id);
-      } else if (!step.entry.deleted) {
-        const e = step.entry;
-        if (e.kind === "customer") customerIds.add(e.recordId);
-        else if (e.customerId !== null) {
-          orderIds.add(e.recordId);
-          customerIds.add(e.customerId);
-        }
-      }
-    }
-    if (customerIds.size === 0 && orderIds.size === 0) return;
-    const [customerRows, orderRows] = await runBatch(this.db, [
-      customersJsonByIdsStatement(customerIds, this.book),
-      ordersJsonByIdsStatement(orderIds, this.book),
-    ]);
-    const customers = new Map(customerRows.map((row) => [row.id, row]));
-    for (const [id, row] of customers) this.customers.set(id, row);
-    // An order whose customer this slice did not read is left out.
-    for (const row of orderRows as OrderJsonRow[]) {
-      const shown = customers.get(row.customerId);
-      if (shown) this.orders.set(row.id, { customerId: row.customerId, text: orderJson(row, shown) });
-    }
-  }
 }
 
 /** A change as JSON.stringify writes `{ type, id, op, data }`, its record's text spliced in. */

@@ -1,6 +1,5 @@
-// The sync cursor (docs/specification.md section 8, "Cursor"): the book, the record shape and a position,
-// as unsigned base64url JSON. It holds nothing secret, and a hand-made one reaches no more than one the
-// service made: every step of a sync is restricted to the book (docs/decisions.md, sync cursors).
+// The sync cursor (section 8): book, record shape and position as unsigned base64url JSON; a forged one reaches no
+// more than the book (docs/decisions.md, sync cursors).
 import { decodeBase64Url, encodeBase64Url } from "hono/utils/encode";
 
 /** Bump when a customer or order record changes shape: older cursors then answer 410. */

@@ -16,8 +16,7 @@ import type { SyncAnswerSchema } from "./sync.schemas.ts";
 const ORDER = ["salesagent_id", "limit", "cursor"];
 const byParameter = (a: FieldError, b: FieldError) => ORDER.indexOf(a.field) - ORDER.indexOf(b.field);
 
-// Always at the primary: a replica, or a client's bookmark, may lag behind writes that the answer
-// must hold ("Converges").
+// Always at the primary: a replica or a bookmark may lag behind writes the answer must hold ("Converges").
 export const sync: RouteHandler<typeof routes.sync, AppEnv> = async (c) => {
   const q = c.req.valid("query");
   const db = c.get("services").primaryDb;
@@ -46,11 +45,7 @@ export const sync: RouteHandler<typeof routes.sync, AppEnv> = async (c) => {
   return res as Response as Response & TypedResponse<JSONParsed<z.infer<typeof SyncAnswerSchema>>, 200, "json">;
 };
 
-/**
- * The ETag of the caught-up answer at `cursor` (the etag middleware's SHA-1 of its body). An answer that ends
- * the changes carries it too, so that the app's next check, with nothing new, is one 304 (section 8, "Caught
- * up"); the answer to its own cursor changes only when its next_cursor does.
- */
+/** The caught-up answer's ETag at `cursor`, also on an answer ending the changes, so the next check is one 304. */
 async function caughtUpTag(cursor: string): Promise<string> {
   const body = new TextEncoder().encode(answerJson({ changes: [], next_cursor: cursor, has_more: false }));
   return `"${toHex(new Uint8Array(await crypto.subtle.digest("SHA-1", body)))}"`;

@@ -1,5 +1,5 @@
-// Tombstone retention of the sync change log (docs/specification.md section 8, "Retention"), run
-// daily by src/scheduled.ts: old deletes go in bounded chunks, each with its books' purge marks.
+// The daily tombstone purge (section 8, "Retention"): bounded chunks, each with its books' purge marks.
+import { purgeQueries } from "./sync.purge.queries.ts";
 
 export const DEFAULT_RETENTION_DAYS = 30;
 /** Tombstones deleted by one batch at most. */
@@ -21,11 +21,6 @@ export interface PurgeResult {
   tombstones_left: boolean;
 }
 
-// The oldest tombstones past the cutoff, read on the partial index of tombstones by age. Both
-// statements of a batch read the same rows: a batch is one transaction.
-const CHUNK =
-  "SELECT book, seq FROM sync_changes WHERE deleted = 1 AND changed_at < ?1 ORDER BY changed_at, seq LIMIT ?2";
-
 export async function purgeTombstones(
   db: D1Database,
   now: Date,
@@ -33,14 +28,7 @@ export async function purgeTombstones(
   chunk = PURGE_CHUNK,
 ): Promise<PurgeResult> {
   const cutoff = Math.floor(now.getTime() / 1000) - days * DAY_SECONDS;
-  // A mark never goes down: a book's mark is the highest seq purged from it, in this run or before.
-  const mark = db
-    .prepare(
-      `INSERT INTO sync_books (book, purge_mark) SELECT book, max(seq) FROM (${CHUNK}) WHERE true GROUP BY book ` +
-        "ON CONFLICT (book) DO UPDATE SET purge_mark = max(purge_mark, excluded.purge_mark)",
-    )
-    .bind(cutoff, chunk);
-  const purge = db.prepare(`DELETE FROM sync_changes WHERE seq IN (SELECT seq FROM (${CHUNK}))`).bind(cutoff, chunk);
+  const [mark, purge] = [purgeQueries.mark(db, cutoff, chunk), purgeQueries.purge(db, cutoff, chunk)];
   let purged = 0;
   for (let round = 0; round < PURGE_ROUNDS; round++) {
     const [, deleted] = await db.batch([mark, purge]);

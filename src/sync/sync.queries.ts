@@ -1,5 +1,4 @@
-// The sync's own queries (docs/specification.md section 8): the book's purge mark and highest seq, a first
-// sync's walk, and the log after a seq. Each reads about one index entry per record it finds.
+// The sync's queries (section 8): purge mark, highest seq, the walk and the log; one index entry per record found.
 import { and, asc, eq, gt, max, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { customers, orders, salesAgents, syncBooks, syncChanges } from "../../drizzle/schema.ts";
@@ -24,9 +23,8 @@ const queries = cq.compiled((db) => ({
     .from(syncChanges)
     .where(eq(syncChanges.book, BOOK))
     .prepare(),
-  // The rest of the orders of the customer that the walk stopped in, after (date, id): none unless that
-  // customer is in the book now. A cursor may name any customer (forged, or moved away since): the
-  // customer's row is read by its id first, and nothing of it past that ("Nothing outside the book").
+  // The rest of the orders of the customer the walk stopped in, after (date, id), only if it is in the book now: a
+  // cursor may name any customer, whose row is read by id and nothing past it ("Nothing outside the book").
   walkRest: db
     .select({ orderId: orders.id, date: orders.date })
     .from(customers)

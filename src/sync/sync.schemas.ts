@@ -1,5 +1,4 @@
-// A sync answer as the API serves it (docs/specification.md section 8): changes whose records are the
-// very items of GET /customers and GET /orders, with examples from the demo data.
+// A sync answer (section 8): changes whose records are the items of GET /customers and GET /orders.
 import { z } from "@hono/zod-openapi";
 import { CustomerSchema, customerExample } from "../customers/customers.schemas.ts";
 import { OrderSchema } from "../orders/orders.schemas.ts";

@@ -3,7 +3,7 @@
 // refused filters, and what one page costs D1 (one page of key records, the use of the page's keys only).
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
-import { KEY_COLUMNS } from "../../src/keys/keys.records.ts";
+import { KEY_COLUMNS } from "../../src/keys/keys.queries.ts";
 import { type CallResult, call } from "../helpers/http.ts";
 import { dashboardLogin, resetKeysAndAgents } from "../helpers/session.ts";
 import { rowsReadOf, workOf } from "../helpers/timing-header.ts";

@@ -4,6 +4,7 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import app from "../../src/index.ts";
+import { type AnyD1, interceptD1 } from "../../src/platform/lib/d1-intercept.ts";
 import { type CallOptions, type CallResult, callVia } from "./http.ts";
 
 /** Text a driver error might carry: none of it may reach a response. */
@@ -103,32 +104,20 @@ export function withMembers<T extends object>(real: T, members: { [K in keyof T]
   });
 }
 
-const EXECUTORS = new Set(["all", "raw", "run", "first"]);
-
-/** A statement that prepares fine and fails when executed, as D1 does when it cannot be reached. */
-function downStatement(stmt: D1PreparedStatement, fault = D1_FAULT): D1PreparedStatement {
-  return new Proxy(stmt, {
-    get(target, prop) {
-      if (prop === "bind") return (...values: unknown[]) => downStatement(target.bind(...values), fault);
-      if (typeof prop === "string" && EXECUTORS.has(prop)) return rejectWith(fault);
-      const value = Reflect.get(target, prop, target);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
+/** A D1 database or session whose every execution and batch rejects with `fault` (its statements prepare fine, as
+ * D1's do when it cannot be reached); `members` replaces others. */
+function failingD1<T extends AnyD1>(db: T, fault: string, members: Record<string, unknown> = {}): T {
+  const fail = rejectWith(fault);
+  return interceptD1(db, { execute: fail, batch: fail, members });
 }
 
 /** A D1 database (and its sessions) that cannot be reached: every execution and batch rejects. */
 export function downD1(real: D1Database = env.DB): D1Database {
-  const wrap = <T extends D1Database | D1DatabaseSession>(db: T): T =>
-    new Proxy(db, {
-      get(target, prop) {
-        if (prop === "prepare") return (query: string) => downStatement(target.prepare(query));
-        if (prop === "batch" || prop === "exec" || prop === "dump") return rejectWith(D1_FAULT);
-        if (prop === "withSession")
-          return (constraint?: string) => wrap((target as D1Database).withSession(constraint));
-        const value = Reflect.get(target, prop, target);
-        return typeof value === "function" ? value.bind(target) : value;
-      },
+  const wrap = <T extends AnyD1>(db: T): T =>
+    failingD1(db, D1_FAULT, {
+      exec: rejectWith(D1_FAULT),
+      dump: rejectWith(D1_FAULT),
+      withSession: (constraint?: string) => wrap((db as D1Database).withSession(constraint)),
     });
   return wrap(real);
 }
@@ -225,15 +214,7 @@ export function refusingBookmarksD1(
   real: D1Database = env.DB,
 ): D1Database & { readonly constraints: string[] } {
   const constraints: string[] = [];
-  const refused = <T extends D1DatabaseSession>(session: T): T =>
-    new Proxy(session, {
-      get(target, prop) {
-        if (prop === "prepare") return (query: string) => downStatement(target.prepare(query), BOOKMARK_FAULT);
-        if (prop === "batch") return rejectWith(BOOKMARK_FAULT);
-        const value = Reflect.get(target, prop, target);
-        return typeof value === "function" ? value.bind(target) : value;
-      },
-    });
+  const refused = <T extends D1DatabaseSession>(session: T): T => failingD1(session, BOOKMARK_FAULT);
   return new Proxy(real, {
     get(target, prop) {
       if (prop === "withSession") {

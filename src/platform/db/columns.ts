@@ -1,10 +1,8 @@
-// Column selections shared by the queries, and the types of the rows they read. Rows are flat so that one SQL statement
-// serves a whole page; the serializers shape them into the API's objects.
+// Shared column selections and their flat rows (one statement a page; the serializers shape them).
 import { sql, type Column } from "drizzle-orm";
 import { areas, cities, customerAddresses, customers, postalCodes, states } from "../../../drizzle/schema.ts";
 
-// A column under its own alias: D1 returns a join's row keyed by column name, so same-named columns of two tables (id,
-// name, code) collide. Left-joined columns may be null whatever their type says.
+// A column under its own alias: D1 keys a join's row by column name (id, name collide); left-joined ones may be null.
 export function as<C extends Column>(column: C, alias: string) {
   return sql<C["_"]["data"] | null>`${column}`.as(alias);
 }

@@ -5,6 +5,7 @@ import { drizzle } from "drizzle-orm/d1";
 import type { PreparedQueryConfig, SQLitePreparedQuery } from "drizzle-orm/sqlite-core";
 import type { Page } from "../paging/pagination.ts";
 import type { Database } from "./database.ts";
+import { limitWithinTotal } from "./sql.queries.ts";
 
 /** A database that only compiles: prepare() hands back nothing, and nothing ever executes. */
 const compiler = drizzle({ prepare: () => ({}) } as unknown as D1Database);
@@ -80,8 +81,7 @@ function decoderOf(field: unknown): Decode | null {
   return (value) => decoder.mapFromDriverValue(value);
 }
 
-// Queries built together (they may share subqueries), compiled at their first use in the isolate: cold starts do not
-// pay for the ones that no request needs.
+// Queries built together, compiled at first use in the isolate, so cold starts pay only for those used.
 export function compiled<S extends Record<string, Prepared>>(
   build: (db: Compiler) => S,
 ): () => { [K in keyof S]: CompiledQuery<RowsOf<S[K]>> } {
@@ -98,14 +98,12 @@ export const PAGE = {
   offset: sql.placeholder("skip" satisfies keyof Page),
 };
 
-// LIMIT 0 once the offset reaches the kept total: an OFFSET past the end reads every row first (docs/specification.md
-// section 4). The cast is safe: drizzle writes any SQL given as a LIMIT as it is.
+/** LIMIT 0 once the offset reaches the kept total (sql.queries.ts). */
 export function limitWithin(kept: SQLWrapper, limit: Placeholder | number): Placeholder {
-  return sql`case when ${PAGE.offset} < coalesce(${kept}, 0) then ${limit} else 0 end` as unknown as Placeholder;
+  return limitWithinTotal(PAGE.offset, kept, limit);
 }
 
-/** A list of ids is bound as one JSON array parameter that the statement reads with json_each: D1 allows 100 bound
- * parameters a statement, and one per id would make each length a statement of its own. */
+/** Ids as one JSON array parameter for json_each: D1 binds at most 100, and one per id makes each length new SQL. */
 export const idsValue = (ids: Iterable<number>): string => JSON.stringify([...ids]);
 
 export const AFTER = {

@@ -1,22 +1,11 @@
-// Records that SQLite writes as JSON text, spliced into the answer unparsed (docs/performance.md, "Pages as JSON
-// text"): the same bytes as JSON.stringify of the records that the serializers shape.
-import { type SQL, sql, type SQLWrapper } from "drizzle-orm";
+// Records SQLite writes as JSON text, spliced unparsed: the bytes JSON.stringify would write (docs/performance.md).
+export { jsonNumber } from "./sql.queries.ts";
 
-/** A REAL column's value as a JSON number. SQLite writes a whole REAL as `50.0` where JavaScript writes `50`; a
- * whole value within 2^53 is cast to an integer, which both write alike. Any other value SQLite writes with 15
- * significant digits when they read back as the same double (as JavaScript's shortest form does), else with 17, or
- * in exponent form: asJavaScriptWrites finds those. */
-export function jsonNumber(x: SQLWrapper): SQL {
-  return sql`case when ${x} = cast(${x} as integer) and abs(${x}) < 9007199254740992 then cast(${x} as integer) else ${x} end`;
-}
-
-// What SQLite writes differently from JavaScript: 16 or more digits in one number (17 where JavaScript may need 16, or
-// a whole number of 16 digits: the same in both), or an exponent. Text with such a run of digits (a 16-digit code, say)
-// only takes the slow path, which is exact too.
+// What SQLite may write differently from JavaScript: 16 or more digits in a number, or an exponent; other text with
+// such digits only takes the slow path, which is exact too.
 const MAYBE_UNLIKE = /\d(?:\.?\d){15}|\de[-+]/;
 
-/** The text as JSON.stringify writes it: the text itself, unless a number in it may be written otherwise, then read
- * and written again (SQLite's numbers always read back as the same double). */
+/** The text as JSON.stringify writes it: as is, or read and written again when a number in it may differ. */
 export function asJavaScriptWrites(text: string): string {
   return MAYBE_UNLIKE.test(text) ? JSON.stringify(JSON.parse(text)) : text;
 }

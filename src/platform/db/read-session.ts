@@ -1,17 +1,8 @@
-// The session a request's reads run in (docs/specification.md section 6). A bookmark is only a freshness hint: one D1
-// refuses (on opening or on the first query) is dropped and the read run once more without it.
+// A request's read session (section 6): a bookmark D1 refuses is dropped and the read run once more without it.
 import { isD1Bookmark } from "../lib/d1-bookmark.ts";
+import { interceptD1, type Made } from "../lib/d1-intercept.ts";
 
 const UNCONSTRAINED = "first-unconstrained";
-const EXECUTORS = new Set(["all", "raw", "run", "first"]);
-
-interface Recipe {
-  sql: string;
-  params: unknown[];
-  /** The session the statement was prepared in, and the statement itself there. */
-  session: D1DatabaseSession;
-  real: D1PreparedStatement;
-}
 
 export function openReadSession(db: D1Database, bookmark: string | null | undefined): D1DatabaseSession {
   if (!isD1Bookmark(bookmark)) return db.withSession(UNCONSTRAINED);
@@ -35,46 +26,17 @@ export function openReadSession(db: D1Database, bookmark: string | null | undefi
     }
   };
 
-  // Statements remember how they were made, so that a retry can make them again in the new session.
-  const recipes = new WeakMap<object, Recipe>();
-  const inSession = (recipe: Recipe, session: D1DatabaseSession): D1PreparedStatement =>
-    session === recipe.session ? recipe.real : session.prepare(recipe.sql).bind(...recipe.params);
-  const statement = (recipe: Recipe): D1PreparedStatement => {
-    const wrapped = new Proxy(recipe.real, {
-      get(target, prop) {
-        if (prop === "bind") {
-          return (...values: unknown[]) => statement({ ...recipe, params: values, real: target.bind(...values) });
-        }
-        const value: unknown = Reflect.get(target, prop, target);
-        if (typeof prop === "string" && EXECUTORS.has(prop) && typeof value === "function") {
-          return (...args: unknown[]) =>
-            run((session) => {
-              const stmt = inSession(recipe, session);
-              return Reflect.apply(Reflect.get(stmt, prop, stmt) as (...a: unknown[]) => Promise<unknown>, stmt, args);
-            });
-        }
-        return typeof value === "function" ? value.bind(target) : value;
-      },
-    });
-    recipes.set(wrapped, recipe);
-    return wrapped;
-  };
-
-  return {
-    prepare(query: string) {
-      const session = current;
-      return statement({ sql: query, params: [], session, real: session.prepare(query) });
-    },
-    batch<T = unknown>(statements: D1PreparedStatement[]) {
-      return run((session) =>
-        session.batch<T>(
-          statements.map((s) => {
-            const recipe = recipes.get(s);
-            return recipe ? inSession(recipe, session) : s;
-          }),
-        ),
-      );
-    },
-    getBookmark: () => current.getBookmark(),
-  };
+  // Prepared in the bookmarked session; a retry makes them again in the other from how they were made.
+  const inSession = (session: D1DatabaseSession, stmt: D1PreparedStatement, made: Made | undefined) =>
+    session === bookmarked || made === undefined ? stmt : session.prepare(made.sql).bind(...made.params);
+  return interceptD1(bookmarked, {
+    execute: (stmt, method, args, made) =>
+      run((session) => {
+        const s = inSession(session, stmt, made);
+        return Reflect.apply(Reflect.get(s, method, s) as (...a: unknown[]) => Promise<unknown>, s, args);
+      }),
+    batch: (statements, made) =>
+      run((session) => session.batch(statements.map((s, i) => inSession(session, s, made[i])))),
+    members: { getBookmark: () => current.getBookmark() },
+  });
 }

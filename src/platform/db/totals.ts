@@ -1,5 +1,4 @@
-// Listings' totals from the counts that triggers keep (migrations row_count_triggers and
-// order_and_agent_count_triggers): one row read, where a count(*) reads every row it counts.
+// Listings' totals from the counts triggers keep: one row read, where count(*) reads every row it counts.
 import { eq, type Placeholder, type SQL } from "drizzle-orm";
 import { agentCustomerCounts, customerOrderCounts, rowCounts } from "../../../drizzle/schema.ts";
 import type { Compiler } from "./compiled.ts";

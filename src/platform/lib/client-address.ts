@@ -1,5 +1,4 @@
-// The client address that failed sign-ins and authentications are counted by: an IPv6 address by its /64, since one
-// subscriber usually holds a whole /64 and could rotate through its addresses.
+// The address failures are counted by: IPv6 by its /64, which one subscriber usually holds whole.
 
 export const SHARED_BUCKET = "unknown";
 

@@ -1,5 +1,4 @@
-// The one home of the service's cryptography: SHA-256 as bytes or hex, a constant-time comparison, and sealing a secret
-// for a retry window under a key derived from another secret. Web Crypto only.
+// The service's cryptography (Web Crypto only): SHA-256, constant-time comparison, sealing under a derived key.
 import { decodeBase64Url, encodeBase64Url } from "hono/utils/encode";
 
 const UTF8 = new TextEncoder();
@@ -16,7 +15,6 @@ export function toHex(bytes: Uint8Array): string {
   return hex;
 }
 
-/** Cut to `bytes` bytes when given. */
 export async function sha256Hex(text: string, bytes?: number): Promise<string> {
   const digest = await sha256(text);
   return toHex(bytes === undefined ? digest : digest.subarray(0, bytes));

@@ -1,5 +1,4 @@
-// Which X-D1-Bookmark values may reach D1's withSession(): workerd takes any non-empty text, so a caller's text (or
-// "first-primary", sending every read to the primary) would reach D1 and be echoed back.
+// Which X-D1-Bookmark values may reach withSession(), which takes any text (even "first-primary") and echoes it.
 
 /** Longer than any bookmark D1 makes (about 60 characters), short enough to cost nothing. */
 export const MAX_BOOKMARK_LENGTH = 256;

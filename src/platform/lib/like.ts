@@ -1,5 +1,4 @@
-// LIKE patterns production's D1 accepts (at most 50 bytes escaped, else an error and a 503): a longer text is matched
-// by its longest fitting prefix, and the caller checks the whole text another way (`complete` false).
+// LIKE patterns within production D1's 50 bytes: a longer text by its longest fitting prefix (`complete` false).
 
 /** D1's limit on a LIKE pattern, in bytes (SQLite's SQLITE_MAX_LIKE_PATTERN_LENGTH there). */
 export const MAX_LIKE_PATTERN_BYTES = 50;

@@ -1,5 +1,4 @@
-// One JSON object a line, as Workers Logs indexes them; the console method carries the level, which Workers Logs and
-// `wrangler tail` file the line under (docs/specification.md section 6).
+// One JSON object a line, as Workers Logs indexes them; the console method carries the level (section 6).
 
 export type LogLevel = "info" | "warn" | "error";
 

@@ -1,5 +1,4 @@
-// A map bounded in size (least recently used first out, so a flood of one-off keys cannot evict the ones in steady use)
-// and in age (use does not extend it: age bounds how stale an answer may be).
+// A map bounded in size (least recently used out first) and in age (use does not extend it: it bounds staleness).
 
 interface Entry<V> {
   value: V;
@@ -26,7 +25,6 @@ export class BoundedLru<V> {
     return entry.value;
   }
 
-  /** ttlMs: the map's own unless given. */
   set(key: string, value: V, nowMs: number, ttlMs = this.ttlMs): void {
     this.#entries.delete(key);
     while (this.#entries.size >= this.maxEntries) {

@@ -1,5 +1,4 @@
-// Wrappers around the D1 and KV bindings that count and time a request's work for Server-Timing and the log
-// (docs/specification.md section 6), and turn a binding's failure into a DependencyError (503).
+// D1 and KV counted and timed for Server-Timing and the log (section 6); a binding's failure a DependencyError (503).
 import { DependencyError, causeMessages } from "../errors.ts";
 import { type AnyD1, interceptD1 } from "./d1-intercept.ts";
 

@@ -1,5 +1,4 @@
-// The one body limit of the service (docs/specification.md section 3), for the API, the admin API and the dashboard's
-// forms.
+// The service's one body limit (section 3): the API, the admin API and the dashboard's forms.
 import { bodyLimit } from "hono/body-limit";
 import { errors } from "../errors.ts";
 

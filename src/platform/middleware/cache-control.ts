@@ -1,5 +1,4 @@
-// No shared cache (a CDN, a proxy) may keep an answer given to a credential: it would hand one caller's data to the
-// next. Routes that let the caller's own cache keep an answer (lookups) are left alone.
+// No shared cache may keep an answer given to a credential (the next caller would get it); lookups set their own.
 import { createMiddleware } from "hono/factory";
 import type { PlatformEnv } from "../env.ts";
 

@@ -1,5 +1,4 @@
-// CORS for the origins CORS_ORIGINS lists. Requests without Origin skip cors(): setting headers before the handler
-// makes hono build a placeholder Response and copy it, work on every request.
+// CORS for CORS_ORIGINS; requests without Origin skip cors(), whose early headers cost a copied Response each.
 import type { MiddlewareHandler } from "hono";
 import { cors } from "hono/cors";
 import type { PlatformEnv } from "../env.ts";

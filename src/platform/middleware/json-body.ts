@@ -1,8 +1,7 @@
-// Request bodies in JSON, read strictly (a 400 for another type or broken JSON) and held to a zod schema (one 422
-// through validationHook), for the handlers that take a body (the size limit is body-limit.ts).
+// JSON request bodies, read strictly (a 400 for another type or broken JSON) and held to a zod schema (one 422).
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
-import type { ZodType } from "zod";
+import { z, type ZodType } from "zod";
 import { errors, validationHook } from "../errors.ts";
 
 export async function readJsonBody(c: Context): Promise<unknown> {
@@ -27,4 +26,17 @@ export function jsonBody(schema: ZodType) {
     c.req.addValidatedData("json", result.data as object);
     await next();
   });
+}
+
+/** A body that is a JSON object, passed on as sent (the handler's rules judge its fields, unknown ones included). */
+export const JsonObjectSchema = z.custom<Record<string, unknown>>(
+  (value) => typeof value === "object" && value !== null && !Array.isArray(value),
+  { error: "must be a JSON object" },
+);
+
+/** The body held to JsonObjectSchema, for handlers that judge the fields themselves (the admin API's). */
+export async function readJsonObject(c: Context): Promise<Record<string, unknown>> {
+  const result = JsonObjectSchema.safeParse(await readJsonBody(c));
+  validationHook(result);
+  return result.data as Record<string, unknown>;
 }

@@ -1,5 +1,4 @@
-// One log line per request, and the request id on every response (even a bare 304). No header value or query string is
-// logged, and the path's key-shaped parts are masked (a caller may paste a key into a URL).
+// One log line a request and its id on every response; no header or query logged, key-shaped path parts masked.
 import { createMiddleware } from "hono/factory";
 import type { PlatformEnv } from "../env.ts";
 import { log } from "../lib/log.ts";

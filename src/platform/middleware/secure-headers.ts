@@ -1,5 +1,4 @@
-// The API sends OWASP's REST set only (HSTS, nosniff, framing refused); page-only headers go on the HTML pages. Every
-// byte goes to phones on every answer: a cached GET /area's headers are 505 bytes, not 701.
+// The API sends OWASP's REST set only, page headers go on HTML pages: a cached GET /area's headers are 505 bytes.
 import { secureHeaders } from "hono/secure-headers";
 
 export const apiSecureHeaders = secureHeaders({

@@ -1,8 +1,5 @@
-// Server-Timing from the metered bindings: d1 (round trips), d1rows (rows D1 read), kv entries and the
-// total (docs/specification.md section 6). d1rows has no duration: it is a count. One middleware that
-// writes the header once from the meter, in the format of hono/timing's setMetric: hono's timing()
-// kept a timer map and a context variable a request for metrics that all come from the meter, and
-// took a second layer around every request (docs/performance.md, "What every request pays").
+// Server-Timing from the meter: d1, d1rows (a count), kv and the total (section 6), in hono/timing's format, written
+// once: hono's timing() cost a second layer a request (docs/performance.md, "What every request pays").
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { PlatformEnv } from "../env.ts";

@@ -22,8 +22,7 @@ export function integerParam(min: number, max: number = MAX_OFFSET) {
     .pipe(z.number().int().min(min, { error: message }).max(max, { error: message }));
 }
 
-// Documents the number a client must send, not the text it arrives as; the cast admits numeric rules in metadata typed
-// for the text.
+// Documents the number a client sends, not the text it arrives as (the cast admits numeric rules for text).
 function integerDoc(
   description: string,
   rules: { minimum: number; maximum?: number; default?: number; example?: number },

@@ -1,13 +1,11 @@
-// An import's part of the sync change log (docs/specification.md section 8): the floor that spares the triggers
-// needless rewrites, and marks, through the view sync_mark, for records showing a lookup whose shown fields it changes.
-import { SPEC_OF, STAGING_PREFIX } from "./import.staged.ts";
-import type { CommitParts } from "./import.write.ts";
+// An import's part of the sync log (section 8): the triggers' floor, and marks for records showing a changed lookup.
+// SQL text: statements composed per lookup kind and per chunk of ids.
+import { STAGING_PREFIX } from "./import.queries.ts";
 
 /** Records marked by one statement at most (and rows of its driving table read). */
 export const MARK_CHUNK = 5000;
 
-// The columns of each lookup that records show (src/customers/customers.serialize.ts, src/orders/orders.serialize.ts);
-// a lookup whose other columns change is not marked.
+// The columns of each lookup that records show (the customers' and orders' serializers); no other column marks.
 const SHOWN = {
   states: ["code", "name"],
   cities: ["name", "code", "state_id"],
@@ -23,7 +21,7 @@ type Kind = "area" | "postal_code" | "sales_agent" | "delivery_agent" | "product
 /** The staged lookups whose shown fields differ from the live row (read before the moves). */
 function changed(table: keyof typeof SHOWN): string {
   const differs = SHOWN[table].map((c) => `t.${c} IS NOT s.${c}`).join(" OR ");
-  return `SELECT s.id FROM ${SPEC_OF[table].staging} AS s JOIN ${table} AS t ON t.id = s.id WHERE ${differs}`;
+  return `SELECT s.id FROM ${STAGING_PREFIX}${table} AS s JOIN ${table} AS t ON t.id = s.id WHERE ${differs}`;
 }
 
 // A changed state or city changes what its areas show: an address shows its area's whole group.
@@ -47,11 +45,8 @@ export interface SyncLogPlan {
   orderChunks: number[];
 }
 
-/** Run once the file has streamed, before the final batch: keeps the ids of the changed lookups in SHOWN_TABLE
- * (compared while the live rows still hold the old values) and reads which kinds change and where the chunks of
- * records to mark begin. Only the importer writes lookups, one import at a time, so the table still holds in the
- * batch that marks by it; records made meanwhile fall in the open-ended last chunk. The caller drops the table with
- * the staging tables. */
+/** Before the final batch: changed lookups' ids into SHOWN_TABLE (live rows still old), their kinds, the chunks'
+ * starts; only imports write lookups, so it holds until the batch (new records fall in the open last chunk). */
 export async function planSyncLog(db: D1Database, chunk = MARK_CHUNK): Promise<SyncLogPlan> {
   const [, , found] = await db.batch<{ kind: Kind }>([
     db.prepare(`DROP TABLE IF EXISTS ${SHOWN_TABLE}`),
@@ -72,11 +67,10 @@ export async function planSyncLog(db: D1Database, chunk = MARK_CHUNK): Promise<S
   };
 }
 
-// Every chunk-th id of the table and of the file's records for it, so that records the file adds are in chunks of that
-// size too.
+// Every chunk-th id of the table and its staged records, so added records are chunked too.
 function chunkStarts(table: "customers" | "orders" | null, chunk: number): string {
   if (table === null) return "SELECT NULL AS id WHERE false";
-  const ids = `SELECT id FROM ${table} UNION SELECT id FROM ${SPEC_OF[table].staging}`;
+  const ids = `SELECT id FROM ${table} UNION SELECT id FROM ${STAGING_PREFIX}${table}`;
   return (
     `SELECT id FROM (SELECT id, row_number() OVER (ORDER BY id) AS n FROM (${ids})) ` +
     `WHERE (n - 1) % ${chunk} = 0 ORDER BY id`
@@ -132,9 +126,11 @@ function orderMarks(plan: SyncLogPlan): string[] {
   );
 }
 
-/** The final batch's part for the log. `open` (before the moves) sets the floor; `after` marks, in chunks, the
- * records that show a lookup in SHOWN_TABLE as the batch leaves them; `close` removes the floor. */
-export function syncLogParts(db: D1Database, plan: SyncLogPlan): Omit<CommitParts, "guards"> {
+/** The final batch's part: `open` sets the floor, `after` marks in chunks, `close` removes the floor. */
+export function syncLogParts(
+  db: D1Database,
+  plan: SyncLogPlan,
+): Record<"open" | "after" | "close", D1PreparedStatement[]> {
   return {
     open: [db.prepare(`INSERT INTO ${FLOOR} (seq) SELECT coalesce(max(seq), 0) FROM sync_changes`)],
     after: [...customerMarks(plan), ...orderMarks(plan)].map((sql) => db.prepare(sql)),
