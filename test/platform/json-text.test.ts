@@ -9,26 +9,21 @@ import { drizzle } from "drizzle-orm/d1";
 import { beforeAll, describe, expect, it } from "vitest";
 import demo from "../../data/demo.json";
 import { customers, orders } from "../../drizzle/schema.ts";
-import {
-  customersByIdsStatement,
-  customersJsonByIdsStatement,
-  selectCustomersWithAddress,
-} from "../../src/customers/customers.queries.ts";
+import { customersJsonByIdsStatement, selectCustomersWithAddress } from "../../src/customers/customers.queries.ts";
 import { toCustomer } from "../../src/customers/customers.serialize.ts";
 import { importDataset } from "../../src/import/importer.ts";
-import {
-  type OrderJsonRow,
-  orderJson,
-  orderedJson,
-  ordersByIdsStatement,
-  ordersJsonByIdsStatement,
-} from "../../src/orders/orders.queries.ts";
-import { ordersOf, shownCustomer } from "../../src/orders/orders.serialize.ts";
+import { type OrderJsonRow, orderJson, ordersJsonByIdsStatement } from "../../src/orders/orders.queries.ts";
 import { runBatch } from "../../src/platform/db/compiled.ts";
 import type { Database } from "../../src/platform/db/database.ts";
 import { asJavaScriptWrites, jsonNumber } from "../../src/platform/db/json-text.ts";
 import { makeKey } from "../helpers/api-keys.ts";
 import { call } from "../helpers/http.ts";
+import {
+  customersByIdsStatement,
+  ordersByIdsStatement,
+  ordersOf,
+  shownCustomer,
+} from "../helpers/reference-records.ts";
 
 const db = drizzle(env.DB) as unknown as Database;
 let key: string;
@@ -154,8 +149,10 @@ describe("answers as JSON text are the bytes of the records shaped in JavaScript
         ordersJsonByIdsStatement(ids, owner.agent),
       ]);
       expect(customerJson[0]!.json).toBe(JSON.stringify(toCustomer(customerRows[0]!)));
-      const texts = orderedJson(orderJsonRows as OrderJsonRow[]).map((row) => orderJson(row, customerJson[0]!));
-      expect(texts).toEqual(expected.map((order) => JSON.stringify(order)));
+      const texts = new Map(
+        (orderJsonRows as OrderJsonRow[]).map((row) => [row.id, orderJson(row, customerJson[0]!)] as const),
+      );
+      expect(ids.map((id: number) => texts.get(id))).toEqual(expected.map((order) => JSON.stringify(order)));
       compared++;
     }
     expect(compared).toBeGreaterThan(40);
