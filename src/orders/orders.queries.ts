@@ -20,6 +20,8 @@ import { asJavaScriptWrites, jsonNumber } from "../platform/db/json-text.ts";
 import { customerOrderCount } from "../platform/db/totals.ts";
 
 const shown = shownCustomerJsonColumns;
+/** Ends the page's keys before its orders: a control character, which SQLite's JSON never writes raw. */
+const KEYS_END = 30;
 
 export interface OrderFilter {
   phoneKey: string;
@@ -69,20 +71,21 @@ function ordersPageQuery(db: cq.Compiler, range: { from: boolean; to: boolean },
       : ids.limit(cq.PAGE.limit),
   ).as("page");
   const total = range.from || range.to ? db.select({ total: count() }).from(orders).where(where) : kept;
-  // Each order's two parts with its customer's between them; the page's rows come in page_ids' order.
-  const order = sql`substr(${page.head}, 1, length(${page.head}) - 1) || ',"customer":' || ${shown.customer.sql}
-    || ',"address":' || ${shown.address.sql} || ',' || substr(${page.tail}, 2)`;
-  const columns = {
-    customerId: customers.id,
-    total: sql<number | null>`(${total})`,
-    orders: sql<string>`'[' || coalesce(group_concat(${order}, ','), '') || ']'`,
-    keys: sql<string>`json_group_array(json_array(${page.date}, ${page.id})) filter (where ${page.id} is not null)`,
-  };
-  // One statement, one row: no customer leaves customerId null; the page's left join, no order.
-  const found = selectCustomersAs(db, columns, theCustomer) as unknown as ReturnType<
-    ReturnType<cq.Compiler["select"]>["from"]
-  >;
-  return { page: found.leftJoin(page, sql`1`).prepare() };
+  // Each order's two parts with its customer's (the outer row's) between them, in page_ids' order; the
+  // page is the subquery's FROM, not a join, which D1 would count as a table read again row by row.
+  // Each part named once: SQLite flattens the page into this query, and a second mention would write it again.
+  // The head ends with its products' `]}`, the tail starts with `{"salesagent"`: one brace trimmed from each.
+  const order = sql`rtrim(${page.head}, '}') || ',"customer":' || ${shown.customer.sql}
+    || ',"address":' || ${shown.address.sql} || ',' || ltrim(${page.tail}, '{')`;
+  const list = db
+    .select({
+      text: sql<string>`json_group_array(json_array(${page.date}, ${page.id})) || char(${KEYS_END})
+        || '[' || coalesce(group_concat(${order}, ','), '') || ']'`,
+    })
+    .from(page);
+  const columns = { total: sql<number | null>`(${total})`.as("total"), list: sql<string>`(${list})`.as("list") };
+  // One row, or none when no customer (of the agent) has the number.
+  return { page: selectCustomersAs(db, columns, theCustomer).prepare() };
 }
 
 // An order's answer as SQLite writes it (json-text.ts), in two parts around what its customer shows
@@ -193,11 +196,11 @@ export function ordersPageStatements(filter: OrderFilter, page: Page) {
  * the page's orders as a JSON array's text, in the listing's order; `keys`: each one's date and id.
  */
 export async function findOrdersByPhone(db: Database, filter: OrderFilter, page: Page) {
-  const [rows] = await cq.runBatch(db, ordersPageStatements(filter, page));
-  const row = rows[0] as { customerId: number | null; total: number | null; orders: string; keys: string } | undefined;
-  if (!row || row.customerId === null) return null;
-  const keys = JSON.parse(row.keys) as [date: string, id: number][];
-  return { total: row.total ?? 0, orders: asJavaScriptWrites(row.orders), keys };
+  const [[row]] = await cq.runBatch(db, ordersPageStatements(filter, page));
+  if (!row) return null;
+  const end = row.list.indexOf(String.fromCharCode(KEYS_END));
+  const keys = JSON.parse(row.list.slice(0, end)) as [date: string, id: number][];
+  return { total: row.total ?? 0, orders: asJavaScriptWrites(row.list.slice(end + 1)), keys };
 }
 
 // An agent's orders by id, for sync (docs/specification.md section 8): the page's own statement, so that a
