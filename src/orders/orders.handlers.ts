@@ -37,6 +37,5 @@ export const list: RouteHandler<typeof routes.list, AppEnv> = async (c) => {
     ([date, id]) => ({ date, id }),
     scope,
   );
-  // The orders as SQLite wrote them (orders.queries.ts, docs/performance.md).
   return jsonTextAnswer<Answer>(c, `{"data":{"orders":${found.orders},"pagination":${JSON.stringify(pagination)}}}`);
 };

@@ -1,5 +1,4 @@
-// The orders' queries: a page of a customer's orders with their lines, invoices, agents and last
-// status, in one round trip.
+// The orders' queries: a page of a customer's orders, and orders by id for sync, as JSON text.
 import { and, count, desc, eq, gte, lt, lte, or, sql } from "drizzle-orm";
 import type { TypedQueryBuilder } from "drizzle-orm/query-builders/query-builder";
 import {
@@ -43,14 +42,11 @@ const afterCursor = (to: boolean) =>
     or(lt(orders.date, cq.AFTER.date), and(eq(orders.date, cq.AFTER.date), lt(orders.id, cq.AFTER.id))),
   )!;
 
-// An absent date bound is left out of the SQL, not bound to an open value, so each combination of bounds
-// and page mode is its own compiled statement. Totals and ids: docs/specification.md section 4.
+// An absent date bound is left out of the SQL: each combination is its own statement (docs/specification.md section 4).
 function ordersPageQuery(db: cq.Compiler, range: { from: boolean; to: boolean }, mode: cq.PageMode, agent: boolean) {
   const phoneKey = sql.placeholder("phoneKey");
-  // With an agent, another agent's customer is not found at all: the same empty answer as an unknown
-  // number, reading the same rows (docs/specification.md section 6). The number is a miss in
-  // customers_salesagent_phone_idx in both cases; the planner would take the phone's unique index
-  // instead, which reads the other agent's row to reject it.
+  // With an agent, another agent's customer is a miss in customers_salesagent_phone_idx as an unknown number
+  // is: the same rows read (docs/specification.md section 6). The phone's unique index would read the row.
   const customerId = agent
     ? sql`(select ${customers.id} from ${customers} indexed by customers_salesagent_phone_idx
         where ${customers.salesagentId} = ${sql.placeholder("agentId")} and ${customers.phoneKey} = ${phoneKey})`
@@ -71,10 +67,7 @@ function ordersPageQuery(db: cq.Compiler, range: { from: boolean; to: boolean },
       : ids.limit(cq.PAGE.limit),
   ).as("page");
   const total = range.from || range.to ? db.select({ total: count() }).from(orders).where(where) : kept;
-  // Each order's two parts with its customer's (the outer row's) between them, in page_ids' order; the
-  // page is the subquery's FROM, not a join, which D1 would count as a table read again row by row.
-  // Each part named once: SQLite flattens the page into this query, and a second mention would write it again.
-  // The head ends with its products' `]}`, the tail starts with `{"salesagent"`: one brace trimmed from each.
+  // The page a FROM, not a join (D1 counts a join's rows again); each part named once (flattened, it is written twice).
   const order = sql`rtrim(${page.head}, '}') || ',"customer":' || ${shown.customer.sql}
     || ',"address":' || ${shown.address.sql} || ',' || ltrim(${page.tail}, '{')`;
   const list = db
@@ -84,13 +77,10 @@ function ordersPageQuery(db: cq.Compiler, range: { from: boolean; to: boolean },
     })
     .from(page);
   const columns = { total: sql<number | null>`(${total})`.as("total"), list: sql<string>`(${list})`.as("list") };
-  // One row, or none when no customer (of the agent) has the number.
   return { page: selectCustomersAs(db, columns, theCustomer).prepare() };
 }
 
-// An order's answer as SQLite writes it (json-text.ts), in two parts around what its customer shows
-// (`customer`, `address`), which the customer's own statement writes once for the page: the keys of
-// orders.serialize.ts in its order. Lines and invoices come in their indexes' order, so nothing is sorted.
+// An order (json-text.ts) around its customer's part: head ends `]}`, tail starts `{"salesagent"`; nothing sorted.
 const headJson = sql<string>`json_object('id', ${orders.id}, 'order_no', ${orders.orderNo},
   'item_total_amount', ${jsonNumber(orders.itemTotalAmount)}, 'discount_amount', ${jsonNumber(orders.discountAmount)},
   'return_total_amount', ${jsonNumber(orders.returnTotalAmount)}, 'billable_amount', ${jsonNumber(orders.billableAmount)},
@@ -120,7 +110,7 @@ const tailJson = sql<string>`json_object(
         ${jsonNumber(invoices.sgst)} as sgst, ${jsonNumber(invoices.igst)} as igst
       from ${invoices} where ${invoices.orderId} = ${orders.id} order by ${invoices.date}, ${invoices.id})))`;
 
-/** The page's orders as JSON, one row each, over page ids found once. No ORDER BY: orderedJson sorts. */
+/** The orders as JSON, one row each, over ids found once, in their order. */
 function pageJson(db: cq.Compiler, ids: TypedQueryBuilder<{ id: typeof orders.id }>) {
   const pageIds = db.$with("page_ids").as(ids);
   // CROSS JOIN keeps page_ids the outer loop in SQLite: the ids, then each one's rows.
@@ -191,10 +181,7 @@ export function ordersPageStatements(filter: OrderFilter, page: Page) {
   return [q.page.bind(values)] as const;
 }
 
-/**
- * One statement whatever the page size; null when no customer (of the key's agent) has the number. `orders`:
- * the page's orders as a JSON array's text, in the listing's order; `keys`: each one's date and id.
- */
+/** Null when no customer (of the key's agent) has the number; the orders as a JSON array's text. */
 export async function findOrdersByPhone(db: Database, filter: OrderFilter, page: Page) {
   const [[row]] = await cq.runBatch(db, ordersPageStatements(filter, page));
   if (!row) return null;
