@@ -17,7 +17,7 @@ import { runBatch } from "../../src/platform/db/compiled.ts";
 import type { Database } from "../../src/platform/db/database.ts";
 import { asJavaScriptWrites, jsonNumber } from "../../src/platform/db/json-text.ts";
 import { makeKey } from "../helpers/api-keys.ts";
-import { call } from "../helpers/http.ts";
+import { call, type CallResult } from "../helpers/http.ts";
 import {
   customersByIdsStatement,
   ordersByIdsStatement,
@@ -157,6 +157,50 @@ describe("answers as JSON text are the bytes of the records shaped in JavaScript
     }
     expect(compared).toBeGreaterThan(40);
   }, 30_000);
+
+  it("GET /orders 3 a page by next_page_url, and GET /customers 7 a page: every page's bytes, each record once in order", async () => {
+    const owners = await db
+      .selectDistinct({ id: customers.id, phone: customers.phoneKey, agent: customers.salesagentId })
+      .from(customers)
+      .innerJoin(orders, eq(orders.customerId, customers.id))
+      .where(sql`${orders.id} <= 40 and ${customers.salesagentId} is not null`);
+    expect(owners.length).toBeGreaterThan(20);
+    for (const owner of owners) {
+      const all = await call(`/api/orders?phone_number=${owner.phone}&count=100`, { key });
+      const walked: number[] = [];
+      for (let url: string | null = `/api/orders?phone_number=${owner.phone}&count=3`; url !== null;) {
+        const res: CallResult = await call(url, { key });
+        expect(res.status).toBe(200);
+        const ids = res.body.data.orders.map((o: { id: number }) => o.id);
+        const [customerRows, orderRows] = await runBatch(db, [
+          customersByIdsStatement([owner.id], owner.agent!),
+          ordersByIdsStatement(ids, owner.agent!),
+        ]);
+        const shown = shownCustomer(customerRows[0]!);
+        expect(res.text).toBe(
+          stringified(
+            res.text,
+            "orders",
+            ordersOf(orderRows, () => shown),
+          ),
+        );
+        walked.push(...ids);
+        url = res.body.data.pagination.next_page_url;
+      }
+      expect(walked).toEqual(all.body.data.orders.map((o: { id: number }) => o.id));
+    }
+    const rows = await selectCustomersWithAddress(db).orderBy(asc(customers.id));
+    const walked: number[] = [];
+    for (let url: string | null = "/api/customers?count=7"; url !== null;) {
+      const res: CallResult = await call(url, { key });
+      const ids = res.body.data.customers.map((c: { id: number }) => c.id);
+      const expected = ids.map((id: number) => toCustomer(rows.find((row) => row.id === id)!));
+      expect(res.text).toBe(stringified(res.text, "customers", expected));
+      walked.push(...ids);
+      url = res.body.data.pagination.next_page_url;
+    }
+    expect(walked).toEqual(rows.map((row) => row.id));
+  }, 60_000);
 
   it("plants every edge amount and text that it means to compare", async () => {
     const planted = await env.DB.prepare("SELECT billable_amount AS amount FROM orders WHERE id <= ?1 ORDER BY id")
