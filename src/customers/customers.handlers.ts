@@ -14,10 +14,8 @@ export const list: RouteHandler<typeof routes.list, AppEnv> = async (c) => {
   const agent = c.get("apiKey")!.agent_id;
   const scope = listingScope("customers", {}, agent);
   const page = requestedPage(c.req.valid("query"), scope);
-  // Each customer's JSON as SQLite wrote it (customers.queries.ts, docs/performance.md).
-  const { rows, total } = await listCustomers(c.get("services").db, page, agent);
+  const { customers, ids, total } = await listCustomers(c.get("services").db, page, agent);
   const carried = carriedParams((n) => c.req.query(n), ["count"]);
-  const pagination = paginationOf(c.req.url, page, total, carried, rows, (row) => ({ id: row.id }), scope);
-  const customers = rows.map((row) => row.json).join(",");
-  return jsonTextAnswer<Answer>(c, `{"data":{"customers":[${customers}],"pagination":${JSON.stringify(pagination)}}}`);
+  const pagination = paginationOf(c.req.url, page, total, carried, ids, (id) => ({ id }), scope);
+  return jsonTextAnswer<Answer>(c, `{"data":{"customers":${customers},"pagination":${JSON.stringify(pagination)}}}`);
 };

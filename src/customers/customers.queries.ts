@@ -98,10 +98,17 @@ function customersPageQueries(db: cq.Compiler, mode: cq.PageMode, agent: boolean
       .offset(cq.PAGE.offset);
     from = gte(customers.id, firstId);
   }
-  const rows = selectCustomersAs(db, customerJsonColumns, and(ofAgent, from))
+  const page = selectCustomersAs(db, customerJsonColumns, and(ofAgent, from))
     .orderBy(asc(customers.id))
-    .limit(cq.PAGE.limit);
-  return { total: kept.prepare(), rows: rows.prepare() };
+    .limit(cq.PAGE.limit)
+    .as("page");
+  // One statement, one row: the total, the page's customers as one JSON array's text in id order, their ids.
+  const columns = {
+    total: sql<number | null>`(${kept})`.as("total"),
+    customers: sql<string>`'[' || coalesce(group_concat(${page.json}, ','), '') || ']'`.as("customers"),
+    ids: sql<string>`json_group_array(${page.id})`.as("ids"),
+  };
+  return { page: db.select(columns).from(page).prepare() };
 }
 
 const modes = (agent: boolean) => ({
@@ -114,28 +121,20 @@ const customersPage = { all: modes(false), agent: modes(true) };
 /** Exported for `npm run bench`'s page floor too. */
 export function customersPageStatements(page: Page, agentId: number | null = null) {
   const q = (agentId === null ? customersPage.all : customersPage.agent)[cq.pageMode(page)]();
-  return cq.pageStatements(q, { ...cq.pageValues(page), agentId: agentId ?? undefined });
+  return [q.page.bind({ ...cq.pageValues(page), agentId: agentId ?? undefined })] as const;
 }
 
-export function listCustomers(db: Database, page: Page, agentId: number | null = null) {
-  return cq.runPage(db, customersPageStatements(page, agentId));
+/** `customers`: the page as a JSON array's text (customers.serialize.ts's answers as SQLite writes them). */
+export async function listCustomers(db: Database, page: Page, agentId: number | null = null) {
+  const [[row]] = await cq.runBatch(db, customersPageStatements(page, agentId));
+  return { total: row?.total ?? 0, customers: row?.customers ?? "[]", ids: JSON.parse(row?.ids ?? "[]") as number[] };
 }
 
 export type CustomerJsonRow = { id: number; json: string };
 
-// An agent's customers by id, for sync (docs/specification.md section 8): the same row as a page's, so
-// that a record is exactly the listing's item. Ids of other agents' customers are left out.
-// The agent check is kept off customers_salesagent_idx (unary +), so that the ids drive the join.
-const customersByIds = cq.compiled((db) => ({
-  rows: selectCustomersWithAddress(db, eq(sql`+${customers.salesagentId}`, AGENT), sql.placeholder("ids")).prepare(),
-}));
-
-export function customersByIdsStatement(ids: Iterable<number>, agentId: number) {
-  return customersByIds().rows.bind({ ids: cq.idsValue(ids), agentId });
-}
-
-// The same customers as JSON text (customers.serialize.ts's answers as SQLite writes them): the record,
-// and what each of its orders shows of it.
+// An agent's customers by id as JSON text, for sync (docs/specification.md section 8): the record, and what
+// each of its orders shows of it. Ids of other agents' customers are left out; the agent check is kept off
+// customers_salesagent_idx (unary +), so that the ids drive the join.
 const customersJsonByIds = cq.compiled((db) => ({
   rows: selectCustomersAs(
     db,

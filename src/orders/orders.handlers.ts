@@ -5,7 +5,7 @@ import { errors } from "../platform/errors.ts";
 import { jsonTextAnswer } from "../platform/json-text.ts";
 import { listingScope, paginationOf, requestedPage } from "../platform/paging/listing.ts";
 import { carriedParams } from "../platform/paging/pagination.ts";
-import { findOrdersByPhone, orderJson } from "./orders.queries.ts";
+import { findOrdersByPhone } from "./orders.queries.ts";
 import type * as routes from "./orders.routes.ts";
 
 type Answer = z.infer<(typeof routes.list.responses)[200]["content"]["application/json"]["schema"]>;
@@ -33,11 +33,9 @@ export const list: RouteHandler<typeof routes.list, AppEnv> = async (c) => {
     page,
     found.total,
     carried,
-    found.orders,
-    (o) => ({ date: o.date, id: o.id }),
+    found.keys,
+    ([date, id]) => ({ date, id }),
     scope,
   );
-  // Each order's JSON as SQLite wrote it, its customer's written once for the page (orders.queries.ts).
-  const orders = found.orders.map((row) => orderJson(row, found.customer)).join(",");
-  return jsonTextAnswer<Answer>(c, `{"data":{"orders":[${orders}],"pagination":${JSON.stringify(pagination)}}}`);
+  return jsonTextAnswer<Answer>(c, `{"data":{"orders":${found.orders},"pagination":${JSON.stringify(pagination)}}}`);
 };

@@ -361,10 +361,10 @@ describe("what an agent's page reads (docs/specification.md section 4, cost)", (
       { count: 10, skip: 0 },
       { count: 10, skip: 2990, after: { id: 3000 } },
     ]) {
-      const [total, rows] = customersPageStatements(page, 3);
-      expect(await plan(total)).toEqual(["SEARCH agent_customer_counts USING INTEGER PRIMARY KEY (rowid=?)"]);
-      const details = await plan(rows);
-      expect(details[0]).toMatch(
+      const [statement] = customersPageStatements(page, 3);
+      const details = await plan(statement);
+      expect(details.at(-1)).toBe("SEARCH agent_customer_counts USING INTEGER PRIMARY KEY (rowid=?)");
+      expect(details.find((d) => d.startsWith("SEARCH customers"))).toMatch(
         page.skip === 0
           ? /^SEARCH customers USING INDEX customers_salesagent_idx \(salesagent_id=\?\)$/
           : /^SEARCH customers USING INDEX customers_salesagent_idx \(salesagent_id=\? AND id>\?\)$/,

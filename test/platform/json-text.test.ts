@@ -9,26 +9,21 @@ import { drizzle } from "drizzle-orm/d1";
 import { beforeAll, describe, expect, it } from "vitest";
 import demo from "../../data/demo.json";
 import { customers, orders } from "../../drizzle/schema.ts";
-import {
-  customersByIdsStatement,
-  customersJsonByIdsStatement,
-  selectCustomersWithAddress,
-} from "../../src/customers/customers.queries.ts";
+import { customersJsonByIdsStatement, selectCustomersWithAddress } from "../../src/customers/customers.queries.ts";
 import { toCustomer } from "../../src/customers/customers.serialize.ts";
 import { importDataset } from "../../src/import/importer.ts";
-import {
-  type OrderJsonRow,
-  orderJson,
-  orderedJson,
-  ordersByIdsStatement,
-  ordersJsonByIdsStatement,
-} from "../../src/orders/orders.queries.ts";
-import { ordersOf, shownCustomer } from "../../src/orders/orders.serialize.ts";
+import { type OrderJsonRow, orderJson, ordersJsonByIdsStatement } from "../../src/orders/orders.queries.ts";
 import { runBatch } from "../../src/platform/db/compiled.ts";
 import type { Database } from "../../src/platform/db/database.ts";
 import { asJavaScriptWrites, jsonNumber } from "../../src/platform/db/json-text.ts";
 import { makeKey } from "../helpers/api-keys.ts";
-import { call } from "../helpers/http.ts";
+import { call, type CallResult } from "../helpers/http.ts";
+import {
+  customersByIdsStatement,
+  ordersByIdsStatement,
+  ordersOf,
+  shownCustomer,
+} from "../helpers/reference-records.ts";
 
 const db = drizzle(env.DB) as unknown as Database;
 let key: string;
@@ -154,12 +149,58 @@ describe("answers as JSON text are the bytes of the records shaped in JavaScript
         ordersJsonByIdsStatement(ids, owner.agent),
       ]);
       expect(customerJson[0]!.json).toBe(JSON.stringify(toCustomer(customerRows[0]!)));
-      const texts = orderedJson(orderJsonRows as OrderJsonRow[]).map((row) => orderJson(row, customerJson[0]!));
-      expect(texts).toEqual(expected.map((order) => JSON.stringify(order)));
+      const texts = new Map(
+        (orderJsonRows as OrderJsonRow[]).map((row) => [row.id, orderJson(row, customerJson[0]!)] as const),
+      );
+      expect(ids.map((id: number) => texts.get(id))).toEqual(expected.map((order) => JSON.stringify(order)));
       compared++;
     }
     expect(compared).toBeGreaterThan(40);
   }, 30_000);
+
+  it("GET /orders 3 a page by next_page_url, and GET /customers 7 a page: every page's bytes, each record once in order", async () => {
+    const owners = await db
+      .selectDistinct({ id: customers.id, phone: customers.phoneKey, agent: customers.salesagentId })
+      .from(customers)
+      .innerJoin(orders, eq(orders.customerId, customers.id))
+      .where(sql`${orders.id} <= 40 and ${customers.salesagentId} is not null`);
+    expect(owners.length).toBeGreaterThan(20);
+    for (const owner of owners) {
+      const all = await call(`/api/orders?phone_number=${owner.phone}&count=100`, { key });
+      const walked: number[] = [];
+      for (let url: string | null = `/api/orders?phone_number=${owner.phone}&count=3`; url !== null;) {
+        const res: CallResult = await call(url, { key });
+        expect(res.status).toBe(200);
+        const ids = res.body.data.orders.map((o: { id: number }) => o.id);
+        const [customerRows, orderRows] = await runBatch(db, [
+          customersByIdsStatement([owner.id], owner.agent!),
+          ordersByIdsStatement(ids, owner.agent!),
+        ]);
+        const shown = shownCustomer(customerRows[0]!);
+        expect(res.text).toBe(
+          stringified(
+            res.text,
+            "orders",
+            ordersOf(orderRows, () => shown),
+          ),
+        );
+        walked.push(...ids);
+        url = res.body.data.pagination.next_page_url;
+      }
+      expect(walked).toEqual(all.body.data.orders.map((o: { id: number }) => o.id));
+    }
+    const rows = await selectCustomersWithAddress(db).orderBy(asc(customers.id));
+    const walked: number[] = [];
+    for (let url: string | null = "/api/customers?count=7"; url !== null;) {
+      const res: CallResult = await call(url, { key });
+      const ids = res.body.data.customers.map((c: { id: number }) => c.id);
+      const expected = ids.map((id: number) => toCustomer(rows.find((row) => row.id === id)!));
+      expect(res.text).toBe(stringified(res.text, "customers", expected));
+      walked.push(...ids);
+      url = res.body.data.pagination.next_page_url;
+    }
+    expect(walked).toEqual(rows.map((row) => row.id));
+  }, 60_000);
 
   it("plants every edge amount and text that it means to compare", async () => {
     const planted = await env.DB.prepare("SELECT billable_amount AS amount FROM orders WHERE id <= ?1 ORDER BY id")
