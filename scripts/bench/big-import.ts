@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { descendants } from "../lib/processes.ts";
 import type { PerfRun } from "./harness.ts";
-import { largeDataset } from "./state.ts";
+import { largeDataset } from "./harness.ts";
 
 export interface ImportFigures {
   seconds: number;

@@ -1,9 +1,7 @@
 // The api suite's figures as markdown (the harness writes the report's heading, command and machine).
 import type { BundleSize } from "./bundle.ts";
-import type { FirstSyncRounds } from "./sync.ts";
 import { type Figures, mean, median, num, tableHead } from "./cannon.ts";
 import type { OrdersWalk, RowsRead, WalkCost } from "./rows.ts";
-import { type UsageComparison, usageMarkdown } from "./usage.ts";
 
 export type FloorName = "constant" | "one query";
 
@@ -49,10 +47,6 @@ export interface Summary {
   ordersLargeCount: number;
   ordersDemoCount: number;
   bundle: BundleSize;
-  /** Usage recording on and off, when compared (`--usage`). */
-  usage?: UsageComparison;
-  /** The first sync of one agent's book, in rounds. */
-  firstSync: FirstSyncRounds;
   /** Rebuilds by wrangler during the measurements (someone edited a source file). */
   reloads: number;
 }
@@ -175,23 +169,6 @@ function endpoints(s: Summary): string[] {
   return lines;
 }
 
-function firstSync(s: Summary): string[] {
-  const { rounds, cpuSeconds } = s.firstSync;
-  const seconds = rounds.map((r) => r.seconds);
-  const cpu = cpuSeconds.filter((c): c is number => c !== null);
-  const r = rounds[0]!;
-  return [
-    "## First sync of one agent's book",
-    "",
-    `The book of \`npm run bench -- sync\` (1,500 customers, 15,000 orders), GET /sync at limit 1000 from no cursor until has_more ` +
-      `is false, after one warm-up sync: ${r.pages} answers, ${num(r.records)} records, ${num(r.rows)} rows read, ${num(r.bytes)} bytes.`,
-    "",
-    `Seconds, median of ${rounds.length}: ${median(seconds).toFixed(2)} (${seconds.map((x) => x.toFixed(2)).join(", ")}); ` +
-      `CPU seconds of the API's processes: ${cpu.length ? `${median(cpu).toFixed(2)} (${cpu.map((x) => x.toFixed(2)).join(", ")})` : "n/a"}.`,
-    "",
-  ];
-}
-
 function pageFloors(s: Summary): string[] {
   const lines = [
     "## The pages' own D1 work",
@@ -258,9 +235,7 @@ export function toMarkdown(s: Summary): string[] {
     ...floors(s),
     ...endpoints(s),
     ...pageFloors(s),
-    ...firstSync(s),
     ...rowsRead(s),
-    ...(s.usage ? usageMarkdown(s.usage) : []),
     "## Orders page latency and data size",
     "",
     ...tableHead("dataset", "customer's orders", "req/s", "p50 ms", "p99 ms"),
