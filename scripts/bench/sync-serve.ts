@@ -1,10 +1,9 @@
 // `npm run bench -- sync`: what GET /sync costs (docs/performance.md, "Sync") on one agent's book (./sync-book.ts)
 // served by `npm run dev`: first syncs, a delta of 50 creates, and a caught-up sync beside the one-query floor.
 import { createBody } from "../../test/fixtures/create-body.ts";
-import { createCustomer } from "./rows.ts";
 import { firstSyncRounds, syncPage, syncPath, wholeSync } from "./sync.ts";
 import { measure, median, type LoadOptions } from "./cannon.ts";
-import { makeKey, type PerfRun } from "./harness.ts";
+import { auth, makeKey, type PerfRun } from "./harness.ts";
 import { CUSTOMERS, dataset, openBookState, ORDERS } from "./sync-book.ts";
 
 const AGENT = 1;
@@ -41,11 +40,17 @@ export async function syncServe(perf: PerfRun, rounds: number): Promise<string[]
 
   for (let i = 0; i < CREATES; i++) {
     const mobile = `8${String(i).padStart(9, "0")}`;
-    await createCustomer(
-      api.url,
-      key,
-      createBody(mobile, { company_name: `Bench ${i}`, contactpersons_name: "Bench", address: "1 Bench Road" }),
-    );
+    const body = createBody(mobile, {
+      company_name: `Bench ${i}`,
+      contactpersons_name: "Bench",
+      address: "1 Bench Road",
+    });
+    const res = await fetch(`${api.url}/api/customers/create`, {
+      method: "POST",
+      headers: { ...auth(key), "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    if (res.status !== 201) throw new Error(`POST /api/customers/create answered ${res.status}: ${await res.text()}`);
   }
   const delta = await syncPage(api.url, key, AGENT, first.cursor, LIMIT);
   say(`delta of ${CREATES} changes: ${delta.changes.length} records, ${delta.rows} rows read, ${delta.bytes} bytes`);
