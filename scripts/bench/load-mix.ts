@@ -30,6 +30,8 @@ interface Built {
   mobile?: string;
 }
 
+type Context = { endpoint?: string; sent?: Built };
+
 interface Endpoint {
   name: string;
   weight: number;
@@ -197,7 +199,8 @@ export function buildMix(catalog: Catalog, key: string, runId: string) {
   const request: CannonRequest = {
     method: "GET",
     path: "/",
-    setupRequest: (base, context) => {
+    setupRequest: (base, connection) => {
+      const context = connection as Context;
       const endpoint = pickEndpoint();
       const built = endpoint.build();
       context.endpoint = endpoint.name;
@@ -211,9 +214,8 @@ export function buildMix(catalog: Catalog, key: string, runId: string) {
         headers: { Authorization: `Bearer ${key}`, ...built.headers },
       };
     },
-    onResponse: (status, body, context, headers) => {
-      const name = String(context.endpoint);
-      const sent = context.sent as Built | undefined;
+    onResponse: (status, body, connection, headers) => {
+      const { endpoint: name = "", sent } = connection as Context;
       count(name, status);
       if (sent?.mobile) tally.createsSent.set(sent.mobile, status);
       if (!sent?.mobile || status !== 201) return;
@@ -229,8 +231,8 @@ export function buildMix(catalog: Catalog, key: string, runId: string) {
       }
       tally.created++;
       tally.createdIds.add(id);
-      const replayedHeader = Object.entries(headers).find(([h]) => h.toLowerCase() === "idempotent-replayed")?.[1];
-      if (replayedHeader === "true") {
+      const replayed = Object.entries(headers ?? {}).find(([h]) => h.toLowerCase() === "idempotent-replayed")?.[1];
+      if (replayed === "true") {
         tally.replayed++;
         const original = answeredKeyed.find((k) => k.key === sent.headers?.["Idempotency-Key"]);
         if (!original || original.id !== id)

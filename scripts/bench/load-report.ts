@@ -11,7 +11,7 @@ export interface Verdict {
 export function report(result: CannonResult, tally: Tally, check: CreateCheck): Verdict {
   const lines: string[] = [];
   const statuses = Object.entries(result.statusCodeStats ?? {})
-    .map(([s, v]) => [Number(s), v.count] as const)
+    .map(([s, v]) => [Number(s), v.count ?? 0] as const)
     .sort((a, b) => a[0] - b[0]);
   const nonOk = statuses.filter(([s]) => s < 200 || s >= 300);
   const fiveXx = statuses.filter(([s]) => s >= 500).reduce((n, [, c]) => n + c, 0);
