@@ -4,7 +4,19 @@
 import { Rng } from "../dataset/prng.ts";
 import type { CannonRequest } from "./cannon.ts";
 import { freshMobiles } from "./harness.ts";
-import type { Catalog } from "./load-catalog.ts";
+
+export interface Catalog {
+  /** The ids GET /customers lists before the load. */
+  customerIds: Set<number>;
+  /** Contact numbers as stored (mixed formats: the API normalizes them). */
+  phones: string[];
+  pincodes: string[];
+  postalcodeIds: number[];
+  areaIds: number[];
+  salesagentIds: number[];
+  /** Normalized numbers of existing customers: a create must not reuse one (that is a 409). */
+  takenPhones: Set<string>;
+}
 
 export interface Tally {
   /** endpoint name -> status -> count */
