@@ -14,9 +14,8 @@ import {
   type Server,
   type Targets,
 } from "./harness.ts";
-import { measureImport, type ImportFigures } from "./big-import.ts";
+import { databaseSize, type DatabaseSize, measureImport, type ImportFigures } from "./big-import.ts";
 import { changedCopy } from "./changed.ts";
-import { databaseSize, type DatabaseSize } from "./database.ts";
 import { pageCost } from "./rows.ts";
 import { startFloors } from "./servers.ts";
 import { syncPath, wholeSync, type WholeSync } from "./sync.ts";
