@@ -1,7 +1,6 @@
-// `npm run bench -- SUITE [options]`: the benchmark (docs/performance.md, "The benchmark"). Not a test: each suite
-// prints figures. They share one harness (./bench/harness.ts: a run's folder, its servers on free ports, keys made
-// with `npm run keys`) and one report: a heading naming the command, the machine and its load, then the suite's
-// figures, printed and written to bench-results/SUITE.md.
+// `npm run bench -- SUITE [options]` (docs/performance.md, "The benchmark"): not a test, each suite prints figures.
+// The report: a heading naming the command, the machine and its load, then the suite's figures, printed and
+// written to bench-results/SUITE.md.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -16,21 +15,19 @@ import {
 } from "./lib/cli.ts";
 import { type PerfRun, runPerf } from "./bench/harness.ts";
 
-/** Generated datasets are kept here between runs (they take a while to make). */
-const CACHE_DIR = join(tmpdir(), "order-lookup-bench-cache");
-
 const COMMAND: CommandLine = {
   invocation: "npm run bench --",
   usage: `Usage: npm run bench -- SUITE [options]
   Not a test: prints figures and writes them to bench-results/SUITE.md. Suites (docs/performance.md):
-  api [LOAD] [--customers N] [--orders M] [--usage MODES]
+  api [LOAD] [--customers N] [--orders M]
                  every endpoint against its floors on a generated dataset (default 20000 customers,
-                 200000 orders), rows read, the demo data's orders page, usage recording, the bundle
+                 200000 orders), rows read, the demo data's orders page, the bundle
   usage [LOAD] [--customers N] [--orders M] [--usage MODES]
-                 only usage recording's cost: USAGE_FLUSH_SECONDS values, comma-separated (default
-                 "60,off"; 60 is wrangler.toml's; "0" writes after every request)
+                 usage recording's cost on the same data: USAGE_FLUSH_SECONDS values, comma-separated
+                 (default "60,off"; 60 is wrangler.toml's; "0" writes after every request)
   rotation [LOAD]  a key whose rotation is due against an ordinary one (demo data)
-  sync           GET /sync on one agent's book of 1,500 customers and 15,000 orders
+  sync [--rounds N]
+                 GET /sync on one agent's book of 1,500 customers and 15,000 orders (N first syncs, default 1)
   sync-import    what imports cost the sync change log, on the same book
   app            the field app: its files' size, and in Chromium a first sync on 3G, a catch-up,
                  idle checks, opening offline and searching with the CPU slowed 4 times
@@ -56,6 +53,7 @@ const DATA = { customers: { type: "string", value: "N" }, orders: { type: "strin
 const USAGE = { usage: { type: "string", value: "MODES" } } as const;
 
 type Suite = (perf: PerfRun) => Promise<string[] | { lines: string[]; ok: boolean }>;
+const CACHE_DIR = join(tmpdir(), "order-lookup-bench-cache");
 
 const loadOf = (v: Values<typeof LOAD>) => ({
   load: {
@@ -68,7 +66,6 @@ const loadOf = (v: Values<typeof LOAD>) => ({
 
 /** `--usage 60,off,0`: the USAGE_FLUSH_SECONDS values to compare ("" for wrangler.toml's 60). */
 function usageModes(value: string | undefined): string[] {
-  if (value === "none") return [];
   const modes = (value ?? "60,off").split(",").map((m) => m.trim());
   for (const m of modes)
     if (m !== "off" && !/^\d{1,6}$/.test(m))
@@ -77,30 +74,33 @@ function usageModes(value: string | undefined): string[] {
   return modes.map((m) => (m === "60" ? "" : m));
 }
 
-const apiSuite = (usageOnly: boolean) =>
-  subcommand({
-    options: { ...LOAD, ...DATA, ...USAGE },
-    operands: [],
-    usage: `${usageOnly ? "usage" : "api"} [LOAD] [--customers N] [--orders M] [--usage MODES]`,
-    build: (v): Suite => {
-      const opts = {
-        ...loadOf(v),
-        customers: wholeNumber("customers", v.customers, 20_000, 1),
-        orders: wholeNumber("orders", v.orders, 200_000, 0),
-        usage: usageModes(v.usage),
-        usageOnly,
-        cacheDir: CACHE_DIR,
-      };
-      if (usageOnly && opts.usage.length === 0) throw new UsageError("usage needs at least one --usage value");
-      return async (perf) => (await import("./bench/api.ts")).apiFigures(perf, opts);
-    },
-  });
+const dataOf = (v: Values<typeof DATA>, customers: number, orders: number) => ({
+  customers: wholeNumber("customers", v.customers, customers, 1),
+  orders: wholeNumber("orders", v.orders, orders, 0),
+  cacheDir: CACHE_DIR,
+});
 
 const plain = (usage: string, suite: Suite) => subcommand({ options: {}, operands: [], usage, build: () => suite });
 
 const SUITES = {
-  api: apiSuite(false),
-  usage: apiSuite(true),
+  api: subcommand({
+    options: { ...LOAD, ...DATA },
+    operands: [],
+    usage: "api [LOAD] [--customers N] [--orders M]",
+    build: (v): Suite => {
+      const opts = { ...loadOf(v), ...dataOf(v, 20_000, 200_000) };
+      return async (perf) => (await import("./bench/api.ts")).apiFigures(perf, opts);
+    },
+  }),
+  usage: subcommand({
+    options: { ...LOAD, ...DATA, ...USAGE },
+    operands: [],
+    usage: "usage [LOAD] [--customers N] [--orders M] [--usage MODES]",
+    build: (v): Suite => {
+      const opts = { ...loadOf(v), ...dataOf(v, 20_000, 200_000), modes: usageModes(v.usage) };
+      return async (perf) => (await import("./bench/usage.ts")).usageFigures(perf, opts);
+    },
+  }),
   rotation: subcommand({
     options: LOAD,
     operands: [],
@@ -110,7 +110,15 @@ const SUITES = {
       return async (perf) => (await import("./bench/rotation.ts")).compareRotation(perf, load, rounds);
     },
   }),
-  sync: plain("sync", async (perf) => (await import("./bench/sync-serve.ts")).syncServe(perf)),
+  sync: subcommand({
+    options: { rounds: LOAD.rounds },
+    operands: [],
+    usage: "sync [--rounds N]",
+    build: (v): Suite => {
+      const rounds = wholeNumber("rounds", v.rounds, 1, 1);
+      return async (perf) => (await import("./bench/sync-serve.ts")).syncServe(perf, rounds);
+    },
+  }),
   "sync-import": plain("sync-import", async () => (await import("./bench/sync-import.ts")).syncImport()),
   app: plain("app", async (perf) => (await import("./bench/field-app.ts")).fieldAppFigures(perf)),
   load: subcommand({
@@ -137,12 +145,7 @@ const SUITES = {
     operands: [],
     usage: "scale [LOAD] [--customers N] [--orders M]",
     build: (v): Suite => {
-      const opts = {
-        ...loadOf(v),
-        customers: wholeNumber("customers", v.customers, 200_000, 1),
-        orders: wholeNumber("orders", v.orders, 2_000_000, 0),
-        cacheDir: CACHE_DIR,
-      };
+      const opts = { ...loadOf(v), ...dataOf(v, 200_000, 2_000_000) };
       return async (perf) => (await import("./bench/scale.ts")).runScale(perf, opts);
     },
   }),
@@ -163,8 +166,7 @@ if (parsed.help) {
 const { command: suite, common } = parsed;
 const name = argv.find((a) => !a.startsWith("-"))!;
 
-runPerf(COMMAND, "bench", async (open) => {
-  const perf = open(common.keep);
+runPerf(COMMAND, common.keep ?? false, async (perf) => {
   const loadBefore = loadavg();
   const started = new Date();
   if (loadBefore[0]! > 2)

@@ -1,252 +1,205 @@
-// `npm run bench -- api` (and `usage`): the API's figures on a generated dataset imported with `npm run db:import`,
-// served by `npm run dev` (no rate limit): each endpoint loaded by autocannon beside two floors served at the same time
-// (a constant JSON body; one D1 `select 1`), rows read per page, the orders page beside the demo dataset's, usage
-// recording on and off, and the gzipped bundle. `usage` runs only that comparison.
-import { cpSync, writeFileSync } from "node:fs";
+// `npm run bench -- api`: the API's figures on a generated dataset imported with `npm run db:import` and served by
+// `npm run dev`: each endpoint loaded beside the floors (scripts/bench/floors.ts) served at the same time, rows
+// read per page, the orders page beside the demo dataset's, and the gzipped bundle.
 import { join } from "node:path";
 import { DEMO_OPTIONS } from "../dataset/index.ts";
-import type { Figures, LoadOptions } from "./cannon.ts";
-import { makeKey, type PerfRun, type Server } from "./harness.ts";
-import type { FloorName, PageFloor, Row, Summary } from "./report.ts";
-import type { UsageComparison } from "./usage.ts";
+import { type Figures, type LoadOptions, mean, median, num, tableHead } from "./cannon.ts";
+import { auth, findTargets, importInto, largeDataset, makeKey, type PerfRun, ratioRounds } from "./harness.ts";
 
 export interface ApiOptions {
   load: LoadOptions;
   rounds: number;
   customers: number;
   orders: number;
-  /** USAGE_FLUSH_SECONDS values to compare ("" for wrangler.toml's 60). */
-  usage: string[];
-  usageOnly: boolean;
   cacheDir: string;
 }
 
-export async function apiFigures(perf: PerfRun, opts: ApiOptions): Promise<string[]> {
-  const step = (message: string) => perf.step(message);
-  // Loaded once the command line is known to be good: wrangler and autocannon are large modules.
-  const { bundleSize } = await import("./bundle.ts");
-  const { loadRunner, ratioRounds } = await import("./runner.ts");
-  const { toMarkdown } = await import("./report.ts");
-  const { startFloors } = await import("./servers.ts");
-  const { findCreateTemplate, findTargets, importInto, largeDataset } = await import("./state.ts");
-  const { compareUsage, createRequests, modeName, usageLines, usageMarkdown } = await import("./usage.ts");
-  const { measureOrdersWalk, measureRowsRead, measureWalk } = await import("./rows.ts");
-  const work = perf.dir;
-  step(`working in ${work}`);
+type FloorName = "constant" | "one query";
+const FLOOR_PATHS: Record<FloorName, string> = { constant: "/constant-logged", "one query": "/select1-logged" };
+const P50_TARGET = 1.5;
+const BUNDLE_TARGET_KIB = 150;
 
-  step(`dataset: ${opts.customers} customers, ${opts.orders} orders`);
+const ms = (n: number) => num(n, n < 10 ? 1 : 0);
+const mark = (ok: boolean) => (ok ? "yes" : "**no**");
+const cpuText = (n: number | null) => (n === null ? "n/a" : n.toFixed(2));
+/** The median, with every round's in brackets when there are several. */
+const rounds = (xs: number[]) =>
+  `${median(xs).toFixed(2)}${xs.length > 1 ? ` (${xs.map((x) => x.toFixed(2)).join(", ")})` : ""}`;
+/** Failed requests and a probe that was not answered 200, flagged after a label. */
+const problemsOf = (f: Figures) =>
+  (f.failures ? ` (**${num(f.failures)} failed**)` : "") +
+  (f.status !== 200 ? ` (**probe answered ${f.status}**)` : "");
+
+const orderRow = (name: string, orders: number, f: Figures) =>
+  `| ${name} | ${num(orders)} | ${num(f.rps)} | ${ms(f.p50)} | ${ms(f.p99)} |`;
+
+/** The generated dataset imported into a state folder of the run, with a key and the busiest customer. */
+export async function largeState(perf: PerfRun, opts: ApiOptions) {
+  perf.step(`dataset: ${opts.customers} customers, ${opts.orders} orders`);
   const dataset = await largeDataset(opts.cacheDir, opts.customers, opts.orders);
-  step(`${dataset.cached ? "reusing" : "generated"} ${dataset.file}`);
+  perf.step(`${dataset.cached ? "reusing" : "generated"} ${dataset.file}; npm run db:import ...`);
+  const state = join(perf.dir, "large-state");
+  const imported = await importInto(state, dataset.file);
+  perf.step(imported.summary);
+  return { file: dataset.file, state, imported, key: await makeKey(state, "bench"), targets: await findTargets(state) };
+}
 
-  const largeState = join(work, "large-state");
-  const demoState = join(work, "demo-state");
-  step("npm run db:import (large dataset) ...");
-  const largeImport = await importInto(largeState, dataset.file);
-  step(largeImport.summary);
-  step("npm run db:import (demo dataset) ...");
+export async function apiFigures(perf: PerfRun, opts: ApiOptions): Promise<string[]> {
+  // Loaded once the command line is known to be good: wrangler is a large module.
+  const { bundleSize } = await import("./bundle.ts");
+  const { startFloors } = await import("./servers.ts");
+  const { measureOrdersWalk, measureRowsRead, measureWalk } = await import("./rows.ts");
+  const { file, state, imported, key, targets: large } = await largeState(perf, opts);
+  const demoState = join(perf.dir, "demo-state");
+  perf.step("npm run db:import (demo dataset) ...");
   const demoImport = await importInto(demoState, DEMO_OPTIONS.out);
-  const largeKey = await makeKey(largeState, "bench");
   const demoKey = await makeKey(demoState, "bench");
-  const large = await findTargets(largeState);
   const demo = await findTargets(demoState);
-  step(`busiest customer: ${large.orders} orders (large), ${demo.orders} (demo); pincode ${large.pincode}`);
+  const run = perf.runner(opts.load);
 
-  const auth = (key: string) => ({ Authorization: `Bearer ${key}` });
-  const run = loadRunner(step, opts.load);
-  const reloads: number[] = [];
-  // Usage recording on and off (and any other interval asked for): one server each, on its own copy
-  // of the large data (made now, with the bench's key in it), all running while each is loaded in turn.
-  const compareUsageModes = async (): Promise<UsageComparison | undefined> => {
-    if (opts.usage.length === 0) return undefined;
-    const template = await findCreateTemplate(largeState);
-    const usageServers = new Map<string, Server>();
-    await Promise.all(
-      opts.usage.map(async (mode) => {
-        const state = join(work, `usage-state-${mode || "60"}`);
-        cpSync(largeState, state, { recursive: true });
-        usageServers.set(
-          mode,
-          await perf.serveApi(`api-usage-${mode || "60"}`, "dev", state, { USAGE_FLUSH_SECONDS: mode }),
-        );
-      }),
-    );
-    step(`usage recording: ${opts.usage.map((m) => `${modeName(m)} at ${usageServers.get(m)!.url}`).join("; ")}`);
-    const usage = await compareUsage(
-      opts.usage,
-      opts.rounds,
-      [
-        { label: "GET /area (cached)", path: "/api/area" },
-        {
-          label: "GET /fetch-salesagent-by-pincode (cached)",
-          path: `/api/fetch-salesagent-by-pincode?pincode=${large.pincode}`,
-        },
-        { label: "GET /customers (10)", path: "/api/customers?count=10" },
-        { label: `GET /orders (10 of ${large.orders})`, path: `/api/orders?phone_number=${large.phone}&count=10` },
-        { label: "POST /customers/create (JSON)", path: "/api/customers/create", request: createRequests(template) },
-      ],
-      (mode, e) => run(`usage ${mode || "60"}: ${e.label}`, usageServers.get(mode)!, e.path, auth(largeKey), e.request),
-    );
-    for (const line of usageLines(usage)) step(line);
-    for (const server of usageServers.values()) reloads.push(server.reloads());
-    await Promise.all([...usageServers.values()].map((server) => server.stop()));
-    return usage;
-  };
-  if (opts.usageOnly) return usageMarkdown((await compareUsageModes())!);
-
-  const floors = await startFloors(perf, largeState);
-  const api = await perf.serveApi("api-large", "dev", largeState);
-  step(`floors at ${floors.url}, API at ${api.url}`);
-
-  // Rows read before any load: one request each, read from Server-Timing's d1rows.
-  step("rows read per request (Server-Timing d1rows) ...");
-  const rowsRead = await measureRowsRead(api.url, largeKey, [
+  const floors = await startFloors(perf, state);
+  const api = await perf.serveApi("api-large", "dev", state);
+  perf.step("rows read per request (Server-Timing d1rows) ...");
+  const pincodePath = `/api/fetch-salesagent-by-pincode?pincode=${large.pincode}`;
+  const ordersPath = `/api/orders?phone_number=${large.phone}&count=10`;
+  const ordersLabel = `GET /orders (10 of ${large.orders})`;
+  const rowsRead = await measureRowsRead(api.url, key, [
     { label: "GET /customers (10)", path: "/api/customers?count=10" },
     { label: "GET /customers (100)", path: "/api/customers?count=100" },
     { label: "GET /customers (10, page 100 by page=N)", path: "/api/customers?count=10&page=100" },
-    { label: `GET /orders (10 of ${large.orders})`, path: `/api/orders?phone_number=${large.phone}&count=10` },
+    { label: ordersLabel, path: ordersPath },
     { label: `GET /orders (100 of ${large.orders})`, path: `/api/orders?phone_number=${large.phone}&count=100` },
     { label: "GET /orders (unknown phone, 404)", path: "/api/orders?phone_number=9999999999" },
     { label: "GET /postalcodes (10)", path: "/api/postalcodes?count=10" },
     { label: "GET /postalcodes (code)", path: `/api/postalcodes?code=${large.pincode}` },
     { label: "GET /salesagents (10)", path: "/api/salesagents?count=10" },
     { label: "GET /area (first, empty cache)", path: "/api/area" },
-    {
-      label: "GET /fetch-salesagent-by-pincode (first, empty cache)",
-      path: `/api/fetch-salesagent-by-pincode?pincode=${large.pincode}`,
-    },
+    { label: "GET /fetch-salesagent-by-pincode (first, empty cache)", path: pincodePath },
   ]);
-  const walk = await measureWalk(api.url, largeKey, 100);
-  const ordersWalk = await measureOrdersWalk(api.url, largeKey, large.phone, 10);
-  for (const r of rowsRead) step(`${r.label}: ${r.first} rows${r.next === null ? "" : `, its next page ${r.next}`}`);
-  step(
-    `walk of ${walk.customers} customers (count 100): ${walk.byCursor} rows by next_page_url, ${walk.byPage} by page=N`,
-  );
-  step(
-    `  seen twice ${walk.repeated}, missed ${walk.missed}, created mid-walk seen ${walk.createdMidWalkSeen} time(s), ` +
-      `pages over 8 rows a customer + 10: ${walk.pagesOverBound}; count 10: first page ${walk.firstOf10} rows, deepest ${walk.deepestOf10}`,
-  );
-  step(
-    `walk of the busiest customer's ${ordersWalk.orders} orders (count 10, ${ordersWalk.pages} pages): at most ${ordersWalk.maxPage} rows a page, ` +
-      `pages over the bound: ${ordersWalk.pagesOverBound}`,
-  );
+  const walk = await measureWalk(api.url, key, 100);
+  const ordersWalk = await measureOrdersWalk(api.url, key, large.phone, 10);
 
-  // The floors write the log line that every request of the API writes (as --scale's do): the ratios of
-  // issue 40's goals are to those. The bare floors are measured once, for comparison.
-  const floorPaths: Record<FloorName, string> = { constant: "/constant-logged", "one query": "/select1-logged" };
-  const rows: Row[] = [];
-  const endpoint = async (label: string, path: string, floor: FloorName, target?: number, cpuTarget?: number) => {
-    // The floor right before the endpoint: load from others on the machine drifts over minutes.
-    const { median, ratios, rounds } = await ratioRounds(
+  // Issue 40's targets: throughput against the floor, and CPU a request at most so many times the floor's.
+  const endpoints: { label: string; path: string; floor: FloorName; target?: number; cpuTarget?: number }[] = [
+    { label: "GET /area (cached)", path: "/api/area", floor: "constant", target: 0.9, cpuTarget: 1.15 },
+    {
+      label: "GET /fetch-salesagent-by-pincode (cached)",
+      path: pincodePath,
+      floor: "constant",
+      target: 0.9,
+      cpuTarget: 1.15,
+    },
+    { label: "GET /customers (10)", path: "/api/customers?count=10", floor: "one query", target: 0.9, cpuTarget: 1.25 },
+    { label: ordersLabel, path: ordersPath, floor: "one query", target: 0.85, cpuTarget: 1.25 },
+    { label: "GET /postalcodes (10)", path: "/api/postalcodes?count=10", floor: "one query" },
+    { label: "GET /salesagents (10)", path: "/api/salesagents?count=10", floor: "one query" },
+  ];
+  const floorRuns: Record<FloorName, Figures[]> = { constant: [], "one query": [] };
+  const endpointRows: string[] = [];
+  let ordersLarge: Figures | undefined;
+  for (const { label, path, floor, target, cpuTarget } of endpoints) {
+    const result = await ratioRounds(
       opts.rounds,
-      () => run(`floor: ${floor}`, floors, floorPaths[floor]),
-      () => run(label, api, path, auth(largeKey)),
+      () => run(`floor: ${floor}`, floors, FLOOR_PATHS[floor]),
+      () => run(label, api, path, auth(key)),
     );
-    const cpuRatios = rounds.map((r) =>
-      r.figures.cpuMs === null || r.floorRun.cpuMs === null ? null : r.figures.cpuMs / r.floorRun.cpuMs,
+    floorRuns[floor].push(...result.rounds.map((r) => r.floorRun));
+    const { figures: f, floorRun } = result.median;
+    if (label === ordersLabel) ordersLarge = f;
+    const ratio = f.rps / floorRun.rps;
+    const cpuRatios = result.rounds.flatMap((r) =>
+      r.figures.cpuMs === null || r.floorRun.cpuMs === null ? [] : [r.figures.cpuMs / r.floorRun.cpuMs],
     );
-    rows.push({ ...median, floor, target, cpuTarget, ratios, cpuRatios, floorRuns: rounds.map((r) => r.floorRun) });
-  };
-  // The targets of issue 40: throughput against the floor, and CPU a request at most so many times the floor's.
-  await endpoint("GET /area (cached)", "/api/area", "constant", 0.9, 1.15);
-  await endpoint(
-    "GET /fetch-salesagent-by-pincode (cached)",
-    `/api/fetch-salesagent-by-pincode?pincode=${large.pincode}`,
-    "constant",
-    0.9,
-    1.15,
-  );
-  await endpoint("GET /customers (10)", "/api/customers?count=10", "one query", 0.9, 1.25);
-  await endpoint(
-    `GET /orders (10 of ${large.orders})`,
-    `/api/orders?phone_number=${large.phone}&count=10`,
-    "one query",
-    0.85,
-    1.25,
-  );
-  await endpoint("GET /postalcodes (10)", "/api/postalcodes?count=10", "one query");
-  await endpoint("GET /salesagents (10)", "/api/salesagents?count=10", "one query");
-  const bare: Record<FloorName, Figures> = {
-    constant: await run("floor: constant, no log line", floors, "/constant"),
-    "one query": await run("floor: one query, no log line", floors, "/select1"),
-  };
-  // The pages' own statements alone and with the log line, in rounds, each after a one-query run.
-  const pageFloors: PageFloor[] = [];
-  for (const [name, path, query] of [
-    ["customers (10)", "/customers-page", ""],
-    [`orders (10 of ${large.orders})`, "/orders-page", `?phone=${large.phone}`],
-  ] as const) {
-    const rounds: PageFloor["rounds"] = [];
-    for (let i = 0; i < opts.rounds; i++) {
-      rounds.push({
-        oneQuery: await run("floor: one query", floors, floorPaths["one query"]),
-        alone: await run(`floor: ${name} page statements`, floors, `${path}${query}`),
-        logged: await run(`floor: ${name} page statements + log line`, floors, `${path}-logged${query}`),
-      });
-    }
-    pageFloors.push({ name, rounds });
+    const cpu = cpuRatios.length ? median(cpuRatios) : null;
+    endpointRows.push(
+      `| ${f.label}${problemsOf(f)} | ${f.work} | ${num(f.rps)} | ${ms(f.p50)} | ${ms(f.p99)} | ${cpuText(f.cpuMs)} | ` +
+        `${floor} (${num(floorRun.rps)}) | ${rounds(result.ratios)} | ` +
+        `${target === undefined ? " | " : `>= ${target} | ${mark(ratio >= target)}`} | ` +
+        `${cpu === null ? "n/a" : rounds(cpuRatios)} | ${cpuTarget === undefined || cpu === null ? "" : `<= ${cpuTarget}: ${mark(cpu <= cpuTarget)}`} |`,
+    );
   }
-  reloads.push(api.reloads(), floors.reloads());
+  const reloads = api.reloads() + floors.reloads();
   await api.stop();
-
-  const demoApi = await perf.serveApi("api-demo", "dev", demoState);
-  const ordersDemo = await run(
-    `GET /orders (10 of ${demo.orders}, demo data)`,
-    demoApi,
-    `/api/orders?phone_number=${demo.phone}&count=10`,
-    auth(demoKey),
-  );
-  reloads.push(demoApi.reloads());
-  await demoApi.stop();
   await floors.stop();
 
-  // The first sync of one agent's book (scripts/bench/sync-book.ts), a warm-up sync then the rounds.
-  const { dataset: syncBook, CUSTOMERS: BOOK_CUSTOMERS, ORDERS: BOOK_ORDERS } = await import("./sync-book.ts");
-  const { firstSyncRounds, wholeSync } = await import("./sync.ts");
-  const bookState = join(work, "book-state");
-  const bookFile = join(work, "sync-book.json");
-  writeFileSync(bookFile, JSON.stringify(syncBook("Mumbai")));
-  step(`npm run db:import (sync book: ${BOOK_CUSTOMERS} customers, ${BOOK_ORDERS} orders) ...`);
-  await importInto(bookState, bookFile);
-  const bookKey = await makeKey(bookState, "bench-sync");
-  const bookApi = await perf.serveApi("api-book", "dev", bookState);
-  await wholeSync(bookApi.url, bookKey, 1, undefined, 1000);
-  const firstSync = await firstSyncRounds(bookApi, bookKey, 1, opts.rounds);
-  for (const [i, r] of firstSync.rounds.entries()) {
-    const cpu = firstSync.cpuSeconds[i];
-    step(
-      `first sync ${i + 1}: ${r.pages} answers, ${r.records} records, ${r.rows} rows read, ${r.seconds.toFixed(2)} s` +
-        (cpu === null || cpu === undefined ? "" : `, ${cpu.toFixed(2)} CPU s`),
-    );
-  }
-  reloads.push(bookApi.reloads());
-  await bookApi.stop();
+  const demoApi = await perf.serveApi("api-demo", "dev", demoState);
+  const demoLabel = `GET /orders (10 of ${demo.orders}, demo data)`;
+  const ordersDemo = await run(demoLabel, demoApi, `/api/orders?phone_number=${demo.phone}&count=10`, auth(demoKey));
+  await demoApi.stop();
 
-  const usage = await compareUsageModes();
-
-  step("bundle: wrangler deploy --dry-run ...");
-  const bundle = await bundleSize(join(work, "dist"));
-
-  const summary: Summary = {
-    dataset: `${opts.customers} customers, ${opts.orders} orders (${dataset.file})`,
-    imports: [
-      `large: ${largeImport.summary} (command ${largeImport.seconds.toFixed(0)} s)`,
-      `demo: ${demoImport.summary}`,
-    ],
-    options: opts.load,
-    bare,
-    rows,
-    pageFloors,
-    rowsRead,
-    walk,
-    ordersWalk,
-    ordersLarge: rows[3]!.figures,
-    ordersDemo,
-    ordersLargeCount: large.orders,
-    ordersDemoCount: demo.orders,
-    bundle,
-    usage,
-    firstSync,
-    reloads: reloads.reduce((sum, n) => sum + n, 0),
-  };
-  return toMarkdown(summary);
+  perf.step("bundle: wrangler deploy --dry-run ...");
+  const bundle = await bundleSize(join(perf.dir, "dist"));
+  const kib = bundle.gzipBytes / 1024;
+  const p50Ratio = ordersLarge!.p50 / ordersDemo.p50;
+  const { connections, seconds, warmupSeconds } = opts.load;
+  return [
+    ...(reloads + demoApi.reloads() > 0
+      ? ["- **wrangler rebuilt the worker during the measurements (a source file changed): rerun on a quiet tree.**"]
+      : []),
+    `- Dataset: ${opts.customers} customers, ${opts.orders} orders (${file})`,
+    `- large: ${imported.summary} (command ${imported.seconds.toFixed(0)} s)`,
+    `- demo: ${demoImport.summary}`,
+    `- Load: autocannon, ${connections} connections, ${seconds} s per run after a ${warmupSeconds} s warm-up, 127.0.0.1 only`,
+    "- Servers: the API by `npm run dev` (RATE_LIMIT_PER_MINUTE=0, SERVER_TIMING on); the floors (scripts/bench/floors.ts) by a second " +
+      "`wrangler dev` on another port at the same time, in the same environment (see docs/operations.md)",
+    "- Each endpoint is measured in rounds, each right after a run of its floor. Its ratio is the median round's (every round's in " +
+      "brackets); its other figures are that round's.",
+    "",
+    "## Floors",
+    "",
+    ...tableHead("floor (each writes one log line)", "req/s (each run)", "mean req/s", "mean CPU ms/request"),
+    ...(["constant", "one query"] as const).map((floor) => {
+      const runs = floorRuns[floor];
+      const cpu = runs.map((r) => r.cpuMs);
+      const cpuMean = cpu.every((c): c is number => c !== null) ? mean(cpu) : null;
+      return `| ${floor} | ${runs.map((r) => num(r.rps)).join(", ")} | ${num(mean(runs.map((r) => r.rps)))} | ${cpuText(cpuMean)} |`;
+    }),
+    "",
+    "CPU ms/request: CPU time of all the server's processes (workerd, wrangler) during a run, per request served; steadier than " +
+      "req/s when other work shares the machine.",
+    "",
+    "## Endpoints",
+    "",
+    ...tableHead(
+      "endpoint",
+      "work per request",
+      "req/s",
+      "p50 ms",
+      "p99 ms",
+      "CPU ms/request",
+      "floor (req/s)",
+      "ratio",
+      "target",
+      "met",
+      "CPU / floor's CPU",
+      "CPU target",
+    ),
+    ...endpointRows,
+    "",
+    "## Rows read from D1 per request",
+    "",
+    "Server-Timing `d1rows` (the sum of D1's own `rows_read` over the request's statements), one request each.",
+    "",
+    ...tableHead("request", "rows read", "its next_page_url (cursor)"),
+    ...rowsRead.map((r) => `| ${r.label} | ${num(r.first)} | ${r.next === null ? "" : num(r.next)} |`),
+    "",
+    `Walking all ${num(walk.customers)} customers, 100 a page (${num(walk.pages)} pages): ${num(walk.byCursor)} rows by following ` +
+      `next_page_url (at most ${num(walk.maxCursorPage)} a page), ${num(walk.byPage)} by page=1..N (at most ${num(walk.maxPageN)} a page).`,
+    "",
+    `The busiest customer's ${num(ordersWalk.orders)} orders by next_page_url, 10 a page (${ordersWalk.pages} pages): at most ` +
+      `${num(ordersWalk.maxPage)} rows a page.`,
+    "",
+    "## Orders page latency and data size",
+    "",
+    ...tableHead("dataset", "customer's orders", "req/s", "p50 ms", "p99 ms"),
+    orderRow("large", large.orders, ordersLarge!),
+    orderRow("demo (data/demo.json)", demo.orders, ordersDemo),
+    "",
+    `p50 large / demo: ${p50Ratio.toFixed(2)} (target <= ${P50_TARGET}: ${mark(p50Ratio <= P50_TARGET)})`,
+    "",
+    "## Bundle",
+    "",
+    `\`wrangler deploy --dry-run --outdir\`: ${num(bundle.bytes / 1024, 1)} KiB, gzipped ${num(kib, 1)} KiB ` +
+      `(target < ${BUNDLE_TARGET_KIB} KiB: ${mark(kib < BUNDLE_TARGET_KIB)}). wrangler: ${bundle.wranglerLine || "n/a"}`,
+  ];
 }

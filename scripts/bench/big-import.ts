@@ -1,12 +1,13 @@
-// The import of a large file, behind `npm run bench -- import ORDERS` and `scale`: its time,
-// and the peak memory of the importing processes sampled from /proc (npm, the importer's Node and
-// the workerd that its local platform runs), so that "streamed, memory bounded" is a figure.
+// The import of a large file, behind `npm run bench -- import ORDERS` and `scale`: its time, the peak memory of the
+// importing processes sampled from /proc (npm, the importer's Node and its workerd), so that "streamed, memory
+// bounded" is a figure, and what the database then takes on disk.
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
 import { descendants } from "../lib/processes.ts";
 import type { PerfRun } from "./harness.ts";
-import { largeDataset } from "./state.ts";
+import { largeDataset } from "./harness.ts";
 
 export interface ImportFigures {
   seconds: number;
@@ -69,6 +70,41 @@ export async function measureImport(file: string, persistDir: string): Promise<I
     atPeak,
     summary,
   };
+}
+
+// The SQLite file of a state's D1 database, checkpointed first (a WAL left by the importer's workerd would otherwise
+// be counted apart), with its largest tables and indexes (SQLite's dbstat). Only while no server has it open.
+export interface DatabaseSize {
+  /** The file's size, and the pages in use (the file less its free pages). */
+  fileBytes: number;
+  usedBytes: number;
+  /** The largest tables and indexes, bytes each, largest first. */
+  largest: { name: string; bytes: number }[];
+}
+
+/** The API's D1 file in a PERSIST_DIR (local D1 keeps each database as one SQLite file named by a hash). */
+function databaseFile(persistDir: string): string {
+  const dir = join(persistDir, "v3", "d1", "miniflare-D1DatabaseObject");
+  const files = readdirSync(dir).filter((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite");
+  if (files.length !== 1) throw new Error(`expected one D1 database in ${dir}, found ${files.length}`);
+  return join(dir, files[0]!);
+}
+
+export function databaseSize(persistDir: string): DatabaseSize {
+  const file = databaseFile(persistDir);
+  const db = new DatabaseSync(file);
+  try {
+    db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+    const one = (sql: string) => Object.values(db.prepare(sql).get() ?? {})[0] as number;
+    const pageSize = one("PRAGMA page_size");
+    const used = (one("PRAGMA page_count") - one("PRAGMA freelist_count")) * pageSize;
+    const largest = db
+      .prepare("SELECT name, SUM(pgsize) AS bytes FROM dbstat GROUP BY name ORDER BY bytes DESC LIMIT 8")
+      .all() as { name: string; bytes: number }[];
+    return { fileBytes: statSync(file).size, usedBytes: used, largest };
+  } finally {
+    db.close();
+  }
 }
 
 /** `npm run bench -- import ORDERS`: generate (or reuse) that file, import it into an empty state, give the figures. */

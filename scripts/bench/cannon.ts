@@ -1,57 +1,12 @@
-// autocannon, the load generator of `npm run bench` (its api, rotation and load suites): its options and results as
-// they use them (the package ships no types), and the benchmark's measurement of one endpoint.
+// autocannon, the load generator of `npm run bench`, and the benchmark's measurement of one endpoint with it.
 import { createRequire } from "node:module";
+import type autocannon from "autocannon";
 
-export interface CannonRequest {
-  method?: string;
-  path?: string;
-  headers?: Record<string, string>;
-  body?: string;
-  /** Called before each send with the connection's own context; returns what to send. */
-  setupRequest?: (request: CannonRequest, context: Record<string, unknown>) => CannonRequest;
-  /** Called with each answer, with the same context. */
-  onResponse?: (
-    status: number,
-    body: string,
-    context: Record<string, unknown>,
-    headers: Record<string, string>,
-  ) => void;
-}
-
-export interface CannonOptions {
-  url: string;
-  connections: number;
-  /** Seconds. */
-  duration: number;
-  headers?: Record<string, string>;
-  /** Seconds before a request counts as timed out. */
-  timeout?: number;
-  requests?: CannonRequest[];
-}
-
-interface Histogram {
-  average: number;
-  mean: number;
-  min: number;
-  max: number;
-  total: number;
-  p50: number;
-  p90: number;
-  p99: number;
-}
-
-export interface CannonResult {
-  requests: Histogram;
-  latency: Histogram;
-  throughput: Histogram;
-  duration: number;
-  errors: number;
-  timeouts: number;
-  non2xx: number;
-  statusCodeStats?: Record<string, { count: number }>;
-}
-
-export const cannon = createRequire(import.meta.url)("autocannon") as (options: CannonOptions) => Promise<CannonResult>;
+export type CannonRequest = autocannon.Request;
+export type CannonResult = autocannon.Result;
+export const cannon = createRequire(import.meta.url)("autocannon") as (
+  options: autocannon.Options,
+) => Promise<CannonResult>;
 
 /** One endpoint to measure: a GET of url, or each request given by `request`. */
 export interface Target {
@@ -65,7 +20,7 @@ export interface Target {
 }
 
 export interface RequestParts {
-  method: string;
+  method: "GET" | "POST";
   body?: string;
   headers?: Record<string, string>;
 }

@@ -1,4 +1,4 @@
-// The second import of `npm run bench -- --scale`: a copy of a generated JSON Lines dataset in which
+// The second import of `npm run bench -- scale`: a copy of a generated JSON Lines dataset in which
 // one customer and one order in a hundred change something that their records show, streamed line by
 // line (constant memory), with how many changed records each sales agent's book should see.
 import { createReadStream, createWriteStream, existsSync, renameSync } from "node:fs";

@@ -1,15 +1,7 @@
-// The floors of `npm run bench`, served by their own `wrangler dev` beside the API's: what a request
-// costs with no work at all (a constant JSON body), and with one D1 round trip (`select 1`). The
-// API's figures are read as ratios to these, so that the machine's speed cancels out. The "-logged"
-// variants also write one JSON log line, as docs/specification.md has the API do for every request: under
-// `wrangler dev` a log line is costly (wrangler parses it from workerd's output, prints it and
-// appends it to its own log file), so they show how much of the gap to the plain floors is that
-// line alone. The page floors run the very statements of a customers or orders page (the API's own
-// compiled queries, on a copy of the API's data) in one batch and answer the constant body: what
-// the page's D1 work costs before the API maps, shapes or serializes anything.
-import { customersPageStatements } from "../../src/customers/customers.queries.ts";
-import { ordersPageStatements } from "../../src/orders/orders.queries.ts";
-
+// The floors of `npm run bench`, served by their own `wrangler dev` beside the API's: a request with no work at all
+// (a constant JSON body), and with one D1 round trip (`select 1`). The API's figures are ratios to these, so that
+// the machine's speed cancels out. The "-logged" variants also write the API's log line, which every request of
+// the API writes (docs/specification.md section 6) and which is costly under `wrangler dev`.
 interface FloorEnv {
   DB: D1Database;
 }
@@ -36,8 +28,7 @@ function logLine(request: Request, path: string, started: number, d1RoundTrips: 
 export default {
   async fetch(request, env): Promise<Response> {
     const started = performance.now();
-    const url = new URL(request.url);
-    const { pathname } = url;
+    const { pathname } = new URL(request.url);
     const logged = pathname.endsWith("-logged");
     const floor = logged ? pathname.slice(0, -"-logged".length) : pathname;
     if (floor === "/constant") {
@@ -48,18 +39,6 @@ export default {
       const row = await env.DB.prepare("select 1 as one").first<{ one: number }>();
       if (logged) logLine(request, pathname, started, 1);
       return Response.json({ data: row });
-    }
-    if (floor === "/customers-page" || floor === "/orders-page") {
-      const page = { count: 10, skip: 0 };
-      const phoneKey = url.searchParams.get("phone") ?? "";
-      const statements =
-        floor === "/customers-page" ? customersPageStatements(page) : ordersPageStatements({ phoneKey }, page);
-      const results = await env.DB.batch(statements.map((q) => env.DB.prepare(q.sql).bind(...q.params)));
-      // The page's one row, its list not empty, so that a floor on the wrong data shows as failing.
-      const row = results[0]?.results[0] as Record<string, unknown> | undefined;
-      if (!row || Object.values(row).includes("[]")) return new Response("empty page", { status: 500 });
-      if (logged) logLine(request, pathname, started, 1);
-      return new Response(CONSTANT_BODY, { headers: { "Content-Type": "application/json" } });
     }
     return new Response("not found", { status: 404 });
   },

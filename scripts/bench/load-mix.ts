@@ -4,7 +4,19 @@
 import { Rng } from "../dataset/prng.ts";
 import type { CannonRequest } from "./cannon.ts";
 import { freshMobiles } from "./harness.ts";
-import type { Catalog } from "./load-catalog.ts";
+
+export interface Catalog {
+  /** The ids GET /customers lists before the load. */
+  customerIds: Set<number>;
+  /** Contact numbers as stored (mixed formats: the API normalizes them). */
+  phones: string[];
+  pincodes: string[];
+  postalcodeIds: number[];
+  areaIds: number[];
+  salesagentIds: number[];
+  /** Normalized numbers of existing customers: a create must not reuse one (that is a 409). */
+  takenPhones: Set<string>;
+}
 
 export interface Tally {
   /** endpoint name -> status -> count */
@@ -29,6 +41,8 @@ interface Built {
   /** For a create: the mobile number it sends. */
   mobile?: string;
 }
+
+type Context = { endpoint?: string; sent?: Built };
 
 interface Endpoint {
   name: string;
@@ -197,7 +211,8 @@ export function buildMix(catalog: Catalog, key: string, runId: string) {
   const request: CannonRequest = {
     method: "GET",
     path: "/",
-    setupRequest: (base, context) => {
+    setupRequest: (base, connection) => {
+      const context = connection as Context;
       const endpoint = pickEndpoint();
       const built = endpoint.build();
       context.endpoint = endpoint.name;
@@ -211,9 +226,8 @@ export function buildMix(catalog: Catalog, key: string, runId: string) {
         headers: { Authorization: `Bearer ${key}`, ...built.headers },
       };
     },
-    onResponse: (status, body, context, headers) => {
-      const name = String(context.endpoint);
-      const sent = context.sent as Built | undefined;
+    onResponse: (status, body, connection, headers) => {
+      const { endpoint: name = "", sent } = connection as Context;
       count(name, status);
       if (sent?.mobile) tally.createsSent.set(sent.mobile, status);
       if (!sent?.mobile || status !== 201) return;
@@ -229,8 +243,8 @@ export function buildMix(catalog: Catalog, key: string, runId: string) {
       }
       tally.created++;
       tally.createdIds.add(id);
-      const replayedHeader = Object.entries(headers).find(([h]) => h.toLowerCase() === "idempotent-replayed")?.[1];
-      if (replayedHeader === "true") {
+      const replayed = Object.entries(headers ?? {}).find(([h]) => h.toLowerCase() === "idempotent-replayed")?.[1];
+      if (replayed === "true") {
         tally.replayed++;
         const original = answeredKeyed.find((k) => k.key === sent.headers?.["Idempotency-Key"]);
         if (!original || original.id !== id)

@@ -1,15 +1,14 @@
-// `npm run bench -- load`: a bounded load run against `npm start` on a temporary PERSIST_DIR (migrations, demo
-// data) with rate limiting off: a weighted mix of every endpoint (creates included) by autocannon, its
-// throughput, latency, errors and answers by status, then a check that no create was lost. Fails on any 5xx,
-// unanswered request or lost create.
+// `npm run bench -- load`: a bounded load run against `npm start` on a temporary PERSIST_DIR (migrations, demo data)
+// with rate limiting off: a weighted mix of every endpoint, creates included (./load-mix.ts), then a check that no
+// create was lost. Fails on any 5xx, unanswered request or lost create. The mix draws its parameters from the API
+// itself, so it works on any dataset.
 import { join } from "node:path";
-import { cannon } from "./cannon.ts";
-import { makeKey, type PerfRun } from "./harness.ts";
-import { checkCreates, readCatalog } from "./load-catalog.ts";
-import { buildMix } from "./load-mix.ts";
-import { report, type Verdict } from "./load-report.ts";
+import { normalizePhone } from "../../src/platform/lib/phone.ts";
+import { cannon, type CannonResult, num } from "./cannon.ts";
+import { auth, makeKey, type PerfRun } from "./harness.ts";
+import { buildMix, type Catalog, type Tally } from "./load-mix.ts";
 
-export async function loadRun(run: PerfRun, opts: { duration: number; connections: number }): Promise<Verdict> {
+export async function loadRun(run: PerfRun, opts: { duration: number; connections: number }) {
   const persistDir = join(run.dir, "state");
   const key = await makeKey(persistDir, "load run");
   run.step("starting npm start with RATE_LIMIT_PER_MINUTE=0 (migrations and demo data first)...");
@@ -30,4 +29,156 @@ export async function loadRun(run: PerfRun, opts: { duration: number; connection
     requests,
   });
   return report(result, tally, await checkCreates(server.url, key, catalog.customerIds, tally));
+}
+
+type Get = (path: string) => Promise<any>;
+
+function apiGet(base: string, key: string): Get {
+  return async (path) => {
+    const res = await fetch(`${base}${path}`, { headers: auth(key) });
+    if (res.status !== 200) throw new Error(`GET ${path} answered ${res.status}: ${(await res.text()).slice(0, 300)}`);
+    return res.json();
+  };
+}
+
+/** Every row of a paged listing, following next_page_url. */
+async function listAll(get: Get, path: string, member: string): Promise<any[]> {
+  const rows: any[] = [];
+  for (let next: string | null = `${path}?count=100`; next;) {
+    const page = await get(next);
+    rows.push(...page.data[member]);
+    const url: string | null = page.data.pagination.next_page_url;
+    next = url ? url.slice(new URL(url).origin.length) : null;
+  }
+  return rows;
+}
+
+async function readCatalog(base: string, key: string): Promise<Catalog> {
+  const get = apiGet(base, key);
+  const customers = await listAll(get, "/api/customers", "customers");
+  const postalcodes = await listAll(get, "/api/postalcodes", "postalcodes");
+  const salesagents = await listAll(get, "/api/salesagents", "salesagents");
+  const areas = (await get("/api/area")).data as { id: number }[];
+  const phones = customers.map((c: { contactperson_number: string }) => c.contactperson_number).filter(Boolean);
+  const catalog: Catalog = {
+    customerIds: new Set(customers.map((c: { id: number }) => c.id)),
+    phones,
+    pincodes: [...new Set(postalcodes.map((p: { code: string }) => p.code))] as string[],
+    postalcodeIds: postalcodes.map((p: { id: number }) => p.id),
+    areaIds: areas.map((a) => a.id),
+    salesagentIds: salesagents.map((s: { id: number }) => s.id),
+    takenPhones: new Set(phones.map(normalizePhone)),
+  };
+  for (const [name, list] of Object.entries(catalog)) {
+    if (Array.isArray(list) && list.length === 0)
+      throw new Error(`the dataset has no ${name}: the load mix needs some`);
+  }
+  return catalog;
+}
+
+interface CreateCheck {
+  listedBefore: number;
+  listedAfter: number;
+  /** Distinct customers that 201s named. */
+  created: number;
+  /** Customers a 201 named that are not listed. */
+  missing: number[];
+  /** Creates still in flight when the run stopped, and how many of them were written. */
+  cutOff: { sent: number; written: number };
+  /** New rows that no 201 explains: a create answered otherwise that wrote, or one we never sent. */
+  unexplained: string[];
+}
+
+/**
+ * Every customer a 201 named is listed by GET /customers (all pages); every customer listed now and
+ * not before carries a number that one of our creates sent, and that create's answer was 201, or no
+ * answer at all (still in flight when the run stopped: written or not, nobody was told).
+ */
+async function checkCreates(
+  base: string,
+  key: string,
+  before: Set<number>,
+  tally: { createdIds: Set<number>; createsSent: Map<string, number | undefined> },
+): Promise<CreateCheck> {
+  const listed = (await listAll(apiGet(base, key), "/api/customers", "customers")) as {
+    id: number;
+    contactperson_number: string;
+  }[];
+  const listedIds = new Set(listed.map((c) => c.id));
+  const missing = [...tally.createdIds].filter((id) => !listedIds.has(id)).sort((a, b) => a - b);
+  const unexplained: string[] = [];
+  let written = 0;
+  for (const customer of listed) {
+    if (before.has(customer.id) || tally.createdIds.has(customer.id)) continue;
+    const phone = normalizePhone(customer.contactperson_number);
+    if (!tally.createsSent.has(phone))
+      unexplained.push(`customer ${customer.id} (${phone}): no create of this run sent that number`);
+    else if (tally.createsSent.get(phone) === undefined) written++;
+    else
+      unexplained.push(
+        `customer ${customer.id} (${phone}): its create was answered ${tally.createsSent.get(phone)}, yet it was written`,
+      );
+  }
+  const cutOffSent = [...tally.createsSent.values()].filter((status) => status === undefined).length;
+  return {
+    listedBefore: before.size,
+    listedAfter: listed.length,
+    created: tally.createdIds.size,
+    missing,
+    cutOff: { sent: cutOffSent, written },
+    unexplained,
+  };
+}
+
+function report(result: CannonResult, tally: Tally, check: CreateCheck): { ok: boolean; lines: string[] } {
+  const lines: string[] = [];
+  const statuses = Object.entries(result.statusCodeStats ?? {})
+    .map(([s, v]) => [Number(s), v.count ?? 0] as const)
+    .sort((a, b) => a[0] - b[0]);
+  const nonOk = statuses.filter(([s]) => s < 200 || s >= 300);
+  const fiveXx = statuses.filter(([s]) => s >= 500).reduce((n, [, c]) => n + c, 0);
+
+  lines.push(
+    `requests:    ${result.requests.total} in ${result.duration} s = ${num(result.requests.total / result.duration, 1)} req/s (${num(result.throughput.average / 1024, 1)} KiB/s)`,
+  );
+  lines.push(
+    `latency ms:  p50 ${result.latency.p50}, p90 ${result.latency.p90}, p99 ${result.latency.p99}, max ${result.latency.max}, mean ${num(result.latency.mean, 1)}`,
+  );
+  lines.push(`by status:   ${statuses.map(([s, c]) => `${s}: ${c}`).join(", ") || "none"}`);
+  lines.push(`errors:      ${result.errors} (connection errors), ${result.timeouts} timeouts`);
+  lines.push(
+    `non-2xx:     ${result.non2xx}${nonOk.length ? ` (${nonOk.map(([s, c]) => `${s}: ${c}`).join(", ")})` : ""}`,
+  );
+  lines.push(`5xx:         ${fiveXx}`);
+  lines.push("by endpoint:");
+  for (const [name, byStatus] of [...tally.byEndpoint].sort((a, b) => a[0].localeCompare(b[0]))) {
+    const total = [...byStatus.values()].reduce((a, b) => a + b, 0);
+    const parts = [...byStatus].sort((a, b) => a[0] - b[0]).map(([s, c]) => `${s}: ${c}`);
+    lines.push(`  ${name.padEnd(36)} ${String(total).padStart(7)}  ${parts.join(", ")}`);
+  }
+  lines.push(
+    `creates:     ${tally.created} answered 201 (${tally.replayed} of them replays), ${check.created} distinct customers`,
+  );
+  lines.push(
+    `lost creates: ${check.missing.length} (${check.created - check.missing.length} of ${check.created} created customers listed by GET /customers; ` +
+      `listing ${check.listedBefore} -> ${check.listedAfter}, of which ${check.cutOff.written} by the ${check.cutOff.sent} creates still in flight at the stop)`,
+  );
+  if (check.missing.length)
+    lines.push(`  MISSING: ${check.missing.slice(0, 20).join(", ")}${check.missing.length > 20 ? ", ..." : ""}`);
+  for (const row of check.unexplained.slice(0, 10)) lines.push(`  UNEXPLAINED: ${row}`);
+  for (const anomaly of tally.createAnomalies.slice(0, 10)) lines.push(`  ANOMALY: ${anomaly}`);
+
+  const failures = [
+    fiveXx > 0 && `${fiveXx} answers were 5xx`,
+    result.errors + result.timeouts > 0 && `${result.errors + result.timeouts} requests got no answer`,
+    check.missing.length > 0 && `${check.missing.length} created customers are not listed`,
+    check.unexplained.length > 0 && `${check.unexplained.length} customers were written that no 201 explains`,
+    tally.createAnomalies.length > 0 && `${tally.createAnomalies.length} create anomalies`,
+  ].filter((f): f is string => typeof f === "string");
+  lines.push(
+    failures.length
+      ? `RESULT: FAIL: ${failures.join("; ")}`
+      : "RESULT: PASS: no 5xx, no request without an answer, no lost create",
+  );
+  return { ok: failures.length === 0, lines };
 }

@@ -1,18 +1,24 @@
-// `npm run bench -- --scale`: the service on a large dataset (2,000,000 orders by default) beside one
-// a tenth its size (docs/scaling.md): the import's time and memory, the bytes per order, each page's
-// latency and rows read at both sizes, GET /sync, a second import changing 1% of the records, and
-// throughput against the floors that write the same log line.
+// `npm run bench -- scale` (docs/scaling.md): the service on a large dataset beside one a tenth its size: the
+// import's time and memory, bytes per order, each page's latency and rows read at both sizes, GET /sync, a second
+// import changing 1% of the records, and throughput against the logged floors.
 import { join } from "node:path";
 import { type Figures, type LoadOptions, median, num, tableHead } from "./cannon.ts";
-import { makeKey, type PerfRun, type Server } from "./harness.ts";
-import { measureImport, type ImportFigures } from "./big-import.ts";
+import {
+  auth,
+  findTargets,
+  largeDataset,
+  makeKey,
+  type PerfRun,
+  query,
+  ratioRounds,
+  type Server,
+  type Targets,
+} from "./harness.ts";
+import { databaseSize, type DatabaseSize, measureImport, type ImportFigures } from "./big-import.ts";
 import { changedCopy } from "./changed.ts";
-import { databaseSize, type DatabaseSize } from "./database.ts";
 import { pageCost } from "./rows.ts";
-import { loadRunner, ratioRounds } from "./runner.ts";
 import { startFloors } from "./servers.ts";
-import { findTargets, largeDataset, query, type Targets } from "./state.ts";
-import { syncPath, syncPresent, wholeSync, type WholeSync } from "./sync.ts";
+import { syncPath, wholeSync, type WholeSync } from "./sync.ts";
 
 export interface ScaleOptions {
   customers: number;
@@ -56,14 +62,9 @@ interface PagePair {
   rounds: { small: Figures; large: Figures }[];
 }
 
-/** The sync change log's last sequence number; undefined when the schema has no log. */
-async function lastSyncSeq(state: string): Promise<number | undefined> {
-  try {
-    const [row] = await query<{ seq: number }>(state, "SELECT coalesce(max(seq), 0) AS seq FROM sync_changes");
-    return row?.seq ?? 0;
-  } catch {
-    return undefined;
-  }
+async function lastSyncSeq(state: string): Promise<number> {
+  const [row] = await query<{ seq: number }>(state, "SELECT coalesce(max(seq), 0) AS seq FROM sync_changes");
+  return row?.seq ?? 0;
 }
 
 /** The change log's entries after `seq`: customers and orders, and those in one agent's book. */
@@ -113,8 +114,7 @@ function rowsVerdict(pair: PagePair): string {
 
 export async function runScale(perf: PerfRun, opts: ScaleOptions): Promise<string[]> {
   const step = (message: string) => perf.step(message);
-  const run = loadRunner(step, opts.load);
-  const auth = (key: string) => ({ Authorization: `Bearer ${key}` });
+  const run = perf.runner(opts.load);
 
   // Both datasets first (the same generator and seed; the small one a tenth of the large).
   const plan = [
@@ -179,34 +179,29 @@ export async function runScale(perf: PerfRun, opts: ScaleOptions): Promise<strin
     pairs.push(pair);
   }
 
-  // GET /sync, once the server has it.
   const sync = new Map<
     "small" | "large",
-    { whole: WholeSync; caughtUpRows: number; page?: Figures; caughtUp?: Figures }
+    { whole: WholeSync; caughtUpRows: number; page: Figures; caughtUp: Figures }
   >();
-  const hasSync = await syncPresent(large.server.url, large.key, large.agent.id);
-  if (!hasSync) step("sync: endpoint not present");
-  else {
-    for (const s of [small, large]) {
-      const whole = await wholeSync(s.server!.url, s.key, s.agent.id);
-      const caughtUp = await wholeSync(s.server!.url, s.key, s.agent.id, whole.cursor);
-      step(
-        `sync (${s.name}): agent ${s.agent.id}'s whole first sync ${whole.records} records in ${whole.pages} pages, ` +
-          `${whole.seconds.toFixed(1)} s, ${(whole.rows / Math.max(1, whole.records)).toFixed(1)} rows per record; ` +
-          `first page ${whole.firstPage.rows} rows; caught-up ${caughtUp.rows} rows`,
-      );
-      sync.set(s.name, {
-        whole,
-        caughtUpRows: caughtUp.rows,
-        page: await run(`GET /sync (first page of 200, ${s.name})`, s.server!, syncPath(s.agent.id), auth(s.key)),
-        caughtUp: await run(
-          `GET /sync (caught up, ${s.name})`,
-          s.server!,
-          syncPath(s.agent.id, whole.cursor),
-          auth(s.key),
-        ),
-      });
-    }
+  for (const s of [small, large]) {
+    const whole = await wholeSync(s.server!.url, s.key, s.agent.id);
+    const caughtUp = await wholeSync(s.server!.url, s.key, s.agent.id, whole.cursor);
+    step(
+      `sync (${s.name}): agent ${s.agent.id}'s whole first sync ${whole.records} records in ${whole.pages} pages, ` +
+        `${whole.seconds.toFixed(1)} s, ${(whole.rows / Math.max(1, whole.records)).toFixed(1)} rows per record; ` +
+        `first page ${whole.firstPage.rows} rows; caught-up ${caughtUp.rows} rows`,
+    );
+    sync.set(s.name, {
+      whole,
+      caughtUpRows: caughtUp.rows,
+      page: await run(`GET /sync (first page of 200, ${s.name})`, s.server!, syncPath(s.agent.id), auth(s.key)),
+      caughtUp: await run(
+        `GET /sync (caught up, ${s.name})`,
+        s.server!,
+        syncPath(s.agent.id, whole.cursor),
+        auth(s.key),
+      ),
+    });
   }
   await small.server.stop();
 
@@ -244,14 +239,13 @@ export async function runScale(perf: PerfRun, opts: ScaleOptions): Promise<strin
   );
   await against("GET /customers (10)", pagePath.customers(), "one query", GOALS.customers);
   await against("GET /orders (10, busiest customer)", pagePath.orders(large), "one query", GOALS.orders);
-  const largeSync = sync.get("large");
-  if (largeSync)
-    await against(
-      "GET /sync (caught up)",
-      syncPath(large.agent.id, largeSync.whole.cursor),
-      "one query",
-      GOALS.caughtUpSync,
-    );
+  const largeSync = sync.get("large")!;
+  await against(
+    "GET /sync (caught up)",
+    syncPath(large.agent.id, largeSync.whole.cursor),
+    "one query",
+    GOALS.caughtUpSync,
+  );
   await large.server.stop();
   await floors.stop();
 
@@ -260,26 +254,22 @@ export async function runScale(perf: PerfRun, opts: ScaleOptions): Promise<strin
   const changed = await changedCopy(large.file);
   const seqBefore = await lastSyncSeq(large.state);
   const second = await measureImport(changed.file, large.state);
-  const logged = seqBefore === undefined ? undefined : await syncLogSince(large.state, seqBefore, large.agent.id);
-  if (logged)
-    step(
-      `sync log after the second import: ${logged.customers} customers and ${logged.orders} orders marked, ` +
-        `${logged.agent} in agent ${large.agent.id}'s book`,
-    );
+  const logged = await syncLogSince(large.state, seqBefore, large.agent.id);
+  step(
+    `sync log after the second import: ${logged.customers} customers and ${logged.orders} orders marked, ` +
+      `${logged.agent} in agent ${large.agent.id}'s book`,
+  );
   step(
     `second import: ${changed.customers} customers and ${changed.orders} orders changed; ${second.seconds.toFixed(1)} s, ` +
       `peak ${second.peakTreeMib.toFixed(0)} MiB (${second.summary})`,
   );
-  let deltas: { expected: number; got: number; seconds: number } | undefined;
-  if (largeSync) {
-    const server = await perf.serveApi("api-large-after", "dev", large.state);
-    const after = await wholeSync(server.url, large.key, large.agent.id, largeSync.whole.cursor);
-    deltas = { expected: changed.perAgent.get(large.agent.id) ?? 0, got: after.records, seconds: after.seconds };
-    step(
-      `sync after the second import: ${after.records} changes for agent ${large.agent.id} (${deltas.expected} expected)`,
-    );
-    await server.stop();
-  }
+  const server = await perf.serveApi("api-large-after", "dev", large.state);
+  const after = await wholeSync(server.url, large.key, large.agent.id, largeSync.whole.cursor);
+  const deltas = { expected: changed.perAgent.get(large.agent.id) ?? 0, got: after.records, seconds: after.seconds };
+  step(
+    `sync after the second import: ${after.records} changes for agent ${large.agent.id} (${deltas.expected} expected)`,
+  );
+  await server.stop();
 
   // --- the report ---
   const lines: string[] = [];
@@ -336,33 +326,30 @@ export async function runScale(perf: PerfRun, opts: ScaleOptions): Promise<strin
         `rows ${rowsVerdict(pair)}, p50 ${verdict(mid <= GOALS.p50Ratio)} |`,
     );
   }
-  push("", "## GET /sync", "");
-  if (!hasSync) push("sync: endpoint not present (the run's server answered 404 for GET /api/sync).");
-  else {
-    push(
-      ...tableHead(
-        "size",
-        "agent's book",
-        "whole first sync",
-        "rows per record",
-        "first page of 200: rows, bytes",
-        "caught up: rows",
-        "page of 200 under load: req/s, p50, CPU ms per record",
-        "caught up under load: req/s, p50",
-      ),
-    );
-    for (const s of [small, large]) {
+  push(
+    "",
+    "## GET /sync",
+    "",
+    ...tableHead(
+      "size",
+      "agent's book",
+      "whole first sync",
+      "rows per record",
+      "first page of 200: rows, bytes",
+      "caught up: rows",
+      "page of 200 under load: req/s, p50, CPU ms per record",
+      "caught up under load: req/s, p50",
+    ),
+    ...[small, large].map((s) => {
       const m = sync.get(s.name)!;
       const perRecord =
-        m.page?.cpuMs == null ? "?" : (m.page.cpuMs / Math.max(1, m.whole.firstPage.records)).toFixed(3);
-      push(
+        m.page.cpuMs === null ? "?" : (m.page.cpuMs / Math.max(1, m.whole.firstPage.records)).toFixed(3);
+      return (
         `| ${num(s.orders)} orders | agent ${s.agent.id}, ${m.whole.records} records | ${m.whole.seconds.toFixed(1)} s, ${m.whole.pages} pages | ` +
-          `${(m.whole.rows / Math.max(1, m.whole.records)).toFixed(2)} | ${m.whole.firstPage.rows}, ${num(m.whole.firstPage.bytes)} | ${m.caughtUpRows} | ` +
-          `${num(m.page!.rps)}, ${m.page!.p50} ms, ${perRecord} | ${num(m.caughtUp!.rps)}, ${m.caughtUp!.p50} ms |`,
+        `${(m.whole.rows / Math.max(1, m.whole.records)).toFixed(2)} | ${m.whole.firstPage.rows}, ${num(m.whole.firstPage.bytes)} | ${m.caughtUpRows} | ` +
+        `${num(m.page.rps)}, ${m.page.p50} ms, ${perRecord} | ${num(m.caughtUp.rps)}, ${m.caughtUp.p50} ms |`
       );
-    }
-  }
-  push(
+    }),
     "",
     "## Throughput against the floors (median of the rounds)",
     "",
@@ -377,16 +364,12 @@ export async function runScale(perf: PerfRun, opts: ScaleOptions): Promise<strin
     "",
     `${num(changed.customers)} customers renamed and ${num(changed.orders)} orders given another delivery agent ` +
       `(${changed.file}): ${second.seconds.toFixed(1)} s for the command, peak ${second.peakTreeMib.toFixed(0)} MiB; ${second.summary}`,
-    logged
-      ? `Sync change log (sync_changes entries written by the second import): ${num(logged.customers)} customers and ` +
-          `${num(logged.orders)} orders, against ${num(changed.inBooks.customers)} customers and ${num(changed.inBooks.orders)} orders ` +
-          "in some agent's book whose records changed (an order shows its customer, so a renamed customer's orders change too): " +
-          `${verdict(logged.customers === changed.inBooks.customers && logged.orders === changed.inBooks.orders)}; ` +
-          `in agent ${large.agent.id}'s book ${logged.agent} against ${changed.perAgent.get(large.agent.id) ?? 0}.`
-      : "Sync change log: not present.",
-    deltas
-      ? `Sync deltas for agent ${large.agent.id}: ${deltas.got} changes after the second import, ${deltas.expected} records of its book changed (${verdict(deltas.got === deltas.expected)}), ${deltas.seconds.toFixed(1)} s.`
-      : "Sync deltas: endpoint not present.",
+    `Sync change log (sync_changes entries written by the second import): ${num(logged.customers)} customers and ` +
+      `${num(logged.orders)} orders, against ${num(changed.inBooks.customers)} customers and ${num(changed.inBooks.orders)} orders ` +
+      "in some agent's book whose records changed (an order shows its customer, so a renamed customer's orders change too): " +
+      `${verdict(logged.customers === changed.inBooks.customers && logged.orders === changed.inBooks.orders)}; ` +
+      `in agent ${large.agent.id}'s book ${logged.agent} against ${changed.perAgent.get(large.agent.id) ?? 0}.`,
+    `Sync deltas for agent ${large.agent.id}: ${deltas.got} changes after the second import, ${deltas.expected} records of its book changed (${verdict(deltas.got === deltas.expected)}), ${deltas.seconds.toFixed(1)} s.`,
   );
   return lines;
 }

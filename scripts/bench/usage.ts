@@ -1,11 +1,13 @@
-// Usage recording's cost on the request path: the same endpoints against API servers that differ only
-// in USAGE_FLUSH_SECONDS (wrangler.toml's 60 s, as production has it; "off"; optionally "0", a write
-// after every request), each on its own copy of the same data, started together and loaded in turn,
-// the order alternating from round to round, so that the machine's drift hits every server alike.
+// `npm run bench -- usage`: usage recording's cost on the request path. The same endpoints against API servers that
+// differ only in USAGE_FLUSH_SECONDS (wrangler.toml's 60 s; "off"; optionally "0", a write after every request),
+// each on its own copy of the same data, started together and loaded in turn, the order alternating from round to
+// round, so that the machine's drift hits every server alike.
+import { cpSync } from "node:fs";
+import { join } from "node:path";
 import { createBody } from "../../test/fixtures/create-body.ts";
+import { largeState, type ApiOptions } from "./api.ts";
 import { type Figures, mean, median, type RequestParts, tableHead } from "./cannon.ts";
-import { freshMobiles } from "./harness.ts";
-import type { CreateTemplate } from "./state.ts";
+import { alternating, auth, freshMobiles, type PerfRun, query, type Server } from "./harness.ts";
 
 /** A USAGE_FLUSH_SECONDS value: "" is wrangler.toml's (60). */
 export type UsageMode = string;
@@ -32,42 +34,62 @@ export const modeName = (mode: UsageMode) =>
         ? "on, after every request"
         : `on, every ${mode} s`;
 
-/** JSON creates, each with a mobile number that no customer has (nor any earlier create of the run). */
-export function createRequests(template: CreateTemplate): () => RequestParts {
-  const freshMobile = freshMobiles(template.takenPhones);
+/** JSON creates like an existing customer's, each with a mobile number that no customer has. */
+async function createRequests(state: string): Promise<() => RequestParts> {
+  const [row] = await query<{ area_id: number; postalcode_id: number; salesagent_id: number }>(
+    state,
+    "SELECT a.area_id, a.postalcode_id, c.salesagent_id FROM customers c " +
+      "JOIN customer_addresses a ON a.customer_id = c.id WHERE c.salesagent_id IS NOT NULL ORDER BY c.id LIMIT 1",
+  );
+  if (!row) throw new Error("the imported dataset has no customer with an address and a sales agent");
+  const taken = await query<{ phone: string }>(
+    state,
+    "SELECT phone_key AS phone FROM customers WHERE phone_key IS NOT NULL",
+  );
+  const freshMobile = freshMobiles(new Set(taken.map((p) => p.phone)));
   return () => {
     const mobile = freshMobile();
-    const { areaId: area_id, postalcodeId: postalcode_id, salesagentId: salesagent_id } = template;
     const body = createBody(mobile, {
       company_name: `Bench Traders ${mobile.slice(-5)}`,
       contactpersons_name: "Bench Tester",
       address: "1 Benchmark Road",
-      area_id,
-      postalcode_id,
-      salesagent_id,
+      ...row,
     });
     return { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
   };
 }
 
-/** Runs every endpoint on every server, round by round, the servers' order reversed every other round. */
-export async function compareUsage(
-  modes: UsageMode[],
-  rounds: number,
-  endpoints: UsageEndpoint[],
-  run: (mode: UsageMode, endpoint: UsageEndpoint) => Promise<Figures>,
-): Promise<UsageComparison> {
-  const results = endpoints.map((e) => ({
-    label: e.label,
-    runs: new Map(modes.map((m): [UsageMode, Figures[]] => [m, []])),
-  }));
-  for (let round = 0; round < rounds; round++) {
-    const order = round % 2 === 0 ? modes : [...modes].reverse();
-    for (const [i, endpoint] of endpoints.entries()) {
-      for (const mode of order) results[i]!.runs.get(mode)!.push(await run(mode, endpoint));
-    }
+export async function usageFigures(perf: PerfRun, opts: ApiOptions & { modes: UsageMode[] }): Promise<string[]> {
+  const { state, key, targets } = await largeState(perf, opts);
+  const run = perf.runner(opts.load);
+  const servers = new Map<UsageMode, Server>();
+  const request = await createRequests(state);
+  await Promise.all(
+    opts.modes.map(async (mode) => {
+      const copy = join(perf.dir, `usage-state-${mode || "60"}`);
+      cpSync(state, copy, { recursive: true });
+      servers.set(mode, await perf.serveApi(`api-usage-${mode || "60"}`, "dev", copy, { USAGE_FLUSH_SECONDS: mode }));
+    }),
+  );
+  const endpoints: UsageEndpoint[] = [
+    { label: "GET /area (cached)", path: "/api/area" },
+    {
+      label: "GET /fetch-salesagent-by-pincode (cached)",
+      path: `/api/fetch-salesagent-by-pincode?pincode=${targets.pincode}`,
+    },
+    { label: "GET /customers (10)", path: "/api/customers?count=10" },
+    { label: `GET /orders (10 of ${targets.orders})`, path: `/api/orders?phone_number=${targets.phone}&count=10` },
+    { label: "POST /customers/create (JSON)", path: "/api/customers/create", request },
+  ];
+  const comparison: UsageComparison = { modes: opts.modes, rounds: opts.rounds, endpoints: [] };
+  for (const e of endpoints) {
+    const runs = await alternating(opts.modes, opts.rounds, (mode) =>
+      run(`usage ${mode || "60"}: ${e.label}`, servers.get(mode)!, e.path, auth(key), e.request),
+    );
+    comparison.endpoints.push({ label: e.label, runs });
   }
-  return { modes, rounds, endpoints: results };
+  for (const line of usageLines(comparison)) perf.step(line);
+  return usageMarkdown(comparison);
 }
 
 const fixed = (n: number, digits: number) => n.toFixed(digits);

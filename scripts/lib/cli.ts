@@ -4,6 +4,7 @@
 // stderr with a pointer to --help); `--help` prints the usage (exit 0). A command that takes no
 // options still goes through here, so that `npm start -- --bogus` fails instead of starting.
 import { parseArgs } from "node:util";
+import { distance } from "fastest-levenshtein";
 
 export type OptionSpec =
   { type: "string"; /** The value's placeholder in the usage, e.g. SECONDS. */ value: string } | { type: "boolean" };
@@ -95,24 +96,8 @@ function translate(err: unknown, options: OptionTable): UsageError {
 
 /** The known option nearest to a misspelt one (at most two edits away), if any. */
 function closest(name: string, known: string[]): string | undefined {
-  let best: { option: string; distance: number } | undefined;
-  for (const option of known) {
-    const distance = editDistance(name, option);
-    if (distance <= 2 && (!best || distance < best.distance)) best = { option, distance };
-  }
-  return best?.option;
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = current;
-  }
-  return previous[b.length]!;
+  const [best] = known.map((option) => ({ option, d: distance(name, option) })).sort((a, b) => a.d - b.d);
+  return best && best.d <= 2 ? best.option : undefined;
 }
 
 /** Where a command's lines go: standard output and standard error when it runs as a process. */

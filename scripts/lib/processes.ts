@@ -1,7 +1,5 @@
-// The process helpers of the operator's commands, the node-side tests (e2e/), the benchmark and the
-// load run: run a command to completion (output kept or shown), serve with a long-running one, find
-// and end a process tree, pick a free port. Linux only where it reads /proc (as the tests and the
-// benchmark are).
+// Processes for the commands, the node-side tests (e2e/) and the benchmark: run one to its end, serve with a long-running
+// one, find and end a process tree (from /proc: Linux only), pick a free port.
 import { type ChildProcess, spawn } from "node:child_process";
 import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -16,10 +14,9 @@ export interface CommandResult {
   seconds: number;
 }
 
-/** How a child's output is handled: kept for the caller, or shown on this process's terminal. */
 type Output = "capture" | "stdout" | "terminal";
 
-/** The commands still running, stopped with their processes should this process exit first (npm start stopped). */
+/** Stopped with their processes should this process exit first (npm start stopped). */
 const stopAtExit = new Set<number>();
 process.on("exit", () => {
   for (const pid of stopAtExit) killTree(pid, "SIGTERM");
@@ -55,10 +52,7 @@ async function spawnCommand(
   };
 }
 
-/**
- * Runs a command from the project root to completion and keeps its output (or, with "terminal",
- * shows it). CI=true (unless env says otherwise) keeps wrangler from asking questions on a terminal.
- */
+/** CI=true (unless env says otherwise) keeps wrangler from asking questions on a terminal. */
 export async function run(
   command: string,
   args: string[],
@@ -69,17 +63,12 @@ export async function run(
 }
 
 export interface ShownOptions {
-  /** Variables added to this process's environment for the child. */
   env?: Record<string, string>;
   /** Keep stdout (returned) and do not show it; stderr still reaches the terminal. */
   capture?: boolean;
 }
 
-/**
- * Runs a command of the operator's tools (npm, npx wrangler) with its output on the terminal as it
- * comes, failing unless it exits 0; `capture` keeps stdout instead (returned), for the few commands
- * whose answer the tools read (an id that wrangler prints, a JSON listing).
- */
+/** A command with its output on the terminal as it comes (stdout returned with `capture`), failing unless it exits 0. */
 export async function runChecked(command: string, args: string[], options: ShownOptions = {}): Promise<string> {
   const env = { ...process.env, ...options.env };
   const { code, stdout } = await spawnCommand(command, args, env, options.capture ? "stdout" : "terminal");
@@ -87,7 +76,6 @@ export async function runChecked(command: string, args: string[], options: Shown
   return stdout;
 }
 
-/** The project's own wrangler (its devDependency), on the Node.js that runs this script. */
 export function wrangler(args: string[], options: ShownOptions = {}): Promise<string> {
   return runChecked("npx", ["wrangler", ...args], options);
 }
@@ -105,8 +93,6 @@ export function freePort(): Promise<number> {
 export function tempStateDir(prefix = "olk-e2e-"): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
-
-// ---- process trees, from /proc ----
 
 interface ProcessEntry {
   pid: number;
@@ -134,7 +120,7 @@ export function procStats(): { pid: number; fields: string[] }[] {
   return stats;
 }
 
-/** Every live process (zombies left out: they are gone but for their exit status). */
+/** Every live process (zombies left out). */
 export function processTable(): ProcessEntry[] {
   return procStats()
     .filter(({ fields }) => fields[0] !== "Z" && fields[0] !== "X")
@@ -158,13 +144,11 @@ export function descendants(pid: number): number[] {
   return found;
 }
 
-/** Which of these processes still live. */
 export function stillAlive(pids: readonly number[]): number[] {
   const live = new Set(processTable().map((e) => e.pid));
   return pids.filter((pid) => live.has(pid));
 }
 
-/** Signals each of these processes that is still there. */
 export function killAll(pids: readonly number[], signal: NodeJS.Signals): void {
   for (const pid of pids) {
     try {
@@ -205,42 +189,32 @@ export async function endGroup(pgid: number, graceMs = 10_000): Promise<void> {
   while (groupAlive(pgid) && Date.now() < last) await sleep(100);
 }
 
-// ---- long-running servers ----
-
 export interface Server {
   url: string;
   port: number;
   /** The spawned command's pid; it leads its own process group. */
   pid: number;
-  /** Everything the server printed so far (empty when its output goes to a log file). */
+  /** Everything the server printed so far (empty with a log file). */
   output: () => string;
-  /** Ends the server's whole process group (SIGTERM, then SIGKILL after 10 s) and waits until it is empty. */
+  /** SIGTERM to the whole process group, SIGKILL after 10 s; resolves when it is empty. */
   stop: () => Promise<void>;
-  /** Resolves when the spawned command itself exits. */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
 export interface ServerOptions {
   port: number;
-  /** Variables over this process's environment (CI=true is set too). */
   env?: NodeJS.ProcessEnv;
-  /** Where the output goes; by default it is kept in memory for output(). */
   logFile?: string;
   /** The server is ready once GET url+readyPath answers at all (default "/"). */
   readyPath?: string;
   readyTimeoutMs?: number;
 }
 
-/** Process groups of servers still running: ended when this process exits, however it exits. */
+/** Groups of servers still running: ended when this process exits. */
 const liveGroups = new Set<number>();
 let exitHookInstalled = false;
 
-/**
- * The watchdog of one server: a tiny node process outside the server's group that ends the group
- * when the process that spawned it is gone (its parent pid changes), say a test runner that crashed
- * or was killed with SIGKILL, which no 'exit' handler sees. It leaves on its own once the group is
- * empty.
- */
+// Ends the server's group once its spawner is gone (a test runner killed with SIGKILL, which no 'exit' handler sees).
 const WATCHDOG = `
 const [parent, group] = process.argv.slice(1).map(Number);
 const live = () => { try { process.kill(-group, 0); return true; } catch (e) { return e.code === "EPERM"; } };
@@ -269,11 +243,7 @@ function guard(pgid: number): void {
   watchdog.unref();
 }
 
-/**
- * Spawns a long-running command (`npm start`, `wrangler dev`, ...) in a process group of its own and
- * waits until http://127.0.0.1:PORT answers. The group ends with stop(), with this process, or (by
- * the watchdog) at the latest 11 s after this process is killed outright.
- */
+/** A long-running command in a process group of its own, once http://127.0.0.1:PORT answers. */
 export async function spawnServer(command: string, args: string[], options: ServerOptions): Promise<Server> {
   const log = options.logFile ? openSync(options.logFile, "w") : undefined;
   const child: ChildProcess = spawn(command, args, {
