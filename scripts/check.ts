@@ -41,6 +41,8 @@ async function main(): Promise<void> {
       { name: "build the field app (app/)", run: () => buildApp().then(() => undefined) },
       { name: "type check", run: () => runChecked("npm", ["run", "typecheck"]).then(() => undefined) },
       { name: "lint", run: () => runChecked("npm", ["run", "lint"]).then(() => undefined) },
+      // docs/development.md, "Layers": what may import what, with no folder exempted.
+      { name: "dependency rules", run: () => runChecked("npm", ["run", "graph:check"]).then(() => undefined) },
       { name: "formatting (prettier)", run: () => runChecked("npm", ["run", "format:check"]).then(() => undefined) },
       {
         name: "binding types up to date",
