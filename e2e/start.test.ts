@@ -114,7 +114,7 @@ afterAll(async () => {
   rmSync(persistDir, { recursive: true, force: true });
 });
 
-describe.sequential("npm start and npm run dev on one state folder, each stopped by one signal", () => {
+describe.sequential("npm start and npm run dev, each stopped by a signal", { timeout: STEP_TIMEOUT }, () => {
   const demoKeys: string[] = [];
   let storedAdminToken = "";
   /** Ids of the customers created so far, each answered 201 before a stop. */
@@ -163,136 +163,120 @@ describe.sequential("npm start and npm run dev on one state folder, each stopped
     expect(ids.slice(-created.length)).toEqual(created);
   }
 
-  it(
-    "a fresh npm start migrates, loads the demo data, and prints a working demo key and admin token; SIGTERM stops it",
-    async () => {
-      // ADMIN_TOKEN not set at all: npm start makes the token itself, so nothing warns that it is missing.
-      const server = await launch("start", { ADMIN_TOKEN: undefined });
-      const output = server.output();
-      expect(output).toContain("Loading the demo data");
-      expect(output).not.toContain("Missing required secrets");
-      // The test suite turns the jobs off (vitest.config.ts) unless a test turns them on.
-      expect(output).toContain("Scheduled jobs: off (SCHEDULED_JOBS=off).");
-      // Started with --test-scheduled: no warning that the crons do not run, and one runs on request.
-      expect(output).not.toContain("Scheduled Workers are not automatically triggered");
-      const cron = await fetch(`${server.url}/__scheduled?cron=${encodeURIComponent("*/5 * * * *")}`);
-      expect({ status: cron.status, text: await cron.text() }).toEqual({ status: 200, text: "Ran scheduled event" });
-      const key = printed(output, "Demo key");
-      expect(key).toMatch(/^sk_test_[0-9A-Za-z]{32,}$/);
-      demoKeys.push(key);
-      await expectDemoDataServed(server, key);
-      expect(output).toContain(`curl -H "Authorization: Bearer ${key}" ${server.url}/api/customers`);
-      // The field app's one-time link: a new enrollment code at each start (opened in a browser by
-      // e2e/field-app.test.ts's way of enrolling; not exchanged here, which would add a key to the list).
-      const appLink = printed(output, "Field app");
-      expect(appLink).toMatch(new RegExp(`^${server.url}/enroll#[0-9A-HJKMNP-TV-Z]{4}(-[0-9A-HJKMNP-TV-Z]{4}){3}$`));
+  it("a fresh npm start migrates, loads the demo data, prints a working key and token; SIGTERM ends it", async () => {
+    // ADMIN_TOKEN not set at all: npm start makes the token itself, so nothing warns that it is missing.
+    const server = await launch("start", { ADMIN_TOKEN: undefined });
+    const output = server.output();
+    expect(output).toContain("Loading the demo data");
+    expect(output).not.toContain("Missing required secrets");
+    // The test suite turns the jobs off (vitest.config.ts) unless a test turns them on.
+    expect(output).toContain("Scheduled jobs: off (SCHEDULED_JOBS=off).");
+    // Started with --test-scheduled: no warning that the crons do not run, and one runs on request.
+    expect(output).not.toContain("Scheduled Workers are not automatically triggered");
+    const cron = await fetch(`${server.url}/__scheduled?cron=${encodeURIComponent("*/5 * * * *")}`);
+    expect({ status: cron.status, text: await cron.text() }).toEqual({ status: 200, text: "Ran scheduled event" });
+    const key = printed(output, "Demo key");
+    expect(key).toMatch(/^sk_test_[0-9A-Za-z]{32,}$/);
+    demoKeys.push(key);
+    await expectDemoDataServed(server, key);
+    expect(output).toContain(`curl -H "Authorization: Bearer ${key}" ${server.url}/api/customers`);
+    // The field app's one-time link: a new enrollment code at each start (opened in a browser by
+    // e2e/field-app.test.ts's way of enrolling; not exchanged here, which would add a key to the list).
+    const appLink = printed(output, "Field app");
+    expect(appLink).toMatch(new RegExp(`^${server.url}/enroll#[0-9A-HJKMNP-TV-Z]{4}(-[0-9A-HJKMNP-TV-Z]{4}){3}$`));
 
-      const adminToken = printed(output, "Admin token");
-      expect(adminToken).toMatch(/^[0-9A-Za-z]{43}$/);
-      const tokenFile = join(persistDir, "admin-token");
-      expect(readFileSync(tokenFile, "utf8").trim()).toBe(adminToken);
-      expect(statSync(tokenFile).mode & 0o777).toBe(0o600);
-      storedAdminToken = adminToken;
-      // Printed once, by us: wrangler shows the binding as hidden.
-      expect(output.split(adminToken)).toHaveLength(2);
+    const adminToken = printed(output, "Admin token");
+    expect(adminToken).toMatch(/^[0-9A-Za-z]{43}$/);
+    const tokenFile = join(persistDir, "admin-token");
+    expect(readFileSync(tokenFile, "utf8").trim()).toBe(adminToken);
+    expect(statSync(tokenFile).mode & 0o777).toBe(0o600);
+    storedAdminToken = adminToken;
+    // Printed once, by us: wrangler shows the binding as hidden.
+    expect(output.split(adminToken)).toHaveLength(2);
 
-      const keys = await get(server, "/admin/keys", adminToken);
-      expect(keys.status).toBe(200);
-      expect(keys.body.data).toHaveLength(1);
-      expect(keys.body.data[0]).toMatchObject({
-        name: "demo",
-        mode: "test",
-        status: "active",
-        prefix: `${key.slice(0, 12)}…`,
-      });
+    const keys = await get(server, "/admin/keys", adminToken);
+    expect(keys.status).toBe(200);
+    expect(keys.body.data).toHaveLength(1);
+    expect(keys.body.data[0]).toMatchObject({
+      name: "demo",
+      mode: "test",
+      status: "active",
+      prefix: `${key.slice(0, 12)}…`,
+    });
 
-      await createCustomer(server, key);
-      await stopWith(server, "SIGTERM");
-    },
-    STEP_TIMEOUT,
-  );
+    await createCustomer(server, key);
+    await stopWith(server, "SIGTERM");
+  });
 
-  it(
-    "a second npm start keeps the data and the customer created before the stop, rolls the demo key (the old one still works), honours ADMIN_TOKEN; SIGINT stops it",
-    async () => {
-      const server = await launch("start", { ADMIN_TOKEN: ENV_ADMIN_TOKEN });
-      const output = server.output();
-      expect(output).not.toContain("Loading the demo data");
-      expect(output).toContain("the demo data is not loaded again");
+  it("a second npm start keeps the data, rolls the demo key, honours ADMIN_TOKEN; SIGINT ends it", async () => {
+    const server = await launch("start", { ADMIN_TOKEN: ENV_ADMIN_TOKEN });
+    const output = server.output();
+    expect(output).not.toContain("Loading the demo data");
+    expect(output).toContain("the demo data is not loaded again");
 
-      const key = printed(output, "Demo key");
-      expect(key).toMatch(/^sk_test_[0-9A-Za-z]{32,}$/);
-      expect(key).not.toBe(demoKeys[0]);
-      demoKeys.push(key);
-      await expectDemoDataServed(server, key);
-      await expectDemoDataServed(server, demoKeys[0]!);
+    const key = printed(output, "Demo key");
+    expect(key).toMatch(/^sk_test_[0-9A-Za-z]{32,}$/);
+    expect(key).not.toBe(demoKeys[0]);
+    demoKeys.push(key);
+    await expectDemoDataServed(server, key);
+    await expectDemoDataServed(server, demoKeys[0]!);
 
-      expect(printed(output, "Admin token")).toBe(ENV_ADMIN_TOKEN);
-      const keys = await get(server, "/admin/keys", ENV_ADMIN_TOKEN);
-      expect(keys.status).toBe(200);
-      expect(
-        keys.body.data.map((k: { name: string; status: string; prefix: string }) => [k.name, k.status, k.prefix]),
-      ).toEqual([
-        ["demo", "grace", `${demoKeys[0]!.slice(0, 12)}…`],
-        ["demo", "active", `${key.slice(0, 12)}…`],
-      ]);
-      // The stored token is not the administrator's while ADMIN_TOKEN is set, and is left as it was.
-      expect((await get(server, "/admin/keys", storedAdminToken)).status).toBe(401);
-      expect(readFileSync(join(persistDir, "admin-token"), "utf8").trim()).toBe(storedAdminToken);
+    expect(printed(output, "Admin token")).toBe(ENV_ADMIN_TOKEN);
+    const keys = await get(server, "/admin/keys", ENV_ADMIN_TOKEN);
+    expect(keys.status).toBe(200);
+    expect(
+      keys.body.data.map((k: { name: string; status: string; prefix: string }) => [k.name, k.status, k.prefix]),
+    ).toEqual([
+      ["demo", "grace", `${demoKeys[0]!.slice(0, 12)}…`],
+      ["demo", "active", `${key.slice(0, 12)}…`],
+    ]);
+    // The stored token is not the administrator's while ADMIN_TOKEN is set, and is left as it was.
+    expect((await get(server, "/admin/keys", storedAdminToken)).status).toBe(401);
+    expect(readFileSync(join(persistDir, "admin-token"), "utf8").trim()).toBe(storedAdminToken);
 
-      await expectCreatedKept(server, key);
-      await createCustomer(server, key);
-      await stopWith(server, "SIGINT");
-    },
-    STEP_TIMEOUT,
-  );
+    await expectCreatedKept(server, key);
+    await createCustomer(server, key);
+    await stopWith(server, "SIGINT");
+  });
 
-  it(
-    "npm run dev serves the same state without migrating, seeding or printing a key, and runs the scheduled jobs; SIGTERM stops it",
-    async () => {
-      // Both keys' copies marked pending, as after a KV write that failed: only the 5-minute job writes them.
-      await executeOnStoppedState(persistDir, "UPDATE api_keys SET copy_pending = 1, version = version + 1");
-      // Every 2 s instead of every 5 minutes; nothing asks for a job by hand.
-      const server = await launch("dev", { SCHEDULED_JOBS: "2" });
-      const output = server.output();
-      expect(output).toContain('Scheduled jobs: "17 3 * * *", "*/5 * * * *", each every 2 s (SCHEDULED_JOBS).');
-      await expect
-        .poll(
-          async () => (await get(server, "/admin/keys", storedAdminToken)).body.data.map((k: any) => k.copy_pending),
-          {
-            timeout: 30_000,
-            interval: 500,
-          },
-        )
-        .toEqual([false, false]);
-      expect(output).not.toMatch(/sk_(test|live)_/);
-      expect(output).not.toContain("Applying the migrations");
-      expect(output).not.toContain("demo data");
-      await expectDemoDataServed(server, demoKeys[1]!);
-      await expectDemoDataServed(server, demoKeys[0]!);
+  it("npm run dev serves the state without migrating or seeding, runs the jobs; SIGTERM ends it", async () => {
+    // Both keys' copies marked pending, as after a KV write that failed: only the 5-minute job writes them.
+    await executeOnStoppedState(persistDir, "UPDATE api_keys SET copy_pending = 1, version = version + 1");
+    // Every 2 s instead of every 5 minutes; nothing asks for a job by hand.
+    const server = await launch("dev", { SCHEDULED_JOBS: "2" });
+    const output = server.output();
+    expect(output).toContain('Scheduled jobs: "17 3 * * *", "*/5 * * * *", each every 2 s (SCHEDULED_JOBS).');
+    await expect
+      .poll(
+        async () => (await get(server, "/admin/keys", storedAdminToken)).body.data.map((k: any) => k.copy_pending),
+        {
+          timeout: 30_000,
+          interval: 500,
+        },
+      )
+      .toEqual([false, false]);
+    expect(output).not.toMatch(/sk_(test|live)_/);
+    expect(output).not.toContain("Applying the migrations");
+    expect(output).not.toContain("demo data");
+    await expectDemoDataServed(server, demoKeys[1]!);
+    await expectDemoDataServed(server, demoKeys[0]!);
 
-      expect(printed(output, "Admin token")).toBe(storedAdminToken);
-      const keys = await get(server, "/admin/keys", storedAdminToken);
-      expect(keys.status).toBe(200);
-      expect(keys.body.data).toHaveLength(2);
+    expect(printed(output, "Admin token")).toBe(storedAdminToken);
+    const keys = await get(server, "/admin/keys", storedAdminToken);
+    expect(keys.status).toBe(200);
+    expect(keys.body.data).toHaveLength(2);
 
-      await expectCreatedKept(server, demoKeys[1]!);
-      await createCustomer(server, demoKeys[1]!);
-      await stopWith(server, "SIGTERM");
-    },
-    STEP_TIMEOUT,
-  );
+    await expectCreatedKept(server, demoKeys[1]!);
+    await createCustomer(server, demoKeys[1]!);
+    await stopWith(server, "SIGTERM");
+  });
 
-  it(
-    "npm run dev again: every customer created before a stop is there; SIGINT stops it",
-    async () => {
-      const server = await launch("dev");
-      await expectCreatedKept(server, demoKeys[1]!);
-      expect(created).toHaveLength(3);
-      await stopWith(server, "SIGINT");
-    },
-    STEP_TIMEOUT,
-  );
+  it("npm run dev again: every customer created before a stop is there; SIGINT ends it", async () => {
+    const server = await launch("dev");
+    await expectCreatedKept(server, demoKeys[1]!);
+    expect(created).toHaveLength(3);
+    await stopWith(server, "SIGINT");
+  });
 
   it("no file under the state folder holds a demo key's secret", () => {
     expect(demoKeys).toHaveLength(2);

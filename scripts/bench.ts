@@ -82,16 +82,26 @@ const dataOf = (v: Values<typeof DATA>, customers: number, orders: number) => ({
 
 const plain = (usage: string, suite: Suite) => subcommand({ options: {}, operands: [], usage, build: () => suite });
 
-const SUITES = {
-  api: subcommand({
+/** A suite of load runs on a generated dataset of so many customers and orders by default. */
+type DataOptions = ReturnType<typeof loadOf> & ReturnType<typeof dataOf>;
+const onData = (
+  name: string,
+  customers: number,
+  orders: number,
+  run: (perf: PerfRun, opts: DataOptions) => ReturnType<Suite>,
+) =>
+  subcommand({
     options: { ...LOAD, ...DATA },
     operands: [],
-    usage: "api [LOAD] [--customers N] [--orders M]",
+    usage: `${name} [LOAD] [--customers N] [--orders M]`,
     build: (v): Suite => {
-      const opts = { ...loadOf(v), ...dataOf(v, 20_000, 200_000) };
-      return async (perf) => (await import("./bench/api.ts")).apiFigures(perf, opts);
+      const opts = { ...loadOf(v), ...dataOf(v, customers, orders) };
+      return (perf) => run(perf, opts);
     },
-  }),
+  });
+
+const SUITES = {
+  api: onData("api", 20_000, 200_000, async (perf, opts) => (await import("./bench/api.ts")).apiFigures(perf, opts)),
   usage: subcommand({
     options: { ...LOAD, ...DATA, ...USAGE },
     operands: [],
@@ -140,15 +150,9 @@ const SUITES = {
       return async (perf) => (await import("./bench/big-import.ts")).bigImport(perf, n, CACHE_DIR);
     },
   }),
-  scale: subcommand({
-    options: { ...LOAD, ...DATA },
-    operands: [],
-    usage: "scale [LOAD] [--customers N] [--orders M]",
-    build: (v): Suite => {
-      const opts = { ...loadOf(v), ...dataOf(v, 200_000, 2_000_000) };
-      return async (perf) => (await import("./bench/scale.ts")).runScale(perf, opts);
-    },
-  }),
+  scale: onData("scale", 200_000, 2_000_000, async (perf, opts) =>
+    (await import("./bench/scale.ts")).runScale(perf, opts),
+  ),
 };
 
 const argv = process.argv.slice(2);

@@ -5,21 +5,14 @@ import { and, eq, is, SQL, sql } from "drizzle-orm";
 import type { TypedQueryBuilder } from "drizzle-orm/query-builders/query-builder";
 import type { SelectResultFields } from "drizzle-orm/query-builders/select.types";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
-import {
-  customers,
-  deliveryAgents,
-  invoices,
-  orderItems,
-  orderStatuses,
-  orders,
-  products,
-  salesAgents,
-} from "../../drizzle/schema.ts";
+import * as schema from "../../drizzle/schema.ts";
 import { selectCustomersWithAddress } from "../../src/customers/customers.queries.ts";
 import { toAddress, toCustomerFields } from "../../src/customers/customers.serialize.ts";
 import type { OrderSchema, OrderStatusName } from "../../src/orders/orders.schemas.ts";
 import { as, type AddressRow, type CustomerRow } from "../../src/platform/db/columns.ts";
 import * as cq from "../../src/platform/db/compiled.ts";
+
+const { customers, deliveryAgents, invoices, orderItems, orderStatuses, orders, products, salesAgents } = schema;
 
 export type Order = z.infer<typeof OrderSchema>;
 export type ShownCustomer = Pick<Order, "customer" | "address">;
