@@ -1,6 +1,6 @@
 // The KV copy of a key record, as authentication reads it; a copy older than scopes and agents reads as both, no agent.
 import { storedScopes } from "./keys.rules.ts";
-import { type KeyRecord, type RotationFields, rotationOfCopy } from "./keys.record.ts";
+import { type KeyRecord, lineageOf, type RotationFields, rotationOfCopy } from "./keys.record.ts";
 import { rotationDue as isRotationDue } from "./keys.rotation.ts";
 import { errorName, log } from "../platform/lib/log.ts";
 import { digestsEqual, hashSecret } from "./keys.secret.ts";
@@ -20,8 +20,7 @@ export function fromCopy(stored: StoredCopy): KeyRecord {
     ...stored,
     scopes: storedScopes(stored.scopes),
     agent_id: typeof agent === "number" && Number.isSafeInteger(agent) && agent > 0 ? agent : null,
-    // A copy written before lineages existed stands for its own until the job rewrites it (migration 0019).
-    lineage_id: typeof stored.lineage_id === "string" ? stored.lineage_id : stored.id,
+    lineage_id: lineageOf(stored.id, stored.lineage_id),
     ...rotationOfCopy(stored),
   };
 }

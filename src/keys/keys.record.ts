@@ -77,8 +77,14 @@ export function toRecord(row: KeyRow): KeyRecord {
     scopes: storedScopes(row.scopes),
     agent_id: row.agent_id,
     ...rotationOf(row),
-    lineage_id: row.lineage_id ?? row.id,
+    lineage_id: lineageOf(row.id, row.lineage_id),
   };
+}
+
+/** The lineage rule: a key made by rotating or rolling keeps its first ancestor's; any other key, and a row or
+ * copy from before lineages (migration 0019), is its own. */
+export function lineageOf(id: string, lineage: unknown): string {
+  return typeof lineage === "string" ? lineage : id;
 }
 
 function rotationOf(row: RotationRow): Pick<KeyRecord, RotationFields> {

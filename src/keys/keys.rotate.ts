@@ -3,7 +3,7 @@ import { errors } from "../platform/errors.ts";
 import { errorName, log } from "../platform/lib/log.ts";
 import { checkActor, type KeyActor } from "./keys.audit.ts";
 import { type KeyCopies, readDueSet, writeDueSet } from "./keys.copy.ts";
-import { type CreatedKey, type KeyRecord, type KeyState, keyState } from "./keys.record.ts";
+import { type CreatedKey, type KeyRecord, type KeyState, keyState, lineageOf } from "./keys.record.ts";
 import { authError, type Scope } from "./keys.rules.ts";
 import {
   alreadyRotated,
@@ -196,7 +196,7 @@ export async function newKey(
     rotation: null,
     successor_first_used_at: null,
     awaits_first_use: false,
-    lineage_id: fields.lineageId ?? id,
+    lineage_id: lineageOf(id, fields.lineageId),
   };
   return { record, secret };
 }
