@@ -1,7 +1,8 @@
 // POST /enroll (a code exchanged for a key) and GET /enroll (the QR code's page), section 9; neither takes a key.
 import { createRoute, z } from "@hono/zod-openapi";
 import { errorResponse } from "../platform/errors.ts";
-import { MAX_BODY_BYTES } from "../platform/middleware/body-limit.ts";
+import { limitBody, MAX_BODY_BYTES } from "../platform/middleware/body-limit.ts";
+import { jsonBody } from "../platform/middleware/json-body.ts";
 import { headerRef } from "../platform/response-headers.ts";
 import { EnrollBodySchema, EnrolledKeySchema } from "./enroll.schemas.ts";
 
@@ -19,6 +20,8 @@ export const exchange = createRoute({
   request: {
     body: { content: { "application/json": { schema: EnrollBodySchema } }, required: true },
   },
+  // Served by servedWithoutBody (enroll.index.ts): the body is read by jsonBody, as POST /keys/rotate's.
+  middleware: [limitBody, jsonBody(EnrollBodySchema)],
   responses: {
     201: { description: "The new key, with its secret", content: { "application/json": { schema: answer } } },
     200: {

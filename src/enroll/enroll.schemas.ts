@@ -1,19 +1,35 @@
 // POST /enroll's body and answer as the published document describes them (docs/specification.md section 9).
 import { z } from "@hono/zod-openapi";
 
+const CODE_RULE = "is required: the code";
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/** Served by the route (jsonBody) as well as documented: its rules are the exchange's only checks of the body. */
 export const EnrollBodySchema = z
-  .object({
-    code: z.string().openapi({
-      description:
-        "The enrollment code from the QR code or the administrator: 16 characters, in any letter case, with or without its dashes.",
-      example: "7K3M-Q9XD-2HAV-PT4N",
-    }),
-    device_name: z.string().optional().openapi({
-      description:
-        "Optional, without control characters: added to the key's name in brackets, so that the dashboard tells the phones apart. The composed name is cut to its first 100 characters (code points); a longer device name is never refused.",
-      example: "Pixel 8 of Asha",
-    }),
-  })
+  .object(
+    {
+      code: z
+        .string({ error: CODE_RULE })
+        .min(1, { error: CODE_RULE })
+        .max(64, { error: "must be at most 64 characters" })
+        .openapi({
+          description:
+            "The enrollment code from the QR code or the administrator: 16 characters, in any letter case, with or without its dashes.",
+          example: "7K3M-Q9XD-2HAV-PT4N",
+        }),
+      device_name: z
+        .string({ error: "must be text" })
+        .refine((name) => !CONTROL.test(name), { error: "must not contain control characters" })
+        .nullish()
+        .openapi({
+          description:
+            "Optional, without control characters: added to the key's name in brackets, so that the dashboard tells the phones apart. The composed name is cut to its first 100 characters (code points); a longer device name is never refused.",
+          example: "Pixel 8 of Asha",
+        }),
+    },
+    { error: "must be a JSON object" },
+  )
   .openapi("EnrollmentExchange");
 
 export const EnrolledKeySchema = z

@@ -356,6 +356,23 @@ describe("POST /enroll", () => {
     expect((await post({ code: "x", device_name: "a\nb" })).body).toEqual(
       validationEnvelope("/api/enroll", [{ field: "device_name", message: "must not contain control characters" }]),
     );
+    expect((await post({ code: 7, device_name: 7 })).body).toEqual(
+      validationEnvelope("/api/enroll", [
+        { field: "code", message: "is required: the code" },
+        { field: "device_name", message: "must be text" },
+      ]),
+    );
+    expect((await post({ code: "" })).body).toEqual(
+      validationEnvelope("/api/enroll", [{ field: "code", message: "is required: the code" }]),
+    );
+    expect((await post({ code: "x".repeat(65) })).body).toEqual(
+      validationEnvelope("/api/enroll", [{ field: "code", message: "must be at most 64 characters" }]),
+    );
+    expect((await post(["x"])).body).toEqual(
+      validationEnvelope("/api/enroll", [{ field: "request", message: "must be a JSON object" }]),
+    );
+    // A null device name is no device name: the code is judged (unknown here), not the body.
+    expect((await post({ code: "ZZZZ-ZZZZ-ZZZZ-ZZZZ", device_name: null })).status).toBe(401);
     const bad = await call("/api/enroll", {
       method: "POST",
       headers: { "Content-Type": "application/json" },

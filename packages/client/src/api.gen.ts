@@ -173,55 +173,55 @@ export type ApiSchema = {
   "/enroll": {
     $post:
       | {
-          input: { json: { code: string; device_name?: string | undefined } };
+          input: { json: { code: string; device_name?: string | null | undefined } };
           output: ErrorEnvelope;
           outputFormat: "json";
           status: 422;
         }
       | {
-          input: { json: { code: string; device_name?: string | undefined } };
+          input: { json: { code: string; device_name?: string | null | undefined } };
           output: ErrorEnvelope;
           outputFormat: "json";
           status: 401;
         }
       | {
-          input: { json: { code: string; device_name?: string | undefined } };
+          input: { json: { code: string; device_name?: string | null | undefined } };
           output: ErrorEnvelope;
           outputFormat: "json";
           status: 429;
         }
       | {
-          input: { json: { code: string; device_name?: string | undefined } };
+          input: { json: { code: string; device_name?: string | null | undefined } };
           output: ErrorEnvelope;
           outputFormat: "json";
           status: 500;
         }
       | {
-          input: { json: { code: string; device_name?: string | undefined } };
+          input: { json: { code: string; device_name?: string | null | undefined } };
           output: ErrorEnvelope;
           outputFormat: "json";
           status: 503;
         }
       | {
-          input: { json: { code: string; device_name?: string | undefined } };
+          input: { json: { code: string; device_name?: string | null | undefined } };
           output: ErrorEnvelope;
           outputFormat: "json";
           status: 400;
         }
       | {
-          input: { json: { code: string; device_name?: string | undefined } };
+          input: { json: { code: string; device_name?: string | null | undefined } };
           output: ErrorEnvelope;
           outputFormat: "json";
           status: 413;
         }
       | {
-          input: { json: { code: string; device_name?: string | undefined } };
+          input: { json: { code: string; device_name?: string | null | undefined } };
           output: { data: EnrolledKey };
           outputFormat: "json";
           status: 200;
         }
       | {
-          input: { json: { code: string; device_name?: string | undefined } };
+          input: { json: { code: string; device_name?: string | null | undefined } };
           output: { data: EnrolledKey };
           outputFormat: "json";
           status: 201;
