@@ -9,6 +9,8 @@ import { clearIsolateCaches } from "./helpers/api-keys.ts";
 
 const { applyD1Migrations } = await import("cloudflare:test");
 
+const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
 /** Drops every table, view and trigger (D1's own `_cf_` tables and SQLite's aside), in one batch. */
 async function emptyDatabase(db: D1Database): Promise<void> {
   const { results } = await db
@@ -20,7 +22,7 @@ async function emptyDatabase(db: D1Database): Promise<void> {
   const order = { trigger: 0, view: 1, table: 2 };
   const drops = results
     .sort((a, b) => order[a.type] - order[b.type])
-    .map(({ type, name }) => db.prepare(`DROP ${type.toUpperCase()} IF EXISTS "${name.replaceAll('"', '""')}"`));
+    .map(({ type, name }) => db.prepare(`DROP ${type.toUpperCase()} IF EXISTS ${quote(name)}`));
   // Tables that refer to each other go in any order: the foreign keys are checked at the commit.
   await db.batch([db.prepare("PRAGMA defer_foreign_keys = on"), ...drops]);
 }
@@ -37,12 +39,10 @@ async function emptyNamespace(kv: KVNamespace): Promise<void> {
 /** The migrated database as the first file of this workerd saw it: its schema, and the rows the migrations wrote. */
 interface Migrated {
   schema: string;
-  triggers: string[];
+  triggers: { name: string; sql: string }[];
   rows: { table: string; rows: Record<string, unknown>[] }[];
 }
 const SCHEMA = "SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE '_cf_%' ORDER BY type, name";
-const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
-
 async function schemaOf(db: D1Database) {
   return (await db.prepare(SCHEMA).all<{ type: string; name: string; sql: string | null }>()).results;
 }
@@ -53,7 +53,7 @@ async function snapshot(db: D1Database): Promise<Migrated> {
   const read = await db.batch(tables.map((t) => db.prepare(`SELECT * FROM ${quote(t)}`)));
   return {
     schema: JSON.stringify(schema),
-    triggers: schema.filter((o) => o.type === "trigger").map((o) => o.sql!),
+    triggers: schema.filter((o) => o.type === "trigger").map((o) => ({ name: o.name, sql: o.sql! })),
     rows: tables.map((table, i) => ({ table, rows: read[i]!.results as Record<string, unknown>[] })),
   };
 }
@@ -65,9 +65,6 @@ async function snapshot(db: D1Database): Promise<Migrated> {
  */
 async function restore(db: D1Database, migrated: Migrated): Promise<boolean> {
   if (JSON.stringify(await schemaOf(db)) !== migrated.schema) return false;
-  const triggers = (JSON.parse(migrated.schema) as { type: string; name: string }[]).filter(
-    (o) => o.type === "trigger",
-  );
   const insert = (table: string, row: Record<string, unknown>) => {
     const columns = Object.keys(row);
     const marks = columns.map(() => "?").join(", ");
@@ -78,14 +75,14 @@ async function restore(db: D1Database, migrated: Migrated): Promise<boolean> {
   const sequence = migrated.rows.find((t) => t.table === "sqlite_sequence");
   await db.batch([
     db.prepare("PRAGMA defer_foreign_keys = on"),
-    ...triggers.map((o) => db.prepare(`DROP TRIGGER ${quote(o.name)}`)),
+    ...migrated.triggers.map((t) => db.prepare(`DROP TRIGGER ${quote(t.name)}`)),
     ...migrated.rows.map(({ table }) => db.prepare(`DELETE FROM ${quote(table)}`)),
     ...migrated.rows.filter((t) => t !== sequence).flatMap(({ table, rows }) => rows.map((row) => insert(table, row))),
     // Last: the inserts above numbered their own tables there, and an entry twice costs a row read each insert.
     ...(sequence
       ? [db.prepare("DELETE FROM sqlite_sequence"), ...sequence.rows.map((row) => insert("sqlite_sequence", row))]
       : []),
-    ...migrated.triggers.map((sql) => db.prepare(sql)),
+    ...migrated.triggers.map((t) => db.prepare(t.sql)),
   ]);
   return true;
 }

@@ -100,7 +100,8 @@ export async function throttled(attempt: ThrottledAttempt, matches: () => Promis
   return false;
 }
 
-/** The reservation is one conditional INSERT. A success deletes its row; a failure keeps it. */
+/** One conditional INSERT: D1 runs one statement at a time, so parallel attempts cannot all pass the count. A
+ * success deletes its row; a failure keeps it. */
 async function reserve(
   db: Database,
   bucket: ThrottleBucket,
