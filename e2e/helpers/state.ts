@@ -36,6 +36,17 @@ export async function executeOnStoppedState(persistDir: string, sql: string): Pr
   }
 }
 
+/** The rows of one query on the local D1 of a state folder that no process has open (after its server stopped). */
+export async function queryStoppedState(persistDir: string, sql: string): Promise<Record<string, unknown>[]> {
+  const { DatabaseSync } = await sqlite();
+  const db = new DatabaseSync(d1File(persistDir), { readOnly: true });
+  try {
+    return db.prepare(sql).all();
+  } finally {
+    db.close();
+  }
+}
+
 /** node:sqlite without its one-line "experimental" warning on the test's output. */
 async function sqlite(): Promise<typeof import("node:sqlite")> {
   const emit = process.emitWarning;
