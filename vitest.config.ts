@@ -4,7 +4,6 @@ import { dirname, resolve } from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { experimental_readRawConfig } from "wrangler";
 import { configDefaults, defineConfig } from "vitest/config";
-import { buildClientPackage } from "./scripts/lib/client-package.ts";
 import { buildApp } from "./scripts/app/build.ts";
 
 // The tiers, their budgets and how to keep within them: docs/testing.md.
@@ -69,9 +68,8 @@ export default defineConfig(async () => {
   // Node keeps the code it compiled (wrangler's 15 MB bundle, tsx, the scripts) for the run's many
   // processes, which inherit this: about 0.3 s of CPU less for each start of wrangler.
   process.env.NODE_COMPILE_CACHE ??= resolve("node_modules/.cache/node-compile-cache");
-  // The tests import the typed client by its package name, as an app does: its dist/ must be current.
-  buildClientPackage();
-  // The worker serves the field app's built files (src/fieldapp/): built once for the whole run.
+  // The worker serves the field app's built files (src/fieldapp/): built once for the whole run. It
+  // builds the typed client first, which the tests also import by its package name, as an app does.
   await buildApp();
   const migrations = await readD1Migrations("migrations");
   const configPath = configWithoutRequiredSecrets();

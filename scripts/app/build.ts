@@ -1,7 +1,7 @@
 // Builds the field app (app/, docs/field-app.md) into app/dist/: the page, its script and styles
 // named by their content, the manifest and icons, the service worker, and files.ts, the module
 // through which the worker serves them at /app/ (src/fieldapp/). npm start, npm run dev, check,
-// test and deploy call buildApp() first; `npx tsx scripts/app/build.ts` runs it alone.
+// test and deploy call buildApp() first; `npm run build:app` runs it alone.
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
