@@ -10,6 +10,7 @@ import { join } from "node:path";
 import type { BrowserContext, Page, Route } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Platform } from "../scripts/lib/local.ts";
+import { PAGE_ROWS } from "../app/src/search.ts";
 import { expectNoSeriousViolations } from "./helpers/axe.ts";
 import { launchProfile, SKIP_BROWSER_TESTS } from "./helpers/browser.ts";
 import { loaded, logIn } from "./helpers/dashboard.ts";
@@ -88,6 +89,18 @@ async function openPage(): Promise<Page> {
 
 const customersList = (p: Page) => p.getByRole("list", { name: "Customers" });
 const statusLine = (p: Page) => p.getByRole("region", { name: "Sync status" });
+/** The count the app states of its list (which holds the first PAGE_ROWS matches): "39 customers, the first 30 shown". */
+const listCount = (p: Page) => p.locator("#list-count");
+const stated = (count: number) => new RegExp(`^${count} customers?(, the first ${PAGE_ROWS} shown)?$`);
+
+/** Finds a name in the list by searching for it, as the agent would: how many items it shows of that name. */
+async function found(p: Page, name: string): Promise<number> {
+  const search = p.getByRole("searchbox", { name: "Search customers" });
+  await search.fill(name);
+  const names = await shown(p);
+  await search.fill("");
+  return names.filter((n) => n === name).length;
+}
 
 /** The names of the list's items shown now. */
 async function shown(p: Page): Promise<string[]> {
@@ -96,19 +109,27 @@ async function shown(p: Page): Promise<string[]> {
     .allTextContents();
 }
 
-/** Waits until the status line says the book caught up and no run is under way, and the list has `count` items. */
+/**
+ * Waits until the status line says the book caught up and no run is under way, and the list has `count`
+ * entries: stated by its count line, and the first PAGE_ROWS of them in it.
+ */
 async function caughtUp(p: Page, count: number): Promise<void> {
   await expect
     .poll(
       async () => ({
         items: await customersList(p).getByRole("listitem").count(),
+        stated: await listCount(p).innerText(),
         status: await statusLine(p).innerText(),
       }),
       {
         timeout: 30_000,
       },
     )
-    .toMatchObject({ items: count, status: expect.stringMatching(/caught up/) });
+    .toMatchObject({
+      items: Math.min(count, PAGE_ROWS),
+      stated: expect.stringMatching(stated(count)),
+      status: expect.stringMatching(/caught up/),
+    });
   await expect.poll(() => statusLine(p).innerText(), { timeout: 30_000 }).not.toMatch(/Sending and syncing/);
 }
 
@@ -270,11 +291,11 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the field app in Chromium", () => {
   it("opens offline with the whole book; searches by part of a name, a spaced phone number and an area; shows a customer's orders", async () => {
     await context.setOffline(true);
     await page.reload();
-    await customersList(page)
-      .getByRole("listitem")
-      .nth(book.length - 1)
-      .waitFor();
+    await expect.poll(() => listCount(page).innerText()).toMatch(stated(book.length));
     await expect.poll(() => statusLine(page).innerText()).toMatch(/^Offline/);
+    // The whole book: every customer in the list (it fits in the first PAGE_ROWS).
+    expect(book.length).toBeLessThanOrEqual(PAGE_ROWS);
+    expect((await shown(page)).sort()).toEqual(book.map((c) => c.company_name).sort());
     const search = page.getByRole("searchbox", { name: "Search customers" });
 
     await search.fill(withOrders.company_name.slice(2, 9).toUpperCase());
@@ -348,7 +369,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the field app in Chromium", () => {
     await context.unroute("**/api/customers/create");
     for (const shop of shops) {
       expect(await heldByService(shop.mobile)).toBe(1);
-      expect((await shown(page)).filter((n) => n === shop.name)).toHaveLength(1);
+      expect(await found(page, shop.name)).toBe(1);
     }
     expect(creates).toBeGreaterThanOrEqual(5);
   });
@@ -383,7 +404,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the field app in Chromium", () => {
     await new Promise((r) => setTimeout(r, 1500));
     await fillShop(page, { name: "After Revoke Shop", mobile: numbers[6]! });
     await expect.poll(() => statusLine(page).innerText(), { timeout: 20_000 }).toContain(KEY_REFUSED);
-    expect(await customersList(page).getByRole("listitem").count()).toBe(book.length + 5);
+    expect(await listCount(page).innerText()).toMatch(stated(book.length + 5));
     expect(await heldByService(numbers[6]!)).toBe(0);
 
     const made = await admin("/admin/enrollments", { agent_id: agent.id, mode: "test" });
@@ -499,7 +520,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the field app in Chromium", () => {
     await expect.poll(() => statusLine(page).innerText(), POLL).toContain(STORAGE_FULL);
     expect(await statusLine(page).innerText()).not.toMatch(/Error|at .*\.(ts|js)/);
     expect(await stores(page)).toEqual(before);
-    expect(await customersList(page).getByRole("listitem").count()).toBe(book.length + 8);
+    expect(await listCount(page).innerText()).toMatch(stated(book.length + 8));
     // Space again (a new page: the browser's own IndexedDB): the record comes.
     await page.reload();
     await caughtUp(page, book.length + 9);
@@ -552,16 +573,19 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the field app in Chromium", () => {
     await context.setOffline(true);
     page = await openPage();
     await page.goto(`${server.url}/app/`);
-    await customersList(page)
-      .getByRole("listitem")
-      .nth(book.length + 8)
-      .waitFor();
+    await expect.poll(() => listCount(page).innerText()).toMatch(stated(book.length + 9));
     const migrated = await stores(page);
     expect(migrated.meta!.find(([k]) => k === "cursor")).toEqual(now.meta!.find(([k]) => k === "cursor"));
     expect((migrated.meta!.find(([k]) => k === "list")![1] as unknown[]).length).toBe(book.length + 9);
     await context.setOffline(false);
     await page.getByRole("button", { name: "Sync now" }).click();
     await caughtUp(page, book.length + 9);
+    // More entries than the list holds at once: the rest a keypress away, the list still named and clean.
+    await page.getByRole("button", { name: `Show ${book.length + 9 - PAGE_ROWS} more` }).focus();
+    await page.keyboard.press("Enter");
+    await expect.poll(() => customersList(page).getByRole("listitem").count()).toBe(book.length + 9);
+    expect(await listCount(page).innerText()).toBe(`${book.length + 9} customers`);
+    await expectNoSeriousViolations(page, "the book with every entry shown");
   });
 
   it("holds the shops of another agent's phone after enrollment of a new agent: each sent or discarded at the agent's word", async () => {
@@ -587,7 +611,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the field app in Chromium", () => {
     await expect.poll(() => heldByService(numbers[14]!), POLL).toBe(1);
     await held.getByRole("button", { name: "Discard Handover Shop Two" }).click();
     await caughtUp(page, otherBook.length + 1);
-    expect(await shown(page)).toContain("Handover Shop One");
+    expect(await found(page, "Handover Shop One")).toBe(1);
     expect(await heldByService(numbers[15]!)).toBe(0);
     // It came back through the new agent's sync (the book holds that agent's customers only), no longer waiting.
     expect((await stores(page)).outbox).toEqual([]);
