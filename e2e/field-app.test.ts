@@ -10,9 +10,11 @@ import { join } from "node:path";
 import type { BrowserContext, Page, Route } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Platform } from "../scripts/lib/local.ts";
+import { PAGE_ROWS } from "../app/src/search.ts";
 import { expectNoSeriousViolations } from "./helpers/axe.ts";
 import { launchProfile, SKIP_BROWSER_TESTS } from "./helpers/browser.ts";
 import { loaded, logIn } from "./helpers/dashboard.ts";
+import { type Proxy, startProxy } from "./helpers/proxy.ts";
 import { type DevServer, serveState } from "./helpers/server.ts";
 import { readQrCode } from "./helpers/qr.ts";
 import { migratedStateDir } from "./helpers/state.ts";
@@ -64,6 +66,9 @@ const ADMIN_TOKEN = `e2e-admin-${randomBytes(18).toString("base64url")}`;
 const dir = migratedStateDir("olk-app-");
 let platform: Platform;
 let server: DevServer;
+/** The browser reaches the service through a pass-through proxy (./helpers/proxy.ts), at this origin. */
+let proxy: Proxy;
+let origin: string;
 const profile = mkdtempSync(join(tmpdir(), "olk-app-profile-"));
 let context: BrowserContext;
 let page: Page;
@@ -88,6 +93,18 @@ async function openPage(): Promise<Page> {
 
 const customersList = (p: Page) => p.getByRole("list", { name: "Customers" });
 const statusLine = (p: Page) => p.getByRole("region", { name: "Sync status" });
+/** The count the app states of its list (which holds the first PAGE_ROWS matches): "39 customers, the first 30 shown". */
+const listCount = (p: Page) => p.locator("#list-count");
+const stated = (count: number) => new RegExp(`^${count} customers?(, the first ${PAGE_ROWS} shown)?$`);
+
+/** Finds a name in the list by searching for it, as the agent would: how many items it shows of that name. */
+async function found(p: Page, name: string): Promise<number> {
+  const search = p.getByRole("searchbox", { name: "Search customers" });
+  await search.fill(name);
+  const names = await shown(p);
+  await search.fill("");
+  return names.filter((n) => n === name).length;
+}
 
 /** The names of the list's items shown now. */
 async function shown(p: Page): Promise<string[]> {
@@ -96,19 +113,27 @@ async function shown(p: Page): Promise<string[]> {
     .allTextContents();
 }
 
-/** Waits until the status line says the book caught up and no run is under way, and the list has `count` items. */
+/**
+ * Waits until the status line says the book caught up and no run is under way, and the list has `count`
+ * entries: stated by its count line, and the first PAGE_ROWS of them in it.
+ */
 async function caughtUp(p: Page, count: number): Promise<void> {
   await expect
     .poll(
       async () => ({
         items: await customersList(p).getByRole("listitem").count(),
+        stated: await listCount(p).innerText(),
         status: await statusLine(p).innerText(),
       }),
       {
         timeout: 30_000,
       },
     )
-    .toMatchObject({ items: count, status: expect.stringMatching(/caught up/) });
+    .toMatchObject({
+      items: Math.min(count, PAGE_ROWS),
+      stated: expect.stringMatching(stated(count)),
+      status: expect.stringMatching(/caught up/),
+    });
   await expect.poll(() => statusLine(p).innerText(), { timeout: 30_000 }).not.toMatch(/Sending and syncing/);
 }
 
@@ -215,16 +240,19 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the field app in Chromium", () => {
       serveState(dir, { ADMIN_TOKEN }),
       launchProfile(profile, { viewport: { width: 360, height: 740 } }),
     ]);
+    proxy = await startProxy(server.url);
+    origin = proxy.url;
     // Persistent storage granted, as a user's "Allow" would: the app must have asked for it. Through the
     // browser's own session (a page's would change how that page sees the network).
     const cdp = await context.browser()!.newBrowserCDPSession();
     readSecret = (await admin("/admin/keys", { name: "e2e reader", mode: "test", scopes: ["read"] })).secret;
-    await cdp.send("Browser.grantPermissions", { permissions: ["durableStorage"], origin: server.url });
+    await cdp.send("Browser.grantPermissions", { permissions: ["durableStorage"], origin: origin });
     page = await openPage();
   }, 180_000);
 
   afterAll(async () => {
     await context?.close();
+    await proxy?.close();
     rmSync(profile, { recursive: true, force: true });
     await server?.stop();
     await platform?.dispose();
@@ -233,8 +261,8 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the field app in Chromium", () => {
 
   it("enrolls from the dashboard's QR code with no typing, asks for persistent storage and syncs the whole book", async () => {
     const office = await context.newPage();
-    await logIn(office, server.url, ADMIN_TOKEN);
-    await office.goto(`${server.url}/dashboard/enrollments`);
+    await logIn(office, origin, ADMIN_TOKEN);
+    await office.goto(`${origin}/dashboard/enrollments`);
     await office.getByLabel("Find a sales agent to bind the key to").fill(agent.first_name);
     await office.getByRole("button", { name: "Find agents" }).click();
     await office.getByRole("radio", { name: new RegExp(`^${agent.first_name} ${agent.last_name}`) }).check();
@@ -242,11 +270,11 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the field app in Chromium", () => {
     await loaded(office.locator("svg.qr"));
     const link = (await readQrCode(office.locator("svg.qr")))!;
     await office.close();
-    expect(link).toMatch(new RegExp(`^${server.url}/enroll#[0-9A-Z-]{19}$`));
+    expect(link).toMatch(new RegExp(`^${origin}/enroll#[0-9A-Z-]{19}$`));
 
     await page.goto(link);
     await caughtUp(page, book.length);
-    expect(page.url()).toBe(`${server.url}/app/`);
+    expect(page.url()).toBe(`${origin}/app/`);
     expect({
       asked: await meta(page, "persisted"),
       now: await page.evaluate(() => navigator.storage.persisted()),
@@ -270,11 +298,11 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the field app in Chromium", () => {
   it("opens offline with the whole book; searches by part of a name, a spaced phone number and an area; shows a customer's orders", async () => {
     await context.setOffline(true);
     await page.reload();
-    await customersList(page)
-      .getByRole("listitem")
-      .nth(book.length - 1)
-      .waitFor();
+    await expect.poll(() => listCount(page).innerText()).toMatch(stated(book.length));
     await expect.poll(() => statusLine(page).innerText()).toMatch(/^Offline/);
+    // The whole book: every customer in the list (it fits in the first PAGE_ROWS).
+    expect(book.length).toBeLessThanOrEqual(PAGE_ROWS);
+    expect((await shown(page)).sort()).toEqual(book.map((c) => c.company_name).sort());
     const search = page.getByRole("searchbox", { name: "Search customers" });
 
     await search.fill(withOrders.company_name.slice(2, 9).toUpperCase());
@@ -341,14 +369,14 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the field app in Chromium", () => {
     await closing;
 
     page = await openPage();
-    await page.goto(`${server.url}/app/`);
+    await page.goto(`${origin}/app/`);
     // The reopened page sends what is still waiting, then syncs: the book shows waiting shops meanwhile.
     await expect.poll(() => statusLine(page).innerText(), { timeout: 20_000 }).toMatch(/ 0 shops waiting to be sent/);
     await caughtUp(page, book.length + 3);
     await context.unroute("**/api/customers/create");
     for (const shop of shops) {
       expect(await heldByService(shop.mobile)).toBe(1);
-      expect((await shown(page)).filter((n) => n === shop.name)).toHaveLength(1);
+      expect(await found(page, shop.name)).toBe(1);
     }
     expect(creates).toBeGreaterThanOrEqual(5);
   });
@@ -383,7 +411,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the field app in Chromium", () => {
     await new Promise((r) => setTimeout(r, 1500));
     await fillShop(page, { name: "After Revoke Shop", mobile: numbers[6]! });
     await expect.poll(() => statusLine(page).innerText(), { timeout: 20_000 }).toContain(KEY_REFUSED);
-    expect(await customersList(page).getByRole("listitem").count()).toBe(book.length + 5);
+    expect(await listCount(page).innerText()).toMatch(stated(book.length + 5));
     expect(await heldByService(numbers[6]!)).toBe(0);
 
     const made = await admin("/admin/enrollments", { agent_id: agent.id, mode: "test" });
@@ -499,7 +527,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the field app in Chromium", () => {
     await expect.poll(() => statusLine(page).innerText(), POLL).toContain(STORAGE_FULL);
     expect(await statusLine(page).innerText()).not.toMatch(/Error|at .*\.(ts|js)/);
     expect(await stores(page)).toEqual(before);
-    expect(await customersList(page).getByRole("listitem").count()).toBe(book.length + 8);
+    expect(await listCount(page).innerText()).toMatch(stated(book.length + 8));
     // Space again (a new page: the browser's own IndexedDB): the record comes.
     await page.reload();
     await caughtUp(page, book.length + 9);
@@ -510,7 +538,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the field app in Chromium", () => {
     await page.close();
     // Version 1's layout, written from a page of the origin that the app does not run in.
     const writer = await openPage();
-    await writer.goto(`${server.url}/healthz`);
+    await writer.goto(`${origin}/healthz`);
     const v1: Record<string, [IDBValidKey, unknown][]> = {
       customer: now.customer!,
       order: now.order!,
@@ -551,17 +579,20 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the field app in Chromium", () => {
     await writer.close();
     await context.setOffline(true);
     page = await openPage();
-    await page.goto(`${server.url}/app/`);
-    await customersList(page)
-      .getByRole("listitem")
-      .nth(book.length + 8)
-      .waitFor();
+    await page.goto(`${origin}/app/`);
+    await expect.poll(() => listCount(page).innerText()).toMatch(stated(book.length + 9));
     const migrated = await stores(page);
     expect(migrated.meta!.find(([k]) => k === "cursor")).toEqual(now.meta!.find(([k]) => k === "cursor"));
     expect((migrated.meta!.find(([k]) => k === "list")![1] as unknown[]).length).toBe(book.length + 9);
     await context.setOffline(false);
     await page.getByRole("button", { name: "Sync now" }).click();
     await caughtUp(page, book.length + 9);
+    // More entries than the list holds at once: the rest a keypress away, the list still named and clean.
+    await page.getByRole("button", { name: `Show ${book.length + 9 - PAGE_ROWS} more` }).focus();
+    await page.keyboard.press("Enter");
+    await expect.poll(() => customersList(page).getByRole("listitem").count()).toBe(book.length + 9);
+    expect(await listCount(page).innerText()).toBe(`${book.length + 9} customers`);
+    await expectNoSeriousViolations(page, "the book with every entry shown");
   });
 
   it("holds the shops of another agent's phone after enrollment of a new agent: each sent or discarded at the agent's word", async () => {
@@ -587,7 +618,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the field app in Chromium", () => {
     await expect.poll(() => heldByService(numbers[14]!), POLL).toBe(1);
     await held.getByRole("button", { name: "Discard Handover Shop Two" }).click();
     await caughtUp(page, otherBook.length + 1);
-    expect(await shown(page)).toContain("Handover Shop One");
+    expect(await found(page, "Handover Shop One")).toBe(1);
     expect(await heldByService(numbers[15]!)).toBe(0);
     // It came back through the new agent's sync (the book holds that agent's customers only), no longer waiting.
     expect((await stores(page)).outbox).toEqual([]);
@@ -612,7 +643,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the field app in Chromium", () => {
       await page.getByRole("button", { name: "Sync now" }).click();
       await expect.poll(() => held, POLL).toBe(true);
       const made = await admin("/admin/enrollments", { agent_id: other.id, mode: "test" });
-      await second.goto(`${server.url}/enroll#${made.code}`);
+      await second.goto(`${origin}/enroll#${made.code}`);
       await expect.poll(async () => (await meta(second, "key")).id, POLL).not.toBe(id);
       release();
       await caughtUp(second, otherBook.length + 1);
@@ -627,6 +658,55 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the field app in Chromium", () => {
     }
     await page.close();
     page = second;
+  });
+
+  it("takes a new version of the app at the next open, never during a send", async () => {
+    const cacheNames = (p: Page) => p.evaluate(() => caches.keys());
+    const [current] = await cacheNames(page);
+    expect(current).toMatch(/^app-[0-9a-f]{10}$/);
+    const next = "app-e2e0000001";
+    // A new deploy: the service worker's script is a new file, byte for byte, naming a new version.
+    proxy.rewrite("/app/sw.js", (script) => {
+      expect(script).toContain(current);
+      return script.replaceAll(current!.slice(4), next.slice(4));
+    });
+    const send = proxy.hold("POST", "/api/customers/create");
+    const sends = () => proxy.seen.filter((r) => r === "POST /api/customers/create").length;
+    const sentBefore = sends();
+    await page.evaluate(() => ((window as any).stillThisPage = true));
+    await fillShop(page, { name: "During Update Shop", mobile: numbers[13]! });
+    await send.reached;
+    // Mid-send, the browser finds the new version and installs it: it waits, and this page keeps its own.
+    const worker = () =>
+      page.evaluate(async () => {
+        const registration = (await navigator.serviceWorker.getRegistration())!;
+        return {
+          page: (window as any).stillThisPage,
+          waiting: registration.waiting?.state ?? null,
+          controlledByActive: navigator.serviceWorker.controller === registration.active,
+        };
+      });
+    await page.evaluate(() => navigator.serviceWorker.getRegistration().then((r) => r!.update()));
+    await expect.poll(worker, POLL).toEqual({ page: true, waiting: "installed", controlledByActive: true });
+    expect((await cacheNames(page)).sort()).toEqual([current, next].sort());
+    expect(await statusLine(page).innerText()).toMatch(/1 shop waiting to be sent/);
+    send.release();
+    await expect.poll(() => heldByService(numbers[13]!), POLL).toBe(1);
+    await caughtUp(page, otherBook.length + 2);
+    expect({ sends: sends() - sentBefore, worker: await worker() }).toEqual({
+      sends: 1,
+      worker: { page: true, waiting: "installed", controlledByActive: true },
+    });
+
+    // Every page of the app closed, the app opened again: the new version controls, the old cache is gone.
+    await page.close();
+    page = await openPage();
+    await page.goto(`${origin}/app/`);
+    await caughtUp(page, otherBook.length + 2);
+    await expect.poll(() => cacheNames(page), POLL).toEqual([next]);
+    expect(await worker()).toEqual({ page: undefined, waiting: null, controlledByActive: true });
+    expect(await page.evaluate(() => navigator.serviceWorker.controller?.state)).toBe("activated");
+    expect(await found(page, "During Update Shop")).toBe(1);
   });
 
   it("keeps the key's secret out of every URL, localStorage, console message and page text", async () => {

@@ -3,7 +3,7 @@
 // what goes to the service in engine.ts.
 import { h } from "./dom.ts";
 import { Engine, KEY_REFUSED, STORAGE_FULL } from "./engine.ts";
-import { fold, matches, type Row } from "./search.ts";
+import { fold, matches, PAGE_ROWS, type Row } from "./search.ts";
 import { checkMobile, gstinProblem } from "./service.ts";
 import {
   type Db,
@@ -20,9 +20,6 @@ import {
 import type { OutboxEntry, ShopParams, StoredKey } from "./types.ts";
 
 const SYNC_EVERY_MS = 5 * 60 * 1000;
-/** Rows built before the first paint (more than a tall phone shows); the rest follow in chunks. */
-const FIRST_ROWS = 30;
-const MORE_ROWS = 100;
 const main = document.getElementById("main")!;
 const statusText = document.getElementById("status-text")!;
 
@@ -37,9 +34,12 @@ let view:
   { name: "book" } | { name: "customer"; id: number } | { name: "shop"; entry?: OutboxEntry } | { name: "remove" } = {
   name: "book",
 };
-let items: { li: HTMLLIElement; folded: string }[] = [];
-/** Bumped by each new list: the chunks of an older one stop. */
-let listGeneration = 0;
+/** The list's entries, shops waiting first, each with its item once built; the matches of the search; how many shown. */
+let entries: ListEntry[] = [];
+let found: ListEntry[] = [];
+let limit = PAGE_ROWS;
+let listParts: { list: HTMLUListElement; count: HTMLElement; more: HTMLButtonElement } | undefined;
+let moreObserver: IntersectionObserver | undefined;
 let query = "";
 let enrollProblem = "";
 
@@ -107,7 +107,15 @@ async function enroll(code: string): Promise<void> {
   await engine.run();
 }
 
-/** One customer of the list: built by hand, it is the one element made hundreds of times at each open. */
+interface ListEntry {
+  folded: string;
+  /** A customer of the book, or a shop still waiting to be sent. */
+  row?: Row;
+  waiting?: OutboxEntry;
+  li?: HTMLLIElement;
+}
+
+/** One customer of the list: built by hand, once for each row shown (and kept while the list is). */
 function rowItem(r: Row): HTMLLIElement {
   const li = document.createElement("li");
   const button = document.createElement("button");
@@ -120,59 +128,56 @@ function rowItem(r: Row): HTMLLIElement {
   sub.textContent = r.sub;
   button.append(title, sub);
   li.appendChild(button);
-  li.hidden = !matches(r.folded, query);
   return li;
 }
 
+function waitingItem(p: ShopParams): HTMLLIElement {
+  return h(
+    "li",
+    { class: "waiting" },
+    h("span", {}, p.company_name),
+    h("span", { class: "sub" }, `${p.contactpersons_name} · ${p.mobile_number} · waiting to be sent`),
+  );
+}
+
+const itemOf = (e: ListEntry): HTMLLIElement => (e.li ??= e.row ? rowItem(e.row) : waitingItem(e.waiting!.params));
+
 function bookScreen(): HTMLElement {
+  entries = [];
+  for (const entry of waiting) {
+    if (entry.state === "confirm") continue;
+    const p = entry.params;
+    entries.push({
+      waiting: entry,
+      folded: fold([p.contactpersons_name, p.company_name, p.mobile_number].join("\u0000")),
+    });
+  }
+  for (const row of book) entries.push({ row, folded: row.folded });
   const list = h("ul", {
     "aria-label": "Customers",
+    "aria-describedby": "list-count",
     onclick: (event) => {
       const id = (event.target as Element).closest("button")?.dataset.id;
       if (id) void show({ name: "customer", id: Number(id) });
     },
   });
-  items = [];
-  for (const entry of waiting) {
-    if (entry.state === "confirm") continue;
-    const p = entry.params;
-    const li = h(
-      "li",
-      { class: "waiting" },
-      h("span", {}, p.company_name),
-      h("span", { class: "sub" }, `${p.contactpersons_name} · ${p.mobile_number} · waiting to be sent`),
-    );
-    const folded = fold([p.contactpersons_name, p.company_name, p.mobile_number].join("\u0000"));
-    li.hidden = !matches(folded, query);
-    items.push({ li, folded });
-    list.appendChild(li);
-  }
-  // A screenful at once, the rest in chunks after it is shown: opening never waits for the whole book.
-  const rows = book;
-  const generation = ++listGeneration;
-  const add = (from: number, to: number) => {
-    const part = document.createDocumentFragment();
-    for (const r of rows.slice(from, to)) {
-      const li = rowItem(r);
-      items.push({ li, folded: r.folded });
-      part.appendChild(li);
-    }
-    list.appendChild(part);
-  };
-  add(0, FIRST_ROWS);
-  const more = (from: number) => {
-    if (generation !== listGeneration) return;
-    if (from >= rows.length) return listed();
-    add(from, from + MORE_ROWS);
-    setTimeout(() => more(from + MORE_ROWS));
-  };
-  setTimeout(() => more(FIRST_ROWS));
+  const count = h("p", { id: "list-count", role: "status" });
+  const more = h("button", { type: "button", onclick: () => showMore() });
+  listParts = { list, count, more };
+  filter();
+  // Scrolling down to "Show more" shows more, as a click or Enter on it does.
+  moreObserver?.disconnect();
+  moreObserver = new IntersectionObserver((seen) => seen.some((s) => s.isIntersecting) && showMore(), {
+    rootMargin: "0px 0px 600px 0px",
+  });
+  moreObserver.observe(more);
   const search = h("input", {
     id: "search",
     type: "search",
     autocomplete: "off",
     oninput: (event) => {
       query = fold((event.target as HTMLInputElement).value);
+      limit = PAGE_ROWS;
       filter();
     },
   });
@@ -190,27 +195,58 @@ function bookScreen(): HTMLElement {
       h("button", { type: "button", onclick: () => show({ name: "remove" }) }, "Remove this phone's data"),
     ),
     outboxSection(),
+    count,
     list,
+    more,
   );
 }
 
-/** Only the rows whose state changes are touched: each one touched costs its style and layout. */
+function showMore(): void {
+  if (!listParts || found.length <= limit) return;
+  limit += PAGE_ROWS;
+  place(listParts.list, found.slice(0, limit).map(itemOf));
+  stateCount();
+}
+
+/**
+ * The search: the matches among every entry (their folded text made when stored), of which the first
+ * PAGE_ROWS are in the list. Items stay built while the list is: a keystroke removes the rows that no
+ * longer match and inserts the ones that now do, and lays out a few dozen rows at most.
+ */
 function filter(): void {
-  for (const item of items) {
-    const hidden = !matches(item.folded, query);
-    if (item.li.hidden !== hidden) item.li.hidden = hidden;
+  if (!listParts) return;
+  found = query === "" ? entries : entries.filter((e) => matches(e.folded, query));
+  place(listParts.list, found.slice(0, limit).map(itemOf));
+  stateCount();
+}
+
+function stateCount(): void {
+  const { count, more } = listParts!;
+  const total = `${entries.length} ${entries.length === 1 ? "customer" : "customers"}`;
+  let text = query === "" ? total : `${found.length} of ${total} found`;
+  if (found.length > limit) text += `, the first ${limit} shown`;
+  count.textContent = text;
+  more.hidden = found.length <= limit;
+  more.textContent = `Show ${Math.min(PAGE_ROWS, found.length - limit)} more`;
+}
+
+/** The list's children made `wanted` (in its order) by the fewest moves: the rows kept are not touched. */
+function place(list: HTMLElement, wanted: HTMLLIElement[]): void {
+  const keep = new Set<Element>(wanted);
+  for (const child of [...list.children]) if (!keep.has(child)) child.remove();
+  let at = list.firstElementChild;
+  for (const li of wanted) {
+    if (li === at) at = at.nextElementSibling;
+    else list.insertBefore(li, at);
   }
 }
 
-/** Marks for the benchmark (docs/performance.md): the first screenful painted, and the whole list built. */
+/** The benchmark's mark (docs/performance.md): the list painted, a frame after it is built. */
 let opened = false;
 function shown(): void {
   if (opened) return;
   opened = true;
   requestAnimationFrame(() => setTimeout(() => performance.mark("list-shown")));
-}
-function listed(): void {
-  if (performance.getEntriesByName("book-listed").length === 0) performance.mark("book-listed");
 }
 
 /** The shops that cannot go by themselves: refused by the service, or saved under another agent. */
@@ -482,6 +518,8 @@ async function show(next: typeof view): Promise<void> {
 }
 
 async function render(): Promise<void> {
+  moreObserver?.disconnect();
+  listParts = undefined;
   const screens: (HTMLElement | null)[] = [];
   if (!key || refused) screens.push(enrollForm());
   if (key) {

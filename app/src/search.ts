@@ -2,6 +2,9 @@
 // code, letter case and spaces ignored (docs/specification.md section 10).
 import type { Customer } from "./types.ts";
 
+/** Rows in the list at once: a keystroke updates these only; "Show more" (or scrolling to it) adds as many again. */
+export const PAGE_ROWS = 30;
+
 export const fold = (text: string): string => text.toLowerCase().replace(/\s+/g, "");
 
 /** What the list shows of a customer, and the folded text a search looks in: kept in IndexedDB with the book. */
