@@ -34,7 +34,6 @@ const COMMAND: CommandLine = {
   load [--duration SECONDS] [--connections N]
                  a weighted mix of every endpoint against npm start (default 60 s, 32 connections);
                  fails on a 5xx, an unanswered request or a lost create
-  import ORDERS  the import of a file of ORDERS orders (and a tenth as many customers): time, peak memory
   scale [LOAD] [--customers N] [--orders M]
                  the scale run (docs/scaling.md): 200000 customers and 2000000 orders by default beside
                  a tenth of each; 20 minutes or more
@@ -108,7 +107,7 @@ const SUITES = {
     usage: "usage [LOAD] [--customers N] [--orders M] [--usage MODES]",
     build: (v): Suite => {
       const opts = { ...loadOf(v), ...dataOf(v, 20_000, 200_000), modes: usageModes(v.usage) };
-      return async (perf) => (await import("./bench/usage.ts")).usageFigures(perf, opts);
+      return async (perf) => (await import("./bench/variants.ts")).usageFigures(perf, opts);
     },
   }),
   rotation: subcommand({
@@ -116,8 +115,8 @@ const SUITES = {
     operands: [],
     usage: "rotation [LOAD]",
     build: (v): Suite => {
-      const { load, rounds } = loadOf(v);
-      return async (perf) => (await import("./bench/rotation.ts")).compareRotation(perf, load, rounds);
+      const opts = loadOf(v);
+      return async (perf) => (await import("./bench/variants.ts")).rotationFigures(perf, opts);
     },
   }),
   sync: subcommand({
@@ -139,15 +138,6 @@ const SUITES = {
       const duration = wholeNumber("duration", v.duration, 60, 1, 3600);
       const connections = wholeNumber("connections", v.connections, 32, 1, 1024);
       return async (perf) => (await import("./bench/load.ts")).loadRun(perf, { duration, connections });
-    },
-  }),
-  import: subcommand({
-    options: {},
-    operands: ["ORDERS"],
-    usage: "import ORDERS",
-    build: (_v, [orders]): Suite => {
-      const n = wholeNumber("ORDERS", orders, 0, 10);
-      return async (perf) => (await import("./bench/big-import.ts")).bigImport(perf, n, CACHE_DIR);
     },
   }),
   scale: onData("scale", 200_000, 2_000_000, async (perf, opts) =>
