@@ -125,10 +125,10 @@ const SUITES = {
     usage: "sync [--rounds N]",
     build: (v): Suite => {
       const rounds = wholeNumber("rounds", v.rounds, 1, 1);
-      return async (perf) => (await import("./bench/sync-serve.ts")).syncServe(perf, rounds);
+      return async (perf) => (await import("./bench/sync.ts")).syncServe(perf, rounds);
     },
   }),
-  "sync-import": plain("sync-import", async () => (await import("./bench/sync-import.ts")).syncImport()),
+  "sync-import": plain("sync-import", async () => (await import("./bench/sync.ts")).syncImport()),
   app: plain("app", async (perf) => (await import("./bench/field-app.ts")).fieldAppFigures(perf)),
   load: subcommand({
     options: { duration: LOAD.duration, connections: LOAD.connections },
