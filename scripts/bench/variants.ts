@@ -105,6 +105,7 @@ async function compare(
     return xs.every((x): x is number => x !== null) ? mean(xs) : null;
   };
   const fixed = (n: number | null, digits: number) => (n === null ? "n/a" : n.toFixed(digits));
+  const times = (n: number | null) => (n === null ? "n/a" : `${n.toFixed(2)}x`);
   const summaries = variants.slice(1).map(({ name }, k) => {
     const i = k + 1;
     const all = results.flatMap((e) => ratios(e.runs, i));
