@@ -117,13 +117,7 @@ async function compare(
     return (
       `${name} against ${variants[0]!.name}, ${results.length} endpoints x ${opts.rounds} rounds: req/s ` +
       `${median(all).toFixed(2)}x (median of the paired rounds; ${Math.min(...all).toFixed(2)} to ${Math.max(...all).toFixed(2)}), ` +
-      `p50 ${fixed(
-        against((f) => f.p50),
-        2,
-      )}x, CPU per request ${fixed(
-        against((f) => f.cpuMs),
-        2,
-      )}x; ` +
+      `p50 ${times(against((f) => f.p50))}, CPU per request ${times(against((f) => f.cpuMs))}; ` +
       `D1 round trips and rows read per request ${sameWork ? "the same" : "**DIFFERENT**"} (Server-Timing)`
     );
   });

@@ -2,9 +2,9 @@
 // options, operands and checks. Parsed and checked before anything is opened, so that a mistake
 // costs nothing and says, in one line, what is wrong. To add an option or a subcommand, add it to
 // COMMANDS; the parser (scripts/lib/cli.ts) refuses everything a subcommand does not list.
-import { type KeyMode, isKeyMode, KEY_ID_PATTERN } from "../../src/keys/keys.secret.ts";
+import { isKeyMode, KEY_ID_PATTERN } from "../../src/keys/keys.secret.ts";
 import { checkName, checkSeconds, MAX_LIFETIME_SECONDS } from "../../src/keys/keys.rules.ts";
-import { parseScopes, type Scope } from "../../src/keys/keys.rules.ts";
+import { parseScopes } from "../../src/keys/keys.rules.ts";
 import { DEFAULT_AUDIT_LIMIT, MAX_AUDIT_LIMIT } from "../../src/keys/keys.audit.ts";
 import { CODE_EXPIRES_IN, KEY_EXPIRES_IN } from "../../src/enroll/enroll.codes.ts";
 import { ApiError } from "../../src/platform/errors.ts";
