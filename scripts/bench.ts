@@ -6,6 +6,7 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import {
   type CommandLine,
+  type OptionTable,
   failureLine,
   parseSubcommand,
   subcommand,
@@ -34,7 +35,6 @@ const COMMAND: CommandLine = {
   load [--duration SECONDS] [--connections N]
                  a weighted mix of every endpoint against npm start (default 60 s, 32 connections);
                  fails on a 5xx, an unanswered request or a lost create
-  import ORDERS  the import of a file of ORDERS orders (and a tenth as many customers): time, peak memory
   scale [LOAD] [--customers N] [--orders M]
                  the scale run (docs/scaling.md): 200000 customers and 2000000 orders by default beside
                  a tenth of each; 20 minutes or more
@@ -50,7 +50,6 @@ const LOAD = {
   warmup: { type: "string", value: "SECONDS" },
 } as const;
 const DATA = { customers: { type: "string", value: "N" }, orders: { type: "string", value: "M" } } as const;
-const USAGE = { usage: { type: "string", value: "MODES" } } as const;
 
 type Suite = (perf: PerfRun) => Promise<string[] | { lines: string[]; ok: boolean }>;
 const CACHE_DIR = join(tmpdir(), "order-lookup-bench-cache");
@@ -80,79 +79,38 @@ const dataOf = (v: Values<typeof DATA>, customers: number, orders: number) => ({
   cacheDir: CACHE_DIR,
 });
 
-const plain = (usage: string, suite: Suite) => subcommand({ options: {}, operands: [], usage, build: () => suite });
-
-/** A suite of load runs on a generated dataset of so many customers and orders by default. */
-type DataOptions = ReturnType<typeof loadOf> & ReturnType<typeof dataOf>;
-const onData = (
-  name: string,
-  customers: number,
-  orders: number,
-  run: (perf: PerfRun, opts: DataOptions) => ReturnType<Suite>,
-) =>
-  subcommand({
-    options: { ...LOAD, ...DATA },
-    operands: [],
-    usage: `${name} [LOAD] [--customers N] [--orders M]`,
-    build: (v): Suite => {
-      const opts = { ...loadOf(v), ...dataOf(v, customers, orders) };
-      return (perf) => run(perf, opts);
-    },
-  });
+/** A suite: its options, and what their values run (checked first, so that a mistake costs nothing). */
+const named = <T extends OptionTable>(usage: string, options: T, build: (v: Values<T>) => Suite) =>
+  subcommand({ options, operands: [], usage, build });
 
 const SUITES = {
-  api: onData("api", 20_000, 200_000, async (perf, opts) => (await import("./bench/api.ts")).apiFigures(perf, opts)),
-  usage: subcommand({
-    options: { ...LOAD, ...DATA, ...USAGE },
-    operands: [],
-    usage: "usage [LOAD] [--customers N] [--orders M] [--usage MODES]",
-    build: (v): Suite => {
-      const opts = { ...loadOf(v), ...dataOf(v, 20_000, 200_000), modes: usageModes(v.usage) };
-      return async (perf) => (await import("./bench/usage.ts")).usageFigures(perf, opts);
-    },
+  api: named("api", { ...LOAD, ...DATA }, (v) => {
+    const opts = { ...loadOf(v), ...dataOf(v, 20_000, 200_000) };
+    return async (perf) => (await import("./bench/api.ts")).apiFigures(perf, opts);
   }),
-  rotation: subcommand({
-    options: LOAD,
-    operands: [],
-    usage: "rotation [LOAD]",
-    build: (v): Suite => {
-      const { load, rounds } = loadOf(v);
-      return async (perf) => (await import("./bench/rotation.ts")).compareRotation(perf, load, rounds);
-    },
+  usage: named("usage", { ...LOAD, ...DATA, usage: { type: "string", value: "MODES" } }, (v) => {
+    const opts = { ...loadOf(v), ...dataOf(v, 20_000, 200_000), modes: usageModes(v.usage) };
+    return async (perf) => (await import("./bench/variants.ts")).usageFigures(perf, opts);
   }),
-  sync: subcommand({
-    options: { rounds: LOAD.rounds },
-    operands: [],
-    usage: "sync [--rounds N]",
-    build: (v): Suite => {
-      const rounds = wholeNumber("rounds", v.rounds, 1, 1);
-      return async (perf) => (await import("./bench/sync-serve.ts")).syncServe(perf, rounds);
-    },
+  rotation: named("rotation", LOAD, (v) => {
+    const opts = loadOf(v);
+    return async (perf) => (await import("./bench/variants.ts")).rotationFigures(perf, opts);
   }),
-  "sync-import": plain("sync-import", async () => (await import("./bench/sync-import.ts")).syncImport()),
-  app: plain("app", async (perf) => (await import("./bench/field-app.ts")).fieldAppFigures(perf)),
-  load: subcommand({
-    options: { duration: LOAD.duration, connections: LOAD.connections },
-    operands: [],
-    usage: "load [--duration SECONDS] [--connections N]",
-    build: (v): Suite => {
-      const duration = wholeNumber("duration", v.duration, 60, 1, 3600);
-      const connections = wholeNumber("connections", v.connections, 32, 1, 1024);
-      return async (perf) => (await import("./bench/load.ts")).loadRun(perf, { duration, connections });
-    },
+  sync: named("sync", { rounds: LOAD.rounds }, (v) => {
+    const rounds = wholeNumber("rounds", v.rounds, 1, 1);
+    return async (perf) => (await import("./bench/sync.ts")).syncServe(perf, rounds);
   }),
-  import: subcommand({
-    options: {},
-    operands: ["ORDERS"],
-    usage: "import ORDERS",
-    build: (_v, [orders]): Suite => {
-      const n = wholeNumber("ORDERS", orders, 0, 10);
-      return async (perf) => (await import("./bench/big-import.ts")).bigImport(perf, n, CACHE_DIR);
-    },
+  "sync-import": named("sync-import", {}, () => async () => (await import("./bench/sync.ts")).syncImport()),
+  app: named("app", {}, () => async (perf) => (await import("./bench/field-app.ts")).fieldAppFigures(perf)),
+  load: named("load", { duration: LOAD.duration, connections: LOAD.connections }, (v) => {
+    const duration = wholeNumber("duration", v.duration, 60, 1, 3600);
+    const connections = wholeNumber("connections", v.connections, 32, 1, 1024);
+    return async (perf) => (await import("./bench/load.ts")).loadRun(perf, { duration, connections });
   }),
-  scale: onData("scale", 200_000, 2_000_000, async (perf, opts) =>
-    (await import("./bench/scale.ts")).runScale(perf, opts),
-  ),
+  scale: named("scale", { ...LOAD, ...DATA }, (v) => {
+    const opts = { ...loadOf(v), ...dataOf(v, 200_000, 2_000_000) };
+    return async (perf) => (await import("./bench/scale.ts")).runScale(perf, opts);
+  }),
 };
 
 const argv = process.argv.slice(2);

@@ -29,33 +29,26 @@ function typegenCommand(): string[] {
   return words;
 }
 
+const npm = (...args: string[]) => runChecked("npm", ["run", ...args]);
+
 async function main(): Promise<void> {
   const outdir = tempFolder("check");
   try {
     const report = await runSteps([
-      {
-        name: "typed client's declarations match the routes",
-        run: () => runChecked("npm", ["run", "client:types", "--", "--check"]).then(() => undefined),
-      },
+      { name: "typed client's declarations match the routes", run: () => npm("client:types", "--", "--check") },
       // First: the API's build and the type check import the app's built files.
-      { name: "build the field app (app/)", run: () => buildApp().then(() => undefined) },
-      { name: "type check", run: () => runChecked("npm", ["run", "typecheck"]).then(() => undefined) },
-      { name: "lint", run: () => runChecked("npm", ["run", "lint"]).then(() => undefined) },
+      { name: "build the field app (app/)", run: buildApp },
+      { name: "type check", run: () => npm("typecheck") },
+      { name: "lint", run: () => npm("lint") },
       // docs/development.md, "Layers": what may import what, with no folder exempted.
-      { name: "dependency rules", run: () => runChecked("npm", ["run", "graph:check"]).then(() => undefined) },
-      { name: "formatting (prettier)", run: () => runChecked("npm", ["run", "format:check"]).then(() => undefined) },
-      {
-        name: "binding types up to date",
-        run: () => runChecked("npx", [...typegenCommand(), "--check"]).then(() => undefined),
-      },
+      { name: "dependency rules", run: () => npm("graph:check") },
+      { name: "formatting (prettier)", run: () => npm("format:check") },
+      { name: "binding types up to date", run: () => runChecked("npx", [...typegenCommand(), "--check"]) },
       { name: "build the API, test mode (dry run)", run: () => buildApi("test", outdir.path) },
       { name: "build the API, live mode (dry run)", run: () => buildApi("live", outdir.path) },
       { name: "build the docs Worker, both modes (dry run)", run: () => buildDocs(outdir.path) },
-      {
-        name: "OpenAPI lint (if present)",
-        run: () => runChecked("npm", ["run", "lint:openapi", "--if-present"]).then(() => undefined),
-      },
-      { name: "documentation links", run: () => runChecked("npm", ["run", "lint:docs"]).then(() => undefined) },
+      { name: "OpenAPI lint (if present)", run: () => npm("lint:openapi", "--if-present") },
+      { name: "documentation links", run: () => npm("lint:docs") },
     ]);
     console.log(`\ncheck passed: ${report.ran.length} steps`);
   } finally {

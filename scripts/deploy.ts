@@ -62,7 +62,7 @@ function plan(args: DeployArgs, workdir: string): Step[] {
   }
   return [
     { name: "resource ids in wrangler.toml", run: async () => placeholderCheck(mode, dryRun) },
-    { name: "build the field app (app/)", run: () => buildApp().then(() => undefined) },
+    { name: "build the field app (app/)", run: buildApp },
     { name: "build the docs Worker (dry run)", run: () => buildDocs(join(workdir, "build")) },
     { name: `build the API, ${mode} mode (dry run)`, run: () => buildApi(mode, join(workdir, "build")) },
     {
@@ -74,7 +74,7 @@ function plan(args: DeployArgs, workdir: string): Step[] {
     {
       name: `deploy the docs Worker (${DOCS_CONFIG})`,
       account: true,
-      run: () => wrangler(["deploy", "-c", DOCS_CONFIG]).then(() => undefined),
+      run: () => wrangler(["deploy", "-c", DOCS_CONFIG]),
     },
     {
       name: `deploy the API, ${mode} mode`,

@@ -2,7 +2,7 @@
 // one customer and one order in a hundred change something that their records show, streamed line by
 // line (constant memory), with how many changed records each sales agent's book should see.
 import { createReadStream, createWriteStream, existsSync, renameSync } from "node:fs";
-import { once } from "node:events";
+import { pipeline } from "node:stream/promises";
 import { createInterface } from "node:readline";
 
 export interface ChangedFile {
@@ -37,8 +37,6 @@ interface Line {
  */
 export async function changedCopy(file: string): Promise<ChangedFile> {
   const out = file.replace(/\.jsonl$/, ".changed.jsonl");
-  const partial = `${out}.partial`;
-  const writer = existsSync(out) ? null : createWriteStream(partial, { encoding: "utf8" });
   const agentOfCustomer: number[] = [];
   const perAgent = new Map<number, number>();
   const inBooks = { customers: 0, orders: 0 };
@@ -50,40 +48,36 @@ export async function changedCopy(file: string): Promise<ChangedFile> {
   let deliveryAgents = 0;
   let customers = 0;
   let orders = 0;
-  let chunk = "";
-  for await (const text of createInterface({ input: createReadStream(file), crlfDelay: Infinity })) {
-    let line = text;
-    const record = JSON.parse(text) as Line;
-    if (record.type === "delivery_agent") deliveryAgents++;
-    else if (record.type === "customer") {
-      agentOfCustomer[record.id] = record.salesagent_id ?? 0;
-      if (record.id % EVERY === 0) {
-        line = JSON.stringify({ ...record, display_name: `${record.display_name} (renamed)` });
-        customers++;
-        count(record.salesagent_id ?? undefined, "customers");
+  async function* changedLines() {
+    for await (const text of createInterface({ input: createReadStream(file), crlfDelay: Infinity })) {
+      let line = text;
+      const record = JSON.parse(text) as Line;
+      if (record.type === "delivery_agent") deliveryAgents++;
+      else if (record.type === "customer") {
+        agentOfCustomer[record.id] = record.salesagent_id ?? 0;
+        if (record.id % EVERY === 0) {
+          line = JSON.stringify({ ...record, display_name: `${record.display_name} (renamed)` });
+          customers++;
+          count(record.salesagent_id ?? undefined, "customers");
+        }
+      } else if (record.type === "order") {
+        if (record.id % EVERY === 0) {
+          const now = record.deliveryagent_id ?? 0;
+          line = JSON.stringify({ ...record, deliveryagent_id: (now % deliveryAgents) + 1 });
+          orders++;
+        }
+        if (record.id % EVERY === 0 || record.customer_id! % EVERY === 0) {
+          count(agentOfCustomer[record.customer_id!], "orders");
+        }
       }
-    } else if (record.type === "order") {
-      if (record.id % EVERY === 0) {
-        const now = record.deliveryagent_id ?? 0;
-        line = JSON.stringify({ ...record, deliveryagent_id: (now % deliveryAgents) + 1 });
-        orders++;
-      }
-      if (record.id % EVERY === 0 || record.customer_id! % EVERY === 0) {
-        count(agentOfCustomer[record.customer_id!], "orders");
-      }
-    }
-    if (!writer) continue;
-    chunk += `${line}\n`;
-    if (chunk.length >= 1 << 16) {
-      if (!writer.write(chunk)) await once(writer, "drain");
-      chunk = "";
+      yield `${line}\n`;
     }
   }
-  if (writer) {
-    writer.end(chunk);
-    await once(writer, "finish");
+  if (existsSync(out)) for await (const _ of changedLines());
+  else {
+    await pipeline(changedLines, createWriteStream(`${out}.partial`));
     // Renamed only when complete, so that an interrupted run never leaves a truncated file to reuse.
-    renameSync(partial, out);
+    renameSync(`${out}.partial`, out);
   }
   return { file: out, customers, orders, perAgent, inBooks };
 }

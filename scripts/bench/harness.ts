@@ -138,18 +138,6 @@ export async function ratioRounds(rounds: number, floor: () => Promise<Figures>,
   return { median, ratios: done.map(ratioOf), rounds: done };
 }
 
-/** Each of `names` run in turn, round after round, the order reversed every other round. */
-export async function alternating<N extends string>(
-  names: readonly N[],
-  rounds: number,
-  run: (name: N) => Promise<Figures>,
-): Promise<Map<N, Figures[]>> {
-  const runs = new Map(names.map((n): [N, Figures[]] => [n, []]));
-  for (let round = 0; round < rounds; round++)
-    for (const name of round % 2 === 0 ? names : [...names].reverse()) runs.get(name)!.push(await run(name));
-  return runs;
-}
-
 export const auth = (key: string) => ({ Authorization: `Bearer ${key}` });
 
 function check(what: string, result: CommandResult): CommandResult {

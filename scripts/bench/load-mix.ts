@@ -18,21 +18,10 @@ export interface Catalog {
   takenPhones: Set<string>;
 }
 
-export interface Tally {
-  /** endpoint name -> status -> count */
-  byEndpoint: Map<string, Map<number, number>>;
-  /** Ids of the customers that creates answered 201 for (a replay names its original's id). */
-  createdIds: Set<number>;
-  created: number;
-  replayed: number;
-  /** A replay that named another customer than its original, or a 201 without an id. */
-  createAnomalies: string[];
-  /** Every mobile number a create sent -> the status of its last answer (undefined: none came). */
-  createsSent: Map<string, number | undefined>;
-}
+export type Tally = ReturnType<typeof buildMix>["tally"];
 
 interface Built {
-  method: "GET" | "POST";
+  method?: "POST";
   path: string;
   body?: string;
   headers?: Record<string, string>;
@@ -42,20 +31,12 @@ interface Built {
   mobile?: string;
 }
 
-type Context = { endpoint?: string; sent?: Built };
-
-interface Endpoint {
-  name: string;
-  weight: number;
-  build: () => Built;
-}
-
 export function buildMix(catalog: Catalog, key: string, runId: string) {
   // The same mix order on every run.
   const rng = new Rng(20260314);
-  const random = () => rng.next();
   const pick = <T>(list: readonly T[]): T => rng.pick(list);
-  const prefix = () => (random() < 0.5 ? "/api" : "");
+  const prefix = () => (rng.chance(0.5) ? "/api" : "");
+  const upTo = (n: number) => 1 + Math.floor(rng.next() * n);
   const freshMobile = freshMobiles(catalog.takenPhones);
   let keyCount = 0;
   const answeredKeyed: { key: string; body: string; id: number; mobile?: string }[] = [];
@@ -66,169 +47,121 @@ export function buildMix(catalog: Catalog, key: string, runId: string) {
       company_name: `Load Test Traders ${mobile_number.slice(-5)}`,
       contactpersons_name: "Load Tester",
       mobile_number,
-      address: `${1 + Math.floor(random() * 200)} Benchmark Road`,
+      address: `${upTo(200)} Benchmark Road`,
       area_id: pick(catalog.areaIds),
       postalcode_id: pick(catalog.postalcodeIds),
       salesagent_id: pick(catalog.salesagentIds),
-      ...(random() < 0.3
+      ...(rng.chance(0.3)
         ? { gst_treatment: "Registered", gstin: "27AAPFU0939F1ZV" }
         : { gst_treatment: "Unregistered" }),
     };
   };
   const asParams = (c: Record<string, unknown>) =>
     new URLSearchParams(Object.entries(c).map(([k, v]): [string, string] => [k, String(v)])).toString();
+  const json = { "Content-Type": "application/json" };
+  const createJson = (): Built => {
+    const replay = answeredKeyed.length > 0 && rng.chance(0.1) ? pick(answeredKeyed) : undefined;
+    if (replay) {
+      const headers = { ...json, "Idempotency-Key": replay.key };
+      return { method: "POST", path: "/api/customers/create", body: replay.body, mobile: replay.mobile, headers };
+    }
+    const c = customer();
+    const body = JSON.stringify(c);
+    if (!rng.chance(0.3))
+      return { method: "POST", path: `${prefix()}/customers/create`, body, mobile: c.mobile_number, headers: json };
+    const idem = `load-${runId}-${++keyCount}`;
+    const headers = { ...json, "Idempotency-Key": idem };
+    const keyed = { key: idem, body };
+    return { method: "POST", path: "/api/customers/create", body, mobile: c.mobile_number, headers, keyed };
+  };
 
-  const endpoints: Endpoint[] = [
-    {
-      name: "GET /orders",
-      weight: 24,
-      build: () => {
-        const dates = random() < 0.3 ? "&from_date=01-01-2025&to_date=31-12-2026" : "";
-        return {
-          method: "GET",
-          path: `${prefix()}/orders?phone_number=${encodeURIComponent(pick(catalog.phones))}&count=${pick([10, 25, 100])}${dates}`,
-        };
-      },
-    },
-    {
-      name: "GET /customers",
-      weight: 12,
-      build: () => ({
-        method: "GET",
-        path: `${prefix()}/customers?count=${pick([10, 25, 50, 100])}&page=${1 + Math.floor(random() * 4)}`,
-      }),
-    },
-    {
-      name: "GET /fetch-salesagent-by-pincode",
-      weight: 14,
-      build: () => ({
-        method: "GET",
-        path: `${prefix()}/fetch-salesagent-by-pincode?pincode=${pick(catalog.pincodes)}`,
-      }),
-    },
-    { name: "GET /area", weight: 6, build: () => ({ method: "GET", path: `${prefix()}/area` }) },
-    { name: "GET /areas", weight: 4, build: () => ({ method: "GET", path: `${prefix()}/areas` }) },
-    {
-      name: "GET /postalcodes",
-      weight: 6,
-      build: () => ({
-        method: "GET",
+  // name, weight, the request.
+  const endpoints: [string, number, () => Built][] = [
+    [
+      "GET /orders",
+      24,
+      () => ({
         path:
-          random() < 0.5
-            ? `${prefix()}/postalcodes?code=${pick(catalog.pincodes)}`
-            : `${prefix()}/postalcodes?count=50&page=${1 + Math.floor(random() * 3)}`,
+          `${prefix()}/orders?phone_number=${encodeURIComponent(pick(catalog.phones))}&count=${pick([10, 25, 100])}` +
+          (rng.chance(0.3) ? "&from_date=01-01-2025&to_date=31-12-2026" : ""),
       }),
-    },
-    {
-      name: "GET /salesagents",
-      weight: 6,
-      build: () => ({ method: "GET", path: `${prefix()}/salesagents?count=${pick([10, 100])}` }),
-    },
-    {
-      name: "POST /customers/create (JSON)",
-      weight: 10,
-      build: (): Built => {
-        const replay = answeredKeyed.length > 0 && random() < 0.1 ? pick(answeredKeyed) : undefined;
-        if (replay) {
-          return {
-            method: "POST",
-            path: "/api/customers/create",
-            body: replay.body,
-            mobile: replay.mobile,
-            headers: { "Content-Type": "application/json", "Idempotency-Key": replay.key },
-          };
-        }
-        const c = customer();
-        const body = JSON.stringify(c);
-        if (random() < 0.3) {
-          const idem = `load-${runId}-${++keyCount}`;
-          return {
-            method: "POST",
-            path: "/api/customers/create",
-            body,
-            mobile: c.mobile_number,
-            headers: { "Content-Type": "application/json", "Idempotency-Key": idem },
-            keyed: { key: idem, body },
-          };
-        }
-        return {
-          method: "POST",
-          path: `${prefix()}/customers/create`,
-          body,
-          mobile: c.mobile_number,
-          headers: { "Content-Type": "application/json" },
-        };
-      },
-    },
-    {
-      name: "POST /customers/create (query)",
-      weight: 2,
-      build: () => {
+    ],
+    ["GET /customers", 12, () => ({ path: `${prefix()}/customers?count=${pick([10, 25, 50, 100])}&page=${upTo(4)}` })],
+    [
+      "GET /fetch-salesagent-by-pincode",
+      14,
+      () => ({ path: `${prefix()}/fetch-salesagent-by-pincode?pincode=${pick(catalog.pincodes)}` }),
+    ],
+    ["GET /area", 6, () => ({ path: `${prefix()}/area` })],
+    ["GET /areas", 4, () => ({ path: `${prefix()}/areas` })],
+    [
+      "GET /postalcodes",
+      6,
+      () => ({
+        path: rng.chance(0.5)
+          ? `${prefix()}/postalcodes?code=${pick(catalog.pincodes)}`
+          : `${prefix()}/postalcodes?count=50&page=${upTo(3)}`,
+      }),
+    ],
+    ["GET /salesagents", 6, () => ({ path: `${prefix()}/salesagents?count=${pick([10, 100])}` })],
+    ["POST /customers/create (JSON)", 10, createJson],
+    [
+      "POST /customers/create (query)",
+      2,
+      () => {
         const c = customer();
         return { method: "POST", path: `/api/customers/create?${asParams(c)}`, mobile: c.mobile_number };
       },
-    },
-    {
-      name: "POST /customers/create (form)",
-      weight: 2,
-      build: () => {
+    ],
+    [
+      "POST /customers/create (form)",
+      2,
+      () => {
         const c = customer();
-        return {
-          method: "POST",
-          path: "/customers/create",
-          body: asParams(c),
-          mobile: c.mobile_number,
-          headers: { "Content-Type": "application/x-www-form-urlencoded" },
-        };
+        const headers = { "Content-Type": "application/x-www-form-urlencoded" };
+        return { method: "POST", path: "/customers/create", body: asParams(c), mobile: c.mobile_number, headers };
       },
-    },
+    ],
   ];
 
-  const tally: Tally = {
-    byEndpoint: new Map(),
-    createdIds: new Set(),
+  const tally = {
+    /** endpoint name -> status -> count */
+    byEndpoint: new Map<string, Map<number, number>>(),
+    /** Ids of the customers that creates answered 201 for (a replay names its original's id). */
+    createdIds: new Set<number>(),
     created: 0,
     replayed: 0,
-    createAnomalies: [],
-    createsSent: new Map(),
+    /** A replay that named another customer than its original, or a 201 without an id. */
+    createAnomalies: [] as string[],
+    /** Every mobile number a create sent -> the status of its last answer (undefined: none came). */
+    createsSent: new Map<string, number | undefined>(),
   };
-  const count = (name: string, status: number) => {
-    const statuses = tally.byEndpoint.get(name) ?? new Map<number, number>();
-    statuses.set(status, (statuses.get(status) ?? 0) + 1);
-    tally.byEndpoint.set(name, statuses);
-  };
-
-  const totalWeight = endpoints.reduce((n, e) => n + e.weight, 0);
+  const totalWeight = endpoints.reduce((n, [, weight]) => n + weight, 0);
   const pickEndpoint = () => {
-    let r = random() * totalWeight;
-    for (const e of endpoints) if ((r -= e.weight) < 0) return e;
+    let r = rng.next() * totalWeight;
+    for (const e of endpoints) if ((r -= e[1]) < 0) return e;
     return endpoints.at(-1)!;
   };
 
   // One entry that every connection sends again and again, each time to an endpoint drawn by
   // weight. The context is the connection's own (one request in flight each): it remembers what
   // was sent until the answer comes.
+  type Context = { endpoint?: string; sent?: Built };
   const request: CannonRequest = {
     method: "GET",
     path: "/",
     setupRequest: (base, connection) => {
-      const context = connection as Context;
-      const endpoint = pickEndpoint();
-      const built = endpoint.build();
-      context.endpoint = endpoint.name;
-      context.sent = built;
-      if (built.mobile) tally.createsSent.set(built.mobile, tally.createsSent.get(built.mobile));
-      return {
-        ...base,
-        method: built.method,
-        path: built.path,
-        body: built.body,
-        headers: { Authorization: `Bearer ${key}`, ...built.headers },
-      };
+      const [name, , build] = pickEndpoint();
+      const sent = build();
+      Object.assign(connection as Context, { endpoint: name, sent });
+      if (sent.mobile) tally.createsSent.set(sent.mobile, tally.createsSent.get(sent.mobile));
+      const headers = { Authorization: `Bearer ${key}`, ...sent.headers };
+      return { ...base, method: sent.method ?? "GET", path: sent.path, body: sent.body, headers };
     },
     onResponse: (status, body, connection, headers) => {
       const { endpoint: name = "", sent } = connection as Context;
-      count(name, status);
+      const statuses = tally.byEndpoint.get(name) ?? new Map<number, number>();
+      tally.byEndpoint.set(name, statuses.set(status, (statuses.get(status) ?? 0) + 1));
       if (sent?.mobile) tally.createsSent.set(sent.mobile, status);
       if (!sent?.mobile || status !== 201) return;
       let id: unknown;

@@ -2,37 +2,21 @@
 // options, operands and checks. Parsed and checked before anything is opened, so that a mistake
 // costs nothing and says, in one line, what is wrong. To add an option or a subcommand, add it to
 // COMMANDS; the parser (scripts/lib/cli.ts) refuses everything a subcommand does not list.
-import { type KeyMode, isKeyMode, KEY_ID_PATTERN } from "../../src/keys/keys.secret.ts";
+import { isKeyMode, KEY_ID_PATTERN } from "../../src/keys/keys.secret.ts";
 import { checkName, checkSeconds, MAX_LIFETIME_SECONDS } from "../../src/keys/keys.rules.ts";
-import { parseScopes, type Scope } from "../../src/keys/keys.rules.ts";
+import { parseScopes } from "../../src/keys/keys.rules.ts";
 import { DEFAULT_AUDIT_LIMIT, MAX_AUDIT_LIMIT } from "../../src/keys/keys.audit.ts";
 import { CODE_EXPIRES_IN, KEY_EXPIRES_IN } from "../../src/enroll/enroll.codes.ts";
 import { ApiError } from "../../src/platform/errors.ts";
-import { type CommandLine, parseSubcommand, PLATFORM_OPTIONS, platformOf, subcommand, UsageError } from "../lib/cli.ts";
-
-export type Command =
-  | {
-      command: "create";
-      name: string;
-      mode: KeyMode;
-      expiresIn: number | null;
-      scopes: Scope[];
-      agentId: number | null;
-    }
-  | { command: "list" }
-  | { command: "roll"; id: string; grace: number | undefined }
-  | { command: "revoke"; id: string }
-  | { command: "audit"; limit: number }
-  | { command: "rotate"; ids: string[] | null; mode: KeyMode | null; agentId: number | null }
-  | {
-      command: "enroll";
-      agentId: number;
-      mode: KeyMode;
-      scopes: Scope[];
-      expiresIn: number;
-      keyExpiresIn: number | null;
-      name: string | null;
-    };
+import {
+  type CommandLine,
+  parseSubcommand,
+  PLATFORM_OPTIONS,
+  platformOf,
+  subcommand,
+  UsageError,
+  wholeNumber,
+} from "../lib/cli.ts";
 
 /** Options that every subcommand takes. */
 const COMMON = { json: { type: "boolean" }, ...PLATFORM_OPTIONS } as const;
@@ -49,7 +33,7 @@ const COMMANDS = {
     operands: [],
     usage:
       "create --mode test|live --name NAME [--expires-in SECONDS] [--scopes read,write] [--agent SALES_AGENT_ID] [--json]",
-    build(values): Command {
+    build(values) {
       if (values.mode === undefined) throw new UsageError("--mode is required: test or live");
       if (!isKeyMode(values.mode)) throw new UsageError(`--mode must be test or live, not '${values.mode}'`);
       if (values.name === undefined) throw new UsageError("--name is required: 1 to 100 characters");
@@ -58,21 +42,21 @@ const COMMANDS = {
       const scopes =
         values.scopes === undefined ? parseScopes(undefined) : rule(() => parseScopes(values.scopes), "--scopes");
       const agentId = values.agent === undefined ? null : agent(values.agent);
-      return { command: "create", name, mode: values.mode, expiresIn, scopes, agentId };
+      return { command: "create" as const, name, mode: values.mode, expiresIn, scopes, agentId };
     },
   }),
   list: subcommand({
     options: {},
     operands: [],
     usage: "list [--json]",
-    build: (): Command => ({ command: "list" }),
+    build: () => ({ command: "list" as const }),
   }),
   roll: subcommand({
     options: { grace: { type: "string", value: "SECONDS" } },
     operands: ["ID"],
     usage: "roll ID [--grace SECONDS] [--json]      (grace default 86400; 0 stops the old key at once)",
-    build: (values, [id]): Command => ({
-      command: "roll",
+    build: (values, [id]) => ({
+      command: "roll" as const,
       id: id!,
       grace: values.grace === undefined ? undefined : seconds("--grace", values.grace, 0),
     }),
@@ -81,7 +65,7 @@ const COMMANDS = {
     options: {},
     operands: ["ID"],
     usage: "revoke ID [--json]",
-    build: (_values, [id]): Command => ({ command: "revoke", id: id! }),
+    build: (_values, [id]) => ({ command: "revoke" as const, id: id! }),
   }),
   rotate: subcommand({
     options: {
@@ -90,7 +74,7 @@ const COMMANDS = {
     },
     operands: ["ID..."],
     usage: "rotate (ID... | --mode test|live | --agent SALES_AGENT_ID) [--json]      (marks active keys rotation due)",
-    build(values, ids): Command {
+    build(values, ids) {
       if (ids.length === 0 && values.mode === undefined && values.agent === undefined) {
         throw new UsageError("rotate needs key ids, --mode or --agent");
       }
@@ -101,7 +85,7 @@ const COMMANDS = {
         if (!KEY_ID_PATTERN.test(id)) throw new UsageError(`'${id}' is not a key id: key_ and 16 letters or digits`);
       }
       return {
-        command: "rotate",
+        command: "rotate" as const,
         ids: ids.length > 0 ? ids : null,
         mode: values.mode ?? null,
         agentId: values.agent === undefined ? null : agent(values.agent),
@@ -112,14 +96,11 @@ const COMMANDS = {
     options: { limit: { type: "string", value: "N" } },
     operands: [],
     usage: `audit [--limit N] [--json]      (newest first; N default ${DEFAULT_AUDIT_LIMIT})`,
-    build: (values): Command => ({
-      command: "audit",
-      limit: values.limit === undefined ? DEFAULT_AUDIT_LIMIT : limit(values.limit),
+    build: (values) => ({
+      command: "audit" as const,
+      limit: wholeNumber("limit", values.limit, DEFAULT_AUDIT_LIMIT, 1, MAX_AUDIT_LIMIT),
     }),
   }),
-};
-
-const ENROLL = {
   enroll: subcommand({
     options: {
       agent: { type: "string", value: "SALES_AGENT_ID" },
@@ -134,7 +115,7 @@ const ENROLL = {
       "enroll --agent SALES_AGENT_ID --mode test|live [--scopes read,write] [--expires-in SECONDS] " +
       `[--key-expires-in SECONDS] [--name NAME] [--json]      (a one-time enrollment code; its life ${CODE_EXPIRES_IN.min} to ` +
       `${CODE_EXPIRES_IN.max}, default ${CODE_EXPIRES_IN.default}; the key's ${KEY_EXPIRES_IN.min} to ${KEY_EXPIRES_IN.max}, default none)`,
-    build(values): Command {
+    build(values) {
       if (values.agent === undefined) throw new UsageError("--agent is required: the sales agent's id");
       const agentId = agent(values.agent);
       if (values.mode === undefined) throw new UsageError("--mode is required: test or live");
@@ -150,15 +131,17 @@ const ENROLL = {
           ? null
           : within("--key-expires-in", values["key-expires-in"], KEY_EXPIRES_IN);
       const name = values.name === undefined ? null : rule(() => checkName(values.name), "--name");
-      return { command: "enroll", agentId, mode: values.mode, scopes, expiresIn, keyExpiresIn, name };
+      return { command: "enroll" as const, agentId, mode: values.mode, scopes, expiresIn, keyExpiresIn, name };
     },
   }),
 };
 
+export type Command = ReturnType<(typeof COMMANDS)[keyof typeof COMMANDS]["build"]>;
+
 export const KEYS_COMMAND_LINE: CommandLine = {
   invocation: "npm run keys --",
   usage: `Usage: npm run keys -- <command> [options]
-${Object.values({ ...COMMANDS, ...ENROLL })
+${Object.values(COMMANDS)
   .map((c) => `  ${c.usage}`)
   .join("\n")}
 Options for every command: --remote (the Cloudflare account's key store), --env NAME (e.g. live).
@@ -170,7 +153,7 @@ export type Parsed =
 
 /** Throws a UsageError for any mistake. */
 export function parseKeysCommandLine(argv: readonly string[]): Parsed {
-  const parsed = parseSubcommand(argv, COMMON, { ...COMMANDS, ...ENROLL });
+  const parsed = parseSubcommand<typeof COMMON, Command>(argv, COMMON, COMMANDS);
   if (parsed.help) return parsed;
   return { help: false, cmd: parsed.command, json: parsed.common.json ?? false, ...platformOf(parsed.common) };
 }
@@ -195,13 +178,6 @@ function within(option: string, text: string, bounds: { min: number; max: number
     throw new UsageError(
       `${option} must be a whole number of seconds from ${bounds.min} to ${bounds.max}, not '${text}'`,
     );
-  }
-  return Number(text);
-}
-
-function limit(text: string): number {
-  if (!/^[0-9]{1,6}$/.test(text) || Number(text) < 1 || Number(text) > MAX_AUDIT_LIMIT) {
-    throw new UsageError(`--limit must be a whole number from 1 to ${MAX_AUDIT_LIMIT}, not '${text}'`);
   }
   return Number(text);
 }

@@ -95,7 +95,7 @@ async function run(cmd: Command, ctx: Context): Promise<void> {
       const rows = (await store.listWithUsage()).map((r) => listed(r, store));
       if (json) out.log(JSON.stringify(rows));
       else if (rows.length === 0) out.log(`No keys in ${await stateRead(ctx.target)}.`);
-      else printTable(out, rows);
+      else printColumns(out, LIST_COLUMNS, rows);
       // A rotation's mark alone is not pending: authentication reads it from the fleet's due set.
       for (const row of rows)
         if (row.copy_pending) warnPending(out, row.id, "may be treated as before its last change");
@@ -104,7 +104,8 @@ async function run(cmd: Command, ctx: Context): Promise<void> {
     case "audit": {
       const entries = await store.audit(cmd.limit);
       if (json) out.log(JSON.stringify(entries));
-      else printAudit(out, entries);
+      else if (entries.length === 0) out.log("No key changes recorded.");
+      else printColumns(out, AUDIT_COLUMNS, entries);
       return;
     }
     case "rotate": {
@@ -242,65 +243,42 @@ async function stateRead(target: Target): Promise<string> {
   return !target.remote && !process.env.PERSIST_DIR ? `${where} (PERSIST_DIR is not set: the default folder)` : where;
 }
 
-function printTable(out: Output, rows: ReturnType<typeof listed>[]): void {
-  const header = [
-    "ID",
-    "NAME",
-    "MODE",
-    "PREFIX",
-    "STATUS",
-    "SCOPES",
-    "AGENT",
-    "CREATED",
-    "EXPIRES",
-    "REVOKED",
-    "LAST USED",
-    "24H",
-    "7D",
-    "ROTATION",
-  ];
-  const lines = rows.map((r) => [
-    r.id,
-    r.name,
-    r.mode,
-    r.prefix,
-    r.status,
-    r.scopes.join(","),
-    r.agent_id === null ? "-" : String(r.agent_id),
-    r.created_at,
-    r.expires_at ?? "-",
-    r.revoked_at ?? "-",
-    r.last_used_at ?? "never",
-    String(r.requests_24h),
-    String(r.requests_7d),
-    r.rotation?.state ?? "-",
-  ]);
-  printColumns(out, header, lines);
-}
+type Columns<T> = [string, (row: T) => string | null][];
 
-function printAudit(out: Output, entries: AuditEntry[]): void {
-  if (entries.length === 0) {
-    out.log("No key changes recorded.");
-    return;
-  }
-  const header = ["AT", "ACTION", "KEY", "NEW KEY", "CODE", "NAME", "MODE", "ACTOR", "SESSION"];
-  const lines = entries.map((e) => [
-    e.at,
-    e.action,
-    e.key_id ?? "-",
-    e.new_key_id ?? "-",
-    e.code_id ?? "-",
-    e.key_name,
-    e.mode,
-    e.actor,
-    e.session_id ?? "-",
-  ]);
-  printColumns(out, header, lines);
-}
+const LIST_COLUMNS: Columns<ReturnType<typeof listed>> = [
+  ["ID", (r) => r.id],
+  ["NAME", (r) => r.name],
+  ["MODE", (r) => r.mode],
+  ["PREFIX", (r) => r.prefix],
+  ["STATUS", (r) => r.status],
+  ["SCOPES", (r) => r.scopes.join(",")],
+  ["AGENT", (r) => (r.agent_id === null ? null : String(r.agent_id))],
+  ["CREATED", (r) => r.created_at],
+  ["EXPIRES", (r) => r.expires_at],
+  ["REVOKED", (r) => r.revoked_at],
+  ["LAST USED", (r) => r.last_used_at ?? "never"],
+  ["24H", (r) => String(r.requests_24h)],
+  ["7D", (r) => String(r.requests_7d)],
+  ["ROTATION", (r) => r.rotation?.state ?? null],
+];
 
-function printColumns(out: Output, header: string[], lines: string[][]): void {
-  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
-  for (const line of [header, ...lines])
+const AUDIT_COLUMNS: Columns<AuditEntry> = [
+  ["AT", (e) => e.at],
+  ["ACTION", (e) => e.action],
+  ["KEY", (e) => e.key_id],
+  ["NEW KEY", (e) => e.new_key_id],
+  ["CODE", (e) => e.code_id],
+  ["NAME", (e) => e.key_name],
+  ["MODE", (e) => e.mode],
+  ["ACTOR", (e) => e.actor],
+  ["SESSION", (e) => e.session_id],
+];
+
+/** Rows in aligned columns, "-" for a missing value. */
+function printColumns<T>(out: Output, columns: Columns<T>, rows: T[]): void {
+  const lines = [columns.map(([h]) => h), ...rows.map((row) => columns.map(([, cell]) => cell(row) ?? "-"))];
+  const widths = columns.map((_, i) => Math.max(...lines.map((l) => l[i]!.length)));
+  for (const line of lines)
     out.log(
       line
         .map((cell, i) => cell.padEnd(widths[i]!))

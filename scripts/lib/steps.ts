@@ -3,7 +3,7 @@
 
 export interface Step {
   name: string;
-  run: () => Promise<void>;
+  run: () => Promise<unknown>;
   /** Acts on the Cloudflare account: a dry run skips it. */
   account?: boolean;
 }
