@@ -81,7 +81,7 @@ function ordersPageQuery(db: cq.Compiler, range: { from: boolean; to: boolean },
   const columns = {
     total: sql<number | null>`(${total})`.as("total"),
     list: sql<string>`(${list})`.as("list"),
-    // The address once: SQLite compiles each place it is written, and local D1 compiles every statement anew.
+    // The address once, not twice: each place it is written is more of the statement to compile and run.
     fields: shown.fields,
     address: shown.address,
   };
