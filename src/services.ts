@@ -25,8 +25,11 @@ export const services = createMiddleware<AppEnv>(async (c, next) => {
   const bookmark = c.req.header(BOOKMARK_HEADER);
   let db: Database | undefined;
   let primaryDb: Database | undefined;
+  let cache: LookupCache | undefined;
+  let keys: KeyStore | undefined;
   const executionCtx = c.executionCtx;
 
+  // Each made at its first use: a request uses some of them only (docs/performance.md, "What every request pays").
   c.set("services", {
     get db() {
       return (db ??= open(openReadSession(c.env.DB, bookmark)));
@@ -34,18 +37,22 @@ export const services = createMiddleware<AppEnv>(async (c, next) => {
     get primaryDb() {
       return (primaryDb ??= open(c.env.DB.withSession("first-primary")));
     },
-    cache: new LookupCache(
-      meterKV(c.env.LOOKUP_CACHE, meter, "lookup cache"),
-      kvTtlSeconds(c.env.LOOKUP_CACHE_TTL),
-      (p) => executionCtx.waitUntil(p),
-    ),
+    get cache() {
+      return (cache ??= new LookupCache(
+        meterKV(c.env.LOOKUP_CACHE, meter, "lookup cache"),
+        kvTtlSeconds(c.env.LOOKUP_CACHE_TTL),
+        (p) => executionCtx.waitUntil(p),
+      ));
+    },
     // Key changes go to the primary; authentication reads only KV, so constructing the store opens nothing.
-    keys: new KeyStore(
-      meterKV(c.env.KEYS, meter, "key store"),
-      meterD1(c.env.DB, meter),
-      () => new Date(),
-      keyCacheTtlMs(c.env.KEY_CACHE_SECONDS),
-    ),
+    get keys() {
+      return (keys ??= new KeyStore(
+        meterKV(c.env.KEYS, meter, "key store"),
+        meterD1(c.env.DB, meter),
+        () => new Date(),
+        keyCacheTtlMs(c.env.KEY_CACHE_SECONDS),
+      ));
+    },
   });
 
   await next();

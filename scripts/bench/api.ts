@@ -1,6 +1,6 @@
 // `npm run bench -- api`: the API's figures on a generated dataset imported with `npm run db:import` and served by
 // `npm run dev`: each endpoint loaded beside the floors (scripts/bench/floors.ts) served at the same time, rows
-// read per page, the orders page beside the demo dataset's, and the gzipped bundle.
+// read per page, the orders page beside the demo dataset's, the first sync of the sync suite, and the gzipped bundle.
 import { join } from "node:path";
 import { DEMO_OPTIONS } from "../dataset/index.ts";
 import { type Figures, type LoadOptions, mean, median, num, tableHead } from "./cannon.ts";
@@ -127,6 +127,12 @@ export async function apiFigures(perf: PerfRun, opts: ApiOptions): Promise<strin
   const ordersDemo = await run(demoLabel, demoApi, `/api/orders?phone_number=${demo.phone}&count=10`, auth(demoKey));
   await demoApi.stop();
 
+  // Issue 40's first-sync goal, printed with the others: the sync suite's own measurement.
+  const { serveBook, firstSyncs } = await import("./sync.ts");
+  const book = await serveBook(perf);
+  const firstSync = await firstSyncs(book, opts.rounds);
+  await book.api.stop();
+
   perf.step("bundle: wrangler deploy --dry-run ...");
   const bundle = await bundleSize(join(perf.dir, "dist"));
   const kib = bundle.gzipBytes / 1024;
@@ -196,6 +202,10 @@ export async function apiFigures(perf: PerfRun, opts: ApiOptions): Promise<strin
     orderRow("demo (data/demo.json)", demo.orders, ordersDemo),
     "",
     `p50 large / demo: ${p50Ratio.toFixed(2)} (target <= ${P50_TARGET}: ${mark(p50Ratio <= P50_TARGET)})`,
+    "",
+    "## First sync",
+    "",
+    `One agent's book (\`npm run bench -- sync\`'s, scripts/bench/sync-book.ts), ${opts.rounds} rounds: ${firstSync.line}.`,
     "",
     "## Bundle",
     "",

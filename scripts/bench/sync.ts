@@ -6,7 +6,7 @@ import type { Dataset } from "../../src/import/importer.ts";
 import { Meter, meterD1 } from "../../src/platform/lib/meter.ts";
 import { tempFolder } from "../lib/temp-folder.ts";
 import { median, rowsRead } from "./cannon.ts";
-import { auth, makeKey, type PerfRun } from "./harness.ts";
+import { auth, makeKey, type PerfRun, type Server } from "./harness.ts";
 import { CUSTOMERS, dataset, IN_CITY, openBookState, ORDERS } from "./sync-book.ts";
 
 export const syncPath = (agent: number, cursor?: string, limit = 200) =>
@@ -83,20 +83,19 @@ const AGENT = 1;
 const LIMIT = 1000;
 const CREATES = 50;
 
-export async function syncServe(perf: PerfRun, rounds: number): Promise<string[]> {
-  const lines: string[] = [];
-  const say = (line: string) => {
-    perf.step(line);
-    lines.push(`- ${line}`);
-  };
+/** The book imported into a fresh state of the run and served by `npm run dev`, with a key. */
+export async function serveBook(perf: PerfRun) {
   const state = `${perf.dir}/state`;
   perf.step(`importing one book: ${CUSTOMERS} customers, ${ORDERS} orders ...`);
   const { platform, importDataset } = await openBookState(state);
   await importDataset(platform.env.DB, dataset("Mumbai"));
   await platform.dispose();
   const key = await makeKey(state, "bench-sync");
-  const api = await perf.serveApi("api-sync", "dev", state);
+  return { state, key, api: await perf.serveApi("api-sync", "dev", state) };
+}
 
+/** N first syncs at limit 1000 (after a warm-up one when N is over 1): the figure and the last sync. */
+export async function firstSyncs({ api, key }: { api: Server; key: string }, rounds: number) {
   // With rounds, a warm-up sync first; the CPU seconds move with the machine's load much less than the seconds.
   if (rounds > 1) await wholeSync(api.url, key, AGENT, undefined, LIMIT);
   const firsts = await firstSyncRounds(api, key, AGENT, rounds, LIMIT);
@@ -104,11 +103,23 @@ export async function syncServe(perf: PerfRun, rounds: number): Promise<string[]
   const list = (xs: number[]) =>
     `${median(xs).toFixed(2)}${xs.length > 1 ? ` (${xs.map((x) => x.toFixed(2)).join(", ")})` : ""}`;
   const cpu = firsts.cpuSeconds.filter((c): c is number => c !== null);
-  say(
+  const line =
     `first sync (limit ${LIMIT}): ${first.pages} answers, ${first.records} records, ${first.rows} rows read ` +
-      `(${(first.rows / first.records).toFixed(2)} a record, at most ${first.maxRows} an answer), ${first.bytes} bytes; ` +
-      `seconds ${list(firsts.rounds.map((r) => r.seconds))}; CPU seconds of the API's processes ${cpu.length ? list(cpu) : "n/a"}`,
-  );
+    `(${(first.rows / first.records).toFixed(2)} a record, at most ${first.maxRows} an answer), ${first.bytes} bytes; ` +
+    `seconds ${list(firsts.rounds.map((r) => r.seconds))}; CPU seconds of the API's processes ${cpu.length ? list(cpu) : "n/a"}`;
+  return { line, first };
+}
+
+export async function syncServe(perf: PerfRun, rounds: number): Promise<string[]> {
+  const lines: string[] = [];
+  const say = (line: string) => {
+    perf.step(line);
+    lines.push(`- ${line}`);
+  };
+  const book = await serveBook(perf);
+  const { state, key, api } = book;
+  const { line, first } = await firstSyncs(book, rounds);
+  say(line);
 
   for (let i = 0; i < CREATES; i++) {
     const mobile = `8${String(i).padStart(9, "0")}`;

@@ -44,6 +44,10 @@ export function wranglerEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.Proces
     // The service never reads request.cf: without this, every start tries to download it and,
     // offline, prints a stack trace. An operator's own setting wins.
     CLOUDFLARE_CF_FETCH_ENABLED: env.CLOUDFLARE_CF_FETCH_ENABLED ?? "false",
+    // wrangler's local trace store (on by default) writes every request's spans into a SQLite file under
+    // PERSIST_DIR, each D1 call's whole SQL text with it: ~6 KB an orders page, without bound, and CPU a
+    // request that grows with the statement (docs/performance.md). An operator's own setting wins.
+    X_LOCAL_OBSERVABILITY: env.X_LOCAL_OBSERVABILITY ?? "false",
   };
   if (inspect === "1") delete out.VSCODE_INSPECTOR_OPTIONS;
   else if (!out.VSCODE_INSPECTOR_OPTIONS) out.VSCODE_INSPECTOR_OPTIONS = "{}"; // wrangler tests it for truth

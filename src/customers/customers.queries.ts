@@ -41,6 +41,8 @@ export const shownCustomerJsonColumns = {
   id: customers.id,
   customer: sql<string>`json_object(${fieldsJson}, 'address', ${addressJson})`.as("customer"),
   address: addressJson.as("address"),
+  /** `customer` without its address, for a caller that writes the address in once (the orders page). */
+  fields: sql<string>`json_object(${fieldsJson})`.as("fields"),
 };
 
 /**

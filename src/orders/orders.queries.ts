@@ -21,6 +21,8 @@ import { customerOrderCount } from "../platform/db/totals.ts";
 const shown = shownCustomerJsonColumns;
 /** Ends the page's keys before its orders: a control character, which SQLite's JSON never writes raw. */
 const KEYS_END = 30;
+/** Stands in each order of a page for its customer's part, written once a page (see findOrdersByPhone). */
+const CUSTOMER_AT = 31;
 
 export interface OrderFilter {
   phoneKey: string;
@@ -68,15 +70,21 @@ function ordersPageQuery(db: cq.Compiler, range: { from: boolean; to: boolean },
   ).as("page");
   const total = range.from || range.to ? db.select({ total: count() }).from(orders).where(where) : kept;
   // The page a FROM, not a join (D1 counts a join's rows again); each part named once (flattened, it is written twice).
-  const order = sql`rtrim(${page.head}, '}') || ',"customer":' || ${shown.customer.sql}
-    || ',"address":' || ${shown.address.sql} || ',' || ltrim(${page.tail}, '{')`;
+  // The customer's part is the same in every order: written once, in its own column, not once an order.
+  const order = sql`rtrim(${page.head}, '}') || char(${CUSTOMER_AT}) || ltrim(${page.tail}, '{')`;
   const list = db
     .select({
       text: sql<string>`json_group_array(json_array(${page.date}, ${page.id})) || char(${KEYS_END})
         || '[' || coalesce(group_concat(${order}, ','), '') || ']'`,
     })
     .from(page);
-  const columns = { total: sql<number | null>`(${total})`.as("total"), list: sql<string>`(${list})`.as("list") };
+  const columns = {
+    total: sql<number | null>`(${total})`.as("total"),
+    list: sql<string>`(${list})`.as("list"),
+    // The address once, not twice: each place it is written is more of the statement to compile and run.
+    fields: shown.fields,
+    address: shown.address,
+  };
   return { page: selectCustomersAs(db, columns, theCustomer).prepare() };
 }
 
@@ -187,7 +195,13 @@ export async function findOrdersByPhone(db: Database, filter: OrderFilter, page:
   if (!row) return null;
   const end = row.list.indexOf(String.fromCharCode(KEYS_END));
   const keys = JSON.parse(row.list.slice(0, end)) as [date: string, id: number][];
-  return { total: row.total ?? 0, orders: asJavaScriptWrites(row.list.slice(end + 1)), keys };
+  // json_object(fields, 'address', address) as SQLite writes it; split and join, since a `$` would be a replacement pattern.
+  const customer = `,"customer":${row.fields.slice(0, -1)},"address":${row.address}},"address":${row.address},`;
+  const orders = row.list
+    .slice(end + 1)
+    .split(String.fromCharCode(CUSTOMER_AT))
+    .join(customer);
+  return { total: row.total ?? 0, orders: asJavaScriptWrites(orders), keys };
 }
 
 // An agent's orders by id, for sync (docs/specification.md section 8): the page's own statement, so that a
