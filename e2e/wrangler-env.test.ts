@@ -3,13 +3,19 @@ import { describe, expect, it } from "vitest";
 import { wranglerEnv } from "../scripts/lib/wrangler-env.ts";
 
 describe("wranglerEnv", () => {
-  it("turns the devtools inspector proxy off and skips the request.cf download by default", () => {
+  it("turns the devtools inspector proxy and the local trace store off and skips the request.cf download by default", () => {
     const env = wranglerEnv({ PATH: "/bin" });
-    expect(env).toEqual({ PATH: "/bin", CLOUDFLARE_CF_FETCH_ENABLED: "false", VSCODE_INSPECTOR_OPTIONS: "{}" });
+    expect(env).toEqual({
+      PATH: "/bin",
+      CLOUDFLARE_CF_FETCH_ENABLED: "false",
+      X_LOCAL_OBSERVABILITY: "false",
+      VSCODE_INSPECTOR_OPTIONS: "{}",
+    });
     // Wrangler tests the variable for truth: an empty one would leave the proxy on.
     expect(wranglerEnv({ INSPECT: "", VSCODE_INSPECTOR_OPTIONS: "" })).toEqual({
       INSPECT: "",
       CLOUDFLARE_CF_FETCH_ENABLED: "false",
+      X_LOCAL_OBSERVABILITY: "false",
       VSCODE_INSPECTOR_OPTIONS: "{}",
     });
   });
@@ -18,15 +24,22 @@ describe("wranglerEnv", () => {
     expect(wranglerEnv({ INSPECT: "1", VSCODE_INSPECTOR_OPTIONS: '{"x":1}' })).toEqual({
       INSPECT: "1",
       CLOUDFLARE_CF_FETCH_ENABLED: "false",
+      X_LOCAL_OBSERVABILITY: "false",
     });
   });
 
   it("keeps the operator's own settings", () => {
     expect(
-      wranglerEnv({ INSPECT: "0", CLOUDFLARE_CF_FETCH_ENABLED: "true", VSCODE_INSPECTOR_OPTIONS: '{"x":1}' }),
+      wranglerEnv({
+        INSPECT: "0",
+        CLOUDFLARE_CF_FETCH_ENABLED: "true",
+        X_LOCAL_OBSERVABILITY: "true",
+        VSCODE_INSPECTOR_OPTIONS: '{"x":1}',
+      }),
     ).toEqual({
       INSPECT: "0",
       CLOUDFLARE_CF_FETCH_ENABLED: "true",
+      X_LOCAL_OBSERVABILITY: "true",
       VSCODE_INSPECTOR_OPTIONS: '{"x":1}',
     });
   });
