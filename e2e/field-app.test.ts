@@ -698,8 +698,24 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the field app in Chromium", () => {
       worker: { page: true, waiting: "installed", controlledByActive: true },
     });
 
-    // Every page of the app closed, the app opened again: the new version controls, the old cache is gone.
+    // Every page of the app closed: the browser activates the new version then, not at once. A page
+    // outside the app's scope waits for that, as a person does not reopen within the same instant
+    // (opened sooner, the app would still be the old version's, once more).
     await page.close();
+    const outside = await openPage();
+    await outside.goto(`${origin}/healthz`);
+    await expect
+      .poll(
+        () =>
+          outside.evaluate(async () => {
+            const registration = (await navigator.serviceWorker.getRegistration("/app/"))!;
+            return { waiting: registration.waiting?.state ?? null, active: registration.active?.state ?? null };
+          }),
+        POLL,
+      )
+      .toEqual({ waiting: null, active: "activated" });
+    await outside.close();
+    // The app opened again: the new version controls, the old cache is gone.
     page = await openPage();
     await page.goto(`${origin}/app/`);
     await caughtUp(page, otherBook.length + 2);
