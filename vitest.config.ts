@@ -85,12 +85,13 @@ export default defineConfig(async () => {
     });
   return {
     test: {
-      // Two test files at a time, of any project: on a 2-core machine the worker files keep both
-      // cores busy, and an e2e file spends much of its time waiting for a process or a server, which
-      // another file's work fills. vitest runs the node project's files first (projects go by
-      // name), the longest first once it has timed them, so the e2e files run two at a time and
-      // then the worker files do.
-      maxWorkers: 2,
+      // Three test files at a time, of any project, on a 2-core machine: an e2e file spends much of
+      // its time waiting for a process, a server or the browser, which a third file's work fills
+      // (the whole run 287 s with two, 273 s with three, quiet, docs/testing.md). vitest runs the node
+      // project's files first (projects go by name), the longest first once it has timed them, then
+      // the worker files. Dealing the worker files out among the e2e files was slower (312 s): the
+      // e2e files, the run's longest path, then ran one at a time.
+      maxWorkers: 3,
       // The service logs a JSON line per request; a test's lines are shown only when it fails.
       silent: "passed-only" as const,
       projects: [
@@ -100,7 +101,7 @@ export default defineConfig(async () => {
             name: "worker",
             include: ["test/**/*.test.ts", "src/**/*.test.ts"],
             exclude: [...configDefaults.exclude, ...UNIT_FILES],
-            // The files share a workerd (one per worker: two) instead of starting one each, the most
+            // The files share a workerd (one per vitest worker) instead of starting one each, the most
             // of a file's cost; test/setup.ts gives each file a fresh D1, KV and module state.
             // TEST_ISOLATE=1 starts one for each file again, e.g. to rule out a leak between files.
             isolate: process.env.TEST_ISOLATE === "1",
