@@ -78,12 +78,10 @@ function addressLines(rng: Rng, place: AreaPlace): [string, string] {
     `Door No. ${n}/${rng.int(1, 40)}, ${rng.pick(ROADS)}`,
     `${n}/${rng.int(1, 12)}, ${place.name} ${rng.pick(ROADS)}`,
   ]);
-  const line2 = rng.weighted([
-    [`Near ${rng.pick(LANDMARKS)}`, 45],
-    [`Opp. ${rng.pick(LANDMARKS)}`, 15],
-    [`${place.name}`, 10],
-    ["", 30],
-  ] as const);
+  const line2 = rng.weighted(
+    [`Near ${rng.pick(LANDMARKS)}`, `Opp. ${rng.pick(LANDMARKS)}`, place.name, ""],
+    [45, 15, 10, 30],
+  );
   return [line1, line2];
 }
 
@@ -95,11 +93,8 @@ function gstin(rng: Rng, place: AreaPlace, company: Company, owner: Person): str
 }
 
 function displayName(rng: Rng, company: Company, owner: Person, place: AreaPlace): string {
-  return rng.weighted([
-    [company.name, 85],
-    [`${company.name} - ${place.name}`, 10],
-    [`${owner.firstName} ${owner.lastName}`, 5],
-  ] as const);
+  const names = [company.name, `${company.name} - ${place.name}`, `${owner.firstName} ${owner.lastName}`];
+  return rng.weighted(names, [85, 10, 5]);
 }
 
 /**
@@ -133,12 +128,10 @@ export function* generateCustomers(
         ? null
         : i === 4
           ? ""
-          : rng.weighted<() => string | null>([
-              [() => personalEmail(rng, owner), 58],
-              [() => companyEmail(rng, company), 17],
-              [() => "", 15],
-              [() => null, 10],
-            ])();
+          : rng.weighted<() => string | null>(
+              [() => personalEmail(rng, owner), () => companyEmail(rng, company), () => "", () => null],
+              [58, 17, 15, 10],
+            )();
 
     facts.salesAgentId[i] = salesagentId ?? 0;
     facts.intraState[i] = HOME_STATE_CODES.has(place.stateCode) ? 1 : 0;
@@ -150,20 +143,15 @@ export function* generateCustomers(
       display_name: displayName(rng, company, owner, place),
       email,
       contactperson_number: number,
-      company_phone: rng.weighted<() => string | null>([
-        [() => null, 65],
-        [() => landline(rng, place.std), 25],
-        [() => mobileNumber(i, 3), 10],
-      ])(),
+      company_phone: rng.weighted<() => string | null>(
+        [() => null, () => landline(rng, place.std), () => mobileNumber(i, 3)],
+        [65, 25, 10],
+      )(),
       gst_treatment: registered ? "Registered" : "Unregistered",
       gstin: registered ? gstin(rng, place, company, owner) : rng.chance(0.9) ? "" : null,
       customer_code: rng.chance(0.45) ? `CUS-${String(id).padStart(5, "0")}` : null,
       status: rng.chance(0.92) ? "Active" : "Inactive",
-      approval: rng.weighted([
-        ["accepted", 85],
-        ["pending", 10],
-        ["rejected", 5],
-      ] as const),
+      approval: rng.weighted(["accepted", "pending", "rejected"] as const, [85, 10, 5]),
       salesagent_id: salesagentId,
       address: hasAddress
         ? { addressline1: line1, addressline2: line2, area_id: place.areaId, postalcode_id: postalcodeId }

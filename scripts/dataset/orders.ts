@@ -106,26 +106,9 @@ export function* generateOrders(rng: Rng, plan: OrderPlan, facts: CustomerFacts)
     const itemTotal = lines.reduce((sum, l) => sum + l.quantity * l.pricePaise, 0);
     const discount = rng.chance(0.6) ? 0 : Math.round((itemTotal * rng.pick([2, 3, 5, 7.5, 10])) / 100);
 
-    const invoiceCount =
-      special === "bare"
-        ? 0
-        : rng.weighted([
-            [0, 15],
-            [1, 72],
-            [2, 13],
-          ] as const);
+    const invoiceCount = special === "bare" ? 0 : rng.weighted([0, 1, 2], [15, 72, 13]);
     const template = rng.pick(invoiceCount > 0 ? WITH_INVOICE : WITHOUT_INVOICE);
-    const statusCount =
-      special === "bare"
-        ? 0
-        : rng.weighted([
-            [0, 12],
-            [1, 25],
-            [2, 30],
-            [3, 20],
-            [4, 9],
-            [5, 4],
-          ] as const);
+    const statusCount = special === "bare" ? 0 : rng.weighted([0, 1, 2, 3, 4, 5], [12, 25, 30, 20, 9, 4]);
     const names = template.slice(0, statusCount);
 
     let returned = 0;
@@ -224,12 +207,7 @@ interface Line {
 
 /** One to four distinct products, three on average. */
 function orderLines(rng: Rng): Line[] {
-  const count = rng.weighted([
-    [1, 10],
-    [2, 20],
-    [3, 30],
-    [4, 40],
-  ] as const);
+  const count = rng.weighted([1, 2, 3, 4], [10, 20, 30, 40]);
   const productIds = rng.sample(
     CATALOG.map((_, k) => k + 1),
     count,

@@ -74,15 +74,10 @@ export function mobileNumber(index: number, stream = 0): string {
 
 /** The ways people write a mobile number; all normalize to the same ten digits. */
 export function writtenMobile(rng: Rng, digits: string): string {
-  const form = rng.weighted([
-    ["plain", 70],
-    ["spaced+91", 10],
-    ["trunk0", 7],
-    ["dashed+91", 5],
-    ["91", 4],
-    ["bracketed", 2],
-    ["split", 2],
-  ] as const);
+  const form = rng.weighted(
+    ["plain", "spaced+91", "trunk0", "dashed+91", "91", "bracketed", "split"] as const,
+    [70, 10, 7, 5, 4, 2, 2],
+  );
   return writeMobile(form, digits);
 }
 

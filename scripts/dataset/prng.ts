@@ -48,15 +48,14 @@ export class Rng {
     return items[Math.floor(this.next() * items.length)]!;
   }
 
-  /** One of the values, chosen with the given relative weights. */
-  weighted<T>(choices: readonly (readonly [T, number])[]): T {
-    const total = choices.reduce((sum, [, w]) => sum + w, 0);
-    let r = this.next() * total;
-    for (const [value, w] of choices) {
-      r -= w;
-      if (r < 0) return value;
+  /** One of the values, chosen with the given relative weights (weights[i] for values[i]). */
+  weighted<T>(values: readonly T[], weights: readonly number[]): T {
+    let r = this.next() * weights.reduce((sum, w) => sum + w, 0);
+    for (let i = 0; i < values.length; i++) {
+      r -= weights[i]!;
+      if (r < 0) return values[i]!;
     }
-    return choices[choices.length - 1]![0];
+    return values[values.length - 1]!;
   }
 
   /** `count` distinct items (fewer if the list is shorter), in random order. */
