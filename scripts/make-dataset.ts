@@ -37,7 +37,7 @@ async function main(): Promise<void> {
   progress.stop();
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   console.log(
-    `Wrote ${options.out}: ${summary.customers} customers, ${summary.orders} orders, ${summary.salesAgents} sales agents, ` +
+    `Wrote ${options.out}: ${options.customers} customers, ${options.orders} orders, ${summary.salesAgents} sales agents, ` +
       `${summary.deliveryAgents} delivery agents, ${summary.postalCodes} postal codes (${summary.records} records, ${seconds} s).`,
   );
 }

@@ -1,22 +1,27 @@
-// Sales orders with their lines, status history and invoices. Order ids grow with time (dates drift
-// forward with the id, a few back-dated), amounts are computed in paise so that totals add up.
+// The product catalogue and sales orders with their lines, status history and invoices. Order ids
+// grow with time (dates drift forward with the id, a few back-dated), amounts are computed in paise
+// so that totals add up.
 import type { OrderStatusName } from "../../src/orders/orders.schemas.ts";
 import type { InvoiceRecord, OrderRecord, OrderStatusRecord } from "../../src/import/import.format.ts";
-import { CATALOG, type CatalogItem } from "./catalog.ts";
 import type { CustomerFacts } from "./customers.ts";
+import products from "./products.json" with { type: "json" };
 import { Rng } from "./prng.ts";
 
-export interface OrderPlan {
-  orders: number;
-  customers: number;
-  salesAgents: number;
-  deliveryAgents: number;
-}
+/**
+ * A grocery and household goods distributor's products (products.json: SKU, name, list price in
+ * rupees, GST rate in percent each). An order line may carry a negotiated price under the list price.
+ */
+export const CATALOG = (products as [string, string, number, number][]).map(([sku, name, rupees, gstRate]) => ({
+  sku,
+  name,
+  pricePaise: rupees * 100,
+  gstRate,
+}));
 
 /** The last day of the data: fixed, so the dataset never depends on the clock. */
-export const LAST_ORDER_DAY = Date.UTC(2026, 2, 31);
+const LAST_ORDER_DAY = Date.UTC(2026, 2, 31);
 /** Two years of orders, ending on LAST_ORDER_DAY. */
-export const ORDER_SPAN_DAYS = 730;
+const ORDER_SPAN_DAYS = 730;
 const DAY_MS = 86_400_000;
 const IST_OFFSET_MS = 330 * 60_000;
 
@@ -74,7 +79,11 @@ function coprimeNear(n: number, target: number): number {
   return m;
 }
 
-export function* generateOrders(rng: Rng, plan: OrderPlan, facts: CustomerFacts): Generator<OrderRecord> {
+export function* generateOrders(
+  rng: Rng,
+  plan: { orders: number; customers: number; salesAgents: number; deliveryAgents: number },
+  facts: CustomerFacts,
+): Generator<OrderRecord> {
   const demo = demoCustomerOrders(plan.orders);
   const scatter = coprimeNear(plan.customers, Math.floor(plan.customers * 0.618) + 1);
   const firstDay = LAST_ORDER_DAY - (ORDER_SPAN_DAYS - 1) * DAY_MS;
@@ -198,15 +207,8 @@ function orderDay(rng: Rng, index: number, orders: number, firstDay: number): nu
   return firstDay + Math.max(0, offset - backdated) * DAY_MS;
 }
 
-interface Line {
-  productId: number;
-  item: CatalogItem;
-  quantity: number;
-  pricePaise: number;
-}
-
 /** One to four distinct products, three on average. */
-function orderLines(rng: Rng): Line[] {
+function orderLines(rng: Rng) {
   const count = rng.weighted([1, 2, 3, 4], [10, 20, 30, 40]);
   const productIds = rng.sample(
     CATALOG.map((_, k) => k + 1),
