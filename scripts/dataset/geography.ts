@@ -2,9 +2,8 @@
 // needs to know about them: which pincodes an address in each area may carry, and in which state.
 import type { AreaRecord, CityRecord, PostalCodeRecord, StateRecord } from "../../src/import/import.format.ts";
 import data from "./geography.json" with { type: "json" };
+import type { Region } from "./people.ts";
 import { Rng } from "./prng.ts";
-
-export type Region = "north" | "west" | "south" | "east" | "punjab";
 
 /**
  * geography.json: real states with their GST state codes (`gst`, the two digits that open a GSTIN),

@@ -1,8 +1,7 @@
 // Sales agents (each serving a territory of pincodes, some territories overlapping) and delivery agents.
 import type { DeliveryAgentRecord, SalesAgentRecord } from "../../src/import/import.format.ts";
 import type { Geography } from "./geography.ts";
-import type { Region } from "./geography.ts";
-import { mobileNumber, personName, writtenMobile } from "./people.ts";
+import { mobileNumber, personName, REGIONS, type Region, writtenMobile } from "./people.ts";
 import { Rng } from "./prng.ts";
 
 export interface SalesForce {
@@ -53,10 +52,9 @@ export function buildSalesForce(rng: Rng, geo: Geography, count: number): SalesF
 }
 
 export function buildDeliveryAgents(rng: Rng, count: number): DeliveryAgentRecord[] {
-  const regions: Region[] = ["north", "west", "south", "east", "punjab"];
   const out: DeliveryAgentRecord[] = [];
   for (let d = 0; d < count; d++) {
-    const person = personName(rng, rng.pick(regions));
+    const person = personName(rng, rng.pick(REGIONS));
     out.push({
       id: d + 1,
       first_name: person.firstName,

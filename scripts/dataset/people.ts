@@ -1,25 +1,10 @@
-// Indian names, company names, phone numbers and e-mail addresses.
-import type { Region } from "./geography.ts";
+// Indian names, company names, phone numbers and e-mail addresses. Their words are data, names.json
+// (names by region, the words of company names, e-mail hosts; a word repeated is drawn more often).
 import names from "./names.json" with { type: "json" };
 import { Rng } from "./prng.ts";
 
-/** names.json: first names and surnames by region, the words of company names, e-mail hosts (a word repeated is drawn more often). */
-const {
-  firstNames: FIRST_NAMES,
-  surnames: SURNAMES,
-  blessings: BLESSINGS,
-  trades: TRADES,
-  legal: LEGAL,
-  mailHosts: MAIL_HOSTS,
-} = names as {
-  firstNames: Record<Region, string[]>;
-  surnames: Record<Region, string[]>;
-  blessings: string[];
-  trades: string[];
-  legal: string[];
-  mailHosts: string[];
-};
-const REGIONS: readonly Region[] = ["north", "west", "south", "east", "punjab"];
+export const REGIONS = ["north", "west", "south", "east", "punjab"] as const;
+export type Region = (typeof REGIONS)[number];
 
 export interface Person {
   firstName: string;
@@ -29,7 +14,7 @@ export interface Person {
 export function personName(rng: Rng, region: Region): Person {
   // Most people of a city carry its region's names; big cities draw from everywhere.
   const from = rng.chance(0.8) ? region : rng.pick(REGIONS);
-  return { firstName: rng.pick(FIRST_NAMES[from]), lastName: rng.pick(SURNAMES[from]) };
+  return { firstName: rng.pick(names.firstNames[from]), lastName: rng.pick(names.surnames[from]) };
 }
 
 export interface Company {
@@ -43,12 +28,12 @@ export interface Company {
 export function companyName(rng: Rng, owner: Person, city: string): Company {
   const shape = rng.int(0, 5);
   let base: string;
-  if (shape === 0) base = `${owner.lastName} ${rng.pick(TRADES)}`;
+  if (shape === 0) base = `${owner.lastName} ${rng.pick(names.trades)}`;
   else if (shape === 1) base = `${owner.lastName} & Sons`;
   else if (shape === 2) base = `${owner.lastName} Brothers`;
-  else if (shape === 3) base = `${city} ${rng.pick(TRADES)}`;
-  else base = `${rng.pick(BLESSINGS)} ${rng.pick(TRADES)}`;
-  const legal = shape === 1 || shape === 2 ? "" : rng.pick(LEGAL);
+  else if (shape === 3) base = `${city} ${rng.pick(names.trades)}`;
+  else base = `${rng.pick(names.blessings)} ${rng.pick(names.trades)}`;
+  const legal = shape === 1 || shape === 2 ? "" : rng.pick(names.legal);
   const name = `${base}${legal}`;
   const panEntity =
     legal === " Pvt Ltd" ? "C" : legal === " LLP" || legal === " & Co." || shape === 1 || shape === 2 ? "F" : "P";
@@ -72,37 +57,24 @@ export function mobileNumber(index: number, stream = 0): string {
   return String(6_000_000_000 + ((index * multiplier + offset) % span));
 }
 
-/** The ways people write a mobile number; all normalize to the same ten digits. */
-export function writtenMobile(rng: Rng, digits: string): string {
-  const form = rng.weighted(
-    ["plain", "spaced+91", "trunk0", "dashed+91", "91", "bracketed", "split"] as const,
-    [70, 10, 7, 5, 4, 2, 2],
-  );
-  return writeMobile(form, digits);
+/** The ways people write a mobile number (`a` its first five digits, `b` the rest); all normalize alike. */
+const MOBILE_FORMS = {
+  plain: (a, b) => `${a}${b}`,
+  "spaced+91": (a, b) => `+91 ${a} ${b}`,
+  trunk0: (a, b) => `0${a} ${b}`,
+  "dashed+91": (a, b) => `+91-${a}-${b}`,
+  "91": (a, b) => `91${a}${b}`,
+  bracketed: (a, b) => `(+91) ${a}-${b}`,
+  split: (a, b) => `${a} ${b}`,
+} satisfies Record<string, (a: string, b: string) => string>;
+
+export function writeMobile(form: keyof typeof MOBILE_FORMS, digits: string): string {
+  return MOBILE_FORMS[form](digits.slice(0, 5), digits.slice(5));
 }
 
-export function writeMobile(
-  form: "plain" | "spaced+91" | "trunk0" | "dashed+91" | "91" | "bracketed" | "split",
-  digits: string,
-): string {
-  const a = digits.slice(0, 5);
-  const b = digits.slice(5);
-  switch (form) {
-    case "plain":
-      return digits;
-    case "spaced+91":
-      return `+91 ${a} ${b}`;
-    case "trunk0":
-      return `0${a} ${b}`;
-    case "dashed+91":
-      return `+91-${a}-${b}`;
-    case "91":
-      return `91${digits}`;
-    case "bracketed":
-      return `(+91) ${a}-${b}`;
-    case "split":
-      return `${a} ${b}`;
-  }
+export function writtenMobile(rng: Rng, digits: string): string {
+  const forms = ["plain", "spaced+91", "trunk0", "dashed+91", "91", "bracketed", "split"] as const;
+  return writeMobile(rng.weighted(forms, [70, 10, 7, 5, 4, 2, 2]), digits);
 }
 
 export function landline(rng: Rng, std: string): string {
@@ -119,7 +91,7 @@ export function personalEmail(rng: Rng, person: Person): string {
     `${first}${rng.int(1, 99)}`,
     `${first.charAt(0)}${last}${rng.int(70, 99)}`,
   ]);
-  return `${local}@${rng.pick(MAIL_HOSTS)}`;
+  return `${local}@${rng.pick(names.mailHosts)}`;
 }
 
 export function companyEmail(rng: Rng, company: Company): string {
