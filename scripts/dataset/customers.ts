@@ -4,7 +4,6 @@
 import { gstinCheckCharacter } from "../../src/platform/lib/gstin.ts";
 import type { CustomerRecord } from "../../src/import/import.format.ts";
 import type { AreaPlace, Geography } from "./geography.ts";
-import { HOME_STATE_CODES } from "./geography.ts";
 import {
   type Company,
   type Person,
@@ -134,7 +133,7 @@ export function* generateCustomers(
             )();
 
     facts.salesAgentId[i] = salesagentId ?? 0;
-    facts.intraState[i] = HOME_STATE_CODES.has(place.stateCode) ? 1 : 0;
+    facts.intraState[i] = place.intraState ? 1 : 0;
 
     yield {
       id,

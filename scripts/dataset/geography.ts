@@ -25,33 +25,25 @@ const GEOGRAPHY = data as {
   homeStateCodes: string[];
 };
 const UNSERVED_PINCODE = GEOGRAPHY.unservedPincode;
-export const HOME_STATE_CODES: ReadonlySet<string> = new Set(GEOGRAPHY.homeStateCodes);
+const HOME_STATE_CODES = new Set(GEOGRAPHY.homeStateCodes);
 
 export interface AreaPlace {
   areaId: number;
   name: string;
   cityName: string;
   std: string;
-  stateCode: string;
   gstStateCode: string;
+  /** In a state where the distributor is registered for GST: its sales there are intra-state. */
+  intraState: boolean;
   region: Region;
   /** Postal code ids that an address in this area may carry. */
   postalCodeIds: number[];
 }
 
-export interface Geography {
-  states: StateRecord[];
-  cities: CityRecord[];
-  areas: AreaRecord[];
-  postalCodes: PostalCodeRecord[];
-  places: AreaPlace[];
-  /** Ids of the postal codes that sales agents divide among themselves, in pincode order. */
-  servedPostalCodeIds: number[];
-  unservedPostalCodeId: number;
-}
+export type Geography = ReturnType<typeof buildGeography>;
 
 /** "Andheri East" -> "AE", "Koramangala" -> "KOR", "Sector 18" -> "S18". */
-export function areaCode(name: string): string {
+function areaCode(name: string): string {
   const words = name.replace(/[.-]/g, " ").split(/\s+/).filter(Boolean);
   if (words.length === 1) return words[0]!.slice(0, 3).toUpperCase();
   return words.map((w) => (/^\d+$/.test(w) ? w : w.charAt(0).toUpperCase())).join("");
@@ -62,22 +54,18 @@ export function areaCode(name: string): string {
  * real-looking ones (the first three digits of their city's sorting district) make up the number,
  * so that large datasets spread customers and sales agents over more pincodes.
  */
-export function buildGeography(rng: Rng, minPostalCodes: number): Geography {
-  const geo: Geography = {
-    states: [],
-    cities: [],
-    areas: [],
-    postalCodes: [],
-    places: [],
-    servedPostalCodeIds: [],
-    unservedPostalCodeId: 0,
-  };
+export function buildGeography(rng: Rng, minPostalCodes: number) {
+  const states: StateRecord[] = [];
+  const cities: CityRecord[] = [];
+  const areas: AreaRecord[] = [];
+  const postalCodes: PostalCodeRecord[] = [];
+  const places: AreaPlace[] = [];
   const postalIdByCode = new Map<string, number>();
   const addPostalCode = (code: string): number => {
     const known = postalIdByCode.get(code);
     if (known !== undefined) return known;
-    const id = geo.postalCodes.length + 1;
-    geo.postalCodes.push({ id, code });
+    const id = postalCodes.length + 1;
+    postalCodes.push({ id, code });
     postalIdByCode.set(code, id);
     return id;
   };
@@ -85,35 +73,35 @@ export function buildGeography(rng: Rng, minPostalCodes: number): Geography {
   const districtPrefixes: string[] = [];
 
   for (const state of GEOGRAPHY.states) {
-    const stateId = geo.states.length + 1;
-    geo.states.push({ id: stateId, code: state.code, name: state.name });
+    const stateId = states.length + 1;
+    states.push({ id: stateId, code: state.code, name: state.name });
     for (const city of state.cities) {
-      const cityId = geo.cities.length + 1;
-      geo.cities.push({ id: cityId, name: city.name, code: city.code, state_id: stateId });
+      const cityId = cities.length + 1;
+      cities.push({ id: cityId, name: city.name, code: city.code, state_id: stateId });
       const cityPlaces: AreaPlace[] = [];
       for (const [name, pincode] of city.areas) {
-        const areaId = geo.areas.length + 1;
-        geo.areas.push({ id: areaId, name, area_code: areaCode(name), city_id: cityId });
+        const areaId = areas.length + 1;
+        areas.push({ id: areaId, name, area_code: areaCode(name), city_id: cityId });
         const place: AreaPlace = {
           areaId,
           name,
           cityName: city.name,
           std: city.std,
-          stateCode: state.code,
           gstStateCode: state.gst,
+          intraState: HOME_STATE_CODES.has(state.code),
           region: state.region,
           postalCodeIds: [addPostalCode(pincode)],
         };
-        geo.places.push(place);
+        places.push(place);
         cityPlaces.push(place);
       }
       placesByCity.push(cityPlaces);
       districtPrefixes.push(city.areas[0]![1].slice(0, 3));
     }
   }
-  geo.unservedPostalCodeId = addPostalCode(UNSERVED_PINCODE);
+  addPostalCode(UNSERVED_PINCODE);
 
-  const extraPostalCodes = Math.max(0, minPostalCodes - geo.postalCodes.length);
+  const extraPostalCodes = Math.max(0, minPostalCodes - postalCodes.length);
   for (let added = 0; added < extraPostalCodes;) {
     const cityIndex = rng.int(0, placesByCity.length - 1);
     const code = `${districtPrefixes[cityIndex]}${rng.digits(3)}`;
@@ -122,9 +110,10 @@ export function buildGeography(rng: Rng, minPostalCodes: number): Geography {
     added++;
   }
 
-  geo.servedPostalCodeIds = geo.postalCodes
-    .filter((p) => p.id !== geo.unservedPostalCodeId)
+  // The postal codes that sales agents divide among themselves, in pincode order.
+  const servedPostalCodeIds = postalCodes
+    .filter((p) => p.code !== UNSERVED_PINCODE)
     .sort((a, b) => a.code.localeCompare(b.code))
     .map((p) => p.id);
-  return geo;
+  return { states, cities, areas, postalCodes, places, servedPostalCodeIds };
 }
