@@ -37,7 +37,7 @@ export async function writeDataset(options: typeof DEMO_OPTIONS, onRecord: (type
     postal_code: geo.postalCodes,
     sales_agent: force.agents,
     delivery_agent: buildDeliveryAgents(new Rng(options.seed * 7 + 3), deliveryAgents),
-    product: CATALOG.map((p, k) => ({ id: k + 1, sku: p.sku, name: p.name })),
+    product: CATALOG.map(({ id, sku, name }) => ({ id, sku, name })),
     customer: generateCustomers(new Rng(options.seed * 7 + 4), geo, force.agentsByPostalCode, options.customers, facts),
     order: generateOrders(new Rng(options.seed * 7 + 5), plan, facts),
   };

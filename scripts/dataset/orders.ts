@@ -11,7 +11,8 @@ import { Rng } from "./prng.ts";
  * A grocery and household goods distributor's products (products.json: SKU, name, list price in
  * rupees, GST rate in percent each). An order line may carry a negotiated price under the list price.
  */
-export const CATALOG = (products as [string, string, number, number][]).map(([sku, name, rupees, gstRate]) => ({
+export const CATALOG = (products as [string, string, number, number][]).map(([sku, name, rupees, gstRate], k) => ({
+  id: k + 1,
   sku,
   name,
   pricePaise: rupees * 100,
@@ -48,11 +49,7 @@ const rupees = (paise: number) => paise / 100;
  * on the same dates as two of them; among these, one has no status and no invoice, one no sales
  * agent and one no delivery agent, so that even a tiny dataset has each case.
  */
-function demoCustomerOrders(orders: number): {
-  indices: Set<number>;
-  sameDay: Set<number>;
-  special: Map<number, string>;
-} {
+function demoCustomerOrders(orders: number) {
   const indices = new Set<number>();
   const sameDay = new Set<number>();
   const special = new Map<number, string>();
@@ -109,7 +106,7 @@ export function* generateOrders(
       day = orderDay(rng, i, plan.orders, firstDay);
     }
     previous = { customer, day };
-    const special = demo.indices.has(i) ? demo.special.get(i) : undefined;
+    const special = demo.special.get(i);
 
     const lines = orderLines(rng);
     const itemTotal = lines.reduce((sum, l) => sum + l.quantity * l.pricePaise, 0);
@@ -193,7 +190,7 @@ export function* generateOrders(
       discount_amount: rupees(discount),
       return_total_amount: rupees(returned),
       billable_amount: rupees(itemTotal - discount - returned),
-      items: lines.map((l) => ({ product_id: l.productId, quantity: l.quantity, price: rupees(l.pricePaise) })),
+      items: lines.map((l) => ({ product_id: l.item.id, quantity: l.quantity, price: rupees(l.pricePaise) })),
       statuses: statusHistory(rng, names, day),
       invoices,
     };
@@ -210,15 +207,10 @@ function orderDay(rng: Rng, index: number, orders: number, firstDay: number): nu
 /** One to four distinct products, three on average. */
 function orderLines(rng: Rng) {
   const count = rng.weighted([1, 2, 3, 4], [10, 20, 30, 40]);
-  const productIds = rng.sample(
-    CATALOG.map((_, k) => k + 1),
-    count,
-  );
-  return productIds.map((productId) => {
-    const item = CATALOG[productId - 1]!;
+  return rng.sample(CATALOG, count).map((item) => {
     // A negotiated price for some lines: a few percent under list.
     const pricePaise = rng.chance(0.15) ? Math.round((item.pricePaise * rng.int(90, 98)) / 100) : item.pricePaise;
-    return { productId, item, quantity: rng.pick(QUANTITIES), pricePaise };
+    return { item, quantity: rng.pick(QUANTITIES), pricePaise };
   });
 }
 
