@@ -4,18 +4,7 @@
 import { gstinCheckCharacter } from "../../src/platform/lib/gstin.ts";
 import type { CustomerRecord } from "../../src/import/import.format.ts";
 import type { AreaPlace, Geography } from "./geography.ts";
-import {
-  type Company,
-  type Person,
-  companyEmail,
-  companyName,
-  landline,
-  mobileNumber,
-  personName,
-  personalEmail,
-  writeMobile,
-  writtenMobile,
-} from "./people.ts";
+import * as people from "./people.ts";
 import { Rng } from "./prng.ts";
 
 /** What the order generator needs to know about each customer (index = id - 1). */
@@ -84,16 +73,11 @@ function addressLines(rng: Rng, place: AreaPlace): [string, string] {
   return [line1, line2];
 }
 
-function gstin(rng: Rng, place: AreaPlace, company: Company, owner: Person): string {
+function gstin(rng: Rng, place: AreaPlace, company: people.Company, owner: people.Person): string {
   const holderInitial = (company.panEntity === "P" ? owner.lastName : company.name).charAt(0).toUpperCase();
   const pan = `${rng.letters(3)}${company.panEntity}${holderInitial}${rng.digits(4)}${rng.letters(1)}`;
   const first14 = `${place.gstStateCode}${pan}${rng.chance(0.9) ? "1" : "2"}Z`;
   return `${first14}${gstinCheckCharacter(first14)}`;
-}
-
-function displayName(rng: Rng, company: Company, owner: Person, place: AreaPlace): string {
-  const names = [company.name, `${company.name} - ${place.name}`, `${owner.firstName} ${owner.lastName}`];
-  return rng.weighted(names, [85, 10, 5]);
 }
 
 /**
@@ -112,11 +96,12 @@ export function* generateCustomers(
     const id = i + 1;
     const place = rng.pick(geo.places);
     const postalcodeId = rng.pick(place.postalCodeIds);
-    const owner = personName(rng, place.region);
-    const company = companyName(rng, owner, place.cityName);
-    const digits = mobileNumber(i);
+    const owner = people.personName(rng, place.region);
+    const contact = `${owner.firstName} ${owner.lastName}`;
+    const company = people.companyName(rng, owner, place.cityName);
+    const digits = people.mobileNumber(i);
     const number =
-      i === 0 ? writeMobile("spaced+91", digits) : i === 1 ? writeMobile("trunk0", digits) : writtenMobile(rng, digits);
+      i < 2 ? people.writeMobile(i === 0 ? "spaced+91" : "trunk0", digits) : people.writtenMobile(rng, digits);
     const registered = rng.chance(0.7);
     const serving = agentsByPostalCode.get(postalcodeId) ?? [];
     const salesagentId = serving.length > 0 && rng.chance(0.96) ? rng.pick(serving) : null;
@@ -128,7 +113,7 @@ export function* generateCustomers(
         : i === 4
           ? ""
           : rng.weighted<() => string | null>(
-              [() => personalEmail(rng, owner), () => companyEmail(rng, company), () => "", () => null],
+              [() => people.personalEmail(rng, owner), () => people.companyEmail(rng, company), () => "", () => null],
               [58, 17, 15, 10],
             )();
 
@@ -137,13 +122,13 @@ export function* generateCustomers(
 
     yield {
       id,
-      contact_person_name: `${owner.firstName} ${owner.lastName}`,
+      contact_person_name: contact,
       company_name: company.name,
-      display_name: displayName(rng, company, owner, place),
+      display_name: rng.weighted([company.name, `${company.name} - ${place.name}`, contact], [85, 10, 5]),
       email,
       contactperson_number: number,
       company_phone: rng.weighted<() => string | null>(
-        [() => null, () => landline(rng, place.std), () => mobileNumber(i, 3)],
+        [() => null, () => people.landline(rng, place.std), () => people.mobileNumber(i, 3)],
         [65, 25, 10],
       )(),
       gst_treatment: registered ? "Registered" : "Unregistered",
