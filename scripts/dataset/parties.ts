@@ -4,12 +4,6 @@ import type { Geography } from "./geography.ts";
 import { mobileNumber, personName, REGIONS, type Region, writtenMobile } from "./people.ts";
 import { Rng } from "./prng.ts";
 
-export interface SalesForce {
-  agents: SalesAgentRecord[];
-  /** The agents serving each postal code id (none for the unserved one). */
-  agentsByPostalCode: Map<number, number[]>;
-}
-
 /** Agents' numbers come from their own stream of the mobile bijection, apart from customers'. */
 const SALES_STREAM = 1;
 const DELIVERY_STREAM = 2;
@@ -19,12 +13,13 @@ const DELIVERY_STREAM = 2;
  * into contiguous runs; about a third reach one or two pincodes into the next territory, so those
  * pincodes have two agents. With more agents than pincodes, several agents share each pincode.
  */
-export function buildSalesForce(rng: Rng, geo: Geography, count: number): SalesForce {
+export function buildSalesForce(rng: Rng, geo: Geography, count: number) {
   const served = geo.servedPostalCodeIds;
   const regionOf = new Map<number, Region>();
   for (const place of geo.places)
     for (const id of place.postalCodeIds) if (!regionOf.has(id)) regionOf.set(id, place.region);
   const agents: SalesAgentRecord[] = [];
+  // The agents serving each postal code id (none for the unserved one).
   const agentsByPostalCode = new Map<number, number[]>();
   for (let a = 0; a < count; a++) {
     const start = Math.floor((a * served.length) / count);
