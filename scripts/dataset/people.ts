@@ -6,26 +6,16 @@ import { Rng } from "./prng.ts";
 export const REGIONS = ["north", "west", "south", "east", "punjab"] as const;
 export type Region = (typeof REGIONS)[number];
 
-export interface Person {
-  firstName: string;
-  lastName: string;
-}
+export type Person = ReturnType<typeof personName>;
+export type Company = ReturnType<typeof companyName>;
 
-export function personName(rng: Rng, region: Region): Person {
+export function personName(rng: Rng, region: Region) {
   // Most people of a city carry its region's names; big cities draw from everywhere.
   const from = rng.chance(0.8) ? region : rng.pick(REGIONS);
   return { firstName: rng.pick(names.firstNames[from]), lastName: rng.pick(names.surnames[from]) };
 }
 
-export interface Company {
-  name: string;
-  /** The GSTIN's PAN entity letter: C company, F firm or LLP, P proprietor. */
-  panEntity: string;
-  /** Letters for a plausible e-mail domain. */
-  slug: string;
-}
-
-export function companyName(rng: Rng, owner: Person, city: string): Company {
+export function companyName(rng: Rng, owner: Person, city: string) {
   const shape = rng.int(0, 5);
   let base: string;
   if (shape === 0) base = `${owner.lastName} ${rng.pick(names.trades)}`;
@@ -35,8 +25,10 @@ export function companyName(rng: Rng, owner: Person, city: string): Company {
   else base = `${rng.pick(names.blessings)} ${rng.pick(names.trades)}`;
   const legal = shape === 1 || shape === 2 ? "" : rng.pick(names.legal);
   const name = `${base}${legal}`;
+  // The GSTIN's PAN entity letter: C company, F firm or LLP, P proprietor.
   const panEntity =
     legal === " Pvt Ltd" ? "C" : legal === " LLP" || legal === " & Co." || shape === 1 || shape === 2 ? "F" : "P";
+  // Letters for a plausible e-mail domain.
   const slug = base
     .toLowerCase()
     .replace(/&/g, "and")
