@@ -1,8 +1,6 @@
 // `npm run bench -- app` (docs/performance.md, "The field app"): the app's files gzip-compressed; then, in Chromium
 // against `npm run dev` on a book of 300 customers, a first sync on 3G, a catch-up, idle checks, and, with the CPU
 // slowed 4 times, opening offline and the search's keystrokes.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { chromium, type CDPSession, type Page } from "playwright-core";
@@ -10,7 +8,7 @@ import type { Dataset, OrderRecord } from "../../src/import/importer.ts";
 import { customerRecord, oneAgentRecords, orderRecord } from "../../test/fixtures/dataset.ts";
 import { buildApp } from "../app/build.ts";
 import type { PerfRun } from "./harness.ts";
-import { openBookState } from "./sync-book.ts";
+import { openBook } from "./sync.ts";
 
 // The page's globals, in the functions that run in it (this module is compiled without the DOM's types).
 declare const document: any;
@@ -55,17 +53,13 @@ const counted = (page: Page, n: number) =>
   page.waitForFunction(
     (n) => (document.getElementById("list-count")?.textContent ?? "").startsWith(`${n} customers`),
     n,
-    {
-      timeout: 300_000,
-      polling: 100,
-    },
+    { timeout: 300_000, polling: 100 },
   );
-async function untilIdle(page: Page): Promise<void> {
-  await page.waitForFunction(() => {
+const untilIdle = (page: Page) =>
+  page.waitForFunction(() => {
     const text = document.getElementById("status-text")?.textContent ?? "";
     return text.includes("caught up") && !text.includes("Sending and syncing");
   });
-}
 
 /** The app's marks of an open newer than `after` (its page's time origin), in ms from that page's start. */
 async function untilMarks(cdp: CDPSession, after: number): Promise<{ origin: number; shown: number }> {
@@ -92,8 +86,7 @@ export async function fieldAppFigures(perf: PerfRun): Promise<string[]> {
   );
 
   const state = join(perf.dir, "app-state");
-  const { platform, importDataset } = await openBookState(state);
-  await importDataset(platform.env.DB, book());
+  const platform = await openBook(state, book());
   const { Enrollments } = await import("../../src/enroll/enroll.codes.ts");
   const { KeyStore } = await import("../../src/keys/keys.store.ts");
   const enrollments = new Enrollments(platform.env.DB, new KeyStore(platform.env.KEYS, platform.env.DB));
@@ -101,8 +94,8 @@ export async function fieldAppFigures(perf: PerfRun): Promise<string[]> {
   await platform.dispose();
   const api = await perf.serveApi("api-app", "dev", state);
 
-  const profile = mkdtempSync(join(tmpdir(), "olk-bench-app-"));
-  const context = await chromium.launchPersistentContext(profile, {
+  // A profile of its own in the run's folder.
+  const context = await chromium.launchPersistentContext(join(perf.dir, "chromium-profile"), {
     executablePath: process.env.CHROME_PATH ?? "/usr/bin/chromium",
     args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
     viewport: { width: 360, height: 740 },
@@ -178,12 +171,8 @@ export async function fieldAppFigures(perf: PerfRun): Promise<string[]> {
     }
 
     // CPU slowed 4 times, no network: opening to the list shown, then the search's keystrokes.
-    await cdp.send("Network.emulateNetworkConditions", {
-      offline: false,
-      latency: 0,
-      downloadThroughput: -1,
-      uploadThroughput: -1,
-    });
+    const noThrottling = { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 };
+    await cdp.send("Network.emulateNetworkConditions", noThrottling);
     await context.setOffline(true);
     await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
     // Timed by the app's own mark (the list painted with its count line), read through the
@@ -224,7 +213,6 @@ export async function fieldAppFigures(perf: PerfRun): Promise<string[]> {
     );
   } finally {
     await context.close();
-    rmSync(profile, { recursive: true, force: true });
   }
   return [
     `- The app's own files (page, script, styles, manifest, service worker): ${(gzip / 1024).toFixed(1)} KB gzip-compressed; icons apart (${icons} bytes).`,

@@ -2,16 +2,35 @@
 // import's time and memory, bytes per order, each page's latency and rows read at both sizes, GET /sync, and a
 // second import changing 1% of the records. Throughput against the floors is the api suite's, at any size.
 import { spawn } from "node:child_process";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import {
+  createReadStream,
+  createWriteStream,
+  existsSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+} from "node:fs";
 import { join } from "node:path";
+import { createInterface } from "node:readline";
 import { DatabaseSync } from "node:sqlite";
+import { pipeline } from "node:stream/promises";
 import { descendants } from "../lib/processes.ts";
 import type { ApiOptions } from "./api.ts";
-import { type Figures, median, num, tableHead } from "./cannon.ts";
-import { changedCopy } from "./changed.ts";
-import { auth, findTargets, largeDataset, makeKey, type PerfRun, query } from "./harness.ts";
-import { pageCost } from "./rows.ts";
-import { syncPath, wholeSync, type WholeSync } from "./sync.ts";
+import {
+  auth,
+  type Figures,
+  findTargets,
+  getJson,
+  largeDataset,
+  makeKey,
+  median,
+  num,
+  type PerfRun,
+  query,
+  tableHead,
+} from "./harness.ts";
+import { syncPath, wholeSync } from "./sync.ts";
 
 const GOALS = { importSeconds: 600, importMib: 300, p50Ratio: 1.1 };
 
@@ -95,6 +114,68 @@ async function syncLog(state: string, seq: number, agent: number) {
   };
 }
 
+/**
+ * A page's rows read and what it answered: customers, or orders with their lines and invoices (what the page bound
+ * counts, statuses left out). Pages of two datasets answer different lines, so rows per item is what compares them.
+ */
+async function pageCost(size: { server: { url: string }; key: string }, path: string) {
+  const { rows, body } = await getJson(`${size.server.url}${path}`, size.key);
+  const orders: { products: unknown[]; invoices: unknown[] }[] = body.data.orders ?? [];
+  const items =
+    (body.data.customers ?? []).length + orders.reduce((n, o) => n + 1 + o.products.length + o.invoices.length, 0);
+  return { rows, items };
+}
+
+/**
+ * The second import's file, `<file>.changed.jsonl` (kept beside the dataset, like it, and reused): a copy in which a
+ * customer whose id is a multiple of 100 gets a new display name and such an order another delivery agent, streamed
+ * line by line (constant memory); with the changed records in each sales agent's book (its next sync's answer) and
+ * in any book (a customer without an agent is in none; an order shows its customer, so a renamed customer's orders
+ * count too).
+ */
+async function changedCopy(file: string) {
+  const out = file.replace(/\.jsonl$/, ".changed.jsonl");
+  const agentOfCustomer: number[] = [];
+  const perAgent = new Map<number, number>();
+  const inBooks = { customers: 0, orders: 0 };
+  const count = (agent: number | null | undefined, kind: keyof typeof inBooks) => {
+    if (!agent) return;
+    perAgent.set(agent, (perAgent.get(agent) ?? 0) + 1);
+    inBooks[kind]++;
+  };
+  let [deliveryAgents, customers, orders] = [0, 0, 0];
+  async function* changedLines() {
+    for await (const text of createInterface({ input: createReadStream(file), crlfDelay: Infinity })) {
+      let line = text;
+      const record = JSON.parse(text);
+      if (record.type === "delivery_agent") deliveryAgents++;
+      else if (record.type === "customer") {
+        agentOfCustomer[record.id] = record.salesagent_id ?? 0;
+        if (record.id % 100 === 0) {
+          line = JSON.stringify({ ...record, display_name: `${record.display_name} (renamed)` });
+          customers++;
+          count(record.salesagent_id, "customers");
+        }
+      } else if (record.type === "order") {
+        if (record.id % 100 === 0) {
+          line = JSON.stringify({ ...record, deliveryagent_id: ((record.deliveryagent_id ?? 0) % deliveryAgents) + 1 });
+          orders++;
+        }
+        if (record.id % 100 === 0 || record.customer_id % 100 === 0)
+          count(agentOfCustomer[record.customer_id], "orders");
+      }
+      yield `${line}\n`;
+    }
+  }
+  if (existsSync(out)) for await (const _ of changedLines());
+  else {
+    await pipeline(changedLines, createWriteStream(`${out}.partial`));
+    // Renamed only when complete, so that an interrupted run never leaves a truncated file to reuse.
+    renameSync(`${out}.partial`, out);
+  }
+  return { file: out, customers, orders, perAgent, inBooks };
+}
+
 export async function runScale(perf: PerfRun, opts: ApiOptions): Promise<string[]> {
   const run = perf.runner(opts.load);
   const plan = [
@@ -126,10 +207,7 @@ export async function runScale(perf: PerfRun, opts: ApiOptions): Promise<string[
     ["GET /customers (10)", () => "/api/customers?count=10"],
     ["GET /orders (10, busiest customer)", (s: typeof large) => `/api/orders?phone_number=${s.targets.phone}&count=10`],
   ] as const) {
-    const rows = [
-      await pageCost(small.server.url, small.key, path(small)),
-      await pageCost(large.server.url, large.key, path(large)),
-    ];
+    const rows = [await pageCost(small, path(small)), await pageCost(large, path(large))];
     const rounds: Figures[][] = [];
     for (let i = 0; i < opts.rounds; i++) {
       const round = [];
@@ -139,19 +217,14 @@ export async function runScale(perf: PerfRun, opts: ApiOptions): Promise<string[
     pages.push({ label, rows, rounds });
   }
 
-  const sync: { whole: WholeSync; caughtUp: WholeSync; page: Figures; load: Figures }[] = [];
-  for (const s of [small, large]) {
+  const syncOf = async (s: typeof large) => {
     const whole = await wholeSync(s.server.url, s.key, s.agent.id);
     const caughtUp = await wholeSync(s.server.url, s.key, s.agent.id, whole.cursor);
     const page = await run(`GET /sync (first page of 200, ${s.name})`, s.server, syncPath(s.agent.id), auth(s.key));
     const atEnd = syncPath(s.agent.id, whole.cursor);
-    sync.push({
-      whole,
-      caughtUp,
-      page,
-      load: await run(`GET /sync (caught up, ${s.name})`, s.server, atEnd, auth(s.key)),
-    });
-  }
+    return { whole, caughtUp, page, load: await run(`GET /sync (caught up, ${s.name})`, s.server, atEnd, auth(s.key)) };
+  };
+  const sync = [await syncOf(small), await syncOf(large)];
   await Promise.all(sizes.map((s) => s.server.stop()));
 
   perf.step("second import: 1% of the customers and orders changed ...");
