@@ -201,7 +201,7 @@ export async function apiFigures(perf: PerfRun, opts: ApiOptions): Promise<strin
     "",
     "## Floors",
     "",
-    ...tableHead("floor (each writes one log line)", "req/s (each run)", "mean req/s", "mean CPU ms/request"),
+    ...tableHead("| floor (each writes one log line) | req/s (each run) | mean req/s | mean CPU ms/request |"),
     ...(["constant", "one query"] as const).map((floor) => {
       const runs = floorRuns[floor];
       const cpu = runs.map((r) => r.cpuMs);
@@ -215,18 +215,7 @@ export async function apiFigures(perf: PerfRun, opts: ApiOptions): Promise<strin
     "## Endpoints",
     "",
     ...tableHead(
-      "endpoint",
-      "work per request",
-      "req/s",
-      "p50 ms",
-      "p99 ms",
-      "CPU ms/request",
-      "floor (req/s)",
-      "ratio",
-      "target",
-      "met",
-      "CPU / floor's CPU",
-      "CPU target",
+      "| endpoint | work per request | req/s | p50 ms | p99 ms | CPU ms/request | floor (req/s) | ratio | target | met | CPU / floor's CPU | CPU target |",
     ),
     ...endpointRows,
     "",
@@ -234,7 +223,7 @@ export async function apiFigures(perf: PerfRun, opts: ApiOptions): Promise<strin
     "",
     "Server-Timing `d1rows` (the sum of D1's own `rows_read` over the request's statements), one request each.",
     "",
-    ...tableHead("request", "rows read", "its next_page_url (cursor)"),
+    ...tableHead("| request | rows read | its next_page_url (cursor) |"),
     ...rowsRead.map((r) => `| ${r.label} | ${num(r.first)} | ${r.next === null ? "" : num(r.next)} |`),
     "",
     `Walking all ${num(walked.items)} customers, 100 a page (${num(walked.pages)} pages): ${num(walked.rows)} rows by following ` +
@@ -245,7 +234,7 @@ export async function apiFigures(perf: PerfRun, opts: ApiOptions): Promise<strin
     "",
     "## Orders page latency and data size",
     "",
-    ...tableHead("dataset", "customer's orders", "req/s", "p50 ms", "p99 ms"),
+    ...tableHead("| dataset | customer's orders | req/s | p50 ms | p99 ms |"),
     orderRow("large", large.orders, ordersLarge!),
     orderRow("demo (data/demo.json)", demo.orders, ordersDemo),
     "",

@@ -164,8 +164,8 @@ export const rounds = (xs: number[]) =>
 /** A figure for a report: thousands separated, `digits` decimals. */
 export const num = (n: number, digits = 0) =>
   n.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
-/** A Markdown table's header row and the row under it. */
-export const tableHead = (...columns: string[]) => [`| ${columns.join(" | ")} |`, `|${"---|".repeat(columns.length)}`];
+/** A Markdown table's header row, written as it reads ("| a | b |"), and the row under it. */
+export const tableHead = (row: string) => [row, `|${"---|".repeat(row.split(" | ").length)}`];
 
 /** The D1 rows that an answer read, from its Server-Timing d1rows entry; NaN without one. */
 export const rowsRead = (serverTiming: string | null) =>

@@ -1,7 +1,6 @@
 // `npm run bench -- scale` (docs/scaling.md): the service on a large dataset beside one a tenth its size: the
 // import's time and memory, bytes per order, each page's latency and rows read at both sizes, GET /sync, and a
 // second import changing 1% of the records. Throughput against the floors is the api suite's, at any size.
-import { spawn } from "node:child_process";
 import {
   createReadStream,
   createWriteStream,
@@ -15,6 +14,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { DatabaseSync } from "node:sqlite";
 import { pipeline } from "node:stream/promises";
+import { execa } from "execa";
 import { descendants } from "../lib/processes.ts";
 import type { ApiOptions } from "./api.ts";
 import {
@@ -41,12 +41,10 @@ const verdict = (met: boolean) => (met ? "met" : "**short**");
 async function measureImport(file: string, persistDir: string) {
   const started = performance.now();
   // Standard error passes through: the importer's progress lines show while it works.
-  const child = spawn("npm", ["run", "db:import", "--", file], {
-    env: { ...process.env, PERSIST_DIR: persistDir },
-    stdio: ["ignore", "pipe", "inherit"],
+  const child = execa("npm", ["run", "db:import", "--", file], {
+    env: { PERSIST_DIR: persistDir },
+    ...{ stdin: "ignore", stderr: "inherit", reject: false },
   });
-  let stdout = "";
-  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
   let peakKib = 0;
   let atPeak = "";
   const timer = setInterval(() => {
@@ -59,10 +57,10 @@ async function measureImport(file: string, persistDir: string) {
       .map((p) => `${p.name} ${Math.round(p.kib / 1024)} (anonymous ${Math.round(p.anonKib / 1024)})`)
       .join(", ");
   }, 200);
-  const code = await new Promise<number>((resolve) => child.on("close", (status) => resolve(status ?? 1)));
+  const { exitCode, stdout } = await child;
   clearInterval(timer);
   const summary = stdout.trim().split("\n").at(-1) ?? "";
-  if (code !== 0) throw new Error(`npm run db:import -- ${file} exited ${code}: ${summary}`);
+  if (exitCode !== 0) throw new Error(`npm run db:import -- ${file} exited ${exitCode}: ${summary}`);
   return { seconds: (performance.now() - started) / 1000, peakMib: peakKib / 1024, atPeak, summary };
 }
 
@@ -98,20 +96,6 @@ function databaseSize(persistDir: string) {
   } finally {
     db.close();
   }
-}
-
-/** The change log's entries after `seq` by kind, and those in one agent's book. */
-async function syncLog(state: string, seq: number, agent: number) {
-  const rows = await query<{ kind: string; n: number; mine: number }>(
-    state,
-    `SELECT kind, count(*) AS n, sum(book = ${agent}) AS mine FROM sync_changes WHERE seq > ${seq} GROUP BY kind`,
-  );
-  const of = (kind: string) => rows.find((r) => r.kind === kind);
-  return {
-    customers: of("customer")?.n ?? 0,
-    orders: of("order")?.n ?? 0,
-    agent: (of("customer")?.mine ?? 0) + (of("order")?.mine ?? 0),
-  };
 }
 
 /**
@@ -229,12 +213,20 @@ export async function runScale(perf: PerfRun, opts: ApiOptions): Promise<string[
 
   perf.step("second import: 1% of the customers and orders changed ...");
   const changed = await changedCopy(large.file);
-  const [{ seq }] = (await query<{ seq: number }>(
-    large.state,
-    "SELECT coalesce(max(seq), 0) AS seq FROM sync_changes",
-  )) as [{ seq: number }];
+  const seq = (await query<{ seq: number }>(large.state, "SELECT coalesce(max(seq), 0) AS seq FROM sync_changes"))[0]!
+    .seq;
   const second = await measureImport(changed.file, large.state);
-  const logged = await syncLog(large.state, seq, large.agent.id);
+  // The change log's entries that the second import wrote, by kind, and those in the agent's book.
+  const log = await query<{ kind: string; n: number; mine: number }>(
+    large.state,
+    `SELECT kind, count(*) AS n, sum(book = ${large.agent.id}) AS mine FROM sync_changes WHERE seq > ${seq} GROUP BY kind`,
+  );
+  const [customerLog, orderLog] = ["customer", "order"].map((kind) => log.find((r) => r.kind === kind));
+  const logged = {
+    customers: customerLog?.n ?? 0,
+    orders: orderLog?.n ?? 0,
+    agent: (customerLog?.mine ?? 0) + (orderLog?.mine ?? 0),
+  };
   const server = await perf.serveApi("api-large-after", "dev", large.state);
   const after = await wholeSync(server.url, large.key, large.agent.id, sync[1]!.whole.cursor);
   await server.stop();
@@ -247,13 +239,7 @@ export async function runScale(perf: PerfRun, opts: ApiOptions): Promise<string[
     "## Import",
     "",
     ...tableHead(
-      "size",
-      "wall time (command)",
-      "peak RSS of the tree",
-      "at the peak (MiB)",
-      "database file",
-      "in use",
-      "bytes per order",
+      "| size | wall time (command) | peak RSS of the tree | at the peak (MiB) | database file | in use | bytes per order |",
     ),
     ...sizes.map(
       ({ imported: m, database: db, orders: n }) =>
@@ -272,13 +258,7 @@ export async function runScale(perf: PerfRun, opts: ApiOptions): Promise<string[
     "## Pages at both sizes",
     "",
     ...tableHead(
-      "request",
-      `rows read (${num(small.orders)} / ${num(orders)} orders)`,
-      "per item answered",
-      "p50 ms (small / large, median round)",
-      "p99 ms",
-      "p50 ratio",
-      "goal",
+      `| request | rows read (${num(small.orders)} / ${num(orders)} orders) | per item answered | p50 ms (small / large, median round) | p99 ms | p50 ratio | goal |`,
     ),
     ...pages.map(({ label, rows, rounds }) => {
       const ratios = rounds.map(([s, l]) => l!.p50 / s!.p50);
@@ -302,14 +282,7 @@ export async function runScale(perf: PerfRun, opts: ApiOptions): Promise<string[
     "## GET /sync",
     "",
     ...tableHead(
-      "size",
-      "agent's book",
-      "whole first sync",
-      "rows per record",
-      "first page of 200: rows, bytes",
-      "caught up: rows",
-      "page of 200 under load: req/s, p50, CPU ms per record",
-      "caught up under load: req/s, p50",
+      "| size | agent's book | whole first sync | rows per record | first page of 200: rows, bytes | caught up: rows | page of 200 under load: req/s, p50, CPU ms per record | caught up under load: req/s, p50 |",
     ),
     ...[small, large].map((s, k) => {
       const { whole, caughtUp, page, load } = sync[k]!;
