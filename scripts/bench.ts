@@ -46,6 +46,8 @@ const LOAD = {
   orders: { type: "string", value: "M" },
 } as const;
 const CACHE_DIR = join(tmpdir(), "order-lookup-bench-cache");
+const BUSY =
+  "- **The machine was busy (1-minute load above 2): the figures are lower and noisier than on a quiet machine.**";
 
 /** The api and scale suites' options: load runs, and the generated dataset's size (cached between runs). */
 const apiOptions = (v: Values<typeof LOAD>, customers: number, orders: number) => ({
@@ -120,11 +122,7 @@ try {
     `- Command: \`npm run bench -- ${argv.join(" ")}\``,
     `- Machine: ${cpus().length} × ${cpus()[0]?.model ?? "CPU"}, Node ${process.version}; load average (1/5/15 min) ` +
       `before ${load(loadBefore)}, after ${load(loadavg())}`,
-    ...(Math.max(loadBefore[0]!, loadavg()[0]!) > 2
-      ? [
-          "- **The machine was busy (1-minute load above 2): the figures are lower and noisier than on a quiet machine.**",
-        ]
-      : []),
+    ...(Math.max(loadBefore[0]!, loadavg()[0]!) > 2 ? [BUSY] : []),
     "",
     ...lines,
     "",

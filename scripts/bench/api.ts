@@ -25,13 +25,7 @@ import {
 } from "./harness.ts";
 import { firstSyncs, serveBook } from "./sync.ts";
 
-export interface ApiOptions {
-  load: LoadOptions;
-  rounds: number;
-  customers: number;
-  orders: number;
-  cacheDir: string;
-}
+export type ApiOptions = { load: LoadOptions; rounds: number; customers: number; orders: number; cacheDir: string };
 
 type FloorName = "constant" | "one query";
 const FLOOR_PATHS: Record<FloorName, string> = { constant: "/constant-logged", "one query": "/select1-logged" };
@@ -60,18 +54,6 @@ async function walk(url: string, key: string, member: string) {
     next = body.data.pagination.next_page_url;
   }
   return w;
-}
-
-/**
- * Rounds of the floor right before the endpoint: the machine's speed drifts by 10-20% from one run to
- * the next, and the median round's ratio is steadier than any one.
- */
-async function ratioRounds(count: number, floor: () => Promise<Figures>, endpoint: () => Promise<Figures>) {
-  const done: { floorRun: Figures; figures: Figures }[] = [];
-  for (let i = 0; i < count; i++) done.push({ floorRun: await floor(), figures: await endpoint() });
-  const ratioOf = (r: (typeof done)[0]) => r.figures.rps / r.floorRun.rps;
-  const mid = [...done].sort((a, b) => ratioOf(a) - ratioOf(b))[Math.floor(done.length / 2)]!;
-  return { median: mid, ratios: done.map(ratioOf), rounds: done };
 }
 
 export async function apiFigures(perf: PerfRun, opts: ApiOptions): Promise<string[]> {
@@ -137,22 +119,26 @@ export async function apiFigures(perf: PerfRun, opts: ApiOptions): Promise<strin
   const endpointRows: string[] = [];
   let ordersLarge: Figures | undefined;
   for (const [label, path, floor, target, cpuTarget] of endpoints) {
-    const result = await ratioRounds(
-      opts.rounds,
-      () => run(`floor: ${floor}`, floors, FLOOR_PATHS[floor]),
-      () => run(label, api, path, auth(key)),
-    );
-    floorRuns[floor].push(...result.rounds.map((r) => r.floorRun));
-    const { figures: f, floorRun } = result.median;
+    // Rounds of the floor right before the endpoint: the machine's speed drifts by 10-20% from one run to the next,
+    // and the median round's ratio is steadier than any one.
+    const done: { floorRun: Figures; figures: Figures }[] = [];
+    for (let i = 0; i < opts.rounds; i++)
+      done.push({
+        floorRun: await run(`floor: ${floor}`, floors, FLOOR_PATHS[floor]),
+        figures: await run(label, api, path, auth(key)),
+      });
+    floorRuns[floor].push(...done.map((r) => r.floorRun));
+    const ratios = done.map((r) => r.figures.rps / r.floorRun.rps);
+    const { figures: f, floorRun } = done[ratios.indexOf(median(ratios))]!;
     if (label === ordersLabel) ordersLarge = f;
-    const ratio = f.rps / floorRun.rps;
-    const cpuRatios = result.rounds.flatMap((r) =>
+    const ratio = median(ratios);
+    const cpuRatios = done.flatMap((r) =>
       r.figures.cpuMs === null || r.floorRun.cpuMs === null ? [] : [r.figures.cpuMs / r.floorRun.cpuMs],
     );
     const cpu = cpuRatios.length ? median(cpuRatios) : null;
     endpointRows.push(
       `| ${f.label}${problemsOf(f)} | ${f.work} | ${num(f.rps)} | ${ms(f.p50)} | ${ms(f.p99)} | ${cpuText(f.cpuMs)} | ` +
-        `${floor} (${num(floorRun.rps)}) | ${rounds(result.ratios)} | ` +
+        `${floor} (${num(floorRun.rps)}) | ${rounds(ratios)} | ` +
         `${target === undefined ? " | " : `>= ${target} | ${mark(ratio >= target)}`} | ` +
         `${cpu === null ? "n/a" : rounds(cpuRatios)} | ${cpuTarget === undefined || cpu === null ? "" : `<= ${cpuTarget}: ${mark(cpu <= cpuTarget)}`} |`,
     );
@@ -242,7 +228,7 @@ export async function apiFigures(perf: PerfRun, opts: ApiOptions): Promise<strin
     "",
     "## First sync",
     "",
-    `One agent's book (\`npm run bench -- sync\`'s, scripts/bench/sync-book.ts), ${opts.rounds} rounds: ${firstSync.line}.`,
+    `One agent's book (\`npm run bench -- sync\`'s, scripts/bench/sync.ts), ${opts.rounds} rounds: ${firstSync.line}.`,
     "",
     "## Bundle",
     "",

@@ -5,9 +5,10 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { chromium, type CDPSession, type Page } from "playwright-core";
 import type { Dataset, OrderRecord } from "../../src/import/importer.ts";
+import { createBody } from "../../test/fixtures/create-body.ts";
 import { customerRecord, oneAgentRecords, orderRecord } from "../../test/fixtures/dataset.ts";
 import { buildApp } from "../app/build.ts";
-import type { PerfRun } from "./harness.ts";
+import { createCustomers, type PerfRun } from "./harness.ts";
 import { openBook } from "./sync.ts";
 
 // The page's globals, in the functions that run in it (this module is compiled without the DOM's types).
@@ -47,7 +48,6 @@ function wire(cdp: CDPSession) {
   return Object.assign(net, { reset: () => Object.assign(net, { requests: [], statuses: [], bytes: 0 }) });
 }
 
-const rows = (page: Page) => page.locator("ul[aria-label=Customers] li").count();
 /** The list's count line: the whole book is in the list, and searchable, once it states every customer. */
 const counted = (page: Page, n: number) =>
   page.waitForFunction(
@@ -63,8 +63,7 @@ const untilIdle = (page: Page) =>
 
 /** The app's marks of an open newer than `after` (its page's time origin), in ms from that page's start. */
 async function untilMarks(cdp: CDPSession, after: number): Promise<{ origin: number; shown: number }> {
-  const expression = `(() => { const at = (n) => performance.getEntriesByName(n)[0]?.startTime ?? -1;
-    return { origin: performance.timeOrigin, shown: at("list-shown") }; })()`;
+  const expression = `({ origin: performance.timeOrigin, shown: performance.getEntriesByName("list-shown")[0]?.startTime ?? -1 })`;
   for (let i = 0; i < 600; i++) {
     const marks = await cdp
       .send("Runtime.evaluate", { expression, returnByValue: true })
@@ -134,22 +133,11 @@ export async function fieldAppFigures(perf: PerfRun): Promise<string[]> {
           };
         }),
     );
-    for (let i = 0; i < 20; i++) {
-      const res = await fetch(`${api.url}/api/customers/create`, {
-        method: "POST",
-        headers: { Authorization: `Bearer ${secret}`, "Content-Type": "application/json" },
-        body: JSON.stringify({
-          company_name: `Catch-up Shop ${i}`,
-          contactpersons_name: "Bench",
-          mobile_number: `8${String(900_000_000 + i)}`,
-          address: "1 Bench Road",
-          area_id: 1,
-          postalcode_id: 1,
-          gst_treatment: "Unregistered",
-        }),
-      });
-      if (res.status !== 201) throw new Error(`creating a record for the catch-up: ${res.status} ${await res.text()}`);
-    }
+    const bench = { contactpersons_name: "Bench", address: "1 Bench Road" };
+    const bodies = Array.from({ length: 20 }, (_, i) =>
+      createBody(`8${String(900_000_000 + i)}`, { company_name: `Catch-up Shop ${i}`, ...bench }),
+    );
+    await createCustomers(api.url, secret, bodies);
     net.reset();
     await page.getByRole("button", { name: "Sync now" }).click();
     await counted(page, CUSTOMERS + 20);
@@ -187,7 +175,7 @@ export async function fieldAppFigures(perf: PerfRun): Promise<string[]> {
     }
     opens.sort((a, b) => a - b);
     lines.push(
-      `- Opening offline with the CPU slowed 4 times, to the list shown (its first ${await rows(page)} rows painted, ` +
+      `- Opening offline with the CPU slowed 4 times, to the list shown (its first ${await page.locator("ul[aria-label=Customers] li").count()} rows painted, ` +
         `"${await page.locator("#list-count").innerText()}" stated): median ${opens[2]!.toFixed(0)} ms, worst ${opens[4]!.toFixed(0)} ms of 5 opens.`,
     );
     const keystrokes = await page.evaluate(() => {

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type autocannon from "autocannon";
 import { readConfig } from "../lib/config.ts";
-import { type CommandResult, freePort, procStats, run, spawnServer } from "../lib/processes.ts";
+import { freePort, procStats, run, spawnServer } from "../lib/processes.ts";
 import { WRANGLER_BIN, wranglerEnv } from "../lib/wrangler-env.ts";
 
 export const cannon = createRequire(import.meta.url)("autocannon") as (
@@ -24,11 +24,7 @@ export interface Server {
   stop: () => Promise<void>;
 }
 export type Figures = Awaited<ReturnType<ReturnType<PerfRun["runner"]>>>;
-export interface LoadOptions {
-  connections: number;
-  seconds: number;
-  warmupSeconds: number;
-}
+export type LoadOptions = { connections: number; seconds: number; warmupSeconds: number };
 
 export class PerfRun {
   readonly dir = mkdtempSync(join(tmpdir(), "order-lookup-bench-"));
@@ -40,14 +36,8 @@ export class PerfRun {
     console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
   }
 
-  /** Starts a command that listens on the port it is given and waits until GET readyPath answers. */
-  async start(
-    name: string,
-    command: string,
-    args: (port: number) => string[],
-    env: NodeJS.ProcessEnv,
-    readyPath = "/",
-  ) {
+  /** Starts a command that listens on the port it is given; /api/area answering (even a 404) waits for the worker. */
+  async start(name: string, command: string, args: (port: number) => string[], env: NodeJS.ProcessEnv) {
     const port = await freePort();
     const logFile = join(this.dir, `${name}.log`);
     const log = () => (existsSync(logFile) ? readFileSync(logFile, "utf8") : "");
@@ -55,7 +45,7 @@ export class PerfRun {
       port,
       env: { PORT: String(port), ...env },
       logFile,
-      readyPath,
+      readyPath: "/api/area",
       readyTimeoutMs: 600_000,
     }).catch(() => {
       throw new Error(`${name} did not start (see ${logFile}):\n${log().split("\n").slice(-30).join("\n")}`);
@@ -73,11 +63,11 @@ export class PerfRun {
     return server;
   }
 
-  /** `npm start` or `npm run dev` on a state folder, rate limiting off; /api/area waits for the worker itself. */
+  /** `npm start` or `npm run dev` on a state folder, rate limiting off. */
   serveApi(name: string, script: "start" | "dev", persistDir: string) {
     const args = script === "start" ? ["start"] : ["run", "dev"];
     const env = { PERSIST_DIR: persistDir, RATE_LIMIT_PER_MINUTE: "0", USAGE_FLUSH_SECONDS: "" };
-    return this.start(name, "npm", () => args, env, "/api/area");
+    return this.start(name, "npm", () => args, env);
   }
 
   /**
@@ -182,16 +172,32 @@ export async function getJson(url: string, key: string, ok = [200]) {
   return { body: JSON.parse(text), rows, bytes: Buffer.byteLength(text), etag: res.headers.get("ETag") };
 }
 
-function check(what: string, result: CommandResult): CommandResult {
+/** Customers made one after the other by POST /api/customers/create with a key. */
+export async function createCustomers(baseUrl: string, key: string, bodies: object[]) {
+  for (const body of bodies) {
+    const res = await fetch(`${baseUrl}/api/customers/create`, {
+      method: "POST",
+      headers: { ...auth(key), "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    if (res.status !== 201) throw new Error(`POST /api/customers/create answered ${res.status}: ${await res.text()}`);
+  }
+}
+
+/** A command run to its end, its output kept; an error with that output unless it exits 0. */
+async function runOk(command: string, args: string[], env: Record<string, string> = {}) {
+  const result = await run(command, args, env);
   if (result.code !== 0)
-    throw new Error(`${what} failed (exit ${result.code}):\n${result.stdout}\n${result.stderr}`.trim());
+    throw new Error(
+      `${[command, ...args].join(" ")} failed (exit ${result.code}):\n${result.stdout}\n${result.stderr}`.trim(),
+    );
   return result;
 }
 
 /** A test-mode key made with `npm run keys -- create --json` on a state folder: its secret. */
 export async function makeKey(persistDir: string, name: string): Promise<string> {
   const args = ["run", "--silent", "keys", "--", "create", "--mode", "test", "--name", name, "--json"];
-  const result = check("npm run keys -- create", await run("npm", args, { PERSIST_DIR: persistDir }));
+  const result = await runOk("npm", args, { PERSIST_DIR: persistDir });
   return (JSON.parse(result.stdout.trim().split("\n").at(-1)!) as { secret: string }).secret;
 }
 
@@ -217,7 +223,7 @@ export async function largeDataset(cacheDir: string, customers: number, orders: 
   if (existsSync(file)) return { file, cached: true };
   const partial = `${file}.partial.jsonl`;
   const args = ["--customers", String(customers), "--orders", String(orders), "--out", partial];
-  check("npm run demo:generate", await run("npm", ["run", "demo:generate", "--", ...args]));
+  await runOk("npm", ["run", "demo:generate", "--", ...args]);
   // Renamed only when complete, so that an interrupted run never leaves a truncated file to reuse.
   renameSync(partial, file);
   return { file, cached: false };
@@ -225,10 +231,7 @@ export async function largeDataset(cacheDir: string, customers: number, orders: 
 
 /** `npm run db:import -- FILE` into a state folder: the importer's summary line. */
 export async function importInto(persistDir: string, file: string) {
-  const result = check(
-    `npm run db:import -- ${file}`,
-    await run("npm", ["run", "db:import", "--", file], { PERSIST_DIR: persistDir }),
-  );
+  const result = await runOk("npm", ["run", "db:import", "--", file], { PERSIST_DIR: persistDir });
   const summary = result.stdout.split("\n").find((l) => l.startsWith("Imported")) ?? result.stdout.trim();
   return { summary, seconds: result.seconds };
 }
@@ -236,7 +239,7 @@ export async function importInto(persistDir: string, file: string) {
 /** Rows of one query on the local D1 of a state folder. */
 export async function query<T>(persistDir: string, sql: string): Promise<T[]> {
   const args = ["wrangler", "d1", "execute", "DB", "--local", "--persist-to", persistDir, "--json", "--command", sql];
-  const result = check("wrangler d1 execute", await run("npx", args));
+  const result = await runOk("npx", args);
   return (JSON.parse(result.stdout) as { results: T[] }[])[0]?.results ?? [];
 }
 

@@ -21,13 +21,7 @@ export async function loadRun(run: PerfRun, opts: { duration: number; connection
   );
   const { requests, tally } = buildMix(catalog, key, String(Date.now()));
   run.step(`load: ${opts.duration} s at ${opts.connections} connections, a weighted mix of every endpoint...`);
-  const result = await cannon({
-    url: server.url,
-    connections: opts.connections,
-    duration: opts.duration,
-    timeout: 10,
-    requests,
-  });
+  const result = await cannon({ url: server.url, ...opts, timeout: 10, requests });
   return report(result, tally, await checkCreates(server.url, key, catalog.customerIds, tally));
 }
 
@@ -58,10 +52,8 @@ async function readCatalog(base: string, key: string) {
     /** Normalized numbers of existing customers: a create must not reuse one (that is a 409). */
     takenPhones: new Set(phones.map(normalizePhone)),
   };
-  for (const [name, list] of Object.entries(catalog)) {
-    if (Array.isArray(list) && list.length === 0)
-      throw new Error(`the dataset has no ${name}: the load mix needs some`);
-  }
+  const empty = Object.entries(catalog).find(([, list]) => Array.isArray(list) && list.length === 0);
+  if (empty) throw new Error(`the dataset has no ${empty[0]}: the load mix needs some`);
   return catalog;
 }
 
@@ -130,25 +122,29 @@ function buildMix(catalog: Awaited<ReturnType<typeof readCatalog>>, key: string,
     return { method: "POST", path: "/api/customers/create", body, mobile: c.mobile_number, headers, keyed };
   };
 
+  const get = (rest: () => string) => (): Built => ({ path: prefix() + rest() });
+  const phone = () => encodeURIComponent(pick(catalog.phones));
+  const dates = () => (rng.chance(0.3) ? "&from_date=01-01-2025&to_date=31-12-2026" : "");
+  const createQuery = (): Built => {
+    const c = customer();
+    return { method: "POST", path: `/api/customers/create?${asParams(c)}`, mobile: c.mobile_number };
+  };
+  const createForm = (): Built => {
+    const c = customer();
+    const headers = { "Content-Type": "application/x-www-form-urlencoded" };
+    return { method: "POST", path: "/customers/create", body: asParams(c), mobile: c.mobile_number, headers };
+  };
   // name, weight, the request.
   const endpoints: [string, number, () => Built][] = [
-    [
-      "GET /orders",
-      24,
-      () => ({
-        path:
-          `${prefix()}/orders?phone_number=${encodeURIComponent(pick(catalog.phones))}&count=${pick([10, 25, 100])}` +
-          (rng.chance(0.3) ? "&from_date=01-01-2025&to_date=31-12-2026" : ""),
-      }),
-    ],
-    ["GET /customers", 12, () => ({ path: `${prefix()}/customers?count=${pick([10, 25, 50, 100])}&page=${upTo(4)}` })],
+    ["GET /orders", 24, get(() => `/orders?phone_number=${phone()}&count=${pick([10, 25, 100])}${dates()}`)],
+    ["GET /customers", 12, get(() => `/customers?count=${pick([10, 25, 50, 100])}&page=${upTo(4)}`)],
     [
       "GET /fetch-salesagent-by-pincode",
       14,
-      () => ({ path: `${prefix()}/fetch-salesagent-by-pincode?pincode=${pick(catalog.pincodes)}` }),
+      get(() => `/fetch-salesagent-by-pincode?pincode=${pick(catalog.pincodes)}`),
     ],
-    ["GET /area", 6, () => ({ path: `${prefix()}/area` })],
-    ["GET /areas", 4, () => ({ path: `${prefix()}/areas` })],
+    ["GET /area", 6, get(() => "/area")],
+    ["GET /areas", 4, get(() => "/areas")],
     [
       "GET /postalcodes",
       6,
@@ -158,25 +154,10 @@ function buildMix(catalog: Awaited<ReturnType<typeof readCatalog>>, key: string,
           : `${prefix()}/postalcodes?count=50&page=${upTo(3)}`,
       }),
     ],
-    ["GET /salesagents", 6, () => ({ path: `${prefix()}/salesagents?count=${pick([10, 100])}` })],
+    ["GET /salesagents", 6, get(() => `/salesagents?count=${pick([10, 100])}`)],
     ["POST /customers/create (JSON)", 10, createJson],
-    [
-      "POST /customers/create (query)",
-      2,
-      () => {
-        const c = customer();
-        return { method: "POST", path: `/api/customers/create?${asParams(c)}`, mobile: c.mobile_number };
-      },
-    ],
-    [
-      "POST /customers/create (form)",
-      2,
-      () => {
-        const c = customer();
-        const headers = { "Content-Type": "application/x-www-form-urlencoded" };
-        return { method: "POST", path: "/customers/create", body: asParams(c), mobile: c.mobile_number, headers };
-      },
-    ],
+    ["POST /customers/create (query)", 2, createQuery],
+    ["POST /customers/create (form)", 2, createForm],
   ];
 
   const tally = {

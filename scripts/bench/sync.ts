@@ -4,7 +4,7 @@
 import type { Dataset, OrderRecord } from "../../src/import/importer.ts";
 import { createBody } from "../../test/fixtures/create-body.ts";
 import { customerRecord, dataset as fixture, oneAgentRecords, orderRecord } from "../../test/fixtures/dataset.ts";
-import { auth, getJson, makeKey, type PerfRun, rounds } from "./harness.ts";
+import { auth, createCustomers, getJson, makeKey, type PerfRun, rounds } from "./harness.ts";
 
 const CUSTOMERS = 1500;
 const ORDERS = 15_000;
@@ -130,20 +130,11 @@ export async function syncServe(perf: PerfRun, count: number): Promise<string[]>
   const { line, first } = await firstSyncs(served, count);
   say(line);
 
-  for (let i = 0; i < CREATES; i++) {
-    const mobile = `8${String(i).padStart(9, "0")}`;
-    const body = createBody(mobile, {
-      company_name: `Bench ${i}`,
-      contactpersons_name: "Bench",
-      address: "1 Bench Road",
-    });
-    const res = await fetch(`${api.url}/api/customers/create`, {
-      method: "POST",
-      headers: { ...auth(key), "Content-Type": "application/json" },
-      body: JSON.stringify(body),
-    });
-    if (res.status !== 201) throw new Error(`POST /api/customers/create answered ${res.status}: ${await res.text()}`);
-  }
+  const bench = { contactpersons_name: "Bench", address: "1 Bench Road" };
+  const bodies = Array.from({ length: CREATES }, (_, i) =>
+    createBody(`8${String(i).padStart(9, "0")}`, { company_name: `Bench ${i}`, ...bench }),
+  );
+  await createCustomers(api.url, key, bodies);
   const delta = await getJson(`${api.url}${syncPath(AGENT, first.cursor, LIMIT)}`, key);
   const deltaRecords = delta.body.data.changes.length;
   say(`delta of ${CREATES} changes: ${deltaRecords} records, ${delta.rows} rows read, ${delta.bytes} bytes`);
