@@ -89,31 +89,24 @@ const SUITES = {
 };
 
 const argv = process.argv.slice(2);
-let parsed: ReturnType<typeof parseSubcommand<{ keep: { type: "boolean" } }, Suite>>;
+let perf: PerfRun | undefined;
 try {
-  parsed = parseSubcommand(argv, { keep: { type: "boolean" } }, SUITES);
-} catch (err) {
-  console.error(failureLine(err, COMMAND));
-  process.exit(1);
-}
-if (parsed.help) {
-  console.log(COMMAND.usage);
-  process.exit(0);
-}
-const { command: suite, common } = parsed;
-const name = argv.find((a) => !a.startsWith("-"))!;
-
-// An interrupt (SIGINT, SIGTERM) stops the servers first; a failure is one line.
-const perf = new PerfRun(common.keep ?? false);
-for (const signal of ["SIGINT", "SIGTERM"] as const)
-  process.once(signal, () => void perf.finish(false).finally(() => process.exit(130)));
-try {
+  const parsed = parseSubcommand(argv, { keep: { type: "boolean" } }, SUITES);
+  if (parsed.help) {
+    console.log(COMMAND.usage);
+    process.exit(0);
+  }
+  const name = argv.find((a) => !a.startsWith("-"))!;
+  // An interrupt (SIGINT, SIGTERM) stops the servers first.
+  const run = (perf = new PerfRun(parsed.common.keep ?? false));
+  for (const signal of ["SIGINT", "SIGTERM"] as const)
+    process.once(signal, () => void run.finish(false).finally(() => process.exit(130)));
   const loadBefore = loadavg();
   const started = new Date();
   if (loadBefore[0]! > 2)
-    perf.step(`note: the 1-minute load average is ${loadBefore[0]!.toFixed(2)}; figures will be noisy`);
+    run.step(`note: the 1-minute load average is ${loadBefore[0]!.toFixed(2)}; figures will be noisy`);
   mkdirSync(CACHE_DIR, { recursive: true });
-  const result = await suite(perf);
+  const result = await parsed.command(run);
   const { lines, ok } = Array.isArray(result) ? { lines: result, ok: true } : result;
   const load = (l: number[]) => l.map((x) => x.toFixed(2)).join(" / ");
   const markdown = [
@@ -131,10 +124,10 @@ try {
   mkdirSync("bench-results", { recursive: true });
   writeFileSync(file, markdown);
   console.log(`\n${markdown}\nWritten to ${file}.`);
-  await perf.finish(ok);
+  await run.finish(ok);
   process.exit(ok ? 0 : 1);
 } catch (err) {
   console.error(failureLine(err, COMMAND));
-  await perf.finish(false);
+  await perf?.finish(false);
   process.exit(1);
 }
