@@ -4,18 +4,10 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import {
-  type CommandLine,
-  failureLine,
-  type OptionTable,
-  parseSubcommand,
-  subcommand,
-  type Values,
-  wholeNumber,
-} from "./lib/cli.ts";
+import { failureLine, type OptionTable, parseSubcommand, subcommand, type Values, wholeNumber } from "./lib/cli.ts";
 import { PerfRun } from "./bench/harness.ts";
 
-const COMMAND: CommandLine = {
+const COMMAND = {
   invocation: "npm run bench --",
   usage: `Usage: npm run bench -- SUITE [options]
   Not a test: prints figures and writes them to bench-results/SUITE.md. Suites (docs/performance.md):

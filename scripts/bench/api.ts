@@ -67,8 +67,7 @@ export async function apiFigures(perf: PerfRun, opts: ApiOptions): Promise<strin
   const demoState = join(perf.dir, "demo-state");
   perf.step("npm run db:import (demo dataset) ...");
   const demoImport = await importInto(demoState, DEMO_OPTIONS.out);
-  const demoKey = await makeKey(demoState, "bench");
-  const demo = await findTargets(demoState);
+  const [demoKey, demo] = [await makeKey(demoState, "bench"), await findTargets(demoState)];
   const run = perf.runner(opts.load);
 
   const floors = await perf.serveFloors(state);
@@ -78,7 +77,7 @@ export async function apiFigures(perf: PerfRun, opts: ApiOptions): Promise<strin
   const ordersPath = `/api/orders?phone_number=${large.phone}&count=10`;
   const ordersLabel = `GET /orders (10 of ${large.orders})`;
   // Each request's rows read, and those of the page its next_page_url leads to.
-  const rowsRead: { label: string; first: number; next: number | null }[] = [];
+  const rowsRead: string[] = [];
   for (const [label, path] of [
     ["GET /customers (10)", "/api/customers?count=10"],
     ["GET /customers (100)", "/api/customers?count=100"],
@@ -94,7 +93,7 @@ export async function apiFigures(perf: PerfRun, opts: ApiOptions): Promise<strin
   ] as const) {
     const first = await getJson(`${api.url}${path}`, key, [200, 404]);
     const next: string | undefined = first.body.data?.pagination?.next_page_url;
-    rowsRead.push({ label, first: first.rows, next: next ? (await getJson(next, key)).rows : null });
+    rowsRead.push(`| ${label} | ${num(first.rows)} | ${next ? num((await getJson(next, key)).rows) : ""} |`);
   }
   // Every customer 100 a page by next_page_url, then by page=1..N; the busiest customer's orders 10 a page.
   const walked = await walk(`${api.url}/api/customers?count=100`, key, "customers");
@@ -210,7 +209,7 @@ export async function apiFigures(perf: PerfRun, opts: ApiOptions): Promise<strin
     "Server-Timing `d1rows` (the sum of D1's own `rows_read` over the request's statements), one request each.",
     "",
     ...tableHead("| request | rows read | its next_page_url (cursor) |"),
-    ...rowsRead.map((r) => `| ${r.label} | ${num(r.first)} | ${r.next === null ? "" : num(r.next)} |`),
+    ...rowsRead,
     "",
     `Walking all ${num(walked.items)} customers, 100 a page (${num(walked.pages)} pages): ${num(walked.rows)} rows by following ` +
       `next_page_url (at most ${num(walked.maxRows)} a page), ${num(byPage.rows)} by page=1..N (at most ${num(byPage.maxRows)} a page).`,

@@ -38,13 +38,10 @@ function book(): Dataset {
 /** The page's requests, answers and bytes on the wire (encoded, headers included) since `reset()`. */
 function wire(cdp: CDPSession) {
   const net = { requests: [] as string[], statuses: [] as string[], bytes: 0 };
-  cdp.on("Network.requestWillBeSent", (e) =>
-    net.requests.push(`${e.request.method} ${new URL(e.request.url).pathname}`),
-  );
+  const path = (url: string) => new URL(url).pathname;
+  cdp.on("Network.requestWillBeSent", (e) => net.requests.push(`${e.request.method} ${path(e.request.url)}`));
   cdp.on("Network.loadingFinished", (e) => (net.bytes += e.encodedDataLength));
-  cdp.on("Network.responseReceived", (e) =>
-    net.statuses.push(`${new URL(e.response.url).pathname} ${e.response.status}`),
-  );
+  cdp.on("Network.responseReceived", (e) => net.statuses.push(`${path(e.response.url)} ${e.response.status}`));
   return Object.assign(net, { reset: () => Object.assign(net, { requests: [], statuses: [], bytes: 0 }) });
 }
 

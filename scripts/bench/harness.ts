@@ -52,7 +52,16 @@ export class PerfRun {
     });
     const server: Server = {
       url: spawned.url,
-      cpuSeconds: () => groupCpuSeconds(spawned.pid),
+      // CPU time (user + system) of the server's process group from /proc, in Linux's USER_HZ (100 a second):
+      // steadier than throughput on a shared machine.
+      cpuSeconds: () => {
+        try {
+          const group = procStats().filter(({ fields }) => Number(fields[2]) === spawned.pid);
+          return group.reduce((sum, { fields }) => sum + Number(fields[11]) + Number(fields[12]), 0) / 100;
+        } catch {
+          return null;
+        }
+      },
       reloads: () => (log().match(/Reloading local server/g) ?? []).length,
       stop: async () => {
         this.servers.delete(server);
@@ -199,18 +208,6 @@ export async function makeKey(persistDir: string, name: string): Promise<string>
   const args = ["run", "--silent", "keys", "--", "create", "--mode", "test", "--name", name, "--json"];
   const result = await runOk("npm", args, { PERSIST_DIR: persistDir });
   return (JSON.parse(result.stdout.trim().split("\n").at(-1)!) as { secret: string }).secret;
-}
-
-/** CPU time (user + system) of a process group from /proc: steadier than throughput on a shared machine. */
-function groupCpuSeconds(groupId: number): number | null {
-  try {
-    const ticks = procStats()
-      .filter(({ fields }) => Number(fields[2]) === groupId)
-      .reduce((sum, { fields }) => sum + Number(fields[11]) + Number(fields[12]), 0);
-    return ticks / 100; // Linux's USER_HZ
-  } catch {
-    return null;
-  }
 }
 
 /** A generated dataset, kept in cacheDir between runs (it takes a while to make) under a hash of the generator's code. */
