@@ -28,9 +28,9 @@ export type LoadOptions = { connections: number; seconds: number; warmupSeconds:
 
 export class PerfRun {
   readonly dir = mkdtempSync(join(tmpdir(), "order-lookup-bench-"));
-  readonly servers = new Set<Server>();
+  private readonly servers = new Set<Server>();
 
-  constructor(readonly keep = false) {}
+  constructor(private readonly keep = false) {}
 
   step(message: string): void {
     console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
