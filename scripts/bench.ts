@@ -4,32 +4,18 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import {
-  type CommandLine,
-  type OptionTable,
-  failureLine,
-  parseSubcommand,
-  subcommand,
-  UsageError,
-  type Values,
-  wholeNumber,
-} from "./lib/cli.ts";
-import { type PerfRun, runPerf } from "./bench/harness.ts";
+import { failureLine, type OptionTable, parseSubcommand, subcommand, type Values, wholeNumber } from "./lib/cli.ts";
+import { PerfRun } from "./bench/harness.ts";
 
-const COMMAND: CommandLine = {
+const COMMAND = {
   invocation: "npm run bench --",
   usage: `Usage: npm run bench -- SUITE [options]
   Not a test: prints figures and writes them to bench-results/SUITE.md. Suites (docs/performance.md):
   api [LOAD] [--customers N] [--orders M]
                  every endpoint against its floors on a generated dataset (default 20000 customers,
-                 200000 orders), rows read, the demo data's orders page, the bundle
-  usage [LOAD] [--customers N] [--orders M] [--usage MODES]
-                 usage recording's cost on the same data: USAGE_FLUSH_SECONDS values, comma-separated
-                 (default "60,off"; 60 is wrangler.toml's; "0" writes after every request)
-  rotation [LOAD]  a key whose rotation is due against an ordinary one (demo data)
+                 200000 orders), rows read, the demo data's orders page, the first sync, the bundle
   sync [--rounds N]
                  GET /sync on one agent's book of 1,500 customers and 15,000 orders (N first syncs, default 1)
-  sync-import    what imports cost the sync change log, on the same book
   app            the field app: its files' size, and in Chromium a first sync on 3G, a catch-up,
                  idle checks, opening offline and searching with the CPU slowed 4 times
   load [--duration SECONDS] [--connections N]
@@ -48,93 +34,71 @@ const LOAD = {
   rounds: { type: "string", value: "N" },
   connections: { type: "string", value: "N" },
   warmup: { type: "string", value: "SECONDS" },
+  customers: { type: "string", value: "N" },
+  orders: { type: "string", value: "M" },
 } as const;
-const DATA = { customers: { type: "string", value: "N" }, orders: { type: "string", value: "M" } } as const;
-
-type Suite = (perf: PerfRun) => Promise<string[] | { lines: string[]; ok: boolean }>;
 const CACHE_DIR = join(tmpdir(), "order-lookup-bench-cache");
+const BUSY =
+  "- **The machine was busy (1-minute load above 2): the figures are lower and noisier than on a quiet machine.**";
 
-const loadOf = (v: Values<typeof LOAD>) => ({
+/** The api and scale suites' options: load runs, and the generated dataset's size (cached between runs). */
+const apiOptions = (v: Values<typeof LOAD>, customers: number, orders: number) => ({
   load: {
     seconds: wholeNumber("duration", v.duration, 6, 1),
     connections: wholeNumber("connections", v.connections, 16, 1),
     warmupSeconds: wholeNumber("warmup", v.warmup, 3, 1),
   },
   rounds: wholeNumber("rounds", v.rounds, 3, 1),
-});
-
-/** `--usage 60,off,0`: the USAGE_FLUSH_SECONDS values to compare ("" for wrangler.toml's 60). */
-function usageModes(value: string | undefined): string[] {
-  const modes = (value ?? "60,off").split(",").map((m) => m.trim());
-  for (const m of modes)
-    if (m !== "off" && !/^\d{1,6}$/.test(m))
-      throw new UsageError(`--usage takes "off" or whole seconds, comma-separated, got "${m}"`);
-  if (new Set(modes).size !== modes.length) throw new UsageError(`--usage names a value twice: "${value}"`);
-  return modes.map((m) => (m === "60" ? "" : m));
-}
-
-const dataOf = (v: Values<typeof DATA>, customers: number, orders: number) => ({
   customers: wholeNumber("customers", v.customers, customers, 1),
   orders: wholeNumber("orders", v.orders, orders, 0),
   cacheDir: CACHE_DIR,
 });
 
+type Suite = (perf: PerfRun) => Promise<string[] | { lines: string[]; ok: boolean }>;
 /** A suite: its options, and what their values run (checked first, so that a mistake costs nothing). */
 const named = <T extends OptionTable>(usage: string, options: T, build: (v: Values<T>) => Suite) =>
   subcommand({ options, operands: [], usage, build });
 
 const SUITES = {
-  api: named("api", { ...LOAD, ...DATA }, (v) => {
-    const opts = { ...loadOf(v), ...dataOf(v, 20_000, 200_000) };
+  api: named("api", LOAD, (v) => {
+    const opts = apiOptions(v, 20_000, 200_000);
     return async (perf) => (await import("./bench/api.ts")).apiFigures(perf, opts);
-  }),
-  usage: named("usage", { ...LOAD, ...DATA, usage: { type: "string", value: "MODES" } }, (v) => {
-    const opts = { ...loadOf(v), ...dataOf(v, 20_000, 200_000), modes: usageModes(v.usage) };
-    return async (perf) => (await import("./bench/variants.ts")).usageFigures(perf, opts);
-  }),
-  rotation: named("rotation", LOAD, (v) => {
-    const opts = loadOf(v);
-    return async (perf) => (await import("./bench/variants.ts")).rotationFigures(perf, opts);
   }),
   sync: named("sync", { rounds: LOAD.rounds }, (v) => {
     const rounds = wholeNumber("rounds", v.rounds, 1, 1);
     return async (perf) => (await import("./bench/sync.ts")).syncServe(perf, rounds);
   }),
-  "sync-import": named("sync-import", {}, () => async () => (await import("./bench/sync.ts")).syncImport()),
   app: named("app", {}, () => async (perf) => (await import("./bench/field-app.ts")).fieldAppFigures(perf)),
   load: named("load", { duration: LOAD.duration, connections: LOAD.connections }, (v) => {
     const duration = wholeNumber("duration", v.duration, 60, 1, 3600);
     const connections = wholeNumber("connections", v.connections, 32, 1, 1024);
     return async (perf) => (await import("./bench/load.ts")).loadRun(perf, { duration, connections });
   }),
-  scale: named("scale", { ...LOAD, ...DATA }, (v) => {
-    const opts = { ...loadOf(v), ...dataOf(v, 200_000, 2_000_000) };
+  scale: named("scale", LOAD, (v) => {
+    const opts = apiOptions(v, 200_000, 2_000_000);
     return async (perf) => (await import("./bench/scale.ts")).runScale(perf, opts);
   }),
 };
 
 const argv = process.argv.slice(2);
-let parsed: ReturnType<typeof parseSubcommand<{ keep: { type: "boolean" } }, Suite>>;
+let perf: PerfRun | undefined;
 try {
-  parsed = parseSubcommand(argv, { keep: { type: "boolean" } }, SUITES);
-} catch (err) {
-  console.error(failureLine(err, COMMAND));
-  process.exit(1);
-}
-if (parsed.help) {
-  console.log(COMMAND.usage);
-  process.exit(0);
-}
-const { command: suite, common } = parsed;
-const name = argv.find((a) => !a.startsWith("-"))!;
-
-runPerf(COMMAND, common.keep ?? false, async (perf) => {
+  const parsed = parseSubcommand(argv, { keep: { type: "boolean" } }, SUITES);
+  if (parsed.help) {
+    console.log(COMMAND.usage);
+    process.exit(0);
+  }
+  const name = argv.find((a) => !a.startsWith("-"))!;
+  // An interrupt (SIGINT, SIGTERM) stops the servers first.
+  const run = (perf = new PerfRun(parsed.common.keep ?? false));
+  for (const signal of ["SIGINT", "SIGTERM"] as const)
+    process.once(signal, () => void run.finish(false).finally(() => process.exit(130)));
   const loadBefore = loadavg();
   const started = new Date();
   if (loadBefore[0]! > 2)
-    perf.step(`note: the 1-minute load average is ${loadBefore[0]!.toFixed(2)}; figures will be noisy`);
+    run.step(`note: the 1-minute load average is ${loadBefore[0]!.toFixed(2)}; figures will be noisy`);
   mkdirSync(CACHE_DIR, { recursive: true });
-  const result = await suite(perf);
+  const result = await parsed.command(run);
   const { lines, ok } = Array.isArray(result) ? { lines: result, ok: true } : result;
   const load = (l: number[]) => l.map((x) => x.toFixed(2)).join(" / ");
   const markdown = [
@@ -143,11 +107,7 @@ runPerf(COMMAND, common.keep ?? false, async (perf) => {
     `- Command: \`npm run bench -- ${argv.join(" ")}\``,
     `- Machine: ${cpus().length} × ${cpus()[0]?.model ?? "CPU"}, Node ${process.version}; load average (1/5/15 min) ` +
       `before ${load(loadBefore)}, after ${load(loadavg())}`,
-    ...(Math.max(loadBefore[0]!, loadavg()[0]!) > 2
-      ? [
-          "- **The machine was busy (1-minute load above 2): the figures are lower and noisier than on a quiet machine.**",
-        ]
-      : []),
+    ...(Math.max(loadBefore[0]!, loadavg()[0]!) > 2 ? [BUSY] : []),
     "",
     ...lines,
     "",
@@ -156,5 +116,10 @@ runPerf(COMMAND, common.keep ?? false, async (perf) => {
   mkdirSync("bench-results", { recursive: true });
   writeFileSync(file, markdown);
   console.log(`\n${markdown}\nWritten to ${file}.`);
-  return ok ? 0 : 1;
-});
+  await run.finish(ok);
+  process.exit(ok ? 0 : 1);
+} catch (err) {
+  console.error(failureLine(err, COMMAND));
+  await perf?.finish(false);
+  process.exit(1);
+}

@@ -1,18 +1,31 @@
 // `npm run bench -- api`: the API's figures on a generated dataset imported with `npm run db:import` and served by
 // `npm run dev`: each endpoint loaded beside the floors (scripts/bench/floors.ts) served at the same time, rows
 // read per page, the orders page beside the demo dataset's, the first sync of the sync suite, and the gzipped bundle.
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { gzipSync } from "node:zlib";
 import { DEMO_OPTIONS } from "../dataset/index.ts";
-import { type Figures, type LoadOptions, mean, median, num, tableHead } from "./cannon.ts";
-import { auth, findTargets, importInto, largeDataset, makeKey, type PerfRun, ratioRounds } from "./harness.ts";
+import { wrangler } from "../lib/processes.ts";
+import { API_CONFIG, apiEnvArgs } from "../lib/workers.ts";
+import {
+  auth,
+  type Figures,
+  findTargets,
+  getJson,
+  importInto,
+  largeDataset,
+  type LoadOptions,
+  makeKey,
+  mean,
+  median,
+  num,
+  type PerfRun,
+  rounds,
+  tableHead,
+} from "./harness.ts";
+import { firstSyncs, serveBook } from "./sync.ts";
 
-export interface ApiOptions {
-  load: LoadOptions;
-  rounds: number;
-  customers: number;
-  orders: number;
-  cacheDir: string;
-}
+export type ApiOptions = { load: LoadOptions; rounds: number; customers: number; orders: number; cacheDir: string };
 
 type FloorName = "constant" | "one query";
 const FLOOR_PATHS: Record<FloorName, string> = { constant: "/constant-logged", "one query": "/select1-logged" };
@@ -22,9 +35,6 @@ const BUNDLE_TARGET_KIB = 150;
 const ms = (n: number) => num(n, n < 10 ? 1 : 0);
 const mark = (ok: boolean) => (ok ? "yes" : "**no**");
 const cpuText = (n: number | null) => (n === null ? "n/a" : n.toFixed(2));
-/** The median, with every round's in brackets when there are several. */
-const rounds = (xs: number[]) =>
-  `${median(xs).toFixed(2)}${xs.length > 1 ? ` (${xs.map((x) => x.toFixed(2)).join(", ")})` : ""}`;
 /** Failed requests and a probe that was not answered 200, flagged after a label. */
 const problemsOf = (f: Figures) =>
   (f.failures ? ` (**${num(f.failures)} failed**)` : "") +
@@ -33,87 +43,101 @@ const problemsOf = (f: Figures) =>
 const orderRow = (name: string, orders: number, f: Figures) =>
   `| ${name} | ${num(orders)} | ${num(f.rps)} | ${ms(f.p50)} | ${ms(f.p99)} |`;
 
-/** The generated dataset imported into a state folder of the run, with a key and the busiest customer. */
-export async function largeState(perf: PerfRun, opts: ApiOptions) {
-  perf.step(`dataset: ${opts.customers} customers, ${opts.orders} orders`);
-  const dataset = await largeDataset(opts.cacheDir, opts.customers, opts.orders);
-  perf.step(`${dataset.cached ? "reusing" : "generated"} ${dataset.file}; npm run db:import ...`);
-  const state = join(perf.dir, "large-state");
-  const imported = await importInto(state, dataset.file);
-  perf.step(imported.summary);
-  return { file: dataset.file, state, imported, key: await makeKey(state, "bench"), targets: await findTargets(state) };
+/** Every page from `url` on by next_page_url: pages, items of `member`, rows read in all and at most a page. */
+async function walk(url: string, key: string, member: string) {
+  const w = { pages: 0, items: 0, rows: 0, maxRows: 0 };
+  for (let next: string | null = url; next; w.pages++) {
+    const { body, rows } = await getJson(next, key);
+    w.items += body.data[member].length;
+    w.rows += rows;
+    w.maxRows = Math.max(w.maxRows, rows);
+    next = body.data.pagination.next_page_url;
+  }
+  return w;
 }
 
 export async function apiFigures(perf: PerfRun, opts: ApiOptions): Promise<string[]> {
-  // Loaded once the command line is known to be good: wrangler is a large module.
-  const { bundleSize } = await import("./bundle.ts");
-  const { startFloors } = await import("./servers.ts");
-  const { measureOrdersWalk, measureRowsRead, measureWalk } = await import("./rows.ts");
-  const { file, state, imported, key, targets: large } = await largeState(perf, opts);
+  perf.step(`dataset: ${opts.customers} customers, ${opts.orders} orders`);
+  const { file, cached } = await largeDataset(opts.cacheDir, opts.customers, opts.orders);
+  perf.step(`${cached ? "reusing" : "generated"} ${file}; npm run db:import ...`);
+  const state = join(perf.dir, "large-state");
+  const imported = await importInto(state, file);
+  perf.step(imported.summary);
+  const [key, large] = [await makeKey(state, "bench"), await findTargets(state)];
   const demoState = join(perf.dir, "demo-state");
   perf.step("npm run db:import (demo dataset) ...");
   const demoImport = await importInto(demoState, DEMO_OPTIONS.out);
-  const demoKey = await makeKey(demoState, "bench");
-  const demo = await findTargets(demoState);
+  const [demoKey, demo] = [await makeKey(demoState, "bench"), await findTargets(demoState)];
   const run = perf.runner(opts.load);
 
-  const floors = await startFloors(perf, state);
+  const floors = await perf.serveFloors(state);
   const api = await perf.serveApi("api-large", "dev", state);
   perf.step("rows read per request (Server-Timing d1rows) ...");
   const pincodePath = `/api/fetch-salesagent-by-pincode?pincode=${large.pincode}`;
   const ordersPath = `/api/orders?phone_number=${large.phone}&count=10`;
   const ordersLabel = `GET /orders (10 of ${large.orders})`;
-  const rowsRead = await measureRowsRead(api.url, key, [
-    { label: "GET /customers (10)", path: "/api/customers?count=10" },
-    { label: "GET /customers (100)", path: "/api/customers?count=100" },
-    { label: "GET /customers (10, page 100 by page=N)", path: "/api/customers?count=10&page=100" },
-    { label: ordersLabel, path: ordersPath },
-    { label: `GET /orders (100 of ${large.orders})`, path: `/api/orders?phone_number=${large.phone}&count=100` },
-    { label: "GET /orders (unknown phone, 404)", path: "/api/orders?phone_number=9999999999" },
-    { label: "GET /postalcodes (10)", path: "/api/postalcodes?count=10" },
-    { label: "GET /postalcodes (code)", path: `/api/postalcodes?code=${large.pincode}` },
-    { label: "GET /salesagents (10)", path: "/api/salesagents?count=10" },
-    { label: "GET /area (first, empty cache)", path: "/api/area" },
-    { label: "GET /fetch-salesagent-by-pincode (first, empty cache)", path: pincodePath },
-  ]);
-  const walk = await measureWalk(api.url, key, 100);
-  const ordersWalk = await measureOrdersWalk(api.url, key, large.phone, 10);
+  // Each request's rows read, and those of the page its next_page_url leads to.
+  const rowsRead: string[] = [];
+  for (const [label, path] of [
+    ["GET /customers (10)", "/api/customers?count=10"],
+    ["GET /customers (100)", "/api/customers?count=100"],
+    ["GET /customers (10, page 100 by page=N)", "/api/customers?count=10&page=100"],
+    [ordersLabel, ordersPath],
+    [`GET /orders (100 of ${large.orders})`, `/api/orders?phone_number=${large.phone}&count=100`],
+    ["GET /orders (unknown phone, 404)", "/api/orders?phone_number=9999999999"],
+    ["GET /postalcodes (10)", "/api/postalcodes?count=10"],
+    ["GET /postalcodes (code)", `/api/postalcodes?code=${large.pincode}`],
+    ["GET /salesagents (10)", "/api/salesagents?count=10"],
+    ["GET /area (first, empty cache)", "/api/area"],
+    ["GET /fetch-salesagent-by-pincode (first, empty cache)", pincodePath],
+  ] as const) {
+    const first = await getJson(`${api.url}${path}`, key, [200, 404]);
+    const next: string | undefined = first.body.data?.pagination?.next_page_url;
+    rowsRead.push(`| ${label} | ${num(first.rows)} | ${next ? num((await getJson(next, key)).rows) : ""} |`);
+  }
+  // Every customer 100 a page by next_page_url, then by page=1..N; the busiest customer's orders 10 a page.
+  const walked = await walk(`${api.url}/api/customers?count=100`, key, "customers");
+  const byPage = { rows: 0, maxRows: 0 };
+  for (let page = 1; page <= walked.pages; page++) {
+    const { rows } = await getJson(`${api.url}/api/customers?count=100&page=${page}`, key);
+    byPage.rows += rows;
+    byPage.maxRows = Math.max(byPage.maxRows, rows);
+  }
+  const ordersWalk = await walk(`${api.url}${ordersPath}`, key, "orders");
 
   // Issue 40's targets: throughput against the floor, and CPU a request at most so many times the floor's.
-  const endpoints: { label: string; path: string; floor: FloorName; target?: number; cpuTarget?: number }[] = [
-    { label: "GET /area (cached)", path: "/api/area", floor: "constant", target: 0.9, cpuTarget: 1.15 },
-    {
-      label: "GET /fetch-salesagent-by-pincode (cached)",
-      path: pincodePath,
-      floor: "constant",
-      target: 0.9,
-      cpuTarget: 1.15,
-    },
-    { label: "GET /customers (10)", path: "/api/customers?count=10", floor: "one query", target: 0.9, cpuTarget: 1.25 },
-    { label: ordersLabel, path: ordersPath, floor: "one query", target: 0.85, cpuTarget: 1.25 },
-    { label: "GET /postalcodes (10)", path: "/api/postalcodes?count=10", floor: "one query" },
-    { label: "GET /salesagents (10)", path: "/api/salesagents?count=10", floor: "one query" },
+  const endpoints: [label: string, path: string, floor: FloorName, target?: number, cpuTarget?: number][] = [
+    ["GET /area (cached)", "/api/area", "constant", 0.9, 1.15],
+    ["GET /fetch-salesagent-by-pincode (cached)", pincodePath, "constant", 0.9, 1.15],
+    ["GET /customers (10)", "/api/customers?count=10", "one query", 0.9, 1.25],
+    [ordersLabel, ordersPath, "one query", 0.85, 1.25],
+    ["GET /postalcodes (10)", "/api/postalcodes?count=10", "one query"],
+    ["GET /salesagents (10)", "/api/salesagents?count=10", "one query"],
   ];
   const floorRuns: Record<FloorName, Figures[]> = { constant: [], "one query": [] };
   const endpointRows: string[] = [];
   let ordersLarge: Figures | undefined;
-  for (const { label, path, floor, target, cpuTarget } of endpoints) {
-    const result = await ratioRounds(
-      opts.rounds,
-      () => run(`floor: ${floor}`, floors, FLOOR_PATHS[floor]),
-      () => run(label, api, path, auth(key)),
-    );
-    floorRuns[floor].push(...result.rounds.map((r) => r.floorRun));
-    const { figures: f, floorRun } = result.median;
+  for (const [label, path, floor, target, cpuTarget] of endpoints) {
+    // Rounds of the floor right before the endpoint: the machine's speed drifts by 10-20% from one run to the next,
+    // and the median round's ratio is steadier than any one.
+    const done: { floorRun: Figures; figures: Figures }[] = [];
+    for (let i = 0; i < opts.rounds; i++)
+      done.push({
+        floorRun: await run(`floor: ${floor}`, floors, FLOOR_PATHS[floor]),
+        figures: await run(label, api, path, auth(key)),
+      });
+    floorRuns[floor].push(...done.map((r) => r.floorRun));
+    const ratios = done.map((r) => r.figures.rps / r.floorRun.rps);
+    const { figures: f, floorRun } = done[ratios.indexOf(median(ratios))]!;
     if (label === ordersLabel) ordersLarge = f;
-    const ratio = f.rps / floorRun.rps;
-    const cpuRatios = result.rounds.flatMap((r) =>
+    const ratio = median(ratios);
+    const cpuRatios = done.flatMap((r) =>
       r.figures.cpuMs === null || r.floorRun.cpuMs === null ? [] : [r.figures.cpuMs / r.floorRun.cpuMs],
     );
     const cpu = cpuRatios.length ? median(cpuRatios) : null;
     endpointRows.push(
       `| ${f.label}${problemsOf(f)} | ${f.work} | ${num(f.rps)} | ${ms(f.p50)} | ${ms(f.p99)} | ${cpuText(f.cpuMs)} | ` +
-        `${floor} (${num(floorRun.rps)}) | ${rounds(result.ratios)} | ` +
+        `${floor} (${num(floorRun.rps)}) | ${rounds(ratios)} | ` +
         `${target === undefined ? " | " : `>= ${target} | ${mark(ratio >= target)}`} | ` +
         `${cpu === null ? "n/a" : rounds(cpuRatios)} | ${cpuTarget === undefined || cpu === null ? "" : `<= ${cpuTarget}: ${mark(cpu <= cpuTarget)}`} |`,
     );
@@ -128,14 +152,23 @@ export async function apiFigures(perf: PerfRun, opts: ApiOptions): Promise<strin
   await demoApi.stop();
 
   // Issue 40's first-sync goal, printed with the others: the sync suite's own measurement.
-  const { serveBook, firstSyncs } = await import("./sync.ts");
   const book = await serveBook(perf);
   const firstSync = await firstSyncs(book, opts.rounds);
   await book.api.stop();
 
+  // What `wrangler deploy` would upload: the dry-run build of `npm run check`, its JavaScript gzipped (source maps
+  // are not part of the upload limit).
   perf.step("bundle: wrangler deploy --dry-run ...");
-  const bundle = await bundleSize(join(perf.dir, "dist"));
-  const kib = bundle.gzipBytes / 1024;
+  const outDir = join(perf.dir, "dist");
+  const printed = await wrangler(["deploy", "--dry-run", "-c", API_CONFIG, ...apiEnvArgs("test"), "--outdir", outDir], {
+    capture: true,
+  });
+  const built = readdirSync(outDir)
+    .filter((name) => /\.(m?js|wasm)$/.test(name))
+    .map((name) => readFileSync(join(outDir, name)));
+  const bytes = built.reduce((sum, content) => sum + content.length, 0);
+  const kib = built.reduce((sum, content) => sum + gzipSync(content).length, 0) / 1024;
+  const wranglerLine = printed.split("\n").find((line) => line.startsWith("Total Upload"));
   const p50Ratio = ordersLarge!.p50 / ordersDemo.p50;
   const { connections, seconds, warmupSeconds } = opts.load;
   return [
@@ -153,7 +186,7 @@ export async function apiFigures(perf: PerfRun, opts: ApiOptions): Promise<strin
     "",
     "## Floors",
     "",
-    ...tableHead("floor (each writes one log line)", "req/s (each run)", "mean req/s", "mean CPU ms/request"),
+    ...tableHead("| floor (each writes one log line) | req/s (each run) | mean req/s | mean CPU ms/request |"),
     ...(["constant", "one query"] as const).map((floor) => {
       const runs = floorRuns[floor];
       const cpu = runs.map((r) => r.cpuMs);
@@ -167,18 +200,7 @@ export async function apiFigures(perf: PerfRun, opts: ApiOptions): Promise<strin
     "## Endpoints",
     "",
     ...tableHead(
-      "endpoint",
-      "work per request",
-      "req/s",
-      "p50 ms",
-      "p99 ms",
-      "CPU ms/request",
-      "floor (req/s)",
-      "ratio",
-      "target",
-      "met",
-      "CPU / floor's CPU",
-      "CPU target",
+      "| endpoint | work per request | req/s | p50 ms | p99 ms | CPU ms/request | floor (req/s) | ratio | target | met | CPU / floor's CPU | CPU target |",
     ),
     ...endpointRows,
     "",
@@ -186,18 +208,18 @@ export async function apiFigures(perf: PerfRun, opts: ApiOptions): Promise<strin
     "",
     "Server-Timing `d1rows` (the sum of D1's own `rows_read` over the request's statements), one request each.",
     "",
-    ...tableHead("request", "rows read", "its next_page_url (cursor)"),
-    ...rowsRead.map((r) => `| ${r.label} | ${num(r.first)} | ${r.next === null ? "" : num(r.next)} |`),
+    ...tableHead("| request | rows read | its next_page_url (cursor) |"),
+    ...rowsRead,
     "",
-    `Walking all ${num(walk.customers)} customers, 100 a page (${num(walk.pages)} pages): ${num(walk.byCursor)} rows by following ` +
-      `next_page_url (at most ${num(walk.maxCursorPage)} a page), ${num(walk.byPage)} by page=1..N (at most ${num(walk.maxPageN)} a page).`,
+    `Walking all ${num(walked.items)} customers, 100 a page (${num(walked.pages)} pages): ${num(walked.rows)} rows by following ` +
+      `next_page_url (at most ${num(walked.maxRows)} a page), ${num(byPage.rows)} by page=1..N (at most ${num(byPage.maxRows)} a page).`,
     "",
-    `The busiest customer's ${num(ordersWalk.orders)} orders by next_page_url, 10 a page (${ordersWalk.pages} pages): at most ` +
-      `${num(ordersWalk.maxPage)} rows a page.`,
+    `The busiest customer's ${num(ordersWalk.items)} orders by next_page_url, 10 a page (${ordersWalk.pages} pages): at most ` +
+      `${num(ordersWalk.maxRows)} rows a page.`,
     "",
     "## Orders page latency and data size",
     "",
-    ...tableHead("dataset", "customer's orders", "req/s", "p50 ms", "p99 ms"),
+    ...tableHead("| dataset | customer's orders | req/s | p50 ms | p99 ms |"),
     orderRow("large", large.orders, ordersLarge!),
     orderRow("demo (data/demo.json)", demo.orders, ordersDemo),
     "",
@@ -205,11 +227,11 @@ export async function apiFigures(perf: PerfRun, opts: ApiOptions): Promise<strin
     "",
     "## First sync",
     "",
-    `One agent's book (\`npm run bench -- sync\`'s, scripts/bench/sync-book.ts), ${opts.rounds} rounds: ${firstSync.line}.`,
+    `One agent's book (\`npm run bench -- sync\`'s, scripts/bench/sync.ts), ${opts.rounds} rounds: ${firstSync.line}.`,
     "",
     "## Bundle",
     "",
-    `\`wrangler deploy --dry-run --outdir\`: ${num(bundle.bytes / 1024, 1)} KiB, gzipped ${num(kib, 1)} KiB ` +
-      `(target < ${BUNDLE_TARGET_KIB} KiB: ${mark(kib < BUNDLE_TARGET_KIB)}). wrangler: ${bundle.wranglerLine || "n/a"}`,
+    `\`wrangler deploy --dry-run --outdir\`: ${num(bytes / 1024, 1)} KiB, gzipped ${num(kib, 1)} KiB ` +
+      `(target < ${BUNDLE_TARGET_KIB} KiB: ${mark(kib < BUNDLE_TARGET_KIB)}). wrangler: ${wranglerLine?.trim() ?? "n/a"}`,
   ];
 }

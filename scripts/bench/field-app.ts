@@ -1,16 +1,15 @@
 // `npm run bench -- app` (docs/performance.md, "The field app"): the app's files gzip-compressed; then, in Chromium
 // against `npm run dev` on a book of 300 customers, a first sync on 3G, a catch-up, idle checks, and, with the CPU
 // slowed 4 times, opening offline and the search's keystrokes.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { chromium, type CDPSession, type Page } from "playwright-core";
 import type { Dataset, OrderRecord } from "../../src/import/importer.ts";
+import { createBody } from "../../test/fixtures/create-body.ts";
 import { customerRecord, oneAgentRecords, orderRecord } from "../../test/fixtures/dataset.ts";
 import { buildApp } from "../app/build.ts";
-import type { PerfRun } from "./harness.ts";
-import { openBookState } from "./sync-book.ts";
+import { createCustomers, type PerfRun } from "./harness.ts";
+import { openBook } from "./sync.ts";
 
 // The page's globals, in the functions that run in it (this module is compiled without the DOM's types).
 declare const document: any;
@@ -39,38 +38,29 @@ function book(): Dataset {
 /** The page's requests, answers and bytes on the wire (encoded, headers included) since `reset()`. */
 function wire(cdp: CDPSession) {
   const net = { requests: [] as string[], statuses: [] as string[], bytes: 0 };
-  cdp.on("Network.requestWillBeSent", (e) =>
-    net.requests.push(`${e.request.method} ${new URL(e.request.url).pathname}`),
-  );
+  const path = (url: string) => new URL(url).pathname;
+  cdp.on("Network.requestWillBeSent", (e) => net.requests.push(`${e.request.method} ${path(e.request.url)}`));
   cdp.on("Network.loadingFinished", (e) => (net.bytes += e.encodedDataLength));
-  cdp.on("Network.responseReceived", (e) =>
-    net.statuses.push(`${new URL(e.response.url).pathname} ${e.response.status}`),
-  );
+  cdp.on("Network.responseReceived", (e) => net.statuses.push(`${path(e.response.url)} ${e.response.status}`));
   return Object.assign(net, { reset: () => Object.assign(net, { requests: [], statuses: [], bytes: 0 }) });
 }
 
-const rows = (page: Page) => page.locator("ul[aria-label=Customers] li").count();
 /** The list's count line: the whole book is in the list, and searchable, once it states every customer. */
 const counted = (page: Page, n: number) =>
   page.waitForFunction(
     (n) => (document.getElementById("list-count")?.textContent ?? "").startsWith(`${n} customers`),
     n,
-    {
-      timeout: 300_000,
-      polling: 100,
-    },
+    { timeout: 300_000, polling: 100 },
   );
-async function untilIdle(page: Page): Promise<void> {
-  await page.waitForFunction(() => {
+const untilIdle = (page: Page) =>
+  page.waitForFunction(() => {
     const text = document.getElementById("status-text")?.textContent ?? "";
     return text.includes("caught up") && !text.includes("Sending and syncing");
   });
-}
 
 /** The app's marks of an open newer than `after` (its page's time origin), in ms from that page's start. */
 async function untilMarks(cdp: CDPSession, after: number): Promise<{ origin: number; shown: number }> {
-  const expression = `(() => { const at = (n) => performance.getEntriesByName(n)[0]?.startTime ?? -1;
-    return { origin: performance.timeOrigin, shown: at("list-shown") }; })()`;
+  const expression = `({ origin: performance.timeOrigin, shown: performance.getEntriesByName("list-shown")[0]?.startTime ?? -1 })`;
   for (let i = 0; i < 600; i++) {
     const marks = await cdp
       .send("Runtime.evaluate", { expression, returnByValue: true })
@@ -92,8 +82,7 @@ export async function fieldAppFigures(perf: PerfRun): Promise<string[]> {
   );
 
   const state = join(perf.dir, "app-state");
-  const { platform, importDataset } = await openBookState(state);
-  await importDataset(platform.env.DB, book());
+  const platform = await openBook(state, book());
   const { Enrollments } = await import("../../src/enroll/enroll.codes.ts");
   const { KeyStore } = await import("../../src/keys/keys.store.ts");
   const enrollments = new Enrollments(platform.env.DB, new KeyStore(platform.env.KEYS, platform.env.DB));
@@ -101,8 +90,8 @@ export async function fieldAppFigures(perf: PerfRun): Promise<string[]> {
   await platform.dispose();
   const api = await perf.serveApi("api-app", "dev", state);
 
-  const profile = mkdtempSync(join(tmpdir(), "olk-bench-app-"));
-  const context = await chromium.launchPersistentContext(profile, {
+  // A profile of its own in the run's folder.
+  const context = await chromium.launchPersistentContext(join(perf.dir, "chromium-profile"), {
     executablePath: process.env.CHROME_PATH ?? "/usr/bin/chromium",
     args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
     viewport: { width: 360, height: 740 },
@@ -141,22 +130,11 @@ export async function fieldAppFigures(perf: PerfRun): Promise<string[]> {
           };
         }),
     );
-    for (let i = 0; i < 20; i++) {
-      const res = await fetch(`${api.url}/api/customers/create`, {
-        method: "POST",
-        headers: { Authorization: `Bearer ${secret}`, "Content-Type": "application/json" },
-        body: JSON.stringify({
-          company_name: `Catch-up Shop ${i}`,
-          contactpersons_name: "Bench",
-          mobile_number: `8${String(900_000_000 + i)}`,
-          address: "1 Bench Road",
-          area_id: 1,
-          postalcode_id: 1,
-          gst_treatment: "Unregistered",
-        }),
-      });
-      if (res.status !== 201) throw new Error(`creating a record for the catch-up: ${res.status} ${await res.text()}`);
-    }
+    const bench = { contactpersons_name: "Bench", address: "1 Bench Road" };
+    const bodies = Array.from({ length: 20 }, (_, i) =>
+      createBody(`8${String(900_000_000 + i)}`, { company_name: `Catch-up Shop ${i}`, ...bench }),
+    );
+    await createCustomers(api.url, secret, bodies);
     net.reset();
     await page.getByRole("button", { name: "Sync now" }).click();
     await counted(page, CUSTOMERS + 20);
@@ -178,12 +156,8 @@ export async function fieldAppFigures(perf: PerfRun): Promise<string[]> {
     }
 
     // CPU slowed 4 times, no network: opening to the list shown, then the search's keystrokes.
-    await cdp.send("Network.emulateNetworkConditions", {
-      offline: false,
-      latency: 0,
-      downloadThroughput: -1,
-      uploadThroughput: -1,
-    });
+    const noThrottling = { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 };
+    await cdp.send("Network.emulateNetworkConditions", noThrottling);
     await context.setOffline(true);
     await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
     // Timed by the app's own mark (the list painted with its count line), read through the
@@ -198,7 +172,7 @@ export async function fieldAppFigures(perf: PerfRun): Promise<string[]> {
     }
     opens.sort((a, b) => a - b);
     lines.push(
-      `- Opening offline with the CPU slowed 4 times, to the list shown (its first ${await rows(page)} rows painted, ` +
+      `- Opening offline with the CPU slowed 4 times, to the list shown (its first ${await page.locator("ul[aria-label=Customers] li").count()} rows painted, ` +
         `"${await page.locator("#list-count").innerText()}" stated): median ${opens[2]!.toFixed(0)} ms, worst ${opens[4]!.toFixed(0)} ms of 5 opens.`,
     );
     const keystrokes = await page.evaluate(() => {
@@ -224,7 +198,6 @@ export async function fieldAppFigures(perf: PerfRun): Promise<string[]> {
     );
   } finally {
     await context.close();
-    rmSync(profile, { recursive: true, force: true });
   }
   return [
     `- The app's own files (page, script, styles, manifest, service worker): ${(gzip / 1024).toFixed(1)} KB gzip-compressed; icons apart (${icons} bytes).`,

@@ -1,12 +1,12 @@
 // `npm run bench -- load`: a bounded load run against `npm start` on a temporary PERSIST_DIR (migrations, demo data)
-// with rate limiting off: a weighted mix of every endpoint, creates included (./load-mix.ts), then a check that no
-// create was lost. Fails on any 5xx, unanswered request or lost create. The mix draws its parameters from the API
-// itself, so it works on any dataset.
+// with rate limiting off: a weighted mix of every endpoint, creates included, then a check that no create was lost.
+// Fails on any 5xx, unanswered request or lost create. The mix draws its parameters from the API itself, so it
+// works on any dataset.
 import { join } from "node:path";
+import type autocannon from "autocannon";
 import { normalizePhone } from "../../src/platform/lib/phone.ts";
-import { cannon, type CannonResult, num } from "./cannon.ts";
-import { auth, makeKey, type PerfRun } from "./harness.ts";
-import { buildMix, type Catalog, type Tally } from "./load-mix.ts";
+import { Rng } from "../dataset/prng.ts";
+import { auth, cannon, getJson, makeKey, num, type PerfRun } from "./harness.ts";
 
 export async function loadRun(run: PerfRun, opts: { duration: number; connections: number }) {
   const persistDir = join(run.dir, "state");
@@ -21,91 +21,225 @@ export async function loadRun(run: PerfRun, opts: { duration: number; connection
   );
   const { requests, tally } = buildMix(catalog, key, String(Date.now()));
   run.step(`load: ${opts.duration} s at ${opts.connections} connections, a weighted mix of every endpoint...`);
-  const result = await cannon({
-    url: server.url,
-    connections: opts.connections,
-    duration: opts.duration,
-    timeout: 10,
-    requests,
-  });
+  const result = await cannon({ url: server.url, ...opts, timeout: 10, requests });
   return report(result, tally, await checkCreates(server.url, key, catalog.customerIds, tally));
 }
 
-type Get = (path: string) => Promise<any>;
-
-function apiGet(base: string, key: string): Get {
-  return async (path) => {
-    const res = await fetch(`${base}${path}`, { headers: auth(key) });
-    if (res.status !== 200) throw new Error(`GET ${path} answered ${res.status}: ${(await res.text()).slice(0, 300)}`);
-    return res.json();
-  };
-}
-
-/** Every row of a paged listing, following next_page_url. */
-async function listAll(get: Get, path: string, member: string): Promise<any[]> {
+/** Every row of a paged listing (`/api/MEMBER`), following next_page_url. */
+async function listAll(base: string, key: string, member: string): Promise<any[]> {
   const rows: any[] = [];
-  for (let next: string | null = `${path}?count=100`; next;) {
-    const page = await get(next);
-    rows.push(...page.data[member]);
-    const url: string | null = page.data.pagination.next_page_url;
-    next = url ? url.slice(new URL(url).origin.length) : null;
+  for (let next: string | null = `${base}/api/${member}?count=100`; next;) {
+    const { body } = await getJson(next, key);
+    rows.push(...body.data[member]);
+    next = body.data.pagination.next_page_url;
   }
   return rows;
 }
 
-async function readCatalog(base: string, key: string): Promise<Catalog> {
-  const get = apiGet(base, key);
-  const customers = await listAll(get, "/api/customers", "customers");
-  const postalcodes = await listAll(get, "/api/postalcodes", "postalcodes");
-  const salesagents = await listAll(get, "/api/salesagents", "salesagents");
-  const areas = (await get("/api/area")).data as { id: number }[];
-  const phones = customers.map((c: { contactperson_number: string }) => c.contactperson_number).filter(Boolean);
-  const catalog: Catalog = {
-    customerIds: new Set(customers.map((c: { id: number }) => c.id)),
+async function readCatalog(base: string, key: string) {
+  const customers = await listAll(base, key, "customers");
+  const postalcodes = await listAll(base, key, "postalcodes");
+  const phones: string[] = customers.map((c) => c.contactperson_number).filter(Boolean);
+  const catalog = {
+    /** The ids GET /customers lists before the load. */
+    customerIds: new Set<number>(customers.map((c) => c.id)),
+    /** Contact numbers as stored (mixed formats: the API normalizes them). */
     phones,
-    pincodes: [...new Set(postalcodes.map((p: { code: string }) => p.code))] as string[],
-    postalcodeIds: postalcodes.map((p: { id: number }) => p.id),
-    areaIds: areas.map((a) => a.id),
-    salesagentIds: salesagents.map((s: { id: number }) => s.id),
+    pincodes: [...new Set<string>(postalcodes.map((p) => p.code))],
+    postalcodeIds: postalcodes.map((p): number => p.id),
+    areaIds: (await getJson(`${base}/api/area`, key)).body.data.map((a: { id: number }) => a.id) as number[],
+    salesagentIds: (await listAll(base, key, "salesagents")).map((s): number => s.id),
+    /** Normalized numbers of existing customers: a create must not reuse one (that is a 409). */
     takenPhones: new Set(phones.map(normalizePhone)),
   };
-  for (const [name, list] of Object.entries(catalog)) {
-    if (Array.isArray(list) && list.length === 0)
-      throw new Error(`the dataset has no ${name}: the load mix needs some`);
-  }
+  const empty = Object.entries(catalog).find(([, list]) => Array.isArray(list) && list.length === 0);
+  if (empty) throw new Error(`the dataset has no ${empty[0]}: the load mix needs some`);
   return catalog;
 }
 
-interface CreateCheck {
-  listedBefore: number;
-  listedAfter: number;
-  /** Distinct customers that 201s named. */
-  created: number;
-  /** Customers a 201 named that are not listed. */
-  missing: number[];
-  /** Creates still in flight when the run stopped, and how many of them were written. */
-  cutOff: { sent: number; written: number };
-  /** New rows that no 201 explains: a create answered otherwise that wrote, or one we never sent. */
-  unexplained: string[];
+interface Built {
+  method?: "POST";
+  path: string;
+  body?: string;
+  headers?: Record<string, string>;
+  /** For a keyed create: remembered once answered, so that it can be replayed. */
+  keyed?: { key: string; body: string };
+  /** For a create: the mobile number it sends. */
+  mobile?: string;
 }
+
+/**
+ * The weighted mix: every endpoint, with parameters drawn from the dataset, and creates with fresh valid mobile
+ * numbers (JSON, query-string and form bodies; some with an Idempotency-Key, some of those sent again to be
+ * replayed). Tallies every answer per endpoint.
+ */
+function buildMix(catalog: Awaited<ReturnType<typeof readCatalog>>, key: string, runId: string) {
+  // The same mix order on every run.
+  const rng = new Rng(20260314);
+  const pick = <T>(list: readonly T[]): T => rng.pick(list);
+  const prefix = () => (rng.chance(0.5) ? "/api" : "");
+  const upTo = (n: number) => 1 + Math.floor(rng.next() * n);
+  // Valid mobile numbers that no customer has nor any earlier create got, from a random start.
+  let nextMobile = 6_000_000_000 + Math.floor(Math.random() * 3_000_000_000);
+  const freshMobile = () => {
+    while (catalog.takenPhones.has(String(nextMobile))) nextMobile++;
+    return String(nextMobile++);
+  };
+  let keyCount = 0;
+  const answeredKeyed: { key: string; body: string; id: number; mobile?: string }[] = [];
+
+  const customer = () => {
+    const mobile_number = freshMobile();
+    return {
+      company_name: `Load Test Traders ${mobile_number.slice(-5)}`,
+      contactpersons_name: "Load Tester",
+      mobile_number,
+      address: `${upTo(200)} Benchmark Road`,
+      area_id: pick(catalog.areaIds),
+      postalcode_id: pick(catalog.postalcodeIds),
+      salesagent_id: pick(catalog.salesagentIds),
+      ...(rng.chance(0.3)
+        ? { gst_treatment: "Registered", gstin: "27AAPFU0939F1ZV" }
+        : { gst_treatment: "Unregistered" }),
+    };
+  };
+  const asParams = (c: Record<string, unknown>) =>
+    new URLSearchParams(Object.entries(c).map(([k, v]): [string, string] => [k, String(v)])).toString();
+  const json = { "Content-Type": "application/json" };
+  const createJson = (): Built => {
+    const replay = answeredKeyed.length > 0 && rng.chance(0.1) ? pick(answeredKeyed) : undefined;
+    if (replay) {
+      const headers = { ...json, "Idempotency-Key": replay.key };
+      return { method: "POST", path: "/api/customers/create", body: replay.body, mobile: replay.mobile, headers };
+    }
+    const c = customer();
+    const body = JSON.stringify(c);
+    if (!rng.chance(0.3))
+      return { method: "POST", path: `${prefix()}/customers/create`, body, mobile: c.mobile_number, headers: json };
+    const idem = `load-${runId}-${++keyCount}`;
+    const headers = { ...json, "Idempotency-Key": idem };
+    const keyed = { key: idem, body };
+    return { method: "POST", path: "/api/customers/create", body, mobile: c.mobile_number, headers, keyed };
+  };
+
+  const get = (rest: () => string) => (): Built => ({ path: prefix() + rest() });
+  const phone = () => encodeURIComponent(pick(catalog.phones));
+  const dates = () => (rng.chance(0.3) ? "&from_date=01-01-2025&to_date=31-12-2026" : "");
+  const createQuery = (): Built => {
+    const c = customer();
+    return { method: "POST", path: `/api/customers/create?${asParams(c)}`, mobile: c.mobile_number };
+  };
+  const createForm = (): Built => {
+    const c = customer();
+    const headers = { "Content-Type": "application/x-www-form-urlencoded" };
+    return { method: "POST", path: "/customers/create", body: asParams(c), mobile: c.mobile_number, headers };
+  };
+  // name, weight, the request.
+  const endpoints: [string, number, () => Built][] = [
+    ["GET /orders", 24, get(() => `/orders?phone_number=${phone()}&count=${pick([10, 25, 100])}${dates()}`)],
+    ["GET /customers", 12, get(() => `/customers?count=${pick([10, 25, 50, 100])}&page=${upTo(4)}`)],
+    [
+      "GET /fetch-salesagent-by-pincode",
+      14,
+      get(() => `/fetch-salesagent-by-pincode?pincode=${pick(catalog.pincodes)}`),
+    ],
+    ["GET /area", 6, get(() => "/area")],
+    ["GET /areas", 4, get(() => "/areas")],
+    [
+      "GET /postalcodes",
+      6,
+      () => ({
+        path: rng.chance(0.5)
+          ? `${prefix()}/postalcodes?code=${pick(catalog.pincodes)}`
+          : `${prefix()}/postalcodes?count=50&page=${upTo(3)}`,
+      }),
+    ],
+    ["GET /salesagents", 6, get(() => `/salesagents?count=${pick([10, 100])}`)],
+    ["POST /customers/create (JSON)", 10, createJson],
+    ["POST /customers/create (query)", 2, createQuery],
+    ["POST /customers/create (form)", 2, createForm],
+  ];
+
+  const tally = {
+    /** endpoint name -> status -> count */
+    byEndpoint: new Map<string, Map<number, number>>(),
+    /** Ids of the customers that creates answered 201 for (a replay names its original's id). */
+    createdIds: new Set<number>(),
+    created: 0,
+    replayed: 0,
+    /** A replay that named another customer than its original, or a 201 without an id. */
+    createAnomalies: [] as string[],
+    /** Every mobile number a create sent -> the status of its last answer (undefined: none came). */
+    createsSent: new Map<string, number | undefined>(),
+  };
+  const totalWeight = endpoints.reduce((n, [, weight]) => n + weight, 0);
+  const pickEndpoint = () => {
+    let r = rng.next() * totalWeight;
+    for (const e of endpoints) if ((r -= e[1]) < 0) return e;
+    return endpoints.at(-1)!;
+  };
+
+  // One entry that every connection sends again and again, each time to an endpoint drawn by
+  // weight. The context is the connection's own (one request in flight each): it remembers what
+  // was sent until the answer comes.
+  type Context = { endpoint?: string; sent?: Built };
+  const request: autocannon.Request = {
+    method: "GET",
+    path: "/",
+    setupRequest: (base, connection) => {
+      const [name, , build] = pickEndpoint();
+      const sent = build();
+      Object.assign(connection as Context, { endpoint: name, sent });
+      if (sent.mobile) tally.createsSent.set(sent.mobile, tally.createsSent.get(sent.mobile));
+      const headers = { ...auth(key), ...sent.headers };
+      return { ...base, method: sent.method ?? "GET", path: sent.path, body: sent.body, headers };
+    },
+    onResponse: (status, body, connection, headers) => {
+      const { endpoint: name = "", sent } = connection as Context;
+      const statuses = tally.byEndpoint.get(name) ?? new Map<number, number>();
+      tally.byEndpoint.set(name, statuses.set(status, (statuses.get(status) ?? 0) + 1));
+      if (sent?.mobile) tally.createsSent.set(sent.mobile, status);
+      if (!sent?.mobile || status !== 201) return;
+      let id: unknown;
+      try {
+        id = JSON.parse(body)?.data?.id;
+      } catch {
+        // reported below
+      }
+      if (typeof id !== "number") {
+        tally.createAnomalies.push(`a 201 without a customer id: ${body.slice(0, 200)}`);
+        return;
+      }
+      tally.created++;
+      tally.createdIds.add(id);
+      const replayed = Object.entries(headers ?? {}).find(([h]) => h.toLowerCase() === "idempotent-replayed")?.[1];
+      if (replayed === "true") {
+        tally.replayed++;
+        const original = answeredKeyed.find((k) => k.key === sent.headers?.["Idempotency-Key"]);
+        if (!original || original.id !== id)
+          tally.createAnomalies.push(
+            `a replay of ${sent.headers?.["Idempotency-Key"]} named customer ${id}, not ${original?.id}`,
+          );
+      } else if (sent.keyed) {
+        answeredKeyed.push({ ...sent.keyed, id, mobile: sent.mobile });
+      }
+    },
+  };
+  return { requests: [request], tally };
+}
+
+type Tally = ReturnType<typeof buildMix>["tally"];
 
 /**
  * Every customer a 201 named is listed by GET /customers (all pages); every customer listed now and
  * not before carries a number that one of our creates sent, and that create's answer was 201, or no
  * answer at all (still in flight when the run stopped: written or not, nobody was told).
  */
-async function checkCreates(
-  base: string,
-  key: string,
-  before: Set<number>,
-  tally: { createdIds: Set<number>; createsSent: Map<string, number | undefined> },
-): Promise<CreateCheck> {
-  const listed = (await listAll(apiGet(base, key), "/api/customers", "customers")) as {
-    id: number;
-    contactperson_number: string;
-  }[];
+async function checkCreates(base: string, key: string, before: Set<number>, tally: Tally) {
+  const listed: { id: number; contactperson_number: string }[] = await listAll(base, key, "customers");
   const listedIds = new Set(listed.map((c) => c.id));
   const missing = [...tally.createdIds].filter((id) => !listedIds.has(id)).sort((a, b) => a - b);
+  /** New rows that no 201 explains: a create answered otherwise that wrote, or one we never sent. */
   const unexplained: string[] = [];
   let written = 0;
   for (const customer of listed) {
@@ -123,14 +257,16 @@ async function checkCreates(
   return {
     listedBefore: before.size,
     listedAfter: listed.length,
+    /** Distinct customers that 201s named. */
     created: tally.createdIds.size,
     missing,
+    /** Creates still in flight when the run stopped, and how many of them were written. */
     cutOff: { sent: cutOffSent, written },
     unexplained,
   };
 }
 
-function report(result: CannonResult, tally: Tally, check: CreateCheck): { ok: boolean; lines: string[] } {
+function report(result: autocannon.Result, tally: Tally, check: Awaited<ReturnType<typeof checkCreates>>) {
   const statuses = Object.entries(result.statusCodeStats ?? {})
     .map(([s, v]) => [Number(s), v.count ?? 0] as const)
     .sort((a, b) => a[0] - b[0]);

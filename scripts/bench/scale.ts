@@ -1,17 +1,36 @@
 // `npm run bench -- scale` (docs/scaling.md): the service on a large dataset beside one a tenth its size: the
 // import's time and memory, bytes per order, each page's latency and rows read at both sizes, GET /sync, and a
 // second import changing 1% of the records. Throughput against the floors is the api suite's, at any size.
-import { spawn } from "node:child_process";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import {
+  createReadStream,
+  createWriteStream,
+  existsSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+} from "node:fs";
 import { join } from "node:path";
+import { createInterface } from "node:readline";
 import { DatabaseSync } from "node:sqlite";
+import { pipeline } from "node:stream/promises";
+import { execa } from "execa";
 import { descendants } from "../lib/processes.ts";
 import type { ApiOptions } from "./api.ts";
-import { type Figures, median, num, tableHead } from "./cannon.ts";
-import { changedCopy } from "./changed.ts";
-import { auth, findTargets, largeDataset, makeKey, type PerfRun, query } from "./harness.ts";
-import { pageCost } from "./rows.ts";
-import { syncPath, wholeSync, type WholeSync } from "./sync.ts";
+import {
+  auth,
+  type Figures,
+  findTargets,
+  getJson,
+  largeDataset,
+  makeKey,
+  median,
+  num,
+  type PerfRun,
+  query,
+  tableHead,
+} from "./harness.ts";
+import { syncPath, wholeSync } from "./sync.ts";
 
 const GOALS = { importSeconds: 600, importMib: 300, p50Ratio: 1.1 };
 
@@ -22,12 +41,10 @@ const verdict = (met: boolean) => (met ? "met" : "**short**");
 async function measureImport(file: string, persistDir: string) {
   const started = performance.now();
   // Standard error passes through: the importer's progress lines show while it works.
-  const child = spawn("npm", ["run", "db:import", "--", file], {
-    env: { ...process.env, PERSIST_DIR: persistDir },
-    stdio: ["ignore", "pipe", "inherit"],
+  const child = execa("npm", ["run", "db:import", "--", file], {
+    env: { PERSIST_DIR: persistDir },
+    ...{ stdin: "ignore", stderr: "inherit", reject: false },
   });
-  let stdout = "";
-  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
   let peakKib = 0;
   let atPeak = "";
   const timer = setInterval(() => {
@@ -40,10 +57,10 @@ async function measureImport(file: string, persistDir: string) {
       .map((p) => `${p.name} ${Math.round(p.kib / 1024)} (anonymous ${Math.round(p.anonKib / 1024)})`)
       .join(", ");
   }, 200);
-  const code = await new Promise<number>((resolve) => child.on("close", (status) => resolve(status ?? 1)));
+  const { exitCode, stdout } = await child;
   clearInterval(timer);
   const summary = stdout.trim().split("\n").at(-1) ?? "";
-  if (code !== 0) throw new Error(`npm run db:import -- ${file} exited ${code}: ${summary}`);
+  if (exitCode !== 0) throw new Error(`npm run db:import -- ${file} exited ${exitCode}: ${summary}`);
   return { seconds: (performance.now() - started) / 1000, peakMib: peakKib / 1024, atPeak, summary };
 }
 
@@ -81,18 +98,66 @@ function databaseSize(persistDir: string) {
   }
 }
 
-/** The change log's entries after `seq` by kind, and those in one agent's book. */
-async function syncLog(state: string, seq: number, agent: number) {
-  const rows = await query<{ kind: string; n: number; mine: number }>(
-    state,
-    `SELECT kind, count(*) AS n, sum(book = ${agent}) AS mine FROM sync_changes WHERE seq > ${seq} GROUP BY kind`,
-  );
-  const of = (kind: string) => rows.find((r) => r.kind === kind);
-  return {
-    customers: of("customer")?.n ?? 0,
-    orders: of("order")?.n ?? 0,
-    agent: (of("customer")?.mine ?? 0) + (of("order")?.mine ?? 0),
+/**
+ * A page's rows read and what it answered: customers, or orders with their lines and invoices (what the page bound
+ * counts, statuses left out). Pages of two datasets answer different lines, so rows per item is what compares them.
+ */
+async function pageCost(size: { server: { url: string }; key: string }, path: string) {
+  const { rows, body } = await getJson(`${size.server.url}${path}`, size.key);
+  const orders: { products: unknown[]; invoices: unknown[] }[] = body.data.orders ?? [];
+  const items =
+    (body.data.customers ?? []).length + orders.reduce((n, o) => n + 1 + o.products.length + o.invoices.length, 0);
+  return { rows, items };
+}
+
+/**
+ * The second import's file, `<file>.changed.jsonl` (kept beside the dataset, like it, and reused): a copy in which a
+ * customer whose id is a multiple of 100 gets a new display name and such an order another delivery agent, streamed
+ * line by line (constant memory); with the changed records in each sales agent's book (its next sync's answer) and
+ * in any book (a customer without an agent is in none; an order shows its customer, so a renamed customer's orders
+ * count too).
+ */
+async function changedCopy(file: string) {
+  const out = file.replace(/\.jsonl$/, ".changed.jsonl");
+  const agentOfCustomer: number[] = [];
+  const perAgent = new Map<number, number>();
+  const inBooks = { customers: 0, orders: 0 };
+  const count = (agent: number | null | undefined, kind: keyof typeof inBooks) => {
+    if (!agent) return;
+    perAgent.set(agent, (perAgent.get(agent) ?? 0) + 1);
+    inBooks[kind]++;
   };
+  let [deliveryAgents, customers, orders] = [0, 0, 0];
+  async function* changedLines() {
+    for await (const text of createInterface({ input: createReadStream(file), crlfDelay: Infinity })) {
+      let line = text;
+      const record = JSON.parse(text);
+      if (record.type === "delivery_agent") deliveryAgents++;
+      else if (record.type === "customer") {
+        agentOfCustomer[record.id] = record.salesagent_id ?? 0;
+        if (record.id % 100 === 0) {
+          line = JSON.stringify({ ...record, display_name: `${record.display_name} (renamed)` });
+          customers++;
+          count(record.salesagent_id, "customers");
+        }
+      } else if (record.type === "order") {
+        if (record.id % 100 === 0) {
+          line = JSON.stringify({ ...record, deliveryagent_id: ((record.deliveryagent_id ?? 0) % deliveryAgents) + 1 });
+          orders++;
+        }
+        if (record.id % 100 === 0 || record.customer_id % 100 === 0)
+          count(agentOfCustomer[record.customer_id], "orders");
+      }
+      yield `${line}\n`;
+    }
+  }
+  if (existsSync(out)) for await (const _ of changedLines());
+  else {
+    await pipeline(changedLines, createWriteStream(`${out}.partial`));
+    // Renamed only when complete, so that an interrupted run never leaves a truncated file to reuse.
+    renameSync(`${out}.partial`, out);
+  }
+  return { file: out, customers, orders, perAgent, inBooks };
 }
 
 export async function runScale(perf: PerfRun, opts: ApiOptions): Promise<string[]> {
@@ -126,10 +191,7 @@ export async function runScale(perf: PerfRun, opts: ApiOptions): Promise<string[
     ["GET /customers (10)", () => "/api/customers?count=10"],
     ["GET /orders (10, busiest customer)", (s: typeof large) => `/api/orders?phone_number=${s.targets.phone}&count=10`],
   ] as const) {
-    const rows = [
-      await pageCost(small.server.url, small.key, path(small)),
-      await pageCost(large.server.url, large.key, path(large)),
-    ];
+    const rows = [await pageCost(small, path(small)), await pageCost(large, path(large))];
     const rounds: Figures[][] = [];
     for (let i = 0; i < opts.rounds; i++) {
       const round = [];
@@ -139,29 +201,32 @@ export async function runScale(perf: PerfRun, opts: ApiOptions): Promise<string[
     pages.push({ label, rows, rounds });
   }
 
-  const sync: { whole: WholeSync; caughtUp: WholeSync; page: Figures; load: Figures }[] = [];
-  for (const s of [small, large]) {
+  const syncOf = async (s: typeof large) => {
     const whole = await wholeSync(s.server.url, s.key, s.agent.id);
     const caughtUp = await wholeSync(s.server.url, s.key, s.agent.id, whole.cursor);
     const page = await run(`GET /sync (first page of 200, ${s.name})`, s.server, syncPath(s.agent.id), auth(s.key));
     const atEnd = syncPath(s.agent.id, whole.cursor);
-    sync.push({
-      whole,
-      caughtUp,
-      page,
-      load: await run(`GET /sync (caught up, ${s.name})`, s.server, atEnd, auth(s.key)),
-    });
-  }
+    return { whole, caughtUp, page, load: await run(`GET /sync (caught up, ${s.name})`, s.server, atEnd, auth(s.key)) };
+  };
+  const sync = [await syncOf(small), await syncOf(large)];
   await Promise.all(sizes.map((s) => s.server.stop()));
 
   perf.step("second import: 1% of the customers and orders changed ...");
   const changed = await changedCopy(large.file);
-  const [{ seq }] = (await query<{ seq: number }>(
-    large.state,
-    "SELECT coalesce(max(seq), 0) AS seq FROM sync_changes",
-  )) as [{ seq: number }];
+  const seq = (await query<{ seq: number }>(large.state, "SELECT coalesce(max(seq), 0) AS seq FROM sync_changes"))[0]!
+    .seq;
   const second = await measureImport(changed.file, large.state);
-  const logged = await syncLog(large.state, seq, large.agent.id);
+  // The change log's entries that the second import wrote, by kind, and those in the agent's book.
+  const log = await query<{ kind: string; n: number; mine: number }>(
+    large.state,
+    `SELECT kind, count(*) AS n, sum(book = ${large.agent.id}) AS mine FROM sync_changes WHERE seq > ${seq} GROUP BY kind`,
+  );
+  const [customerLog, orderLog] = ["customer", "order"].map((kind) => log.find((r) => r.kind === kind));
+  const logged = {
+    customers: customerLog?.n ?? 0,
+    orders: orderLog?.n ?? 0,
+    agent: (customerLog?.mine ?? 0) + (orderLog?.mine ?? 0),
+  };
   const server = await perf.serveApi("api-large-after", "dev", large.state);
   const after = await wholeSync(server.url, large.key, large.agent.id, sync[1]!.whole.cursor);
   await server.stop();
@@ -174,13 +239,7 @@ export async function runScale(perf: PerfRun, opts: ApiOptions): Promise<string[
     "## Import",
     "",
     ...tableHead(
-      "size",
-      "wall time (command)",
-      "peak RSS of the tree",
-      "at the peak (MiB)",
-      "database file",
-      "in use",
-      "bytes per order",
+      "| size | wall time (command) | peak RSS of the tree | at the peak (MiB) | database file | in use | bytes per order |",
     ),
     ...sizes.map(
       ({ imported: m, database: db, orders: n }) =>
@@ -199,13 +258,7 @@ export async function runScale(perf: PerfRun, opts: ApiOptions): Promise<string[
     "## Pages at both sizes",
     "",
     ...tableHead(
-      "request",
-      `rows read (${num(small.orders)} / ${num(orders)} orders)`,
-      "per item answered",
-      "p50 ms (small / large, median round)",
-      "p99 ms",
-      "p50 ratio",
-      "goal",
+      `| request | rows read (${num(small.orders)} / ${num(orders)} orders) | per item answered | p50 ms (small / large, median round) | p99 ms | p50 ratio | goal |`,
     ),
     ...pages.map(({ label, rows, rounds }) => {
       const ratios = rounds.map(([s, l]) => l!.p50 / s!.p50);
@@ -229,14 +282,7 @@ export async function runScale(perf: PerfRun, opts: ApiOptions): Promise<string[
     "## GET /sync",
     "",
     ...tableHead(
-      "size",
-      "agent's book",
-      "whole first sync",
-      "rows per record",
-      "first page of 200: rows, bytes",
-      "caught up: rows",
-      "page of 200 under load: req/s, p50, CPU ms per record",
-      "caught up under load: req/s, p50",
+      "| size | agent's book | whole first sync | rows per record | first page of 200: rows, bytes | caught up: rows | page of 200 under load: req/s, p50, CPU ms per record | caught up under load: req/s, p50 |",
     ),
     ...[small, large].map((s, k) => {
       const { whole, caughtUp, page, load } = sync[k]!;
