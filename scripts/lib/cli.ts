@@ -211,19 +211,19 @@ export function parseSubcommand<G extends OptionTable, R>(
 }
 
 /** An option's value as a whole number from min to max (plain digits only), or `fallback` when it is not given. */
-export function wholeNumber(
+export function wholeNumber<F = number>(
   name: string,
   text: string | undefined,
-  fallback: number,
+  fallback: F,
   min: number,
   max?: number,
-): number {
+  unit = "",
+): number | F {
   if (text === undefined) return fallback;
   const n = Number(text);
   if (!/^\d{1,15}$/.test(text) || n < min || (max !== undefined && n > max)) {
-    throw new UsageError(
-      `--${name} must be a whole number ${max === undefined ? `of at least ${min}` : `from ${min} to ${max}`}, not '${text}'`,
-    );
+    const range = max === undefined ? `of at least ${min}` : `from ${min} to ${max}`;
+    throw new UsageError(`--${name} must be a whole number ${unit}${range}, not '${text}'`);
   }
   return n;
 }
