@@ -21,10 +21,9 @@ import { tempFolder } from "./lib/temp-folder.ts";
 import { API_CONFIG, apiEnvArgs, buildApi, buildDocs, DOCS_CONFIG, type Mode } from "./lib/workers.ts";
 import { buildApp } from "./app/build.ts";
 import { DEPLOY_COMMAND, DEPLOY_OPTIONS, deployArgs, type DeployArgs } from "./deploy/args.ts";
-import { deployedUrl, parseDeployOutput, type DeployRecord } from "./deploy/output.ts";
 import { describeResource, isPlaceholderId, readResources } from "./deploy/resources.ts";
 import { describeSetup, setUp } from "./deploy/setup.ts";
-import { smokeCheck } from "./deploy/smoke.ts";
+import { deployedUrl, parseDeployOutput, type DeployRecord, smokeCheck } from "./deploy/smoke.ts";
 
 /** Refuses (throws) while the mode's resources have placeholder ids; a dry run only reports them. */
 function placeholderCheck(mode: Mode, dryRun: boolean): void {
