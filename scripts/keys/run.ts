@@ -14,7 +14,7 @@ import { KEY_ID_PATTERN } from "../../src/keys/keys.secret.ts";
 import { Enrollments } from "../../src/enroll/enroll.codes.ts";
 import { ApiError } from "../../src/platform/errors.ts";
 import type { Platform, Target } from "../lib/local.ts";
-import { type Output, UsageError, usageErrorLine } from "../lib/cli.ts";
+import { failureLine as cliFailureLine, type Output, UsageError } from "../lib/cli.ts";
 import { type Command, KEYS_COMMAND_LINE, parseKeysCommandLine } from "./commands.ts";
 
 export interface KeysIo {
@@ -286,7 +286,7 @@ function oneLine(err: unknown): string {
 
 /** The one line on standard error for a failed command. */
 function failureLine(err: unknown): string {
-  if (err instanceof UsageError) return usageErrorLine(err, KEYS_COMMAND_LINE);
+  if (err instanceof UsageError) return cliFailureLine(err, KEYS_COMMAND_LINE);
   let message: string;
   if (err instanceof ApiError)
     message = err.options.fields?.[0]

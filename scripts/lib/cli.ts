@@ -130,7 +130,7 @@ export function parseCommandLine<T extends OptionTable>(
     parsed = parseOptions(argv, options, maxPositionals);
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
-    console.error(usageErrorLine(err, command));
+    console.error(failureLine(err, command));
     process.exit(1);
   }
   if (parsed.help) {
@@ -138,10 +138,6 @@ export function parseCommandLine<T extends OptionTable>(
     process.exit(0);
   }
   return parsed;
-}
-
-export function usageErrorLine(err: UsageError, command: CommandLine): string {
-  return `Error: ${err.message}${err.pointToHelp ? `; see ${command.invocation} --help` : ""}`;
 }
 
 /**
@@ -260,6 +256,6 @@ export function platformOf(values: Values<typeof PLATFORM_OPTIONS>): {
 
 /** A failed command's one line on stderr: a usage error with its pointer to --help, else the error's message. */
 export function failureLine(err: unknown, command: CommandLine): string {
-  if (err instanceof UsageError) return usageErrorLine(err, command);
-  return `Error: ${err instanceof Error ? err.message : String(err)}`;
+  if (!(err instanceof UsageError)) return `Error: ${err instanceof Error ? err.message : String(err)}`;
+  return `Error: ${err.message}${err.pointToHelp ? `; see ${command.invocation} --help` : ""}`;
 }

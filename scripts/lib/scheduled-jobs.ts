@@ -34,7 +34,8 @@ function cronJob(cron: string, run?: () => void): Cron {
   try {
     return new Cron(cron, { timezone: "UTC", mode: "5-part" }, run);
   } catch (err) {
-    throw new Error(`cannot read the cron "${cron}" (${(err as Error).message.replace(/^CronPattern: /, "")})`);
+    const reason = (err as Error).message.replace(/^CronPattern: /, "");
+    throw new Error(`cannot read the cron "${cron}" (${reason})`, { cause: err });
   }
 }
 

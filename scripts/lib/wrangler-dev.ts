@@ -7,20 +7,14 @@ import { spawn } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import { constants } from "node:os";
 import { join, resolve } from "node:path";
-import { type AdminToken, resolveAdminToken } from "./admin-token.ts";
-import { type ConfigCopy, configCopy, type ConfigSection, readConfig, requiredSecretsAsVars } from "./config.ts";
+import { resolveAdminToken } from "./admin-token.ts";
+import { configCopy, type ConfigSection, readConfig, requiredSecretsAsVars } from "./config.ts";
 import { PERSIST_DIR, PORT } from "./local.ts";
-import {
-  describeScheduledJobs,
-  type ScheduledJobs,
-  scheduledJobsFromEnv,
-  startScheduledJobs,
-} from "./scheduled-jobs.ts";
+import { describeScheduledJobs, scheduledJobsFromEnv, startScheduledJobs } from "./scheduled-jobs.ts";
 import { descendants, killAll, killTree, stillAlive } from "./processes.ts";
 import { devConfigArgs, WRANGLER_BIN, wranglerEnv } from "./wrangler-env.ts";
 import { API_CONFIG } from "./workers.ts";
 
-export const DEFAULT_RATE_LIMIT = 600;
 const FORWARDED_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 /**
  * How long wrangler gets to stop its workerd processes after a forwarded signal before its whole
@@ -30,9 +24,9 @@ const FORWARDED_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 const STOP_GRACE_MS = 7_000;
 
 /** RATE_LIMIT_PER_MINUTE as a number (default 600; 0 turns limiting off). Throws on anything else. */
-export function rateLimitFromEnv(env: NodeJS.ProcessEnv = process.env): number {
+function rateLimitFromEnv(env: NodeJS.ProcessEnv = process.env): number {
   const raw = env.RATE_LIMIT_PER_MINUTE;
-  if (raw === undefined || raw === "") return DEFAULT_RATE_LIMIT;
+  if (raw === undefined || raw === "") return 600;
   if (!/^\d+$/.test(raw) || Number(raw) > 1_000_000_000) {
     throw new Error(`RATE_LIMIT_PER_MINUTE must be a whole number (0 turns limiting off), got "${raw}"`);
   }
@@ -48,7 +42,7 @@ const PER_KEY_LIMITER = "RATE_LIMITER";
  * the config file, not from a var, so a limit other than the file's is written into the copy. 0
  * changes no limit: the middleware skips the binding.
  */
-export function configForRateLimit(limit: number): ConfigCopy {
+function configForRateLimit(limit: number) {
   const config = readConfig();
   const perKey = (section: ConfigSection) => (section.ratelimits ?? []).filter((r) => r.name === PER_KEY_LIMITER);
   const limits = [config, ...Object.values(config.env ?? {})].flatMap(perKey);
@@ -62,16 +56,11 @@ export function configForRateLimit(limit: number): ConfigCopy {
   });
 }
 
-export interface ServeSettings {
-  rateLimit: number;
-  admin: AdminToken;
-  jobs: ScheduledJobs;
-}
-
 /** The settings of the environment, checked first, so that a bad one fails before any slow step. */
-export function serveSettings(): ServeSettings {
+export function serveSettings() {
   return { rateLimit: rateLimitFromEnv(), admin: resolveAdminToken(PERSIST_DIR), jobs: scheduledJobsFromEnv() };
 }
+type ServeSettings = ReturnType<typeof serveSettings>;
 
 /** What `npm start` shows of its demo state: the key, a phone number with orders, the link into the app. */
 type Demo = { key: string; phone: string | null; appLink: string | null } | null;
