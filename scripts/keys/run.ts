@@ -47,11 +47,11 @@ export async function keysCommand(argv: readonly string[], io: KeysIo): Promise<
       return 0;
     }
     const { cmd, json, remote, environment } = parsed;
-    const platform = await io.openPlatform({ remote, environment });
+    const target = { remote, environment };
+    const platform = await io.openPlatform(target);
     try {
       const store = new KeyStore(platform.env.KEYS, platform.env.DB);
       const enrollments = new Enrollments(platform.env.DB, store);
-      const target = { remote, environment };
       await run(cmd, { store, enrollments, json, target, deploymentMode: String(platform.env.MODE), out });
     } finally {
       await platform.dispose();
