@@ -8,11 +8,9 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { DEPLOY_OPTIONS, deployArgs } from "../scripts/deploy/args.ts";
-import { deployedUrl, parseDeployOutput } from "../scripts/deploy/output.ts";
 import { isPlaceholderId, readResources } from "../scripts/deploy/resources.ts";
-import { parseCreatedId, parseListing } from "../scripts/deploy/setup.ts";
-import { healthProblem, healthUrl } from "../scripts/deploy/smoke.ts";
-import { recordId } from "../scripts/deploy/toml-ids.ts";
+import { parseCreatedId, parseListing, recordId } from "../scripts/deploy/setup.ts";
+import { deployedUrl, healthProblem, healthUrl, parseDeployOutput } from "../scripts/deploy/smoke.ts";
 import { parseOptions } from "../scripts/lib/cli.ts";
 import { run } from "../scripts/lib/processes.ts";
 

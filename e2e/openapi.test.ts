@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { redoclyLint } from "../scripts/lib/redocly.ts";
+import { redoclyLint } from "../scripts/lib/openapi-lint.ts";
 import { expectNoSeriousViolations } from "./helpers/axe.ts";
 import { launchBrowser, SKIP_BROWSER_TESTS } from "./helpers/browser.ts";
 import { startWranglerDev } from "./helpers/server.ts";

@@ -2,7 +2,6 @@
 // declarations against the routes, type check, lint, formatting, the generated binding types up to date, a
 // dry-run build of every Worker in both modes, the OpenAPI lint when the project has one, and the
 // documentation's links. Prints each step; exits 1 naming the step that failed.
-import { readFileSync } from "node:fs";
 import { type CommandLine, parseCommandLine } from "./lib/cli.ts";
 import { runChecked } from "./lib/processes.ts";
 import { runSteps, StepFailed } from "./lib/steps.ts";
@@ -20,15 +19,6 @@ const COMMAND: CommandLine = {
   Needs no Cloudflare account.`,
 };
 
-/** `wrangler types` with the flags of the cf-typegen script, so that the check and the generator agree. */
-function typegenCommand(): string[] {
-  const scripts = (JSON.parse(readFileSync("package.json", "utf8")) as { scripts?: Record<string, string> }).scripts;
-  const words = scripts?.["cf-typegen"]?.trim().split(/\s+/) ?? [];
-  if (words[0] !== "wrangler" || words[1] !== "types")
-    throw new Error("package.json's cf-typegen script must be `wrangler types ...`");
-  return words;
-}
-
 const npm = (...args: string[]) => runChecked("npm", ["run", ...args]);
 
 async function main(): Promise<void> {
@@ -43,7 +33,8 @@ async function main(): Promise<void> {
       // docs/development.md, "Layers": what may import what, with no folder exempted.
       { name: "dependency rules", run: () => npm("graph:check") },
       { name: "formatting (prettier)", run: () => npm("format:check") },
-      { name: "binding types up to date", run: () => runChecked("npx", [...typegenCommand(), "--check"]) },
+      // The cf-typegen script's own flags, so that the check and the generator agree.
+      { name: "binding types up to date", run: () => npm("cf-typegen", "--", "--check") },
       { name: "build the API, test mode (dry run)", run: () => buildApi("test", outdir.path) },
       { name: "build the API, live mode (dry run)", run: () => buildApi("live", outdir.path) },
       { name: "build the docs Worker, both modes (dry run)", run: () => buildDocs(outdir.path) },

@@ -1,7 +1,7 @@
 // npm run client:types: writes the typed client's declarations (packages/client/src/api.gen.ts) from the
 // worker's own route types, as the TypeScript compiler infers them from the zod schemas; `--check` (a step of
 // npm run check) fails when the committed file differs. Why generated: docs/decisions.md, "The client package".
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { format, resolveConfig } from "prettier";
 import ts from "typescript";
@@ -132,12 +132,7 @@ async function main(): Promise<void> {
     console.log(`wrote ${GENERATED.slice(ROOT.length + 1)}`);
     return;
   }
-  let committed = "";
-  try {
-    committed = readFileSync(GENERATED, "utf8");
-  } catch {
-    // Missing: reported as a difference below.
-  }
+  const committed = existsSync(GENERATED) ? readFileSync(GENERATED, "utf8") : "";
   if (committed === generated) {
     console.log("The typed client's declarations match the routes.");
     return;

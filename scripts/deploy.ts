@@ -20,15 +20,14 @@ import { runSteps, StepFailed, type Step } from "./lib/steps.ts";
 import { tempFolder } from "./lib/temp-folder.ts";
 import { API_CONFIG, apiEnvArgs, buildApi, buildDocs, DOCS_CONFIG, type Mode } from "./lib/workers.ts";
 import { buildApp } from "./app/build.ts";
-import { DEPLOY_COMMAND, DEPLOY_OPTIONS, deployArgs, type DeployArgs } from "./deploy/args.ts";
-import { deployedUrl, parseDeployOutput, type DeployRecord } from "./deploy/output.ts";
-import { describeResource, isPlaceholderId, readResources } from "./deploy/resources.ts";
-import { describeSetup, setUp } from "./deploy/setup.ts";
-import { smokeCheck } from "./deploy/smoke.ts";
+import { DEPLOY_COMMAND, DEPLOY_OPTIONS, deployArgs } from "./deploy/args.ts";
+import { describeResource } from "./deploy/resources.ts";
+import { describeSetup, resourcesToCreate, setUp } from "./deploy/setup.ts";
+import { deployedUrl, parseDeployOutput, type DeployRecord, smokeCheck } from "./deploy/smoke.ts";
 
 /** Refuses (throws) while the mode's resources have placeholder ids; a dry run only reports them. */
 function placeholderCheck(mode: Mode, dryRun: boolean): void {
-  const missing = readResources(mode).resources.filter((r) => isPlaceholderId(r.id));
+  const missing = resourcesToCreate(mode);
   if (missing.length === 0) return;
   const flags = mode === "live" ? " --env live" : "";
   const message =
@@ -48,7 +47,7 @@ async function deployApi(mode: Mode, workdir: string): Promise<DeployRecord | un
   }
 }
 
-function plan(args: DeployArgs, workdir: string): Step[] {
+function plan(args: ReturnType<typeof deployArgs>, workdir: string): Step[] {
   const { mode, dryRun } = args;
   let record: DeployRecord | undefined;
   if (args.setup) {

@@ -1,7 +1,5 @@
-// `npm run keys -- create|list|roll|revoke|audit` (docs/commands.md): the operator's key management, on the
-// local key store (PERSIST_DIR) or, with --remote, the Cloudflare account's, through the same
-// KeyStore module that the worker uses. A secret is printed once, by the command that made it;
-// with --json the last line of standard output is the JSON answer. The command is ./keys/run.ts.
+// `npm run keys -- <command>` (docs/commands.md): the operator's key management on the local key store
+// (PERSIST_DIR) or, with --remote, the Cloudflare account's. The command is ./keys/run.ts.
 import { keysCommand } from "./keys/run.ts";
 import { consoleOutput } from "./lib/cli.ts";
 

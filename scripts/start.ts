@@ -4,6 +4,7 @@
 import { DEMO_OPTIONS } from "./dataset/index.ts";
 import { type CommandLine, parseCommandLine, SERVE_ENVIRONMENT } from "./lib/cli.ts";
 import type { Platform } from "./lib/local.ts";
+import type { CreatedKey } from "../src/keys/keys.record.ts";
 
 const COMMAND: CommandLine = {
   invocation: "npm start --",
@@ -16,13 +17,15 @@ ${SERVE_ENVIRONMENT}`,
 // The command line first: --help and mistakes answer at once, without loading wrangler (seconds).
 parseCommandLine(process.argv.slice(2), COMMAND, {});
 const { importFile } = await import("./import/file.ts");
-const { issueDemoKey } = await import("./lib/demo-key.ts");
 const { PERSIST_DIR, PORT } = await import("./lib/local.ts");
 const { openMigratedPlatform } = await import("./lib/migrate.ts");
 const { serve, serveSettings } = await import("./lib/wrangler-dev.ts");
-const { KeyStore } = await import("../src/keys/keys.store.ts");
+const { DEFAULT_GRACE_SECONDS, KeyStore } = await import("../src/keys/keys.store.ts");
+const { Enrollments } = await import("../src/enroll/enroll.codes.ts");
 const { buildApp } = await import("./app/build.ts");
-const { demoAppLink } = await import("./app/demo-link.ts");
+
+/** Who the key audit log names for the demo key's and the demo link's changes. */
+const START = { actor: "start" } as const;
 
 async function loadDemoDataIfEmpty(platform: Platform): Promise<void> {
   const row = await platform.env.DB.prepare("SELECT COUNT(*) AS n FROM customers").first<{ n: number }>();
@@ -46,6 +49,33 @@ async function examplePhone(platform: Platform): Promise<string | null> {
   return row?.phone_key ?? null;
 }
 
+/**
+ * The demo API key. The key store keeps only hashes, so a secret can be shown only when it is made: each
+ * start rolls the previous demo key (which keeps working for the default grace of 24 hours) or makes the first one.
+ */
+async function issueDemoKey({ KEYS, DB }: Env): Promise<CreatedKey> {
+  const keys = new KeyStore(KEYS, DB);
+  const current = (await keys.list())
+    .filter((k) => k.name === "demo" && k.mode === "test" && keys.stateOf(k) === "active")
+    .at(-1);
+  const rolled = current && (await keys.roll(current.id, DEFAULT_GRACE_SECONDS, START));
+  return rolled || keys.create({ name: "demo", mode: "test" }, START);
+}
+
+/**
+ * The one-time link into the field app: an enrollment code for the sales agent with the most customers
+ * (so that the app shows a full book), as the QR code's link `<base>/enroll#<code>` (docs/specification.md section 9).
+ */
+async function demoAppLink({ DB, KEYS }: Env, base: string): Promise<string | null> {
+  const agent = await DB.prepare(
+    "SELECT salesagent_id AS id FROM customers WHERE salesagent_id IS NOT NULL GROUP BY salesagent_id ORDER BY count(*) DESC, salesagent_id LIMIT 1",
+  ).first<{ id: number }>();
+  if (!agent) return null;
+  const enrollments = new Enrollments(DB, new KeyStore(KEYS, DB));
+  const made = await enrollments.create({ agent_id: agent.id, mode: "test", name: "demo app" }, START);
+  return `${base}/enroll#${made.code}`;
+}
+
 async function main(): Promise<void> {
   const settings = serveSettings();
 
@@ -56,7 +86,7 @@ async function main(): Promise<void> {
   let appLink: string | null;
   try {
     await loadDemoDataIfEmpty(platform);
-    const issued = await issueDemoKey(new KeyStore(platform.env.KEYS, platform.env.DB));
+    const issued = await issueDemoKey(platform.env);
     demoKey = issued.secret;
     if (issued.copyPending) {
       console.warn(
@@ -64,7 +94,7 @@ async function main(): Promise<void> {
       );
     }
     phone = await examplePhone(platform);
-    appLink = await demoAppLink(platform, `http://127.0.0.1:${PORT}`);
+    appLink = await demoAppLink(platform.env, `http://127.0.0.1:${PORT}`);
   } finally {
     // wrangler dev opens the same state next; the proxy must let go of it first.
     await platform.dispose();

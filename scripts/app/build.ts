@@ -1,14 +1,15 @@
 // Builds the field app (app/, docs/field-app.md) into app/dist/: the page, its script and styles
-// named by their content, the manifest and icons, the service worker, and files.ts, the module
+// named by their content, the manifest and icons (drawn here), the service worker, and files.ts, the module
 // through which the worker serves them at /app/ (src/fieldapp/). npm start, npm run dev, check,
 // test and deploy call buildApp() first; `npm run build:app` runs it alone.
+import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { crc32, deflateSync } from "node:zlib";
 import { build } from "esbuild";
-import { buildClientPackage } from "../lib/client-package.ts";
-import { iconPng } from "./icons.ts";
 
 const ROOT = join(fileURLToPath(import.meta.url), "..", "..", "..");
 const SOURCES = join(ROOT, "app");
@@ -42,6 +43,51 @@ async function bundle(entry: string, define: Record<string, string> = {}): Promi
   const out = result.outputFiles[0];
   if (!out) throw new Error(`esbuild wrote nothing for ${entry}`);
   return Buffer.from(out.contents);
+}
+
+const GREEN = [0x0b, 0x5d, 0x3b];
+const WHITE = [0xff, 0xff, 0xff];
+
+function chunk(type: string, data: Buffer): Buffer {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, "ascii"), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([length, body, crc]);
+}
+
+/** Whether the pixel at (x, y) of a unit square belongs to the book: two pages with a spine between. */
+function inBook(x: number, y: number): boolean {
+  if (y < 0.28 || y > 0.72) return false;
+  const fromSpine = Math.abs(x - 0.5);
+  // Each page's top edge rises towards the spine a little, like an open book's.
+  const top = 0.28 + 0.06 * (fromSpine / 0.3);
+  return fromSpine > 0.015 && fromSpine < 0.3 && y >= top;
+}
+
+/** A square RGB PNG of `size` pixels: the app's icon, a green square with a white open book (no binary in the repository). */
+function iconPng(size: number): Buffer {
+  const row = 1 + size * 3;
+  const raw = Buffer.alloc(row * size);
+  for (let y = 0; y < size; y++) {
+    raw[y * row] = 0; // filter: none
+    for (let x = 0; x < size; x++) {
+      const colour = inBook((x + 0.5) / size, (y + 0.5) / size) ? WHITE : GREEN;
+      raw.set(colour, y * row + 1 + x * 3);
+    }
+  }
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(size, 0);
+  header.writeUInt32BE(size, 4);
+  header[8] = 8; // bit depth
+  header[9] = 2; // colour type: RGB
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", header),
+    chunk("IDAT", deflateSync(raw, { level: 9 })),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
 }
 
 /** Builds every file of the app in memory. */
@@ -116,8 +162,10 @@ ${entries.join("\n")}
 
 /** Builds the app into app/dist (the files themselves under public/, for inspection and size figures). */
 export async function buildApp(): Promise<AppFile[]> {
-  // The app imports the client by its package name, as an outside app does: its dist/ must be current.
-  buildClientPackage();
+  // The app imports the client by its package name, as an outside app does: its dist/ must be current
+  // (docs/decisions.md, "The client package"). tsc -b is incremental: about a second when nothing changed.
+  const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+  execFileSync(process.execPath, [tsc, "-b", join(ROOT, "packages/client")], { stdio: "inherit" });
   const files = await appFiles();
   rmSync(join(APP_DIST, "public"), { recursive: true, force: true });
   mkdirSync(join(APP_DIST, "public"), { recursive: true });

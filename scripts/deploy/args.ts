@@ -24,15 +24,8 @@ export const DEPLOY_OPTIONS = {
   url: { type: "string", value: "URL" },
 } as const satisfies OptionTable;
 
-export interface DeployArgs {
-  mode: Mode;
-  setup: boolean;
-  dryRun: boolean;
-  url: string | undefined;
-}
-
 /** The parsed options' meaning; a value that makes no sense is a UsageError naming its option. */
-export function deployArgs(values: Values<typeof DEPLOY_OPTIONS>): DeployArgs {
+export function deployArgs(values: Values<typeof DEPLOY_OPTIONS>) {
   if (values.env !== undefined && values.env !== "live") {
     throw new UsageError(
       `--env must be live (the one environment of wrangler.toml; leave it out for test mode), not '${values.env}'`,
@@ -44,7 +37,7 @@ export function deployArgs(values: Values<typeof DEPLOY_OPTIONS>): DeployArgs {
     );
   }
   return {
-    mode: values.env === "live" ? "live" : "test",
+    mode: (values.env === "live" ? "live" : "test") as Mode,
     setup: values.setup ?? false,
     dryRun: values["dry-run"] ?? false,
     url: values.url,

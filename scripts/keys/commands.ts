@@ -2,9 +2,8 @@
 // options, operands and checks. Parsed and checked before anything is opened, so that a mistake
 // costs nothing and says, in one line, what is wrong. To add an option or a subcommand, add it to
 // COMMANDS; the parser (scripts/lib/cli.ts) refuses everything a subcommand does not list.
-import { isKeyMode, KEY_ID_PATTERN } from "../../src/keys/keys.secret.ts";
-import { checkName, checkSeconds, MAX_LIFETIME_SECONDS } from "../../src/keys/keys.rules.ts";
-import { parseScopes } from "../../src/keys/keys.rules.ts";
+import { isKeyMode, KEY_ID_PATTERN, type KeyMode } from "../../src/keys/keys.secret.ts";
+import { checkName, MAX_LIFETIME_SECONDS, parseScopes } from "../../src/keys/keys.rules.ts";
 import { DEFAULT_AUDIT_LIMIT, MAX_AUDIT_LIMIT } from "../../src/keys/keys.audit.ts";
 import { CODE_EXPIRES_IN, KEY_EXPIRES_IN } from "../../src/enroll/enroll.codes.ts";
 import { ApiError } from "../../src/platform/errors.ts";
@@ -34,15 +33,13 @@ const COMMANDS = {
     usage:
       "create --mode test|live --name NAME [--expires-in SECONDS] [--scopes read,write] [--agent SALES_AGENT_ID] [--json]",
     build(values) {
-      if (values.mode === undefined) throw new UsageError("--mode is required: test or live");
-      if (!isKeyMode(values.mode)) throw new UsageError(`--mode must be test or live, not '${values.mode}'`);
+      const mode = keyMode(values.mode);
       if (values.name === undefined) throw new UsageError("--name is required: 1 to 100 characters");
       const name = rule(() => checkName(values.name), "--name");
-      const expiresIn = values["expires-in"] === undefined ? null : seconds("--expires-in", values["expires-in"], 1);
-      const scopes =
-        values.scopes === undefined ? parseScopes(undefined) : rule(() => parseScopes(values.scopes), "--scopes");
+      const expiresIn = seconds("expires-in", values["expires-in"], null, 1);
+      const scopes = scopesOf(values.scopes);
       const agentId = values.agent === undefined ? null : agent(values.agent);
-      return { command: "create" as const, name, mode: values.mode, expiresIn, scopes, agentId };
+      return { command: "create" as const, name, mode, expiresIn, scopes, agentId };
     },
   }),
   list: subcommand({
@@ -58,7 +55,7 @@ const COMMANDS = {
     build: (values, [id]) => ({
       command: "roll" as const,
       id: id!,
-      grace: values.grace === undefined ? undefined : seconds("--grace", values.grace, 0),
+      grace: seconds("grace", values.grace, undefined, 0),
     }),
   }),
   revoke: subcommand({
@@ -78,16 +75,13 @@ const COMMANDS = {
       if (ids.length === 0 && values.mode === undefined && values.agent === undefined) {
         throw new UsageError("rotate needs key ids, --mode or --agent");
       }
-      if (values.mode !== undefined && !isKeyMode(values.mode)) {
-        throw new UsageError(`--mode must be test or live, not '${values.mode}'`);
-      }
       for (const id of ids) {
         if (!KEY_ID_PATTERN.test(id)) throw new UsageError(`'${id}' is not a key id: key_ and 16 letters or digits`);
       }
       return {
         command: "rotate" as const,
         ids: ids.length > 0 ? ids : null,
-        mode: values.mode ?? null,
+        mode: values.mode === undefined ? null : keyMode(values.mode),
         agentId: values.agent === undefined ? null : agent(values.agent),
       };
     },
@@ -118,20 +112,12 @@ const COMMANDS = {
     build(values) {
       if (values.agent === undefined) throw new UsageError("--agent is required: the sales agent's id");
       const agentId = agent(values.agent);
-      if (values.mode === undefined) throw new UsageError("--mode is required: test or live");
-      if (!isKeyMode(values.mode)) throw new UsageError(`--mode must be test or live, not '${values.mode}'`);
-      const scopes =
-        values.scopes === undefined ? parseScopes(undefined) : rule(() => parseScopes(values.scopes), "--scopes");
-      const expiresIn =
-        values["expires-in"] === undefined
-          ? CODE_EXPIRES_IN.default
-          : within("--expires-in", values["expires-in"], CODE_EXPIRES_IN);
-      const keyExpiresIn =
-        values["key-expires-in"] === undefined
-          ? null
-          : within("--key-expires-in", values["key-expires-in"], KEY_EXPIRES_IN);
+      const mode = keyMode(values.mode);
+      const scopes = scopesOf(values.scopes);
+      const expiresIn = seconds("expires-in", values["expires-in"], CODE_EXPIRES_IN.default, CODE_EXPIRES_IN);
+      const keyExpiresIn = seconds("key-expires-in", values["key-expires-in"], null, KEY_EXPIRES_IN);
       const name = values.name === undefined ? null : rule(() => checkName(values.name), "--name");
-      return { command: "enroll" as const, agentId, mode: values.mode, scopes, expiresIn, keyExpiresIn, name };
+      return { command: "enroll" as const, agentId, mode, scopes, expiresIn, keyExpiresIn, name };
     },
   }),
 };
@@ -148,22 +134,31 @@ Options for every command: --remote (the Cloudflare account's key store), --env 
 Local state: PERSIST_DIR (default .wrangler/state).`,
 };
 
-export type Parsed =
-  { help: true } | { help: false; cmd: Command; json: boolean; remote: boolean; environment: string | undefined };
-
 /** Throws a UsageError for any mistake. */
-export function parseKeysCommandLine(argv: readonly string[]): Parsed {
+export function parseKeysCommandLine(argv: readonly string[]) {
   const parsed = parseSubcommand<typeof COMMON, Command>(argv, COMMON, COMMANDS);
-  if (parsed.help) return parsed;
-  return { help: false, cmd: parsed.command, json: parsed.common.json ?? false, ...platformOf(parsed.common) };
+  if (parsed.help) return { help: true as const };
+  return { help: false as const, cmd: parsed.command, json: parsed.common.json ?? false, ...platformOf(parsed.common) };
 }
 
-/** Whole seconds, written as plain digits: "1e3", "-5", "10.0" and " 10" are refused, not guessed at. */
-function seconds(option: string, text: string, min: number): number {
-  const message = `${option} must be a whole number of seconds from ${min} to ${MAX_LIFETIME_SECONDS}, not '${text}'`;
-  if (!/^[0-9]{1,10}$/.test(text)) throw new UsageError(message);
-  return rule(() => checkSeconds(option === "--grace" ? "grace" : "expires_in", Number(text), min), option, message);
+/** Whole seconds from min (or bounds.min) to bounds.max, written as plain digits: "1e3", "-5" and " 10" are refused. */
+function seconds<F>(
+  option: string,
+  text: string | undefined,
+  fallback: F,
+  bounds: number | { min: number; max: number },
+) {
+  const { min, max } = typeof bounds === "number" ? { min: bounds, max: MAX_LIFETIME_SECONDS } : bounds;
+  return wholeNumber(option, text, fallback, min, max, "of seconds ");
 }
+
+function keyMode(text: string | undefined): KeyMode {
+  if (text === undefined) throw new UsageError("--mode is required: test or live");
+  if (!isKeyMode(text)) throw new UsageError(`--mode must be test or live, not '${text}'`);
+  return text;
+}
+
+const scopesOf = (text: string | undefined) => rule(() => parseScopes(text), "--scopes");
 
 /** A sales agent's id, written as plain digits; whether it exists is the key store's to say. */
 function agent(text: string): number {
@@ -172,23 +167,13 @@ function agent(text: string): number {
   return Number(text);
 }
 
-/** Whole seconds within an enrollment bound, written as plain digits. */
-function within(option: string, text: string, bounds: { min: number; max: number }): number {
-  if (!/^[0-9]{1,10}$/.test(text) || Number(text) < bounds.min || Number(text) > bounds.max) {
-    throw new UsageError(
-      `${option} must be a whole number of seconds from ${bounds.min} to ${bounds.max}, not '${text}'`,
-    );
-  }
-  return Number(text);
-}
-
 /** Runs one of the key store's own rules, turning its 422 into a usage error for the option. */
-function rule<T>(check: () => T, option: string, message?: string): T {
+function rule<T>(check: () => T, option: string): T {
   try {
     return check();
   } catch (err) {
     if (err instanceof ApiError && err.options.fields?.[0]) {
-      throw new UsageError(message ?? `${option} ${err.options.fields[0].message}`);
+      throw new UsageError(`${option} ${err.options.fields[0].message}`);
     }
     throw err;
   }

@@ -14,7 +14,7 @@ import { KEY_ID_PATTERN } from "../../src/keys/keys.secret.ts";
 import { Enrollments } from "../../src/enroll/enroll.codes.ts";
 import { ApiError } from "../../src/platform/errors.ts";
 import type { Platform, Target } from "../lib/local.ts";
-import { type Output, UsageError, usageErrorLine } from "../lib/cli.ts";
+import { failureLine as cliFailureLine, type Output, UsageError } from "../lib/cli.ts";
 import { type Command, KEYS_COMMAND_LINE, parseKeysCommandLine } from "./commands.ts";
 
 export interface KeysIo {
@@ -26,16 +26,10 @@ export interface KeysIo {
 /** Who the key audit log names for changes made here. */
 const CLI = { actor: "cli" } as const;
 
-/** A failure to report in one line (exit status 1). */
-class CommandError extends Error {
-  override readonly name = "CommandError";
-}
-
 interface Context {
   store: KeyStore;
   enrollments: Enrollments;
   json: boolean;
-  remote: boolean;
   /** Whose keys these are: the local state in PERSIST_DIR, or the account's. */
   target: Target;
   /** The deployment mode of the store's environment (its MODE var). */
@@ -53,12 +47,12 @@ export async function keysCommand(argv: readonly string[], io: KeysIo): Promise<
       return 0;
     }
     const { cmd, json, remote, environment } = parsed;
-    const platform = await io.openPlatform({ remote, environment });
+    const target = { remote, environment };
+    const platform = await io.openPlatform(target);
     try {
       const store = new KeyStore(platform.env.KEYS, platform.env.DB);
       const enrollments = new Enrollments(platform.env.DB, store);
-      const target = { remote, environment };
-      await run(cmd, { store, enrollments, json, remote, target, deploymentMode: String(platform.env.MODE), out });
+      await run(cmd, { store, enrollments, json, target, deploymentMode: String(platform.env.MODE), out });
     } finally {
       await platform.dispose();
     }
@@ -77,11 +71,7 @@ async function run(cmd: Command, ctx: Context): Promise<void> {
         { name: cmd.name, mode: cmd.mode, expiresInSeconds: cmd.expiresIn, scopes: cmd.scopes, agentId: cmd.agentId },
         CLI,
       );
-      if (cmd.mode !== ctx.deploymentMode) {
-        out.error(
-          `Note: this key store's deployment runs in ${ctx.deploymentMode} mode; it will refuse this ${cmd.mode}-mode key.`,
-        );
-      }
+      noteMode(ctx, cmd.mode, "this");
       printNewKey(
         out,
         created,
@@ -154,11 +144,7 @@ async function run(cmd: Command, ctx: Context): Promise<void> {
         },
         CLI,
       );
-      if (cmd.mode !== ctx.deploymentMode) {
-        out.error(
-          `Note: this key store's deployment runs in ${ctx.deploymentMode} mode; it will refuse the ${cmd.mode}-mode key that this code makes.`,
-        );
-      }
+      noteMode(ctx, cmd.mode, "the", " that this code makes");
       // The code is printed once, here, and nowhere else: D1 keeps only its hash.
       if (json) out.log(JSON.stringify(made));
       else {
@@ -181,7 +167,7 @@ async function run(cmd: Command, ctx: Context): Promise<void> {
       if (json)
         out.log(JSON.stringify({ ...publicRecord(revoked, store.stateOf(revoked)), copy_pending: copyPending }));
       else {
-        const bound = ctx.remote
+        const bound = ctx.target.remote
           ? `about ${REVOCATION_BOUND_PRODUCTION_SECONDS} s`
           : `${REVOCATION_BOUND_LOCAL_SECONDS} s`;
         out.log(
@@ -196,22 +182,17 @@ async function run(cmd: Command, ctx: Context): Promise<void> {
   }
 }
 
+function noteMode(ctx: Context, mode: string, which: string, made = ""): void {
+  if (mode === ctx.deploymentMode) return;
+  ctx.out.error(
+    `Note: this key store's deployment runs in ${ctx.deploymentMode} mode; it will refuse ${which} ${mode}-mode key${made}.`,
+  );
+}
+
 function printNewKey(out: Output, { record, secret, copyPending }: CreatedKey, json: boolean, summary: string): void {
-  if (json) {
-    out.log(
-      JSON.stringify({
-        id: record.id,
-        secret,
-        name: record.name,
-        mode: record.mode,
-        expires_at: record.expires_at,
-        scopes: record.scopes,
-        agent_id: record.agent_id,
-        copy_pending: copyPending,
-      }),
-    );
-    return;
-  }
+  const { id, name, mode, expires_at, scopes, agent_id } = record;
+  if (json)
+    return out.log(JSON.stringify({ id, secret, name, mode, expires_at, scopes, agent_id, copy_pending: copyPending }));
   out.log(summary);
   out.log("Its secret, shown this once (the key store keeps only a hash of it):");
   out.log(secret);
@@ -287,9 +268,9 @@ function printColumns<T>(out: Output, columns: Columns<T>, rows: T[]): void {
     );
 }
 
-function unknown(id: string): CommandError {
+function unknown(id: string): UsageError {
   const hint = KEY_ID_PATTERN.test(id) ? "" : ": ids are key_ and 16 letters or digits";
-  return new CommandError(`no key with id ${JSON.stringify(id)}${hint} (npm run keys -- list shows them)`);
+  return new UsageError(`no key with id ${JSON.stringify(id)}${hint} (npm run keys -- list shows them)`);
 }
 
 /** Every line of an error's message, as one line (wrangler's errors put their point on a later line). */
@@ -305,10 +286,9 @@ function oneLine(err: unknown): string {
 
 /** The one line on standard error for a failed command. */
 function failureLine(err: unknown): string {
-  if (err instanceof UsageError) return usageErrorLine(err, KEYS_COMMAND_LINE);
+  if (err instanceof UsageError) return cliFailureLine(err, KEYS_COMMAND_LINE);
   let message: string;
-  if (err instanceof CommandError) message = err.message;
-  else if (err instanceof ApiError)
+  if (err instanceof ApiError)
     message = err.options.fields?.[0]
       ? `${err.options.fields[0].field} ${err.options.fields[0].message}`
       : err.description;

@@ -130,7 +130,7 @@ export function parseCommandLine<T extends OptionTable>(
     parsed = parseOptions(argv, options, maxPositionals);
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
-    console.error(usageErrorLine(err, command));
+    console.error(failureLine(err, command));
     process.exit(1);
   }
   if (parsed.help) {
@@ -138,10 +138,6 @@ export function parseCommandLine<T extends OptionTable>(
     process.exit(0);
   }
   return parsed;
-}
-
-export function usageErrorLine(err: UsageError, command: CommandLine): string {
-  return `Error: ${err.message}${err.pointToHelp ? `; see ${command.invocation} --help` : ""}`;
 }
 
 /**
@@ -211,19 +207,19 @@ export function parseSubcommand<G extends OptionTable, R>(
 }
 
 /** An option's value as a whole number from min to max (plain digits only), or `fallback` when it is not given. */
-export function wholeNumber(
+export function wholeNumber<F = number>(
   name: string,
   text: string | undefined,
-  fallback: number,
+  fallback: F,
   min: number,
   max?: number,
-): number {
+  unit = "",
+): number | F {
   if (text === undefined) return fallback;
   const n = Number(text);
   if (!/^\d{1,15}$/.test(text) || n < min || (max !== undefined && n > max)) {
-    throw new UsageError(
-      `--${name} must be a whole number ${max === undefined ? `of at least ${min}` : `from ${min} to ${max}`}, not '${text}'`,
-    );
+    const range = max === undefined ? `of at least ${min}` : `from ${min} to ${max}`;
+    throw new UsageError(`--${name} must be a whole number ${unit}${range}, not '${text}'`);
   }
   return n;
 }
@@ -260,6 +256,6 @@ export function platformOf(values: Values<typeof PLATFORM_OPTIONS>): {
 
 /** A failed command's one line on stderr: a usage error with its pointer to --help, else the error's message. */
 export function failureLine(err: unknown, command: CommandLine): string {
-  if (err instanceof UsageError) return usageErrorLine(err, command);
-  return `Error: ${err instanceof Error ? err.message : String(err)}`;
+  if (!(err instanceof UsageError)) return `Error: ${err instanceof Error ? err.message : String(err)}`;
+  return `Error: ${err.message}${err.pointToHelp ? `; see ${command.invocation} --help` : ""}`;
 }

@@ -4,7 +4,7 @@
 import { writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
-import { type TempFolder, tempFolder } from "./temp-folder.ts";
+import { tempFolder } from "./temp-folder.ts";
 import { wranglerApi } from "./wrangler-env.ts";
 import { API_CONFIG } from "./workers.ts";
 
@@ -83,19 +83,12 @@ export function writeConfigCopy(path: string, change: (section: ConfigSection) =
   return path;
 }
 
-export interface ConfigCopy {
-  /** The copy, `wrangler.json`, in `folder.path`. */
-  path: string;
-  /** The copy's own temporary folder, which may hold other files of its command (temp-folder.ts). */
-  folder: TempFolder;
-}
-
 /**
- * A copy of wrangler.toml changed by `change` (writeConfigCopy), in a temporary folder of its own
- * named for `purpose`: one a server or platform, since wrangler reloads a config file that changes
- * under it. It goes with folder.remove(), or with this process.
+ * A copy of wrangler.toml changed by `change` (writeConfigCopy), `wrangler.json` in a temporary folder of
+ * its own named for `purpose` (which may hold other files of its command): one a server or platform,
+ * since wrangler reloads a config file that changes under it. It goes with folder.remove(), or with this process.
  */
-export function configCopy(purpose: string, change: (section: ConfigSection) => void): ConfigCopy {
+export function configCopy(purpose: string, change: (section: ConfigSection) => void) {
   const folder = tempFolder(purpose);
   try {
     return { path: writeConfigCopy(join(folder.path, "wrangler.json"), change), folder };

@@ -1,20 +1,7 @@
-// The local D1 and KV of the command-line tools, tried again while another process holds the state.
-//
-// Local state is SQLite files under PERSIST_DIR that every workerd process on that folder opens: the
-// dev server's, and one for each command (`npm run keys`, `npm run db:import`). When two of them
-// write at once, one of them finds a file locked:
-// - its call fails with "database is locked" (SQLITE_BUSY), "Failed to get session commit token" (D1:
-//   the same lock, met while finishing the statement's transaction) or "KV ... failed: 500". Such a
-//   call changed nothing: a D1 statement or batch runs in one transaction, which is rolled back when
-//   it fails, and a KV write is whole or not at all. It is made again.
-// - rarely, under heavy load, workerd's own connection breaks ("internal error; reference = ...",
-//   "Network connection lost."), and whether a write got through is unknown. A call that cannot
-//   change anything twice is made again: every KV call (a put of the same value, a delete, a read)
-//   and a D1 SELECT; a D1 write fails with the error, for the command to report.
-// The wait between tries doubles from 25 ms to 1 s, for up to RETRY_FOR_MS; any other error is the
-// command's answer at once. Production D1 and KV are services, not shared files: the worker and
-// --remote never go through this.
-
+// The local D1 and KV of the command-line tools, tried again while another process holds the state
+// (docs/operations.md, "Commands beside a running server"): a call that found a SQLite file locked changed
+// nothing (a D1 statement or batch is one transaction; a KV write is whole or not at all) and is made again;
+// after a broken workerd connection, only a call that cannot change anything twice is (KV calls, D1 SELECTs).
 import { setTimeout as sleep } from "node:timers/promises";
 
 const LOCKED = /database is locked|SQLITE_BUSY|Failed to get session commit token|^KV \w+ failed: 500\b/;
@@ -29,15 +16,6 @@ export interface RetryClock {
 }
 
 const realClock: RetryClock = { now: () => Date.now(), sleep: (ms) => sleep(ms) };
-
-/** Whether a failure means "the state was locked: nothing was changed". */
-export function isLockedStateError(error: unknown): boolean {
-  return error instanceof Error && LOCKED.test(error.message);
-}
-
-function isBrokenConnectionError(error: unknown): boolean {
-  return error instanceof Error && CONNECTION_BROKEN.test(error.message);
-}
 
 /**
  * Calls `call` (whose first try may already be under way: `first`) until it succeeds, fails with an
@@ -55,7 +33,8 @@ export async function whileLocked<R>(
     try {
       return await attempt;
     } catch (error) {
-      const worthAnotherTry = isLockedStateError(error) || (idempotent && isBrokenConnectionError(error));
+      const message = error instanceof Error ? error.message : "";
+      const worthAnotherTry = LOCKED.test(message) || (idempotent && CONNECTION_BROKEN.test(message));
       if (!worthAnotherTry || clock.now() + wait > giveUpAt) throw error;
     }
     await clock.sleep(wait);

@@ -1,7 +1,7 @@
 // The local (or, with --remote, the account's) bindings for the command-line tools, through
 // wrangler's getPlatformProxy: the same D1 and KV that `wrangler dev --persist-to $PERSIST_DIR` serves.
 import { UsageError } from "./cli.ts";
-import { type ConfigSection, configCopy, dropSecrets, readConfig } from "./config.ts";
+import { configCopy, dropSecrets, readConfig } from "./config.ts";
 import { whileLocked, withLockRetries } from "./local-retry.ts";
 import { wranglerApi } from "./wrangler-env.ts";
 import { API_CONFIG } from "./workers.ts";
@@ -21,69 +21,31 @@ export interface Target {
 }
 
 /**
- * Opens the bindings. `remote` acts on the Cloudflare account's resources (needs `wrangler login`
- * and real ids in wrangler.toml); `environment` picks a wrangler environment such as "live".
+ * Opens the bindings, on a copy of the configuration without its secrets (config.ts, dropSecrets) whose
+ * temporary folder goes with them. `remote` acts on the Cloudflare account's resources (needs `wrangler
+ * login` and real ids in wrangler.toml); `environment` picks a wrangler environment such as "live".
  */
 export async function openPlatform(target: Target = {}): Promise<Platform> {
   describeTarget(target); // refuses an unknown environment before anything is opened
-  if (target.remote) return openRemote(target.environment);
-  return onConfigCopy(
-    "platform",
-    () => {},
-    async (configPath) => {
-      const { getPlatformProxy } = wranglerApi();
-      // workerd fails to start while another process on the same PERSIST_DIR has its SQLite file locked.
-      const proxy = await whileLocked(() =>
-        getPlatformProxy<Env>({
-          configPath,
-          environment: target.environment,
-          // wrangler's --persist-to DIR keeps its state under DIR/v3; getPlatformProxy takes that folder.
-          persist: { path: `${PERSIST_DIR}/v3` },
-          remoteBindings: false,
-        }),
-      );
-      // Another process on the same PERSIST_DIR (the dev server, another command) may hold the state for a moment.
-      return { env: withLockRetries(proxy.env), dispose: () => proxy.dispose() };
-    },
-  );
-}
-
-/**
- * The account's bindings. getPlatformProxy({ remoteBindings: true }) connects only the bindings
- * marked `remote = true`, and wrangler.toml marks none (so that `wrangler dev` stays local): given
- * that file it would silently act on the LOCAL state. So it opens them through a copy of the
- * configuration with every KV namespace and D1 database marked remote.
- */
-function openRemote(environment: string | undefined): Promise<Platform> {
-  return onConfigCopy(
-    "remote-platform",
-    (section) => {
-      for (const binding of [...(section.kv_namespaces ?? []), ...(section.d1_databases ?? [])]) binding.remote = true;
-    },
-    async (configPath) => {
-      const { getPlatformProxy } = wranglerApi();
-      const proxy = await getPlatformProxy<Env>({ configPath, environment, remoteBindings: true, persist: false });
-      return { env: proxy.env, dispose: () => proxy.dispose() };
-    },
-  );
-}
-
-/**
- * Opens a platform on a copy of the configuration without its secrets (config.ts, configCopy and
- * dropSecrets), whose temporary folder goes with it.
- */
-async function onConfigCopy(
-  purpose: string,
-  change: (section: ConfigSection) => void,
-  open: (configPath: string) => Promise<Platform>,
-): Promise<Platform> {
-  const copy = configCopy(purpose, (section) => {
+  const { remote = false, environment } = target;
+  const copy = configCopy(remote ? "remote-platform" : "platform", (section) => {
     dropSecrets(section);
-    change(section);
+    // getPlatformProxy({ remoteBindings: true }) connects only the bindings marked `remote = true`, and
+    // wrangler.toml marks none (so that `wrangler dev` stays local): given that file, it would silently
+    // act on the LOCAL state. The copy marks every KV namespace and D1 database remote.
+    if (!remote) return;
+    for (const binding of [...(section.kv_namespaces ?? []), ...(section.d1_databases ?? [])]) binding.remote = true;
   });
   try {
-    const platform = await open(copy.path);
-    return { env: platform.env, dispose: () => platform.dispose().finally(copy.folder.remove) };
+    const { getPlatformProxy } = wranglerApi();
+    // wrangler's --persist-to DIR keeps its state under DIR/v3; getPlatformProxy takes that folder.
+    const persist = remote ? false : { path: `${PERSIST_DIR}/v3` };
+    const open = () => getPlatformProxy<Env>({ configPath: copy.path, environment, remoteBindings: remote, persist });
+    // Locally, another process on the same PERSIST_DIR (the dev server, another command) may hold the state
+    // for a moment: workerd fails to start while it has the SQLite file locked, and a call fails (local-retry.ts).
+    const proxy = remote ? await open() : await whileLocked(open);
+    const env = remote ? proxy.env : withLockRetries(proxy.env);
+    return { env, dispose: () => proxy.dispose().finally(copy.folder.remove) };
   } catch (err) {
     copy.folder.remove();
     throw err;

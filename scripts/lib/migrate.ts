@@ -2,7 +2,7 @@
 // to the account's database with wrangler. docs/decisions.md says why not wrangler locally too.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { openPlatform, type Platform } from "./local.ts";
+import { openPlatform, type Platform, type Target } from "./local.ts";
 import { run } from "./processes.ts";
 import { wranglerApi } from "./wrangler-env.ts";
 
@@ -48,15 +48,16 @@ async function appliedMigrations(db: D1Database): Promise<Set<string>> {
 }
 
 /**
- * The local bindings with every migration applied. The account's database (--remote) is opened as
- * it is: `npm run db:migrate -- --remote` is the deliberate step for that (docs/operations.md).
+ * The local bindings with every migration applied, each applied one told to `log`. The account's
+ * database (--remote) is opened as it is: `npm run db:migrate -- --remote` is the deliberate step for that.
  */
-export async function openMigratedPlatform(target: { remote?: boolean; environment?: string }): Promise<Platform> {
+export async function openMigratedPlatform(target: Target, log?: (line: string) => void): Promise<Platform> {
   const platform = await openPlatform(target);
   if (target.remote) return platform;
   try {
-    await applyPendingMigrations(platform.env.DB);
-    await carryOverLegacyKeys(platform);
+    const applied = await applyPendingMigrations(platform.env.DB);
+    log?.(applied.length ? applied.map((name) => `Applied ${name}`).join("\n") : "No migrations to apply.");
+    await carryOverLegacyKeys(platform, log);
     return platform;
   } catch (error) {
     await platform.dispose();
@@ -64,10 +65,7 @@ export async function openMigratedPlatform(target: { remote?: boolean; environme
   }
 }
 
-export interface MigrateOptions {
-  remote?: boolean;
-  /** A wrangler environment such as "live". */
-  environment?: string;
+export interface MigrateOptions extends Target {
   /** Print nothing unless it fails (default: say what was applied). */
   quiet?: boolean;
   /**
@@ -78,57 +76,28 @@ export interface MigrateOptions {
   carryOverKeys?: boolean;
 }
 
-export async function applyMigrations({
-  remote = false,
-  environment,
-  quiet = false,
-  carryOverKeys = true,
-}: MigrateOptions = {}): Promise<void> {
-  if (!remote) {
-    const platform = await openPlatform({ environment });
-    try {
-      const applied = await applyPendingMigrations(platform.env.DB);
-      if (!quiet)
-        console.log(applied.length ? applied.map((name) => `Applied ${name}`).join("\n") : "No migrations to apply.");
-      reportCarriedOver(await carryOverLegacyKeys(platform), quiet);
-    } finally {
-      await platform.dispose();
-    }
-    return;
-  }
+export async function applyMigrations({ quiet = false, carryOverKeys = true, ...target }: MigrateOptions) {
+  const log = quiet ? undefined : console.log;
+  if (!target.remote) return (await openMigratedPlatform(target, log)).dispose();
   // Through npx like every other step of a deploy, so that all of a deploy's wrangler commands
   // resolve wrangler the same way. run() sets CI=true: wrangler applies without asking on a terminal.
-  const args = [
-    "wrangler",
-    "d1",
-    "migrations",
-    "apply",
-    "DB",
-    "--remote",
-    ...(environment ? ["--env", environment] : []),
-  ];
+  const env = target.environment ? ["--env", target.environment] : [];
+  const args = ["wrangler", "d1", "migrations", "apply", "DB", "--remote", ...env];
   const { code, stdout, stderr } = await run("npx", args, {}, quiet ? "capture" : "terminal");
   const output = `${stdout}${stderr}`.trim();
   if (code !== 0)
     throw new Error(`applying the migrations failed (wrangler exited with ${code})${output ? `:\n${output}` : ""}`);
   if (!carryOverKeys) return;
-  const platform = await openPlatform({ remote: true, environment });
-  try {
-    reportCarriedOver(await carryOverLegacyKeys(platform), quiet);
-  } finally {
-    await platform.dispose();
-  }
+  const platform = await openPlatform(target);
+  await carryOverLegacyKeys(platform, log).finally(platform.dispose);
 }
 
 /**
  * Key records that only KV held, from before D1 held them, moved into D1: SQL cannot read KV, so this is
  * the migrations' own step (docs/keys.md); after the first run it costs one KV list.
  */
-export async function carryOverLegacyKeys(platform: Platform): Promise<number> {
+async function carryOverLegacyKeys(platform: Platform, log?: (line: string) => void): Promise<void> {
   const { KeyStore } = await import("../../src/keys/keys.store.ts");
-  return new KeyStore(platform.env.KEYS, platform.env.DB).carryOverLegacyKeys();
-}
-
-function reportCarriedOver(count: number, quiet: boolean): void {
-  if (count > 0 && !quiet) console.log(`Carried ${count} key record(s) from the KV-only layout into D1.`);
+  const count = await new KeyStore(platform.env.KEYS, platform.env.DB).carryOverLegacyKeys();
+  if (count > 0) log?.(`Carried ${count} key record(s) from the KV-only layout into D1.`);
 }

@@ -1,9 +1,10 @@
 // Processes for the commands, the node-side tests (e2e/) and the benchmark: run one to its end, serve with a long-running
 // one, find and end a process tree (from /proc: Linux only), pick a free port.
-import { type ChildProcess, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { execa } from "execa";
 import getPort from "get-port";
 
@@ -14,35 +15,30 @@ export interface CommandResult {
   seconds: number;
 }
 
-type Output = "capture" | "stdout" | "terminal";
-
-/** Stopped with their processes should this process exit first (npm start stopped). */
-const stopAtExit = new Set<number>();
-process.on("exit", () => {
-  for (const pid of stopAtExit) killTree(pid, "SIGTERM");
-});
+/** Ended with this process should it exit first (npm start stopped, a test run over). */
+const atExit = new Set<() => void>();
+process.on("exit", () => atExit.forEach((end) => end()));
 
 /** Runs a command to its end; "stdout" keeps stdout and shows stderr, "terminal" shows both. */
 async function spawnCommand(
   command: string,
   args: string[],
   env: NodeJS.ProcessEnv,
-  output: Output,
+  output: "capture" | "stdout" | "terminal",
 ): Promise<CommandResult> {
   const started = Date.now();
-  const kept = (keep: boolean) => (keep ? "pipe" : "inherit");
   const child = execa(command, args, {
     env,
     extendEnv: false,
     reject: false,
     stripFinalNewline: false,
     stdin: output === "capture" ? "ignore" : "inherit",
-    stdout: kept(output !== "terminal"),
-    stderr: kept(output === "capture"),
+    stdout: output === "terminal" ? "inherit" : "pipe",
+    stderr: output === "capture" ? "pipe" : "inherit",
   });
-  if (child.pid) stopAtExit.add(child.pid);
-  const result = await child;
-  if (child.pid) stopAtExit.delete(child.pid);
+  const end = () => child.pid && killTree(child.pid, "SIGTERM");
+  atExit.add(end);
+  const result = await child.finally(() => atExit.delete(end));
   if (result.failed && result.exitCode === undefined && !result.signal) throw result;
   return {
     code: result.exitCode ?? (result.signal && output !== "capture" ? 128 : 1),
@@ -94,12 +90,6 @@ export function tempStateDir(prefix = "olk-e2e-"): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
-interface ProcessEntry {
-  pid: number;
-  ppid: number;
-  pgid: number;
-}
-
 /**
  * The fields of /proc/PID/stat of every process, from the state on (fields[0] is the state,
  * fields[1] the parent, fields[2] the process group, fields[11] and [12] user and system ticks).
@@ -120,8 +110,8 @@ export function procStats(): { pid: number; fields: string[] }[] {
   return stats;
 }
 
-/** Every live process (zombies left out). */
-export function processTable(): ProcessEntry[] {
+/** Every live process (zombies left out): its pid, parent and process group. */
+function processTable() {
   return procStats()
     .filter(({ fields }) => fields[0] !== "Z" && fields[0] !== "X")
     .map(({ pid, fields }) => ({ pid, ppid: Number(fields[1]), pgid: Number(fields[2]) }));
@@ -164,29 +154,17 @@ export function killTree(pid: number, signal: NodeJS.Signals): void {
   killAll([...descendants(pid), pid], signal);
 }
 
-function groupAlive(pgid: number): boolean {
-  return processTable().some((e) => e.pgid === pgid);
-}
-
-function signalGroup(pgid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pgid, signal);
-  } catch {
-    // already gone
-  }
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** SIGTERM to a process group, SIGKILL to what is left of it after graceMs; resolves when it is empty. */
-export async function endGroup(pgid: number, graceMs = 10_000): Promise<void> {
-  signalGroup(pgid, "SIGTERM");
-  const deadline = Date.now() + graceMs;
-  while (groupAlive(pgid) && Date.now() < deadline) await sleep(100);
-  if (!groupAlive(pgid)) return;
-  signalGroup(pgid, "SIGKILL");
-  const last = Date.now() + 5_000;
-  while (groupAlive(pgid) && Date.now() < last) await sleep(100);
+/** SIGTERM to a process group, SIGKILL to what is left of it after 10 s; resolves when it is empty. */
+async function endGroup(pgid: number): Promise<void> {
+  const emptied = async (ms: number) => {
+    const deadline = Date.now() + ms;
+    while (processTable().some((e) => e.pgid === pgid) && Date.now() < deadline) await sleep(100);
+    return !processTable().some((e) => e.pgid === pgid);
+  };
+  killAll([-pgid], "SIGTERM");
+  if (await emptied(10_000)) return;
+  killAll([-pgid], "SIGKILL");
+  await emptied(5_000);
 }
 
 export interface Server {
@@ -210,10 +188,6 @@ export interface ServerOptions {
   readyTimeoutMs?: number;
 }
 
-/** Groups of servers still running: ended when this process exits. */
-const liveGroups = new Set<number>();
-let exitHookInstalled = false;
-
 // Ends the server's group once its spawner is gone (a test runner killed with SIGKILL, which no 'exit' handler sees).
 const WATCHDOG = `
 const [parent, group] = process.argv.slice(1).map(Number);
@@ -228,25 +202,10 @@ const timer = setInterval(() => {
 }, 1000);
 `;
 
-function guard(pgid: number): void {
-  liveGroups.add(pgid);
-  if (!exitHookInstalled) {
-    exitHookInstalled = true;
-    process.on("exit", () => {
-      for (const group of liveGroups) signalGroup(group, "SIGTERM");
-    });
-  }
-  const watchdog = spawn(process.execPath, ["-e", WATCHDOG, String(process.pid), String(pgid)], {
-    stdio: "ignore",
-    detached: true,
-  });
-  watchdog.unref();
-}
-
 /** A long-running command in a process group of its own, once http://127.0.0.1:PORT answers. */
 export async function spawnServer(command: string, args: string[], options: ServerOptions): Promise<Server> {
   const log = options.logFile ? openSync(options.logFile, "w") : undefined;
-  const child: ChildProcess = spawn(command, args, {
+  const child = spawn(command, args, {
     env: { ...process.env, CI: "true", ...options.env },
     stdio: ["ignore", log ?? "pipe", log ?? "pipe"],
     detached: true,
@@ -254,17 +213,19 @@ export async function spawnServer(command: string, args: string[], options: Serv
   if (log !== undefined) closeSync(log);
   if (!child.pid) throw new Error(`could not start ${command}`);
   const pid = child.pid;
-  guard(pid);
+  const end = () => killAll([-pid], "SIGTERM");
+  atExit.add(end);
+  spawn(process.execPath, ["-e", WATCHDOG, String(process.pid), String(pid)], {
+    stdio: "ignore",
+    detached: true,
+  }).unref();
   let output = "";
   child.stdout?.on("data", (d) => (output += d));
   child.stderr?.on("data", (d) => (output += d));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
     child.once("exit", (code, signal) => done({ code, signal })),
   );
-  const stop = async () => {
-    await endGroup(pid);
-    liveGroups.delete(pid);
-  };
+  const stop = () => endGroup(pid).finally(() => atExit.delete(end));
   const url = `http://127.0.0.1:${options.port}`;
   const timeout = options.readyTimeoutMs ?? 180_000;
   const deadline = Date.now() + timeout;

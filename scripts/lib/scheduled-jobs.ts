@@ -2,6 +2,7 @@
 // process asks the worker to run each cron of wrangler.toml's [triggers] when it falls due
 // (GET /__scheduled?cron=..., which --test-scheduled enables), as production's triggers do
 // (docs/operations.md, "Scheduled jobs"). SCHEDULED_JOBS changes the intervals or turns them off.
+import { Cron } from "croner";
 
 /** SCHEDULED_JOBS: "on" (default): each cron on its own schedule; "off": none; N: every cron every N seconds. */
 export type ScheduledJobs = { kind: "schedule" } | { kind: "off" } | { kind: "every"; seconds: number };
@@ -27,45 +28,20 @@ export function describeScheduledJobs(jobs: ScheduledJobs, crons: readonly strin
 
 const kindOf = (jobs: ScheduledJobs, crons: readonly string[]) => (crons.length === 0 ? "off" : jobs.kind);
 
-const FIELDS = [
-  { min: 0, max: 59 }, // minute
-  { min: 0, max: 23 }, // hour
-  { min: 1, max: 31 }, // day of the month
-  { min: 1, max: 12 }, // month
-  { min: 0, max: 7 }, // day of the week (0 and 7: Sunday)
-];
-
-/** The values one field of a cron expression allows: *, N, A-B, any of them with /STEP, and lists. */
-function fieldValues(text: string, { min, max }: { min: number; max: number }, cron: string): Set<number> {
-  const values = new Set<number>();
-  for (const part of text.split(",")) {
-    const m = /^(\*|(\d+)(?:-(\d+))?)(?:\/(\d+))?$/.exec(part);
-    if (!m) throw new Error(`cannot read the cron "${cron}" (its field "${text}")`);
-    const from = m[1] === "*" ? min : Number(m[2]);
-    const to = m[1] === "*" ? max : m[3] !== undefined ? Number(m[3]) : m[4] !== undefined ? max : from;
-    const step = m[4] !== undefined ? Number(m[4]) : 1;
-    if (from < min || to > max || from > to || step < 1) throw new Error(`the cron "${cron}" is out of range`);
-    for (let v = from; v <= to; v += step) values.add(v);
+/** A cron of wrangler.toml as croner reads it: five fields, in UTC as Cloudflare's are; `run` at each time it falls due. */
+function cronJob(cron: string, run?: () => void): Cron {
+  if (cron.trim().split(/\s+/).length !== 5) throw new Error(`cannot read the cron "${cron}" (five fields expected)`);
+  try {
+    return new Cron(cron, { timezone: "UTC", mode: "5-part" }, run);
+  } catch (err) {
+    const reason = (err as Error).message.replace(/^CronPattern: /, "");
+    throw new Error(`cannot read the cron "${cron}" (${reason})`, { cause: err });
   }
-  return values;
 }
 
-/** Whether the five-field cron `cron` falls due in the UTC minute of `at` (Cloudflare's crons are UTC). */
+/** Whether the cron falls due in the UTC minute of `at`. */
 export function cronDue(cron: string, at: Date): boolean {
-  const fields = cron.trim().split(/\s+/);
-  if (fields.length !== 5) throw new Error(`cannot read the cron "${cron}" (five fields expected)`);
-  const [minute, hour, day, month, weekday] = fields.map((f, i) => fieldValues(f, FIELDS[i]!, cron));
-  const dow = at.getUTCDay();
-  const dayMatches = day!.has(at.getUTCDate());
-  const weekdayMatches = weekday!.has(dow) || (dow === 0 && weekday!.has(7));
-  // As in cron: when both day fields are restricted, either one matching is enough.
-  const dayRestricted = fields[2] !== "*" && fields[4] !== "*";
-  return (
-    minute!.has(at.getUTCMinutes()) &&
-    hour!.has(at.getUTCHours()) &&
-    month!.has(at.getUTCMonth() + 1) &&
-    (dayRestricted ? dayMatches || weekdayMatches : dayMatches && weekdayMatches)
-  );
+  return cronJob(cron).match(new Date(Math.floor(at.getTime() / 60_000) * 60_000));
 }
 
 export interface ScheduledJobsOptions {
@@ -79,9 +55,8 @@ export interface ScheduledJobsOptions {
 
 /** Starts the timers; returns the function that stops them. */
 export function startScheduledJobs({ origin, crons, jobs, warn = console.warn }: ScheduledJobsOptions): () => void {
-  for (const cron of crons) cronDue(cron, new Date()); // a cron that cannot be read fails at start
+  for (const cron of crons) cronJob(cron); // a cron that cannot be read fails at start
   if (kindOf(jobs, crons) === "off") return () => {};
-  let timer: NodeJS.Timeout | undefined;
   let stopped = false;
   let answered = false;
   const trigger = async (cron: string) => {
@@ -95,29 +70,16 @@ export function startScheduledJobs({ origin, crons, jobs, warn = console.warn }:
       if (answered && !stopped) warn(`Scheduled job "${cron}" could not be started: ${(err as Error).message}`);
     }
   };
-  const next = () => {
-    if (stopped) return;
-    if (jobs.kind === "every") {
-      timer = setTimeout(() => {
-        for (const cron of crons) void trigger(cron);
-        next();
-      }, jobs.seconds * 1000);
-      return;
-    }
-    // At the start of the next minute (a little after, so the clock has surely reached it).
-    const now = Date.now();
-    const minute = Math.floor(now / 60_000 + 1) * 60_000;
-    timer = setTimeout(
-      () => {
-        for (const cron of crons) if (cronDue(cron, new Date(minute))) void trigger(cron);
-        next();
-      },
-      minute - now + 100,
-    );
-  };
-  next();
+  if (jobs.kind === "every") {
+    const timer = setInterval(() => crons.forEach((cron) => void trigger(cron)), jobs.seconds * 1000);
+    return () => {
+      stopped = true;
+      clearInterval(timer);
+    };
+  }
+  const running = crons.map((cron) => cronJob(cron, () => void trigger(cron)));
   return () => {
     stopped = true;
-    clearTimeout(timer);
+    for (const job of running) job.stop();
   };
 }

@@ -19,13 +19,8 @@ export class StepFailed extends Error {
   }
 }
 
-export interface StepsReport {
-  ran: string[];
-  skipped: string[];
-}
-
-export async function runSteps(steps: Step[], options: { dryRun?: boolean } = {}): Promise<StepsReport> {
-  const report: StepsReport = { ran: [], skipped: [] };
+export async function runSteps(steps: Step[], options: { dryRun?: boolean } = {}) {
+  const report = { ran: [] as string[], skipped: [] as string[] };
   for (const [index, step] of steps.entries()) {
     const label = `[${index + 1}/${steps.length}] ${step.name}`;
     if (step.account && options.dryRun) {

@@ -6,14 +6,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { onExit } from "signal-exit";
 
-export interface TempFolder {
-  path: string;
-  /** Removes the folder now (and no longer at exit); a second call does nothing. */
-  remove: () => void;
-}
-
-/** A new folder readable by this user only (mkdtemp's 0700), named `order-lookup-<purpose>-XXXXXX`. */
-export function tempFolder(purpose: string): TempFolder {
+/**
+ * A new folder readable by this user only (mkdtemp's 0700), named `order-lookup-<purpose>-XXXXXX`;
+ * remove() removes it now (and no longer at exit), and a second call does nothing.
+ */
+export function tempFolder(purpose: string) {
   const path = mkdtempSync(join(tmpdir(), `order-lookup-${purpose}-`));
   const removeNow = () => rmSync(path, { recursive: true, force: true });
   const forget = onExit(removeNow);

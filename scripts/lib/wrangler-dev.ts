@@ -7,21 +7,14 @@ import { spawn } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import { constants } from "node:os";
 import { join, resolve } from "node:path";
-import { type AdminToken, resolveAdminToken } from "./admin-token.ts";
-import { banner } from "./banner.ts";
-import { type ConfigCopy, configCopy, type ConfigSection, readConfig, requiredSecretsAsVars } from "./config.ts";
+import { resolveAdminToken } from "./admin-token.ts";
+import { configCopy, type ConfigSection, readConfig, requiredSecretsAsVars } from "./config.ts";
 import { PERSIST_DIR, PORT } from "./local.ts";
-import {
-  describeScheduledJobs,
-  type ScheduledJobs,
-  scheduledJobsFromEnv,
-  startScheduledJobs,
-} from "./scheduled-jobs.ts";
+import { describeScheduledJobs, scheduledJobsFromEnv, startScheduledJobs } from "./scheduled-jobs.ts";
 import { descendants, killAll, killTree, stillAlive } from "./processes.ts";
 import { devConfigArgs, WRANGLER_BIN, wranglerEnv } from "./wrangler-env.ts";
 import { API_CONFIG } from "./workers.ts";
 
-export const DEFAULT_RATE_LIMIT = 600;
 const FORWARDED_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 /**
  * How long wrangler gets to stop its workerd processes after a forwarded signal before its whole
@@ -31,9 +24,9 @@ const FORWARDED_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 const STOP_GRACE_MS = 7_000;
 
 /** RATE_LIMIT_PER_MINUTE as a number (default 600; 0 turns limiting off). Throws on anything else. */
-export function rateLimitFromEnv(env: NodeJS.ProcessEnv = process.env): number {
+function rateLimitFromEnv(env: NodeJS.ProcessEnv = process.env): number {
   const raw = env.RATE_LIMIT_PER_MINUTE;
-  if (raw === undefined || raw === "") return DEFAULT_RATE_LIMIT;
+  if (raw === undefined || raw === "") return 600;
   if (!/^\d+$/.test(raw) || Number(raw) > 1_000_000_000) {
     throw new Error(`RATE_LIMIT_PER_MINUTE must be a whole number (0 turns limiting off), got "${raw}"`);
   }
@@ -49,7 +42,7 @@ const PER_KEY_LIMITER = "RATE_LIMITER";
  * the config file, not from a var, so a limit other than the file's is written into the copy. 0
  * changes no limit: the middleware skips the binding.
  */
-export function configForRateLimit(limit: number): ConfigCopy {
+function configForRateLimit(limit: number) {
   const config = readConfig();
   const perKey = (section: ConfigSection) => (section.ratelimits ?? []).filter((r) => r.name === PER_KEY_LIMITER);
   const limits = [config, ...Object.values(config.env ?? {})].flatMap(perKey);
@@ -63,40 +56,22 @@ export function configForRateLimit(limit: number): ConfigCopy {
   });
 }
 
-export interface ServeSettings {
-  rateLimit: number;
-  admin: AdminToken;
-  jobs: ScheduledJobs;
-}
-
 /** The settings of the environment, checked first, so that a bad one fails before any slow step. */
-export function serveSettings(): ServeSettings {
+export function serveSettings() {
   return { rateLimit: rateLimitFromEnv(), admin: resolveAdminToken(PERSIST_DIR), jobs: scheduledJobsFromEnv() };
 }
+type ServeSettings = ReturnType<typeof serveSettings>;
+
+/** What `npm start` shows of its demo state: the key, a phone number with orders, the link into the app. */
+type Demo = { key: string; phone: string | null; appLink: string | null } | null;
 
 /**
  * Prints the banner (with the demo key and an example phone number, when `npm start` has them) and
  * serves until wrangler exits, then exits this process with wrangler's status.
  */
-export function serve(
-  { rateLimit, admin, jobs }: ServeSettings,
-  title: string,
-  demo: { key: string; phone: string | null; appLink?: string | null } | null,
-): void {
+export function serve({ rateLimit, admin, jobs }: ServeSettings, title: string, demo: Demo): void {
   const env = wranglerEnv(); // first: it may refuse a setting, before any file is written
-  console.log(
-    banner({
-      title,
-      port: PORT,
-      persistDir: PERSIST_DIR,
-      adminToken: admin.token,
-      adminTokenSource: admin.source,
-      rateLimit,
-      demoKey: demo?.key ?? null,
-      examplePhone: demo?.phone ?? null,
-      appLink: demo?.appLink ?? null,
-    }),
-  );
+  console.log(banner({ rateLimit, admin, jobs }, title, demo));
   const crons = readConfig().triggers?.crons ?? [];
   console.log(`Scheduled jobs: ${describeScheduledJobs(jobs, crons)}.`);
   // The copy's folder also holds the env file that carries the admin token to wrangler: both go
@@ -168,4 +143,37 @@ function writeSecretsFile(folder: string, adminToken: string): string {
   // Single quotes: dotenv takes the value literally (resolveAdminToken rules out quotes and $).
   writeFileSync(path, `ADMIN_TOKEN='${adminToken}'\n`, { mode: 0o600 });
   return path;
+}
+
+/** The short block printed before wrangler's own output. */
+function banner({ rateLimit, admin }: ServeSettings, title: string, demo: Demo): string {
+  const base = `http://127.0.0.1:${PORT}`;
+  const key = demo?.key ?? "<key>";
+  const tokenNote = {
+    env: "(from ADMIN_TOKEN)",
+    stored: `(kept in ${PERSIST_DIR}/admin-token)`,
+    generated: `(new; kept in ${PERSIST_DIR}/admin-token)`,
+  }[admin.source];
+  const lines = [title, "", `  Base URL     ${base}   (the API is at ${base}/api/... and at the root)`];
+  if (demo) {
+    lines.push(
+      `  Demo key     ${demo.key}`,
+      "               (test mode; a new one at each start, the previous one keeps working for 24 hours)",
+    );
+  } else lines.push("  API key      make one with: npm run keys -- create --mode test --name NAME");
+  lines.push(`  Admin token  ${admin.token}   ${tokenNote}`, `  Dashboard    ${base}/dashboard`);
+  if (demo?.appLink) {
+    lines.push(
+      `  Field app    ${demo.appLink}`,
+      "               (opens the app at /app/ enrolled as the demo sales agent; the link works once)",
+    );
+  } else
+    lines.push(`  Field app    ${base}/app/   (enroll with a code: npm run keys -- enroll --agent ID --mode test)`);
+  const limit = rateLimit === 0 ? "off (RATE_LIMIT_PER_MINUTE=0)" : `${rateLimit} requests a minute per key`;
+  lines.push(`  Rate limit   ${limit}`, `  State        ${PERSIST_DIR}`, "", "  Try:");
+  lines.push(`    curl -H "Authorization: Bearer ${key}" ${base}/api/customers`);
+  if (demo?.phone)
+    lines.push(`    curl -H "Authorization: Bearer ${key}" "${base}/api/orders?phone_number=${demo.phone}"`);
+  const rule = "-".repeat(78);
+  return `\n${rule}\n${lines.join("\n")}\n${rule}\n`;
 }

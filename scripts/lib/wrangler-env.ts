@@ -25,15 +25,10 @@ export function devConfigArgs(apiConfig = API_CONFIG): string[] {
 }
 
 /**
- * Wrangler's devtools inspector proxy is off unless INSPECT=1. While it is on, the runtime sends it
- * every console line and the network events of every subrequest (each D1 and KV call); it forwards
- * each one to wrangler as a debug-log request that wrangler appends to its log file, and keeps them
- * all until a devtools window connects. Measured (wrangler's CPU per request, with the proxy and
- * without): a constant answer that writes one log line 1.0 and 0.5 ms, a customers page 2.8 and
- * 0.7 ms; and the proxy's workerd grew from 59 to 542 MB over 27,000 requests, so a long-running
- * `npm start` would grow without bound. Wrangler's command line has no switch for it: wrangler
- * leaves the proxy off when it runs in a VS Code debug terminal, which it recognizes by
- * VSCODE_INSPECTOR_OPTIONS, so that is what is set. Nothing else reads that variable.
+ * Wrangler's devtools inspector proxy is off unless INSPECT=1: while on, it keeps every console line and
+ * every D1 and KV call's events until a devtools window connects (docs/operations.md, "Environment variables").
+ * Wrangler's command line has no switch for it: wrangler leaves the proxy off in a VS Code debug terminal,
+ * which it recognizes by VSCODE_INSPECTOR_OPTIONS, so that is what is set. Nothing else reads that variable.
  */
 export function wranglerEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
   const inspect = env.INSPECT ?? "";
