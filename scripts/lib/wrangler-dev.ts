@@ -98,7 +98,7 @@ export function serve({ rateLimit, admin, jobs }: ServeSettings, title: string, 
     "--test-scheduled",
     "--var",
     `RATE_LIMIT_PER_MINUTE:${rateLimit}`,
-    // The usage flush interval, when set ("off" for the benchmark's comparison); else wrangler.toml's.
+    // The usage flush interval when the operator sets it (docs/operations.md); else wrangler.toml's.
     ...(process.env.USAGE_FLUSH_SECONDS ? ["--var", `USAGE_FLUSH_SECONDS:${process.env.USAGE_FLUSH_SECONDS}`] : []),
     ...envFiles,
   ];
