@@ -174,7 +174,7 @@ const byMode = (agent: boolean) => ({
 });
 const ordersPage = { all: byMode(false), agent: byMode(true) };
 
-/** Exported for `npm run bench`'s page floor too. */
+/** Exported for the tests that count what a page reads. */
 export function ordersPageStatements(filter: OrderFilter, page: Page) {
   const agentId = filter.agentId ?? null;
   const range = filter.from ? (filter.to ? "between" : "from") : filter.to ? "to" : "all";
