@@ -741,7 +741,8 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the field app in Chromium", () => {
     const lost = page.getByRole("list", { name: "Shops that will be lost" });
     expect(await lost.innerText()).toContain(`Never Sent Shop (${numbers[16]})`);
     await page.getByRole("button", { name: "Keep it" }).click();
-    expect(await shown(page)).toContain("Never Sent Shop");
+    // The book is drawn again from IndexedDB after the click resolves.
+    await expect.poll(() => shown(page), POLL).toContain("Never Sent Shop");
     await page.getByRole("button", { name: "Remove this phone's data" }).click();
     await page.getByRole("button", { name: "Remove everything" }).click();
     await page.getByLabel("Enrollment code").waitFor();
