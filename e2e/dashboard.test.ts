@@ -16,7 +16,7 @@ import { exchangeEnrollmentCode } from "@order-lookup/client";
 import { expectNoSeriousViolations } from "./helpers/axe.ts";
 import { readQrCode } from "./helpers/qr.ts";
 import { SKIP_BROWSER_TESTS } from "./helpers/browser.ts";
-import { closeDashboard, type Dashboard, loaded, openDashboard, type Server } from "./helpers/dashboard.ts";
+import { closeDashboard, type Dashboard, loaded, openDashboard, type Server, submit } from "./helpers/dashboard.ts";
 
 const SCREENSHOT = process.env.UPDATE_SCREENSHOT
   ? join(dirname(fileURLToPath(import.meta.url)), "..", "docs", "dashboard.png")
@@ -58,7 +58,8 @@ async function makeKey(page: Page, name: string, mode: "test" | "live", expires:
   await page.getByLabel("Name", { exact: true }).fill(name);
   await page.getByRole("radio", { name: mode, exact: true }).check();
   await page.getByLabel("Expires").selectOption({ label: expires });
-  await page.getByRole("button", { name: "Make key" }).click();
+  // From the page of the key made before, the field is there at once, with that key's secret.
+  await submit(page, () => page.getByRole("button", { name: "Make key" }).click());
   return page.getByLabel("Secret of the new key").inputValue();
 }
 
@@ -88,8 +89,9 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the key dashboard in Chromium", () => {
     expect(await field.getAttribute("type")).toBe("password");
     expect(await page.locator("input, select, textarea").count()).toBe(1);
     expect(await page.getByRole("button").allTextContents()).toEqual(["Log in"]);
-    // The field has the focus, so the token can be typed at once.
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe("token");
+    // The field has the focus, so the token can be typed at once (autofocus applies at a rendering
+    // update, which can come after the load event that goto waits for).
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id), { timeout: 10_000 }).toBe("token");
     await expectNoSeriousViolations(page, "the login page");
   });
 
@@ -201,7 +203,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the key dashboard in Chromium", () => {
     await loaded(page.getByText("1 match for “9876543”."));
     // The first match has the focus after a search: Space picks it.
     const asha = page.getByRole("radio", { name: "Asha Rao (9876543210), #1" });
-    expect(await asha.evaluate((el) => el === document.activeElement)).toBe(true);
+    await expect.poll(() => asha.evaluate((el) => el === document.activeElement), { timeout: 10_000 }).toBe(true);
     await page.keyboard.press("Space");
     expect(await asha.isChecked()).toBe(true);
     await expectNoSeriousViolations(page, "the make-key form with an agent search's matches");
@@ -213,7 +215,8 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the key dashboard in Chromium", () => {
     expect(await page.evaluate(() => document.activeElement?.id)).toBe("key-name");
     await page.keyboard.type("Field app");
     // Enter in the form searches (its first button: nothing is made by a stray Enter), keeping what was typed.
-    await page.keyboard.press("Enter");
+    // The page before shows the same matches at the same address: the new one's load is waited for.
+    await submit(page, () => page.keyboard.press("Enter"));
     await loaded(page.getByText("1 match for “9876543”."));
     expect(await page.getByLabel("Name", { exact: true }).inputValue()).toBe("Field app");
     await page.getByRole("radio", { name: "Asha Rao (9876543210), #1" }).press("Space");
@@ -325,6 +328,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the key dashboard in Chromium", () => {
     await page.getByRole("radio", { name: /^Vikram Shetty/ }).check();
     await page.getByRole("checkbox", { name: /^write/ }).uncheck();
     await page.getByRole("button", { name: "Make code" }).click();
+    await loaded(page.locator("#new-code"));
     const code = (await page.locator("#new-code").textContent())!;
     expect(code).toMatch(/^[0-9A-HJKMNP-TV-Z]{4}(-[0-9A-HJKMNP-TV-Z]{4}){3}$/);
     expect(page.url()).toBe(`${server.url}/dashboard/enrollments`);

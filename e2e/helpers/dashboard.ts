@@ -77,3 +77,14 @@ export async function loaded(element: Locator): Promise<void> {
   await element.waitFor();
   await element.page().waitForLoadState("load");
 }
+
+/**
+ * Does what sends a form (a click, an Enter) and waits for the load of the page it leads to. The click
+ * resolves before that page arrives, and where the page before has the elements the test reads next
+ * (another key's secret, the same search's matches, at the same address) they would be read there.
+ */
+export async function submit(page: Page, send: () => Promise<unknown>): Promise<void> {
+  const next = page.waitForEvent("load");
+  await send();
+  await next;
+}
