@@ -94,6 +94,8 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the dashboard's forms in Chromium, reloaded
   it("makes a key; reloading the page that shows its secret makes no other key and shows the secret no more", async () => {
     await page.getByLabel("Name", { exact: true }).fill(NAME);
     await navigate(() => page.getByRole("button", { name: "Make key" }).click());
+    // The field shows while the rest of the page may still be arriving: its address and axe come next.
+    await loaded(secretField());
     first = await secretField().inputValue();
     expect(first).toMatch(SECRET);
     expect(page.url()).toBe(`${server.url}/dashboard/keys`);
