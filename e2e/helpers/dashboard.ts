@@ -79,12 +79,12 @@ export async function loaded(element: Locator): Promise<void> {
 }
 
 /**
- * Does what sends a form (a click, an Enter) and waits for the load of the page it leads to. The click
- * resolves before that page arrives, and where the page before has the elements the test reads next
- * (another key's secret, the same search's matches, at the same address) they would be read there.
+ * Sends a form from the keyboard and waits for the load of the page it leads to. A key press on the page
+ * does not wait for the navigation it starts (a locator's click or press waits for the new page to begin),
+ * and where the page before has the elements that the test waits for next, they would be found there.
  */
-export async function submit(page: Page, send: () => Promise<unknown>): Promise<void> {
+export async function submit(page: Page, press: () => Promise<unknown>): Promise<void> {
   const next = page.waitForEvent("load");
-  await send();
+  await press();
   await next;
 }
