@@ -493,6 +493,40 @@ describe.skipIf(SKIP_BROWSER_TESTS)("the field app in Chromium", () => {
     expect(made.address.postalcode).toMatchObject({ id: unknown.id, code: unknown.code });
   });
 
+  it("keeps what is typed in a new shop while a sync brings changes under it", async () => {
+    await page.getByRole("button", { name: "New shop" }).click();
+    const form = page.getByRole("form", { name: "New shop" });
+    await form.getByLabel("Company name").fill("Half Typed Shop");
+    await form.getByLabel("Mobile number").fill(numbers[4]!);
+    // Whether the form is ever taken off the screen while the app draws the book again.
+    await page.evaluate(() => {
+      const main = document.getElementById("main")!;
+      const w = window as any;
+      w.formRemoved = false;
+      new MutationObserver((records) => {
+        if (records.some((r) => [...r.removedNodes].some((n) => n.nodeName === "FORM"))) w.formRemoved = true;
+      }).observe(main, { childList: true });
+    });
+    const edited = book.find((c) => c.id !== withOrders.id)!;
+    await platform.env.DB.prepare("UPDATE customers SET email = ?1 WHERE id = ?2")
+      .bind("typed.meanwhile@example.in", edited.id)
+      .run();
+    const before = await meta(page, "cursor");
+    await page.getByRole("button", { name: "Sync now" }).click();
+    await expect.poll(async () => (await meta(page, "cursor"))?.cursor, POLL).not.toBe(before.cursor);
+    // The run over (its lock free) and its last word on the status line: the book was drawn again before it.
+    await page.evaluate(() => navigator.locks.request("order-lookup-run", () => undefined));
+    await expect.poll(() => statusLine(page).innerText(), POLL).not.toMatch(/Sending and syncing/);
+    const stored = (await stores(page)).customer!.map(([, c]) => c as any).find((c) => c.id === edited.id);
+    expect(stored.email).toBe("typed.meanwhile@example.in");
+    expect({
+      removed: await page.evaluate(() => (window as any).formRemoved),
+      name: await form.getByLabel("Company name").inputValue(),
+      mobile: await form.getByLabel("Mobile number").inputValue(),
+    }).toEqual({ removed: false, name: "Half Typed Shop", mobile: numbers[4] });
+    await form.getByRole("button", { name: "Cancel" }).click();
+  });
+
   it("says so when the phone's storage is full, and keeps what is stored", async () => {
     // Every IndexedDB write refused as a full disk refuses it.
     await page.evaluate(() => {

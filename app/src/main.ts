@@ -30,10 +30,9 @@ let refused = false;
 /** The book's list as IndexedDB keeps it: sorted, with each row's folded search text. */
 let book: Row[] = [];
 let waiting: OutboxEntry[] = [];
-let view:
-  { name: "book" } | { name: "customer"; id: number } | { name: "shop"; entry?: OutboxEntry } | { name: "remove" } = {
-  name: "book",
-};
+type View =
+  { name: "book" } | { name: "customer"; id: number } | { name: "shop"; entry?: OutboxEntry } | { name: "remove" };
+let view: View = { name: "book" };
 /** The list's entries, shops waiting first, each with its item once built; the matches of the search; how many shown. */
 let entries: ListEntry[] = [];
 let found: ListEntry[] = [];
@@ -353,6 +352,14 @@ async function customerScreen(id: number): Promise<HTMLElement> {
   );
 }
 
+/** The new-shop form of this view, built once: the book refreshed under it must not wipe what the agent typed. */
+let shopForm: { view: View; form: HTMLElement } | undefined;
+
+async function keptShopForm(current: Extract<View, { name: "shop" }>): Promise<HTMLElement> {
+  if (shopForm?.view !== current) shopForm = { view: current, form: await shopScreen(current.entry) };
+  return shopForm.form;
+}
+
 async function shopScreen(entry?: OutboxEntry): Promise<HTMLElement> {
   const areas = (await getMeta(db, "areas")) ?? [];
   const p = entry?.params;
@@ -511,7 +518,7 @@ function removeScreen(): HTMLElement {
   );
 }
 
-async function show(next: typeof view): Promise<void> {
+async function show(next: View): Promise<void> {
   view = next;
   await refresh();
   main.querySelector<HTMLElement>("h2, input, button")?.focus();
@@ -524,12 +531,15 @@ async function render(): Promise<void> {
   if (!key || refused) screens.push(enrollForm());
   if (key) {
     if (view.name === "customer") screens.push(await customerScreen(view.id));
-    else if (view.name === "shop") screens.push(await shopScreen(view.entry));
+    else if (view.name === "shop") screens.push(await keptShopForm(view));
     else if (view.name === "remove") screens.push(removeScreen());
     else screens.push(bookScreen());
   }
+  const next = screens.filter((s): s is HTMLElement => s !== null);
+  // The same screens (a sync or a send finished under the new-shop form): left in place, with what was typed.
+  if (next.length === main.children.length && next.every((s, i) => s === main.children[i])) return renderStatus();
   const focused = document.activeElement?.id;
-  main.replaceChildren(...screens.filter((s): s is HTMLElement => s !== null));
+  main.replaceChildren(...next);
   if (focused) document.getElementById(focused)?.focus();
   if (view.name === "book") shown();
   await renderStatus();
