@@ -44,13 +44,23 @@ let enrollProblem = "";
 
 const money = (n: number) => `₹${n.toLocaleString("en-IN", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 
+/**
+ * Counts the refreshes that draw screens. Refreshes overlap (the engine's events, the agent's clicks); one that a later
+ * one has overtaken leaves the screen to it, since it read older data or drew a view the agent has left.
+ */
+let refreshes = 0;
+/** A screen the agent asked for takes the focus when it is drawn (whichever refresh draws it). */
+let focusNewScreen = false;
+
 /** The key, the list and the outbox read again (one transaction), then the screen. */
 async function refresh(what: "book" | "status" = "book"): Promise<void> {
   // A refusal (401) found by a run changes the screens too: the enrollment form comes.
   if (what === "status" && (await isRefused(db)) === refused) return renderStatus();
+  const mine = ++refreshes;
   const opened = await readOpening(db);
+  if (mine !== refreshes) return;
   ({ key, refused, list: book, waiting } = opened);
-  await render();
+  await render(mine);
 }
 
 async function renderStatus(): Promise<void> {
@@ -520,27 +530,29 @@ function removeScreen(): HTMLElement {
 
 async function show(next: View): Promise<void> {
   view = next;
+  focusNewScreen = true;
   await refresh();
-  main.querySelector<HTMLElement>("h2, input, button")?.focus();
 }
 
-async function render(): Promise<void> {
+async function render(mine: number): Promise<void> {
+  let read: HTMLElement | null = null;
+  if (key && view.name === "customer") read = await customerScreen(view.id);
+  else if (key && view.name === "shop") read = await keptShopForm(view);
+  // Nothing of an overtaken refresh reaches the screen or the list's state.
+  if (mine !== refreshes) return;
   moreObserver?.disconnect();
   listParts = undefined;
   const screens: (HTMLElement | null)[] = [];
   if (!key || refused) screens.push(enrollForm());
-  if (key) {
-    if (view.name === "customer") screens.push(await customerScreen(view.id));
-    else if (view.name === "shop") screens.push(await keptShopForm(view));
-    else if (view.name === "remove") screens.push(removeScreen());
-    else screens.push(bookScreen());
-  }
+  if (key) screens.push(read ?? (view.name === "remove" ? removeScreen() : bookScreen()));
   const next = screens.filter((s): s is HTMLElement => s !== null);
   // The same screens (a sync or a send finished under the new-shop form): left in place, with what was typed.
   if (next.length === main.children.length && next.every((s, i) => s === main.children[i])) return renderStatus();
   const focused = document.activeElement?.id;
   main.replaceChildren(...next);
-  if (focused) document.getElementById(focused)?.focus();
+  if (focusNewScreen) main.querySelector<HTMLElement>("h2, input, button")?.focus();
+  else if (focused) document.getElementById(focused)?.focus();
+  focusNewScreen = false;
   if (view.name === "book") shown();
   await renderStatus();
 }
