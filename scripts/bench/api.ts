@@ -32,6 +32,12 @@ const FLOOR_PATHS: Record<FloorName, string> = { constant: "/constant-logged", "
 const P50_TARGET = 1.5;
 const BUNDLE_TARGET_KIB = 150;
 
+/** The floor that a round is held against: the mean of its runs before and after. */
+const meanOf = (a: Figures, b: Figures): Figures => ({
+  ...a,
+  rps: (a.rps + b.rps) / 2,
+  cpuMs: a.cpuMs === null || b.cpuMs === null ? null : (a.cpuMs + b.cpuMs) / 2,
+});
 const ms = (n: number) => num(n, n < 10 ? 1 : 0);
 const mark = (ok: boolean) => (ok ? "yes" : "**no**");
 const cpuText = (n: number | null) => (n === null ? "n/a" : n.toFixed(2));
@@ -118,15 +124,16 @@ export async function apiFigures(perf: PerfRun, opts: ApiOptions): Promise<strin
   const endpointRows: string[] = [];
   let ordersLarge: Figures | undefined;
   for (const [label, path, floor, target, cpuTarget] of endpoints) {
-    // Rounds of the floor right before the endpoint: the machine's speed drifts by 10-20% from one run to the next,
-    // and the median round's ratio is steadier than any one.
+    // Each round between two runs of its floor, against their mean: the machine's speed drifts by 10-20% within
+    // minutes, and a floor run on one side only takes the drift as the endpoint's. The median round's ratio is steadier.
+    const floorSeries = [await run(`floor: ${floor}`, floors, FLOOR_PATHS[floor])];
     const done: { floorRun: Figures; figures: Figures }[] = [];
-    for (let i = 0; i < opts.rounds; i++)
-      done.push({
-        floorRun: await run(`floor: ${floor}`, floors, FLOOR_PATHS[floor]),
-        figures: await run(label, api, path, auth(key)),
-      });
-    floorRuns[floor].push(...done.map((r) => r.floorRun));
+    for (let i = 0; i < opts.rounds; i++) {
+      const figures = await run(label, api, path, auth(key));
+      floorSeries.push(await run(`floor: ${floor}`, floors, FLOOR_PATHS[floor]));
+      done.push({ figures, floorRun: meanOf(floorSeries.at(-2)!, floorSeries.at(-1)!) });
+    }
+    floorRuns[floor].push(...floorSeries);
     const ratios = done.map((r) => r.figures.rps / r.floorRun.rps);
     const { figures: f, floorRun } = done[ratios.indexOf(median(ratios))]!;
     if (label === ordersLabel) ordersLarge = f;
@@ -181,8 +188,8 @@ export async function apiFigures(perf: PerfRun, opts: ApiOptions): Promise<strin
     `- Load: autocannon, ${connections} connections, ${seconds} s per run after a ${warmupSeconds} s warm-up, 127.0.0.1 only`,
     "- Servers: the API by `npm run dev` (RATE_LIMIT_PER_MINUTE=0, SERVER_TIMING on); the floors (scripts/bench/floors.ts) by a second " +
       "`wrangler dev` on another port at the same time, in the same environment (see docs/operations.md)",
-    "- Each endpoint is measured in rounds, each right after a run of its floor. Its ratio is the median round's (every round's in " +
-      "brackets); its other figures are that round's.",
+    "- Each endpoint is measured in rounds, each between two runs of its floor and held against their mean. Its ratio is the " +
+      "median round's (every round's in brackets); its other figures are that round's.",
     "",
     "## Floors",
     "",

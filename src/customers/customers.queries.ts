@@ -120,7 +120,7 @@ const modes = (agent: boolean) => ({
 });
 const customersPage = { all: modes(false), agent: modes(true) };
 
-/** Exported for `npm run bench`'s page floor too. */
+/** Exported for the tests that count what a page reads and check its plan. */
 export function customersPageStatements(page: Page, agentId: number | null = null) {
   const q = (agentId === null ? customersPage.all : customersPage.agent)[cq.pageMode(page)]();
   return [q.page.bind({ ...cq.pageValues(page), agentId: agentId ?? undefined })] as const;

@@ -119,9 +119,12 @@ function isWhole(value: unknown, min: number): value is number {
 }
 
 function toBase64Url(text: string): string {
-  let binary = "";
-  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  // One call, not a string grown a byte at a time (which showed in the orders page's CPU profile). A cursor's scope
+  // holds validated filters only, so its bytes stay far below the engine's limit on a call's arguments.
+  return btoa(String.fromCharCode(...new TextEncoder().encode(text)))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
 }
 
 /** Throws on text that is not base64url of UTF-8. */
