@@ -17,4 +17,17 @@ export default tseslint.config(
       "@typescript-eslint/no-non-null-assertion": "off",
     },
   },
+  {
+    files: ["src/**/*.ts"],
+    rules: {
+      // SQLite prepares a statement again each time a LIMIT parameter is bound (sql.queries.ts, rowLimit).
+      "no-restricted-syntax": [
+        "error",
+        ...["Literal[value=/\\bLIMIT\\s+\\?/i]", "TemplateElement[value.raw=/\\bLIMIT\\s+\\?/i]"].map((selector) => ({
+          selector,
+          message: "A LIMIT is never a bare parameter: write LIMIT CAST(?n AS INTEGER), or rowLimit() in drizzle.",
+        })),
+      ],
+    },
+  },
 );

@@ -1,6 +1,7 @@
 // `npm run bench -- api`: the API's figures on a generated dataset imported with `npm run db:import` and served by
 // `npm run dev`: each endpoint loaded beside the floors (scripts/bench/floors.ts) served at the same time, rows
-// read per page, the orders page beside the demo dataset's, the first sync of the sync suite, and the gzipped bundle.
+// read per page, the pages' statements in SQLite alone, the orders page beside the demo dataset's, the first sync of the
+// sync suite, and the gzipped bundle.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
@@ -23,6 +24,7 @@ import {
   rounds,
   tableHead,
 } from "./harness.ts";
+import { statementFigures } from "./statements.ts";
 import { firstSyncs, serveBook } from "./sync.ts";
 
 export type ApiOptions = { load: LoadOptions; rounds: number; customers: number; orders: number; cacheDir: string };
@@ -152,6 +154,8 @@ export async function apiFigures(perf: PerfRun, opts: ApiOptions): Promise<strin
   const reloads = api.reloads() + floors.reloads();
   await api.stop();
   await floors.stop();
+  perf.step("the pages' statements in SQLite alone ...");
+  const sqliteAlone = statementFigures(state, large.phone);
 
   const demoApi = await perf.serveApi("api-demo", "dev", demoState);
   const demoLabel = `GET /orders (10 of ${demo.orders}, demo data)`;
@@ -223,6 +227,10 @@ export async function apiFigures(perf: PerfRun, opts: ApiOptions): Promise<strin
     "",
     `The busiest customer's ${num(ordersWalk.items)} orders by next_page_url, 10 a page (${ordersWalk.pages} pages): at most ` +
       `${num(ordersWalk.maxRows)} rows a page.`,
+    "",
+    "## The pages' statements in SQLite alone",
+    "",
+    ...sqliteAlone,
     "",
     "## Orders page latency and data size",
     "",

@@ -2,6 +2,7 @@
 import { and, asc, eq, or, sql, type SQL } from "drizzle-orm";
 import { salesAgents } from "../../drizzle/schema.ts";
 import type { Database } from "../platform/db/database.ts";
+import { rowLimit } from "../platform/db/sql.queries.ts";
 import { containsPattern } from "../platform/lib/like.ts";
 
 export const AGENT_SEARCH_LIMIT = 20;
@@ -39,7 +40,7 @@ export function searchSalesAgents(db: Database, query: string, limit = AGENT_SEA
         );
   // The agent whose id was typed comes first.
   const order = id === null ? [asc(salesAgents.id)] : [sql`${salesAgents.id} <> ${id}`, asc(salesAgents.id)];
-  return filtered.orderBy(...order).limit(limit);
+  return filtered.orderBy(...order).limit(rowLimit(limit));
 }
 
 export function salesAgentsByIds(db: Database, ids: readonly number[]): Promise<AgentRow[]> {

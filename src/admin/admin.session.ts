@@ -7,6 +7,7 @@ import type { CookieOptions } from "hono/utils/cookie";
 import { and, eq, gt, lte } from "drizzle-orm";
 import { adminSessions } from "../../drizzle/schema.ts";
 import type { Database } from "../platform/db/database.ts";
+import { rowLimit } from "../platform/db/sql.queries.ts";
 import type { Bindings, Variables } from "../env.ts";
 import { sha256, textsEqualInConstantTime } from "../platform/lib/crypto.ts";
 import { usableAdminToken } from "./admin.token.ts";
@@ -72,7 +73,7 @@ export async function readSession<E extends SessionEnv>(c: Context<E>): Promise<
     .select({ expiresAt: adminSessions.expiresAt })
     .from(adminSessions)
     .where(and(eq(adminSessions.idHash, idHash), gt(adminSessions.expiresAt, Date.now())))
-    .limit(1);
+    .limit(rowLimit(1));
   if (!row) return null;
   return { id: idHash, expiresAt: new Date(row.expiresAt), csrfToken: await csrfTokenFor(keys, id) };
 }

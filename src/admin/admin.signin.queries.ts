@@ -17,7 +17,7 @@ export const signinQueries = {
     d1
       .prepare(
         "SELECT at, in_flight FROM admin_signin_failures WHERE bucket = ?4 AND address = ?1 AND at > ?2 " +
-          "ORDER BY at DESC, id DESC LIMIT ?3",
+          "ORDER BY at DESC, id DESC LIMIT CAST(?3 AS INTEGER)",
       )
       .bind(address, since, max, bucket),
   settle: (d1: D1, id: number) => d1.prepare("UPDATE admin_signin_failures SET in_flight = 0 WHERE id = ?1").bind(id),

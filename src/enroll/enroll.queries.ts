@@ -44,11 +44,15 @@ export const codeQueries = {
    * read every newer code first. */
   page: (db: KeyDatabase, after: string | null, limit: number) =>
     after === null
-      ? db.prepare(`SELECT ${COLUMNS} FROM enrollment_codes ORDER BY created_at DESC, id DESC LIMIT ?1`).bind(limit)
+      ? db
+          .prepare(
+            `SELECT ${COLUMNS} FROM enrollment_codes ORDER BY created_at DESC, id DESC LIMIT CAST(?1 AS INTEGER)`,
+          )
+          .bind(limit)
       : db
           .prepare(
             `SELECT ${COLUMNS} FROM enrollment_codes WHERE (created_at, id) < ` +
-              "(SELECT created_at, id FROM enrollment_codes WHERE id = ?2) ORDER BY created_at DESC, id DESC LIMIT ?1",
+              "(SELECT created_at, id FROM enrollment_codes WHERE id = ?2) ORDER BY created_at DESC, id DESC LIMIT CAST(?1 AS INTEGER)",
           )
           .bind(limit, after),
   revoke: (db: KeyDatabase, id: string, at: string) =>

@@ -126,9 +126,9 @@ export const keyQueries = {
   pending: (db: KeyDatabase, afterId: string, limit: number) =>
     db
       .prepare(
-        `SELECT * FROM (${READ_VERSIONED} WHERE copy_pending = 1 AND id > ?1 ORDER BY id LIMIT ?2) ` +
+        `SELECT * FROM (${READ_VERSIONED} WHERE copy_pending = 1 AND id > ?1 ORDER BY id LIMIT CAST(?2 AS INTEGER)) ` +
           `UNION ALL SELECT * FROM (${READ_VERSIONED} WHERE rotation_state = 'due' ` +
-          "AND copy_pending = 2 AND id > ?1 ORDER BY id LIMIT ?2) ORDER BY id LIMIT ?2",
+          "AND copy_pending = 2 AND id > ?1 ORDER BY id LIMIT CAST(?2 AS INTEGER)) ORDER BY id LIMIT CAST(?2 AS INTEGER)",
       )
       .bind(afterId, limit),
 };
@@ -169,7 +169,7 @@ export const rotationQueries = {
     db
       .prepare(
         "SELECT id FROM api_keys WHERE lineage_id = ?1 AND revoked_at IS NULL " +
-          "AND (expires_at IS NULL OR expires_at > ?2) ORDER BY id LIMIT ?3",
+          "AND (expires_at IS NULL OR expires_at > ?2) ORDER BY id LIMIT CAST(?3 AS INTEGER)",
       )
       .bind(lineageId, now, limit),
   countDue: (db: KeyDatabase, filter: Filter) =>
@@ -237,7 +237,7 @@ export const auditQueries = {
   latest: (db: KeyDatabase, limit: number) =>
     db
       .prepare(
-        "SELECT at, action, key_id, new_key_id, code_id, key_name, mode, actor, session_id FROM key_audit ORDER BY at DESC, id DESC LIMIT ?1",
+        "SELECT at, action, key_id, new_key_id, code_id, key_name, mode, actor, session_id FROM key_audit ORDER BY at DESC, id DESC LIMIT CAST(?1 AS INTEGER)",
       )
       .bind(limit),
 };

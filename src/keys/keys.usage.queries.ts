@@ -27,7 +27,7 @@ export const usageQueries = {
     db
       .prepare(
         "SELECT id, hash FROM api_keys WHERE revoked_at < ?1 UNION SELECT id, hash FROM api_keys WHERE expires_at < ?1 " +
-          "ORDER BY id LIMIT ?2",
+          "ORDER BY id LIMIT CAST(?2 AS INTEGER)",
       )
       .bind(before, limit),
   deleteUsageOf: (db: KeyDatabase, ids: string) =>
@@ -87,7 +87,7 @@ export function keyPageStatement(db: KeyDatabase, q: KeyPageQuery, nowIso: strin
       .map((c) => `k.${c}`)
       .join(", ")}, k.last_used_at, k.copy_pending FROM api_keys k ` +
     `${where.length > 0 ? `WHERE ${where.join(" AND ")} ` : ""}` +
-    "ORDER BY k.created_at DESC, k.id DESC LIMIT ?2";
+    "ORDER BY k.created_at DESC, k.id DESC LIMIT CAST(?2 AS INTEGER)";
   return db.prepare(sql).bind(...params);
 }
 

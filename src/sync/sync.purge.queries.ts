@@ -3,7 +3,7 @@
 // The oldest tombstones past the cutoff (?1) on the partial index of tombstones by age, ?2 at most. Both statements
 // of a batch read the same rows: a batch is one transaction.
 const CHUNK =
-  "SELECT book, seq FROM sync_changes WHERE deleted = 1 AND changed_at < ?1 ORDER BY changed_at, seq LIMIT ?2";
+  "SELECT book, seq FROM sync_changes WHERE deleted = 1 AND changed_at < ?1 ORDER BY changed_at, seq LIMIT CAST(?2 AS INTEGER)";
 
 export const purgeQueries = {
   /** A mark never goes down: a book's mark is the highest seq purged from it, in this run or before. */

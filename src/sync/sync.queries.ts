@@ -4,9 +4,10 @@ import { alias } from "drizzle-orm/sqlite-core";
 import { customers, orders, salesAgents, syncBooks, syncChanges } from "../../drizzle/schema.ts";
 import { as } from "../platform/db/columns.ts";
 import * as cq from "../platform/db/compiled.ts";
+import { rowLimit } from "../platform/db/sql.queries.ts";
 
 const BOOK = sql.placeholder("book");
-const LIMIT = sql.placeholder("limit");
+const LIMIT = rowLimit(sql.placeholder("limit"));
 const AFTER_CUSTOMER = sql.placeholder("afterCustomer");
 const AFTER_ORDER = sql.placeholder("afterOrder");
 const AFTER_DATE = sql.placeholder("afterDate");

@@ -5,7 +5,7 @@ import { drizzle } from "drizzle-orm/d1";
 import type { PreparedQueryConfig, SQLitePreparedQuery } from "drizzle-orm/sqlite-core";
 import type { Page } from "../paging/pagination.ts";
 import type { Database } from "./database.ts";
-import { limitWithinTotal } from "./sql.queries.ts";
+import { limitWithinTotal, rowLimit } from "./sql.queries.ts";
 
 /** A database that only compiles: prepare() hands back nothing, and nothing ever executes. */
 const compiler = drizzle({ prepare: () => ({}) } as unknown as D1Database);
@@ -94,7 +94,7 @@ export function compiled<S extends Record<string, Prepared>>(
 
 /** Named as Page's fields, so that pageValues binds them. */
 export const PAGE = {
-  limit: sql.placeholder("count" satisfies keyof Page),
+  limit: rowLimit(sql.placeholder("count" satisfies keyof Page)),
   offset: sql.placeholder("skip" satisfies keyof Page),
 };
 
