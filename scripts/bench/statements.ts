@@ -2,7 +2,7 @@
 // shows apart from the rest of the request's (docs/performance.md, "A LIMIT that is not a parameter").
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { DatabaseSync, type SQLInputValue } from "node:sqlite";
+import type { SQLInputValue } from "node:sqlite";
 import { customersPageStatements } from "../../src/customers/customers.queries.ts";
 import { ordersPageStatements } from "../../src/orders/orders.queries.ts";
 import { median, num, tableHead } from "./harness.ts";
@@ -37,6 +37,8 @@ const sqlOf = (bound: { sql: string; params: unknown[] }): [string, unknown[]] =
 
 /** Report lines: each page's statement run as D1 runs it (compiled once), and run with a bare LIMIT. */
 export function statementFigures(state: string, phone: string): string[] {
+  // Loaded on first use: Node 22 warns that node:sqlite is experimental, which the other suites need not print.
+  const { DatabaseSync } = process.getBuiltinModule("node:sqlite");
   const db = new DatabaseSync(d1File(state), { readOnly: true });
   try {
     const statements: [label: string, sql: string, params: unknown[]][] = [
