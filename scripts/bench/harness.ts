@@ -156,6 +156,14 @@ export class PerfRun {
 }
 
 export const mean = (list: number[]) => list.reduce((sum, n) => sum + n, 0) / list.length;
+/** The API's D1 file in a PERSIST_DIR: local D1 keeps a database as one SQLite file named by a hash, beside its metadata. */
+export function d1FileOf(persistDir: string): string {
+  const dir = join(persistDir, "v3", "d1", "miniflare-D1DatabaseObject");
+  const files = readdirSync(dir).filter((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite");
+  if (files.length !== 1) throw new Error(`expected one D1 database in ${dir}, found ${files.length}`);
+  return join(dir, files[0]!);
+}
+
 export const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
 /** The median, with every round's in brackets when there are several. */
 export const rounds = (xs: number[]) =>

@@ -1,15 +1,7 @@
 // `npm run bench -- scale` (docs/scaling.md): the service on a large dataset beside one a tenth its size: the
 // import's time and memory, bytes per order, each page's latency and rows read at both sizes, GET /sync, and a
 // second import changing 1% of the records. Throughput against the floors is the api suite's, at any size.
-import {
-  createReadStream,
-  createWriteStream,
-  existsSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  statSync,
-} from "node:fs";
+import { createReadStream, createWriteStream, existsSync, readFileSync, renameSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { DatabaseSync } from "node:sqlite";
@@ -19,6 +11,7 @@ import { descendants } from "../lib/processes.ts";
 import type { ApiOptions } from "./api.ts";
 import {
   auth,
+  d1FileOf,
   type Figures,
   findTargets,
   getJson,
@@ -76,15 +69,12 @@ function resident(pid: number): { name: string; kib: number; anonKib: number } {
 }
 
 /**
- * The API's D1 file in a PERSIST_DIR (local D1 keeps a database as one SQLite file named by a hash), checkpointed
- * first (a WAL left by the importer would be counted apart): its size, its pages in use, its largest tables and
- * indexes (SQLite's dbstat). Only while no server has it open.
+ * The API's D1 file in a PERSIST_DIR, checkpointed first (a WAL left by the importer would be counted apart): its
+ * size, its pages in use, its largest tables and indexes (SQLite's dbstat). Only while no server has it open.
  */
 function databaseSize(persistDir: string) {
-  const dir = join(persistDir, "v3", "d1", "miniflare-D1DatabaseObject");
-  const files = readdirSync(dir).filter((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite");
-  if (files.length !== 1) throw new Error(`expected one D1 database in ${dir}, found ${files.length}`);
-  const db = new DatabaseSync(join(dir, files[0]!));
+  const file = d1FileOf(persistDir);
+  const db = new DatabaseSync(file);
   try {
     db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
     const one = (sql: string) => Object.values(db.prepare(sql).get() ?? {})[0] as number;
@@ -92,7 +82,7 @@ function databaseSize(persistDir: string) {
     const largest = db
       .prepare("SELECT name, SUM(pgsize) AS bytes FROM dbstat GROUP BY name ORDER BY bytes DESC LIMIT 8")
       .all() as { name: string; bytes: number }[];
-    return { fileBytes: statSync(join(dir, files[0]!)).size, usedBytes, largest };
+    return { fileBytes: statSync(file).size, usedBytes, largest };
   } finally {
     db.close();
   }

@@ -1,22 +1,9 @@
 // The pages' statements in SQLite alone: Node's own SQLite on the API's local D1 file, so that SQLite's share of a page
 // shows apart from the rest of the request's (docs/performance.md, "A LIMIT that is not a parameter").
-import { readdirSync, statSync } from "node:fs";
-import { join } from "node:path";
-import type { SQLInputValue } from "node:sqlite";
+import { DatabaseSync, type SQLInputValue } from "node:sqlite";
 import { customersPageStatements } from "../../src/customers/customers.queries.ts";
 import { ordersPageStatements } from "../../src/orders/orders.queries.ts";
-import { median, num, tableHead } from "./harness.ts";
-
-/** The D1 database file of a local state folder (wrangler keeps one per database; the data's is the largest). */
-function d1File(state: string): string {
-  const dir = join(state, "v3", "d1", "miniflare-D1DatabaseObject");
-  const files = readdirSync(dir)
-    .filter((name) => name.endsWith(".sqlite"))
-    .map((name) => join(dir, name));
-  const largest = files.sort((a, b) => statSync(b).size - statSync(a).size)[0];
-  if (!largest) throw new Error(`no D1 database file in ${dir}`);
-  return largest;
-}
+import { d1FileOf, median, num, tableHead } from "./harness.ts";
 
 /** The statement as it was before rowLimit(): its LIMIT a bare parameter, which SQLite compiles again at each binding. */
 const withBareLimit = (sql: string) => sql.replace(/limit cast\((\?\d*) as integer\)/gi, "limit $1");
@@ -37,9 +24,7 @@ const sqlOf = (bound: { sql: string; params: unknown[] }): [string, unknown[]] =
 
 /** Report lines: each page's statement run as D1 runs it (compiled once), and run with a bare LIMIT. */
 export function statementFigures(state: string, phone: string): string[] {
-  // Loaded on first use: Node 22 warns that node:sqlite is experimental, which the other suites need not print.
-  const { DatabaseSync } = process.getBuiltinModule("node:sqlite");
-  const db = new DatabaseSync(d1File(state), { readOnly: true });
+  const db = new DatabaseSync(d1FileOf(state), { readOnly: true });
   try {
     const statements: [label: string, sql: string, params: unknown[]][] = [
       ["one-query floor (`select 1`)", "select 1 as one", []],
