@@ -1,7 +1,7 @@
 // `npm run bench -- api`: the API's figures on a generated dataset imported with `npm run db:import` and served by
 // `npm run dev`: each endpoint loaded beside the floors (scripts/bench/floors.ts) served at the same time, rows
-// read per page, the pages' statements in SQLite alone, the orders page beside the demo dataset's, the first sync of the
-// sync suite, and the gzipped bundle.
+// read per page, the worker's own time inside its isolate, the pages' statements in SQLite alone, the orders page beside
+// the demo dataset's, the first sync of the sync suite, and the gzipped bundle.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
@@ -24,12 +24,13 @@ import {
   rounds,
   tableHead,
 } from "./harness.ts";
+import { type FloorName, STATEMENT_TARGETS } from "./own-time.paths.ts";
+import { ownTimeFigures } from "./own-time.ts";
 import { statementFigures } from "./statements.ts";
 import { firstSyncs, serveBook } from "./sync.ts";
 
 export type ApiOptions = { load: LoadOptions; rounds: number; customers: number; orders: number; cacheDir: string };
 
-type FloorName = "constant" | "one query";
 const FLOOR_PATHS: Record<FloorName, string> = { constant: "/constant-logged", "one query": "/select1-logged" };
 const P50_TARGET = 1.5;
 const BUNDLE_TARGET_KIB = 150;
@@ -154,6 +155,20 @@ export async function apiFigures(perf: PerfRun, opts: ApiOptions): Promise<strin
   const reloads = api.reloads() + floors.reloads();
   await api.stop();
   await floors.stop();
+  const ownTime = await ownTimeFigures(
+    perf,
+    state,
+    key,
+    endpoints.map(([label, path, floor]) => {
+      const statement = path.startsWith("/api/customers")
+        ? STATEMENT_TARGETS.customers
+        : path.startsWith("/api/orders")
+          ? STATEMENT_TARGETS.orders(large.phone)
+          : undefined;
+      return { label, path, floor, statement };
+    }),
+    opts.rounds,
+  );
   perf.step("the pages' statements in SQLite alone ...");
   const sqliteAlone = statementFigures(state, large.phone);
 
@@ -227,6 +242,10 @@ export async function apiFigures(perf: PerfRun, opts: ApiOptions): Promise<strin
     "",
     `The busiest customer's ${num(ordersWalk.items)} orders by next_page_url, 10 a page (${ordersWalk.pages} pages): at most ` +
       `${num(ordersWalk.maxRows)} rows a page.`,
+    "",
+    "## The worker's own time",
+    "",
+    ...ownTime,
     "",
     "## The pages' statements in SQLite alone",
     "",
