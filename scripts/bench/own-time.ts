@@ -6,6 +6,7 @@ import { configCopy, requiredSecretsAsVars } from "../lib/config.ts";
 import { devConfigArgs, WRANGLER_BIN, wranglerEnv } from "../lib/wrangler-env.ts";
 import { auth, median, num, type PerfRun, tableHead } from "./harness.ts";
 import { FLOOR_TARGETS, type FloorName, OWN_TIME_PATH } from "./own-time.paths.ts";
+
 /**
  * A request to time (every answer must be a 200) and the floor it is held against; for a page, its statement alone
  * (STATEMENT_TARGETS), timed beside it so that D1's part and the app's part show apart.
