@@ -16,6 +16,9 @@ export type OwnTimeTarget = { label: string; path: string; floor: FloorName; sta
 // About half a second a round either way: a page costs some 25 times a cached lookup.
 const CALLS: Record<FloorName, number> = { constant: 3_000, "one query": 300 };
 
+/** A difference with its sign: one round on a busy machine can put a page below its statement alone. */
+const signed = (n: number) => `${Math.round(n) < 0 ? "-" : "+"}${num(Math.abs(n))}`;
+
 export async function ownTimeFigures(
   perf: PerfRun,
   state: string,
@@ -75,9 +78,9 @@ export async function ownTimeFigures(
           .map((x) => num(x))
           .join(", ");
         const floor = floorTime(t.floor);
-        const overFloor = t.label.startsWith("floor: ") ? "" : `+${num(own - floor)} (${num(own / floor, 2)}×)`;
+        const overFloor = t.label.startsWith("floor: ") ? "" : `${signed(own - floor)} (${num(own / floor, 2)}×)`;
         const statement = t.statement ? median(times.get(statementLabel(t))!) : null;
-        const overStatement = statement === null ? "" : `+${num(own - statement)}`;
+        const overStatement = statement === null ? "" : signed(own - statement);
         return `| ${t.label} | ${num(own)} (${each}) | ${overFloor} | ${overStatement} |`;
       }),
     ];
