@@ -4,6 +4,7 @@
 import { createApp } from "../../src/app.ts";
 import { customersPageStatements } from "../../src/customers/customers.queries.ts";
 import { ordersPageStatements } from "../../src/orders/orders.queries.ts";
+import { openReadSession } from "../../src/platform/db/read-session.ts";
 import { constantAnswer, floorLogLine, selectOneAnswer } from "./floor-work.ts";
 import { FLOOR_TARGETS, OWN_TIME_PATH, STATEMENT_TARGETS } from "./own-time.paths.ts";
 
@@ -31,7 +32,7 @@ async function statement(target: string, db: D1Database): Promise<Response> {
   const [page] = target.startsWith(ORDERS_PREFIX)
     ? ordersPageStatements({ phoneKey: target.slice(ORDERS_PREFIX.length) }, FIRST_PAGE)
     : customersPageStatements(FIRST_PAGE);
-  const session = db.withSession("first-unconstrained");
+  const session = openReadSession(db, null);
   const [result] = await session.batch([session.prepare(page.sql).bind(...page.params)]);
   const rows = result?.results ?? [];
   return new Response(JSON.stringify(rows), { status: rows.length ? 200 : 404 });
@@ -46,7 +47,7 @@ async function ownTime(request: Request, env: Env, ctx: ExecutionContext): Promi
   const n = Number(url.searchParams.get("n") ?? "1000");
   const headers = { Authorization: request.headers.get("Authorization") ?? "" };
   const isFloor = (Object.values(FLOOR_TARGETS) as string[]).includes(target);
-  const isStatement = target.startsWith("statement:");
+  const isStatement = target === STATEMENT_TARGETS.customers || target.startsWith(ORDERS_PREFIX);
   const one = async () => {
     const res = isFloor
       ? await floor(target, env.DB)
