@@ -49,6 +49,36 @@ const problemsOf = (f: Figures) =>
   (f.failures ? ` (**${num(f.failures)} failed**)` : "") +
   (f.status !== 200 ? ` (**probe answered ${f.status}**)` : "");
 
+/** Sets the floors' "/answer" to the endpoint's own body and headers (but its length, which workerd writes). */
+async function setAnswerFloor(floorsUrl: string, url: string, key: string) {
+  const res = await fetch(url, { headers: auth(key) });
+  const body = await res.text();
+  if (res.status !== 200) throw new Error(`${url} answered ${res.status}: ${body.slice(0, 200)}`);
+  const headers = [...res.headers].filter(([name]) => name !== "content-length");
+  const set = await fetch(`${floorsUrl}/answer`, { method: "PUT", body: JSON.stringify({ headers, body }) });
+  if (set.status !== 204) throw new Error(`the floors' PUT /answer answered ${set.status}`);
+  return { bytes: Buffer.byteLength(body), headerBytes: headers.reduce((n, [k, v]) => n + k.length + v.length + 4, 0) };
+}
+
+/** A cached lookup against its answer's floor, and that floor against the constant floor, the median rounds'. */
+function answerRow(
+  label: string,
+  answer: { bytes: number; headerBytes: number },
+  done: { floorRun: Figures; figures: Figures; answerRun?: Figures }[],
+) {
+  const ratios = (of: (r: (typeof done)[number]) => [Figures, Figures]) => {
+    const pairs = done.map(of);
+    const rps = pairs.map(([a, b]) => a.rps / b.rps);
+    const cpu = pairs.flatMap(([a, b]) => (a.cpuMs === null || b.cpuMs === null ? [] : [a.cpuMs / b.cpuMs]));
+    return `${rounds(rps)} | ${cpu.length ? rounds(cpu) : "n/a"}`;
+  };
+  const answerRuns = done.map((r) => r.answerRun!);
+  return (
+    `| ${label} | ${num(answer.bytes)} + ${num(answer.headerBytes)} | ${num(median(answerRuns.map((f) => f.rps)))} | ` +
+    `${ratios((r) => [r.answerRun!, r.floorRun])} | ${ratios((r) => [r.figures, r.answerRun!])} |`
+  );
+}
+
 const orderRow = (name: string, orders: number, f: Figures) =>
   `| ${name} | ${num(orders)} | ${num(f.rps)} | ${ms(f.p50)} | ${ms(f.p99)} |`;
 
@@ -125,17 +155,23 @@ export async function apiFigures(perf: PerfRun, opts: ApiOptions): Promise<strin
   ];
   const floorRuns: Record<FloorName, Figures[]> = { constant: [], "one query": [] };
   const endpointRows: string[] = [];
+  const answerRows: string[] = [];
   let ordersLarge: Figures | undefined;
   for (const [label, path, floor, target, cpuTarget] of endpoints) {
+    // A cached lookup is also held against the constant floor answering the lookup's own bytes and headers: what
+    // the answer costs `wrangler dev` apart from the worker's work (docs/performance.md, "The answer's own floor").
+    const answer = floor === "constant" ? await setAnswerFloor(floors.url, `${api.url}${path}`, key) : null;
     // Each round between two runs of its floor, against their mean: the machine's speed drifts by 10-20% within
     // minutes, and a floor run on one side only takes the drift as the endpoint's. The median round's ratio is steadier.
     const floorSeries = [await run(`floor: ${floor}`, floors, FLOOR_PATHS[floor])];
-    const done: { floorRun: Figures; figures: Figures }[] = [];
+    const done: { floorRun: Figures; figures: Figures; answerRun?: Figures }[] = [];
     for (let i = 0; i < opts.rounds; i++) {
       const figures = await run(label, api, path, auth(key));
+      const answerRun = answer ? await run(`floor: ${floor}, its answer`, floors, "/answer-logged") : undefined;
       floorSeries.push(await run(`floor: ${floor}`, floors, FLOOR_PATHS[floor]));
-      done.push({ figures, floorRun: meanOf(floorSeries.at(-2)!, floorSeries.at(-1)!) });
+      done.push({ figures, answerRun, floorRun: meanOf(floorSeries.at(-2)!, floorSeries.at(-1)!) });
     }
+    if (answer) answerRows.push(answerRow(label, answer, done));
     floorRuns[floor].push(...floorSeries);
     const ratios = done.map((r) => r.figures.rps / r.floorRun.rps);
     const { figures: f, floorRun } = done[ratios.indexOf(median(ratios))]!;
@@ -229,6 +265,17 @@ export async function apiFigures(perf: PerfRun, opts: ApiOptions): Promise<strin
       "| endpoint | work per request | req/s | p50 ms | p99 ms | CPU ms/request | floor (req/s) | ratio | target | met | CPU / floor's CPU | CPU target |",
     ),
     ...endpointRows,
+    "",
+    "## The cached lookups against their answer's floor",
+    "",
+    "The constant floor answering the lookup's own body and headers (scripts/bench/floors.ts, `/answer`), run in each " +
+      "round after the lookup: the first ratios are what the answer's bytes and headers cost `wrangler dev` against the " +
+      "constant floor's own small body, the second what the lookup costs beyond its answer.",
+    "",
+    ...tableHead(
+      "| endpoint | answer bytes (body + headers) | answer floor req/s | its ratio to the constant floor | its CPU / the floor's | endpoint's ratio to it | endpoint's CPU / its |",
+    ),
+    ...answerRows,
     "",
     "## Rows read from D1 per request",
     "",

@@ -1,12 +1,16 @@
 // The floors of `npm run bench`, served by their own `wrangler dev` beside the API's: a request with no work at all
 // (a constant JSON body), and with one D1 round trip (`select 1`). The API's figures are ratios to these, so that
 // the machine's speed cancels out. The "-logged" variants also write the API's log line, which every request of
-// the API writes (docs/specification.md section 6) and which is costly under `wrangler dev`.
+// the API writes (docs/specification.md section 6) and which is costly under `wrangler dev`. "/answer" is the
+// constant floor answering an endpoint's own body and headers, set by `PUT /answer` (api.ts, the cached lookups).
 import { constantAnswer, floorLogLine, selectOneAnswer } from "./floor-work.ts";
 
 interface FloorEnv {
   DB: D1Database;
 }
+
+/** What `PUT /answer` set: `wrangler dev` serves the floors from one isolate, which keeps it. */
+let answer: { headers: [string, string][]; body: string } | null = null;
 
 export default {
   async fetch(request, env): Promise<Response> {
@@ -17,6 +21,14 @@ export default {
     if (floor === "/constant") {
       if (logged) floorLogLine(request.method, pathname, started, 0);
       return constantAnswer();
+    }
+    if (floor === "/answer" && request.method === "PUT") {
+      answer = await request.json();
+      return new Response(null, { status: 204 });
+    }
+    if (floor === "/answer" && answer) {
+      if (logged) floorLogLine(request.method, pathname, started, 0);
+      return new Response(answer.body, { headers: answer.headers });
     }
     if (floor === "/select1") {
       const answer = await selectOneAnswer(env.DB);
