@@ -32,6 +32,8 @@ import { firstSyncs, serveBook } from "./sync.ts";
 export type ApiOptions = { load: LoadOptions; rounds: number; customers: number; orders: number; cacheDir: string };
 
 const FLOOR_PATHS: Record<FloorName, string> = { constant: "/constant-logged", "one query": "/select1-logged" };
+/** The floors answering an endpoint's own body and headers (`PUT /answer`). */
+const ANSWER_PATHS: Record<FloorName, string> = { constant: "/answer-logged", "one query": "/select1-answer-logged" };
 const P50_TARGET = 1.5;
 const BUNDLE_TARGET_KIB = 150;
 
@@ -60,11 +62,11 @@ async function setAnswerFloor(floorsUrl: string, url: string, key: string) {
   return { bytes: Buffer.byteLength(body), headerBytes: headers.reduce((n, [k, v]) => n + k.length + v.length + 4, 0) };
 }
 
-/** A cached lookup against its answer's floor, and that floor against the constant floor, the median rounds'. */
+/** An endpoint against its answer's floor, and that floor against its own floor, the median rounds'. */
 function answerRow(
   label: string,
   answer: { bytes: number; headerBytes: number },
-  done: { floorRun: Figures; figures: Figures; answerRun?: Figures }[],
+  done: { floorRun: Figures; figures: Figures; answerRun: Figures }[],
 ) {
   const ratios = (of: (r: (typeof done)[number]) => [Figures, Figures]) => {
     const pairs = done.map(of);
@@ -72,10 +74,10 @@ function answerRow(
     const cpu = pairs.flatMap(([a, b]) => (a.cpuMs === null || b.cpuMs === null ? [] : [a.cpuMs / b.cpuMs]));
     return `${rounds(rps)} | ${cpu.length ? rounds(cpu) : "n/a"}`;
   };
-  const answerRuns = done.map((r) => r.answerRun!);
+  const answerRuns = done.map((r) => r.answerRun);
   return (
     `| ${label} | ${num(answer.bytes)} + ${num(answer.headerBytes)} | ${num(median(answerRuns.map((f) => f.rps)))} | ` +
-    `${ratios((r) => [r.answerRun!, r.floorRun])} | ${ratios((r) => [r.figures, r.answerRun!])} |`
+    `${ratios((r) => [r.answerRun, r.floorRun])} | ${ratios((r) => [r.figures, r.answerRun])} |`
   );
 }
 
@@ -158,20 +160,20 @@ export async function apiFigures(perf: PerfRun, opts: ApiOptions): Promise<strin
   const answerRows: string[] = [];
   let ordersLarge: Figures | undefined;
   for (const [label, path, floor, target, cpuTarget] of endpoints) {
-    // A cached lookup is also held against the constant floor answering the lookup's own bytes and headers: what
-    // the answer costs `wrangler dev` apart from the worker's work (docs/performance.md, "The answer's own floor").
-    const answer = floor === "constant" ? await setAnswerFloor(floors.url, `${api.url}${path}`, key) : null;
+    // Each endpoint is also held against its floor answering the endpoint's own bytes and headers: what the answer
+    // costs `wrangler dev` apart from the worker's work (docs/performance.md, "The answer's own floor").
+    const answer = await setAnswerFloor(floors.url, `${api.url}${path}`, key);
     // Each round between two runs of its floor, against their mean: the machine's speed drifts by 10-20% within
     // minutes, and a floor run on one side only takes the drift as the endpoint's. The median round's ratio is steadier.
     const floorSeries = [await run(`floor: ${floor}`, floors, FLOOR_PATHS[floor])];
-    const done: { floorRun: Figures; figures: Figures; answerRun?: Figures }[] = [];
+    const done: { floorRun: Figures; figures: Figures; answerRun: Figures }[] = [];
     for (let i = 0; i < opts.rounds; i++) {
       const figures = await run(label, api, path, auth(key));
-      const answerRun = answer ? await run(`floor: ${floor}, its answer`, floors, "/answer-logged") : undefined;
+      const answerRun = await run(`floor: ${floor}, the endpoint's answer`, floors, ANSWER_PATHS[floor]);
       floorSeries.push(await run(`floor: ${floor}`, floors, FLOOR_PATHS[floor]));
       done.push({ figures, answerRun, floorRun: meanOf(floorSeries.at(-2)!, floorSeries.at(-1)!) });
     }
-    if (answer) answerRows.push(answerRow(label, answer, done));
+    answerRows.push(answerRow(label, answer, done));
     floorRuns[floor].push(...floorSeries);
     const ratios = done.map((r) => r.figures.rps / r.floorRun.rps);
     const { figures: f, floorRun } = done[ratios.indexOf(median(ratios))]!;
@@ -266,14 +268,14 @@ export async function apiFigures(perf: PerfRun, opts: ApiOptions): Promise<strin
     ),
     ...endpointRows,
     "",
-    "## The cached lookups against their answer's floor",
+    "## Each endpoint against its answer's floor",
     "",
-    "The constant floor answering the lookup's own body and headers (scripts/bench/floors.ts, `/answer`), run in each " +
-      "round after the lookup: the first ratios are what the answer's bytes and headers cost `wrangler dev` against the " +
-      "constant floor's own small body, the second what the lookup costs beyond its answer.",
+    "Its floor answering the endpoint's own body and headers (scripts/bench/floors.ts, `PUT /answer`), run in each " +
+      "round after the endpoint: the first ratios are what the answer's bytes and headers cost `wrangler dev` against " +
+      "the floor's own small answer, the second what the endpoint costs beyond its answer.",
     "",
     ...tableHead(
-      "| endpoint | answer bytes (body + headers) | answer floor req/s | its ratio to the constant floor | its CPU / the floor's | endpoint's ratio to it | endpoint's CPU / its |",
+      "| endpoint | answer bytes (body + headers) | answer floor req/s | its ratio to the floor | its CPU / the floor's | endpoint's ratio to it | endpoint's CPU / its |",
     ),
     ...answerRows,
     "",

@@ -1,8 +1,8 @@
 // The floors of `npm run bench`, served by their own `wrangler dev` beside the API's: a request with no work at all
 // (a constant JSON body), and with one D1 round trip (`select 1`). The API's figures are ratios to these, so that
 // the machine's speed cancels out. The "-logged" variants also write the API's log line, which every request of
-// the API writes (docs/specification.md section 6) and which is costly under `wrangler dev`. "/answer" is the
-// constant floor answering an endpoint's own body and headers, set by `PUT /answer` (api.ts, the cached lookups).
+// the API writes (docs/specification.md section 6) and which is costly under `wrangler dev`. "/answer" and
+// "/select1-answer" are the floors answering an endpoint's own body and headers, set by `PUT /answer` (api.ts).
 import { constantAnswer, floorLogLine, selectOneAnswer } from "./floor-work.ts";
 
 interface FloorEnv {
@@ -28,6 +28,11 @@ export default {
     }
     if (floor === "/answer" && answer) {
       if (logged) floorLogLine(request.method, pathname, started, 0);
+      return new Response(answer.body, { headers: answer.headers });
+    }
+    if (floor === "/select1-answer" && answer) {
+      await env.DB.prepare("select 1 as one").first();
+      if (logged) floorLogLine(request.method, pathname, started, 1);
       return new Response(answer.body, { headers: answer.headers });
     }
     if (floor === "/select1") {
