@@ -36,9 +36,9 @@ export default {
       return new Response(answer.body, { headers: answer.headers });
     }
     if (floor === "/select1") {
-      const answer = await selectOneAnswer(env.DB);
+      const response = await selectOneAnswer(env.DB);
       if (logged) floorLogLine(request.method, pathname, started, 1);
-      return answer;
+      return response;
     }
     return new Response("not found", { status: 404 });
   },
